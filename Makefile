@@ -1,0 +1,73 @@
+# collectd-zvm top-level Makefile.
+#
+#   make            build the decoder library, zvmmon, zvmsim and the plugins
+#   make check      install missing packages, then run every test
+#   make demo       install missing packages, then run the demo
+#   make deps       install missing Debian packages
+#   make bench      benchmarks (figures, never pass/fail on speed)
+#   make install    PREFIX=/usr DESTDIR=...
+#
+# Each component has a module.mk next to its sources; this file holds the
+# shared flags and the aggregate targets.  Components add to ALL_TARGETS,
+# CHECK_TARGETS, INSTALL_TARGETS and FUZZ_TARGETS.
+
+CC       ?= gcc
+CLANG    ?= clang
+BUILD    ?= build
+PREFIX   ?= /usr
+DESTDIR  ?=
+# Set by check-s390x: how to run a test binary (e.g. "qemu-s390x -L /").
+RUN      ?=
+SAN      ?=
+FUZZ_SECONDS ?= 60
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-missing-field-initializers
+CSTD     := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+OPT      ?= -O2 -g
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Idecoder $(EXTRA_CFLAGS)
+LDFLAGS_ALL := $(SANFLAGS) $(EXTRA_LDFLAGS)
+
+YAJL_CFLAGS := -I/usr/include/yajl
+YAJL_LIBS   := -lyajl
+CMOCKA_LIBS := -lcmocka
+FUSE_CFLAGS := -I/usr/include/fuse3
+FUSE_LIBS   := -lfuse3 -lpthread
+
+ALL_TARGETS     :=
+CHECK_TARGETS   :=
+INSTALL_TARGETS :=
+FUZZ_TARGETS    :=
+BENCH_TARGETS   :=
+
+.PHONY: all check deps demo bench install clean format fuzz-smoke check-s390x check-clang
+all:
+
+include $(sort $(wildcard */module.mk))
+
+all: $(ALL_TARGETS)
+
+deps:
+	@scripts/deps.sh
+
+# Everything a fresh Debian 12 clone needs, in an order that fails early.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(CHECK_TARGETS)
+	@echo "make check: all test groups passed ($(CHECK_TARGETS))"
+
+bench: $(BENCH_TARGETS)
+
+fuzz-smoke: $(FUZZ_TARGETS)
+
+install: $(INSTALL_TARGETS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)
