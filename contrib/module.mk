@@ -27,12 +27,26 @@ CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
                     contrib/modules-load.d/collectd-zvm.conf \
                     contrib/modprobe.d/collectd-zvm.conf \
                     contrib/systemd/collectd.service.d/zvm.conf
-# Man pages are written by several helpers; install those that exist.
-CONTRIB_MAN1 := $(sort $(wildcard man/*.1))
-CONTRIB_MAN5 := $(sort $(wildcard man/*.5))
+# Man pages are written by several helpers, as roff (man/NAME.N) or as POD
+# (man/NAME.N.pod, turned into $(BUILD)/man/NAME.N with pod2man from perl,
+# which build-essential brings); install those that exist.
+MAN_PODS := $(sort $(wildcard man/*.pod))
+MAN_GEN  := $(patsubst man/%.pod,$(BUILD)/man/%,$(MAN_PODS))
+CONTRIB_MAN1 := $(sort $(wildcard man/*.1) $(filter %.1,$(MAN_GEN)))
+CONTRIB_MAN5 := $(sort $(wildcard man/*.5) $(filter %.5,$(MAN_GEN)))
+
+$(BUILD)/man/%: man/%.pod
+	@mkdir -p $(@D)
+	pod2man --utf8 --section=$(subst .,,$(suffix $*)) --name=$(basename $(notdir $*)) \
+		--center="collectd-zvm" --release="collectd-zvm" --date="$(MAN_DATE)" $< $@
+
+# A fixed date keeps the pages reproducible; override to stamp a release.
+MAN_DATE ?= 2026-11-22
+
+ALL_TARGETS += $(MAN_GEN)
 
 .PHONY: install-contrib
-install-contrib:
+install-contrib: $(MAN_GEN)
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system
 	$(INSTALL) -m 644 $(CONTRIB_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(DOCDIR)/examples/grafana/
