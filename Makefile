@@ -46,7 +46,7 @@ BENCH_TARGETS   :=
 .PHONY: all check deps demo bench install clean format fuzz-smoke check-s390x check-clang
 all:
 
-include $(sort $(wildcard */module.mk))
+include $(sort $(wildcard */module.mk */*/module.mk))
 
 all: $(ALL_TARGETS)
 
