@@ -57,8 +57,17 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(CHECK_TARGETS)
-	@echo "make check: all test groups passed ($(CHECK_TARGETS))"
+# Each group runs in turn; the last line counts them for CI.
+check-run:
+	@pass=0; fail=0; failed=""; \
+	for t in $(CHECK_TARGETS); do \
+		echo "=== make $$t"; \
+		if $(MAKE) --no-print-directory $$t; then pass=$$((pass+1)); \
+		else fail=$$((fail+1)); failed="$$failed $$t"; echo "=== FAILED: $$t"; fi; \
+	done; \
+	[ -z "$$failed" ] || echo "failed groups:$$failed"; \
+	echo "check: $$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ]
 
 bench: $(BENCH_TARGETS)
 
