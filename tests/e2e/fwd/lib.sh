@@ -69,6 +69,10 @@ fwd_cleanup() {
 	for ((i = ${#FWD_PIDS[@]} - 1; i >= 0; i--)); do
 		fwd_stop_pid "${FWD_PIDS[$i]}"
 	done
+	# zvmsim unmounts on SIGTERM; a killed one leaves its mount behind.
+	if [ -n "$FWD_TMP" ] && mountpoint -q "$FWD_TMP/mnt" 2>/dev/null; then
+		fusermount3 -u "$FWD_TMP/mnt" 2>/dev/null || umount -l "$FWD_TMP/mnt" 2>/dev/null
+	fi
 	if [ "$rc" -ne 0 ]; then
 		fwd_dump_logs
 		if [ -n "${FWD_KEEP:-}" ]; then
@@ -408,4 +412,80 @@ for line in sys.stdin:
 if n == 0:
     sys.exit("unixsock: no commands on stdin")
 ' "$1"
+}
+
+# ---------------------------------------------------------------------- zvmsim
+# Start zvmsim on $FWD_TMP/mnt (monreader, monwriter) with ARGS; the ground
+# truth goes to $FWD_TMP/truth.jsonl.  ZVMSIM_PID.
+fwd_start_zvmsim() {
+	local sim="$FWD_TOP/${BUILD:-build}/zvmsim"
+	[ -x "$sim" ] || fwd_fail "$sim not built (make all)"
+	[ -c /dev/fuse ] || fwd_fail "/dev/fuse missing: zvmsim needs FUSE (package fuse3)"
+	fwd_need fusermount3 fuse3
+	mkdir -p "$FWD_TMP/mnt"
+	"$sim" run -m "$FWD_TMP/mnt" --truth "$FWD_TMP/truth.jsonl" "$@" >"$FWD_TMP/zvmsim.log" 2>&1 &
+	ZVMSIM_PID=$!
+	FWD_PIDS+=("$ZVMSIM_PID")
+	fwd_until 20 test -e "$FWD_TMP/mnt/monreader" || fwd_fail "zvmsim did not mount $FWD_TMP/mnt"
+	fwd_log "zvmsim pid $ZVMSIM_PID on $FWD_TMP/mnt ($*)"
+}
+
+# The zvm plugin on zvmsim's monreader, writing to csv (for the identifiers)
+# plus the collectd plugins named in PLUGINS configured by EXTRA; prints the
+# configuration file's path.
+fwd_zvm_conf() {
+	local extra=$1 plugins=$2 conf="$FWD_TMP/collectd.conf" pd
+	pd=$(fwd_plugindir logfile csv $plugins "$FWD_TOP/${BUILD:-build}/zvm.so")
+	mkdir -p "$FWD_TMP/collectd" "$FWD_TMP/csv"
+	cat >"$conf" <<EOF
+Hostname "collector"
+FQDNLookup false
+BaseDir "$FWD_TMP/collectd"
+PIDFile "$FWD_TMP/collectd/collectd.pid"
+PluginDir "$pd"
+TypesDB "/usr/share/collectd/types.db" "$FWD_TOP/types.db"
+Interval 1
+# One write thread keeps each series in time order (StoreRates needs it).
+WriteThreads 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File STDOUT
+</Plugin>
+LoadPlugin zvm
+<Plugin zvm>
+  Device "$FWD_TMP/mnt/monreader"
+  GuestHostFormat "%u"
+  ReportStats true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$FWD_TMP/csv"
+  StoreRates false
+</Plugin>
+$extra
+EOF
+	printf '%s\n' "$conf"
+}
+
+# The simulated system of the forwarding tests: small, every kind of source.
+FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 1 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2}
+FWD_INTERVALS=${FWD_INTERVALS:-8}
+FWD_MIN_SAMPLES=${FWD_MIN_SAMPLES:-3}
+
+# Let collectd read FWD_INTERVALS sample intervals (1 s each) and a little more.
+fwd_run_intervals() {
+	sleep $((FWD_INTERVALS + 2))
+	kill -0 "$COLLECTD_PID" 2>/dev/null || fwd_fail "collectd died"
+}
+
+# collectd ran cleanly: loaded the zvm plugin, exited normally, no unknown types.
+fwd_collectd_ok() {
+	local L="$FWD_TMP/collectd.log"
+	grep -q 'plugin_load: plugin "zvm" successfully loaded' "$L" || fwd_fail "collectd did not load zvm.so"
+	grep -q "Exiting normally" "$L" || fwd_fail "collectd did not exit normally"
+	if grep -E "Dataset not found|check your types.db" "$L" | head -3 >&2; then
+		fwd_fail "collectd lacks types the zvm plugin uses"
+	fi
+	[ -n "$(find "$FWD_TMP/csv" -type f | head -1)" ] || fwd_fail "collectd wrote no values at all"
 }
