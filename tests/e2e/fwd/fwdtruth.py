@@ -136,8 +136,15 @@ def check_graphite(wdir, exp, minimum):
             print("graphite: MISSING file %s" % f)
             bad += 1
             continue
-        t0 = int(es[0]["t"]) - 2
-        d = json.loads(subprocess.check_output(["whisper-fetch", "--json", "--from=%d" % t0, f]))
+        t0, t1 = int(es[0]["t"]) - 2, int(es[-1]["t"]) + 2
+        try:
+            d = json.loads(subprocess.check_output(
+                ["whisper-fetch", "--json", "--from=%d" % t0, "--until=%d" % t1, f],
+                stderr=subprocess.STDOUT))
+        except subprocess.CalledProcessError as x:
+            print("graphite: whisper-fetch %s: %s" % (f, x.output.decode().strip()))
+            bad += 1
+            continue
         pts = {d["start"] + i * d["step"]: v for i, v in enumerate(d["values"]) if v is not None}
         want = []
         if es[0]["kind"] == "gauge":

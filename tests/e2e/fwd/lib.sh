@@ -484,7 +484,8 @@ fwd_collectd_ok() {
 	local L="$FWD_TMP/collectd.log"
 	grep -q 'plugin_load: plugin "zvm" successfully loaded' "$L" || fwd_fail "collectd did not load zvm.so"
 	grep -q "Exiting normally" "$L" || fwd_fail "collectd did not exit normally"
-	if grep -E "Dataset not found|check your types.db" "$L" | head -3 >&2; then
+	if grep -qE "Dataset not found|check your types.db" "$L"; then
+		grep -E "Dataset not found|check your types.db" "$L" | head -3 >&2
 		fwd_fail "collectd lacks types the zvm plugin uses"
 	fi
 	[ -n "$(find "$FWD_TMP/csv" -type f | head -1)" ] || fwd_fail "collectd wrote no values at all"
