@@ -25,6 +25,12 @@ static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec,
         m->check = check;
 }
 
+static double pct(double part, double whole)
+{
+        double p = 100.0 * part / whole;
+        return p < 0 ? 0 : p > 100 ? 100 : p; /* record-time skew: never past collectd's max */
+}
+
 static void gauge(struct zm_engine *e, struct cp_state *s, const struct cp_ent *x, int dom, int rec,
                   const char *pi, const char *type, const char *ti, const char *check, double v)
 {
@@ -66,15 +72,15 @@ static void cpus(struct zm_engine *e, struct cp_state *s)
                         continue;
                 snprintf(pi, sizeof(pi), "cpu%u", x->id);
                 double ut = (double)x->d[P_UT], sys = (double)x->d[P_SYS];
-                gauge(e, s, x, 0, 2, pi, "percent", "busy", NULL, 100.0 * (ut + sys) / el);
-                gauge(e, s, x, 0, 2, pi, "percent", "user", NULL, 100.0 * ut / el);
-                gauge(e, s, x, 0, 2, pi, "percent", "overhead", NULL, 100.0 * sys / el);
+                gauge(e, s, x, 0, 2, pi, "percent", "busy", NULL, pct((ut + sys), el));
+                gauge(e, s, x, 0, 2, pi, "percent", "user", NULL, pct(ut, el));
+                gauge(e, s, x, 0, 2, pi, "percent", "overhead", NULL, pct(sys, el));
                 if (HAS(x, P_PRB))
                         gauge(e, s, x, 0, 2, pi, "percent", "emulation", NULL,
-                              100.0 * (double)x->d[P_PRB] / el);
+                              pct((double)x->d[P_PRB], el));
                 if (HAS(x, P_WT))
                         gauge(e, s, x, 0, 2, pi, "percent", "wait", "cpu-wait",
-                              100.0 * (double)x->d[P_WT] / el);
+                              pct((double)x->d[P_WT], el));
         }
         for (size_t i = 0; i < s->syp.n; i++) {
                 const struct cp_ent *x = &s->syp.e[i];
@@ -124,13 +130,14 @@ static void guests(struct zm_engine *e, struct cp_state *s)
                 if (!g->cur)
                         continue;
                 snprintf(pi, sizeof(pi), "user-%s", g->name);
-                double el = (double)cp_elapsed_us(g);
+                /* per virtual CPU, so that "percent" stays within 0-100 */
+                double el = (double)cp_elapsed_us(g) * (double)(g->id ? g->id : 1);
                 if (el > 0 && HAS(g, G_TT))
                         gauge(e, s, g, 4, 3, pi, "percent", "cpu-total", "guest-cpu",
-                              100.0 * (double)g->d[G_TT] / el);
+                              pct((double)g->d[G_TT], el));
                 if (el > 0 && HAS(g, G_VT))
                         gauge(e, s, g, 4, 3, pi, "percent", "cpu-virtual", "guest-vcpu",
-                              100.0 * (double)g->d[G_VT] / el);
+                              pct((double)g->d[G_VT], el));
                 if (HAS(g, G_TT))
                         derive(e, s, g, 4, 3, pi, "virt_cpu_total", "total", "guest-cpu",
                                g->acc[G_TT] * 1000);
@@ -178,7 +185,7 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 char ti[ZM_NAME_LEN];
                 snprintf(pi, sizeof(pi), "lpar-%s", x->name);
                 snprintf(ti, sizeof(ti), "cpu%u", x->id);
-                gauge(e, s, x, 0, 16, pi, "percent", ti, "lpar", 100.0 * (double)x->d[L_ACT] / el);
+                gauge(e, s, x, 0, 16, pi, "percent", ti, "lpar", pct((double)x->d[L_ACT], el));
         }
 }
 

@@ -55,7 +55,7 @@ static void law_holds_turns_on_after_n(void **state)
         const struct zm_metric *m = feed_find(f, mark, "user-LINUX01", "percent", "cpu-total");
         assert_non_null(m);
         assert_string_equal(m->check, "guest-cpu");
-        assert_true(m->gauge[0] > 49.99 && m->gauge[0] < 50.01); /* 30 s of 60 s */
+        assert_true(m->gauge[0] > 24.99 && m->gauge[0] < 25.01); /* 30 s of 2 x 60 s */
         m = feed_find(f, mark, "user-LINUX02", "virt_cpu_total", "total");
         assert_non_null(m);
         assert_int_equal(m->derive[0], 30000000000ll); /* 3 intervals x 10 s, in ns */
