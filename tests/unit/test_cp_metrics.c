@@ -2,6 +2,8 @@
 /* CP metrics: rates from count-down timers, wraps, resets; domain 1 configuration. */
 #include "cp_feed.h"
 
+#include "lay_file.h"
+
 #define T0   VEC_TOD_2026
 #define PRB0 UINT64_C(0x7FFFFFFF00000000)
 
@@ -172,6 +174,41 @@ static void hostile_records(void **state)
         feed_free(f);
 }
 
+/*
+ * Metrics follow the provenance of the fields they read: a LayoutFile that
+ * marks PFXTOTWT verified publishes wait time without its law; one that
+ * marks PFXUTIME uncertain stops user and busy time.
+ */
+static void provenance_from_layout_file(void **state)
+{
+        (void)state;
+        static const char text[] =
+            "layout D0R2 SYTPRP min_len 352 level \"test\" source \"test\"\n"
+            "field SYTPRP_PFXCPUAD 20 2 uint verified none - \"t\" \"\"\n"
+            "field SYTPRP_PFXPRBTM 24 8 timer-down verified counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXUTIME 32 8 timer uncertain counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXTMSYS 40 8 timer verified counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXTOTWT 68 8 timer verified counter - \"site check\" \"\"\n"
+            "end\n";
+        char err[256];
+        if (!zl_load_text(text, strlen(text), "t", err, sizeof(err)))
+                fail_msg("%s", err);
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 0, PRB0, US(0), US(0), US(0));
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0, US(30000000), US(6000000), US(24000000));
+        feed_end(f, T0 + SEC(61));
+        const struct zm_metric *m = feed_find(f, 0, "cpu0", "percent", "wait");
+        assert_non_null(m);
+        assert_null(m->check);
+        assert_true(m->gauge[0] > 39.999 && m->gauge[0] < 40.001);
+        assert_null(feed_find(f, 0, "cpu0", "percent", "user"));
+        assert_null(feed_find(f, 0, "cpu0", "percent", "busy"));
+        assert_non_null(feed_find(f, 0, "cpu0", "percent", "overhead"));
+        feed_free(f);
+        zl_file_unload_all();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -183,6 +220,7 @@ int main(void)
             cmocka_unit_test(monitor_config),
             cmocka_unit_test(hint_metric_held_back),
             cmocka_unit_test(hostile_records),
+            cmocka_unit_test(provenance_from_layout_file),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
