@@ -32,6 +32,8 @@ struct zd_vb {
 	uint64_t consumed; /* input offset of buf[0] */
 	uint64_t block, file;
 	bool resyncing, resync_reported;
+	/* Once a record came after its own RDW, a record that does not is damage. */
+	bool cp_prepended;
 	uint64_t ref_tod; /* VM/370: a TOD close to the next record's */
 };
 
@@ -47,10 +49,13 @@ static zd_view cp_record_view(zd_view rv)
 	return rv;              /* the record's own MRHDRLEN is the RDW */
 }
 
-static bool plausible_cp(zd_view rv)
+static bool plausible_cp(zd_view rv, bool prepended_only)
 {
 	struct zd_hdr h;
-	return zd_hdr_parse(cp_record_view(rv), &h) == ZD_E_NONE && h.domain <= ZD_MAX_DOMAIN &&
+	zd_view rec = cp_record_view(rv);
+	if (prepended_only && rec.p == rv.p)
+		return false;
+	return zd_hdr_parse(rec, &h) == ZD_E_NONE && h.domain <= ZD_MAX_DOMAIN &&
 	       h.tod >= CP_TOD_FLOOR;
 }
 
@@ -71,7 +76,7 @@ static bool plausible_vm370(zd_view rv)
 
 static bool plausible(int family, zd_view rv)
 {
-	return family == ZD_FAM_VM370 ? plausible_vm370(rv) : plausible_cp(rv);
+	return family == ZD_FAM_VM370 ? plausible_vm370(rv) : plausible_cp(rv, false);
 }
 
 /* A descriptor word that keeps the framing: zeros in the low half, 4..32760. */
@@ -219,6 +224,16 @@ static void deliver_vm370(struct zd_vb *vb, zd_view rv, const struct zd_pos *pos
 static void deliver_cp(struct zd_vb *vb, zd_view rv, struct zd_pos *pos)
 {
 	zd_view rec = cp_record_view(rv);
+	if (rec.p == rv.p && vb->cp_prepended) {
+		uint16_t inner = 0;
+		(void)zd_u16(rv, 4, &inner);
+		zd_report(vb->d, ZD_E_VB_RDW, pos,
+			  "RDW at offset %llu says %zu bytes, the record after it says %u; skipped",
+			  (unsigned long long)pos->offset, rv.n, (unsigned)inner);
+		return;
+	}
+	if (rec.p != rv.p)
+		vb->cp_prepended = true;
 	pos->offset += (uint64_t)(rec.p - rv.p);
 	struct zd_hdr h;
 	enum zd_err_kind e = rec.n < ZD_HDR_LEN ? ZD_E_VB_RECORD : zd_hdr_parse(rec, &h);
@@ -336,7 +351,7 @@ static int could_start(const struct zd_vb *vb, zd_view v, bool final)
 	if (!zd_view_sub(v, first, len, &rv))
 		return final ? 0 : -1;
 	int fam = vb->family < 0 ? (plausible_vm370(rv) ? ZD_FAM_VM370 : ZD_FAM_CP) : vb->family;
-	return plausible(fam, rv);
+	return fam == ZD_FAM_CP ? plausible_cp(rv, vb->cp_prepended) : plausible_vm370(rv);
 }
 
 static bool all_zero(zd_view v)
@@ -359,7 +374,10 @@ static void drain(struct zd_vb *vb, bool final)
 			fam = zd_vb_score(all, ZD_FAM_VM370, NULL) >= zd_vb_score(all, ZD_FAM_CP, NULL)
 				      ? ZD_FAM_VM370
 				      : ZD_FAM_CP;
-		(void)zd_vb_score(all, fam, &b);
+		/* Judge the framing where something plausible starts (damage may come first). */
+		for (size_t k = 0; k < all.n && k < 4096; k++)
+			if (zd_vb_score(zd_view_tail(all, k), fam, &b) > 0)
+				break;
 		vb->bdw = b;
 	}
 	while (pos < vb->n) {
