@@ -40,7 +40,7 @@ INSTALL_TARGETS += install-plugin
 # stub the daemon symbols themselves (tests/unit/cd_stubs.h).
 TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c plugin/zvm_config.c \
-	plugin/zvm_stats.c
+	plugin/zvm_stats.c plugin/zvm_reader.c
 TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c plugin/zvm_dispatch.c \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader: $(ZVM_SRCS) \
