@@ -45,3 +45,14 @@ TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c plugin
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
+
+# End-to-end tests in the real collectd daemon (tests/e2e/plugin/).
+E2E_GEN := $(BUILD)/tests/e2e_gen
+$(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $<
+
+.PHONY: check-plugin-e2e
+check-plugin-e2e: $(ZVM_SO) $(E2E_GEN)
+	tests/e2e/plugin/run.sh . $(BUILD)
+CHECK_TARGETS += check-plugin-e2e

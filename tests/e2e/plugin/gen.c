@@ -39,7 +39,7 @@ static size_t d1r4(uint8_t *p, uint64_t tod)
 	memset(p + 20, 0, 164);
 	const char *id = "ZVMSIM1";
 	for (int i = 0; i < 8; i++)
-		p[88 + i] = vec_e(id[i < 7 ? i : 7] && i < 7 ? id[i] : ' ');
+		p[88 + i] = vec_e(i < 7 ? id[i] : ' ');
 	return 184;
 }
 
