@@ -64,4 +64,17 @@ timeout 10 collectd -f -C "$T/badcfg/collectd.conf" >"$T/badcfg/out" 2>&1 || rc=
 grep -q 'IncludeRecord "D0R": expected a domain' "$T/badcfg/out" "$T/badcfg/collectd.log" ||
 	fail "bad config: no message naming the option"
 
+echo "== valgrind: 100 intervals replayed and a reconnect loop, in the real daemon"
+need valgrind
+mkdir -p "$T/vg100" && "$GEN" "$T/vg100" 100 1
+conf vg "  File \"$T/vg100/stream.cap\"
+  Device \"$T/no/monreader\"
+  RetryInterval 0.2
+  MaxRetryInterval 0.4"
+run vg 25 valgrind -q --leak-check=full --show-leak-kinds=definite,possible \
+	--errors-for-leak-kinds=definite,possible --log-file="$T/vg/valgrind.log"
+logged vg 'replayed: 100 data sets'
+[ ! -s "$T/vg/valgrind.log" ] || { cat "$T/vg/valgrind.log"; fail "valgrind reported errors or leaks"; }
+[ "$(csvlast vg collector/zvm-reader/total_events-open_failures)" -ge 10 ] || fail "valgrind run: reconnect loop did not run"
+
 echo "plugin e2e (replay): all passed"
