@@ -11,7 +11,8 @@
 #define MODULES(X) \
 	X(monitor) \
 	X(cp) \
-	X(vm370)
+	X(vm370) \
+	X(linux)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;
 MODULES(DECLARE)
