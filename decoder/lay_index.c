@@ -5,7 +5,7 @@
  */
 #include "layout.h"
 
-#define TABLES(X) X(hdr)
+#define TABLES(X) X(hdr) X(wzvm)
 
 #define DECLARE(name) extern const struct zl_table zl_tab_##name;
 TABLES(DECLARE)
