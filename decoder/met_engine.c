@@ -7,7 +7,7 @@
 #include "met_module.h"
 
 /* Every metric module, in the order records are offered to them. */
-#define MODULES(X) /* X(name) for a `const struct zm_module zm_mod_<name>` */
+#define MODULES(X) /* X(name) for a `const struct zm_module zm_mod_<name>` */ X(wzvm)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;
 MODULES(DECLARE)
