@@ -37,3 +37,11 @@ INSTALL_TARGETS += install-write-zvm
 # Unit tests of the plugin core need no collectd headers.
 TEST_EXTRA_test_wzvm_plugin := -Iplugin $(WZVM_CORE_SRCS)
 $(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h)
+
+# End-to-end: the real collectd daemon writing through write_zvm, into a stand-in
+# file and through zvmsim to a second collectd running the zvm plugin, plus
+# zvmsim's EPERM and ENOSPC modes (tests/e2e/wzvm/run.sh).
+.PHONY: check-wzvm-e2e
+check-wzvm-e2e: $(WZVM_SO) $(BUILD)/zvm.so $(BUILD)/zvmsim
+	tests/e2e/wzvm/run.sh $(BUILD) all
+CHECK_TARGETS += check-wzvm-e2e
