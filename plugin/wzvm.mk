@@ -45,3 +45,8 @@ $(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.
 check-wzvm-e2e: $(WZVM_SO) $(BUILD)/zvm.so $(BUILD)/zvmsim
 	tests/e2e/wzvm/run.sh $(BUILD) all
 CHECK_TARGETS += check-wzvm-e2e
+
+# The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
+# includes plugin/write_zvm.c).
+TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd
