@@ -469,13 +469,22 @@ EOF
 }
 
 # The simulated system of the forwarding tests: small, every kind of source.
-FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 1 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2}
+# Intervals are driven from here ("--interval 0": one sample interval, 1 s
+# of monitor time, per "interval" written to the control file), one per
+# second of wall time, so that the monitor's time stamps stay close to now:
+# carbon-cache drops points from the future or beyond its retention.
+FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 0 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2}
 FWD_INTERVALS=${FWD_INTERVALS:-8}
 FWD_MIN_SAMPLES=${FWD_MIN_SAMPLES:-3}
 
-# Let collectd read FWD_INTERVALS sample intervals (1 s each) and a little more.
+# Let collectd read FWD_INTERVALS sample intervals, then a little more.
 fwd_run_intervals() {
-	sleep $((FWD_INTERVALS + 2))
+	local i
+	for i in $(seq 1 "$FWD_INTERVALS"); do
+		sleep 1
+		echo interval >"$FWD_TMP/mnt/control" || fwd_fail "zvmsim refused an interval"
+	done
+	sleep 2
 	kill -0 "$COLLECTD_PID" 2>/dev/null || fwd_fail "collectd died"
 }
 
