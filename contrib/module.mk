@@ -4,6 +4,7 @@
 # Paths (all below $(DESTDIR)):
 #   $(DOCDIR)/examples/             collectd.conf examples, Grafana dashboards,
 #                                   and a copy of every system file below
+#                                   (examples/system/<dir>/<file>)
 #   $(DATADIR)/types.db             the project's types (TypesDB ... this file)
 #   $(MANDIR)/man1, man5            zvmmon(1), zvmsim(1), collectd-zvm(5)
 # System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
@@ -50,7 +51,8 @@ install-contrib: $(MAN_GEN)
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system
 	$(INSTALL) -m 644 $(CONTRIB_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(DOCDIR)/examples/grafana/
-	$(INSTALL) -m 644 $(CONTRIB_SYSFILES) $(DESTDIR)$(DOCDIR)/examples/system/
+	for f in $(patsubst contrib/%,%,$(CONTRIB_SYSFILES)); do \
+		$(INSTALL) -D -m 644 contrib/$$f $(DESTDIR)$(DOCDIR)/examples/system/$$f || exit 1; done
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)
 	$(INSTALL) -m 644 types.db $(DESTDIR)$(DATADIR)/types.db
 ifneq ($(CONTRIB_MAN1),)

@@ -25,7 +25,6 @@ want=(
 	usr/bin/zvmmon
 	usr/share/collectd-zvm/types.db
 	usr/share/man/man1/zvmmon.1
-	usr/share/man/man1/zvmsim.1
 	usr/share/man/man5/collectd-zvm.5
 	usr/share/doc/collectd-zvm/examples/collector-guest.conf
 	usr/share/doc/collectd-zvm/examples/writer-guest.conf
@@ -36,12 +35,20 @@ want=(
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-influxdb.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-graphite.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-influxdb.json
-	usr/share/doc/collectd-zvm/examples/system/90-collectd-zvm.rules
+	usr/share/doc/collectd-zvm/examples/system/udev/90-collectd-zvm.rules
+	usr/share/doc/collectd-zvm/examples/system/modprobe.d/collectd-zvm.conf
+	usr/share/doc/collectd-zvm/examples/system/systemd/collectd.service.d/zvm.conf
 	lib/udev/rules.d/90-collectd-zvm.rules
 	etc/modules-load.d/collectd-zvm.conf
 	etc/modprobe.d/collectd-zvm.conf
 	etc/systemd/system/collectd.service.d/zvm.conf
 )
+# Every man page of the tree (roff or POD), whoever wrote it.
+for m in man/*.[0-9] man/*.[0-9].pod; do
+	[ -e "$m" ] || continue
+	m=$(basename "${m%.pod}")
+	want+=("usr/share/man/man${m##*.}/$m")
+done
 for f in "${want[@]}"; do
 	[ -f "$R/$f" ] || fwd_fail "make install did not install /$f"
 done
