@@ -15,6 +15,6 @@ check-fwd: all
 
 check-install: all
 	@echo "== tests/e2e/fwd/test_install.sh"
-	@BUILD=$(BUILD) bash tests/e2e/fwd/test_install.sh
+	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/e2e/fwd/test_install.sh
 
 CHECK_TARGETS += check-fwd check-install
