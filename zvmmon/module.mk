@@ -44,3 +44,7 @@ check-zvmmon-s390x:
 		>build/s390x/zvmmon/zvmmon-qemu && chmod +x build/s390x/zvmmon/zvmmon-qemu
 	tests/e2e/zvmmon/run.sh build/s390x/zvmmon/zvmmon-qemu build/e2e/gen_d10 build/s390x/e2e/zvmmon
 CHECK_TARGETS += check-zvmmon-s390x
+
+# The capture loop is tested against a scripted device (tests/unit/test_zvmmon_capture.c).
+TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
+$(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
