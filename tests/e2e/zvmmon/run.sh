@@ -108,6 +108,20 @@ expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
 	ok "layouts list domain 10 tables" || fail "layouts output"
 
+# --layouts: a layout file wins over the built-in D10R2 (same id and min_len).
+cat >"$W/layouts.txt" <<'LAYOUTS'
+layout D10R2 APLSDT min_len 52 level "test" source "run.sh"
+  field APLSDT_CALDATOF 20 2 sint hint none bytes "run.sh" "data offset"
+  field APLSDT_RSVD49 49 3 hex uncertain none - "run.sh" "the reserved bytes, shown"
+end
+LAYOUTS
+expect 0 "dump --layouts FILE" -- "$Z" --layouts "$W/layouts.txt" dump --domain 10 --record 2 "$W/clean.cap"
+[ "$(jq -c '.fields | keys' "$W/out" | sort -u)" = '["APLSDT_CALDATOF","APLSDT_RSVD49"]' ] &&
+	ok "loaded layout used for D10R2" || fail "--layouts not applied: $(head -1 "$W/out")"
+printf 'layout D10R2 APLSDT min_len 52\n  field X 60 2 uint\n' >"$W/bad-layouts.txt"
+expect 2 "bad layout file" -- "$Z" --layouts "$W/bad-layouts.txt" dump "$W/clean.cap"
+grep -q 'bad-layouts.txt:' "$W/err" && ok "layout file error names file and line" || fail "layout error: $(cat "$W/err")"
+
 # capture: a FIFO stands in for the device (data, then a 0-byte read at close).
 mkfifo "$W/dev"
 (cat "$W/set0.bin" >"$W/dev") &
