@@ -48,3 +48,9 @@ CHECK_TARGETS += check-zvmmon-s390x
 # The capture loop is tested against a scripted device (tests/unit/test_zvmmon_capture.c).
 TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
 $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
+
+# zvmmon capture against zvmsim's FUSE monreader: EOVERFLOW, EFAULT, sever.
+.PHONY: check-zvmmon-sim
+check-zvmmon-sim: $(ZVMMON) $(SIM_BIN)
+	tests/e2e/zvmmon/sim.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-sim
+CHECK_TARGETS += check-zvmmon-sim
