@@ -81,20 +81,18 @@ static int number(const char *s, int max, int *out)
 int zm_cmd_dump(int argc, char **argv)
 {
         static const struct option opts[] = {
-            {"format", required_argument, NULL, 'f'},
-            {"domain", required_argument, NULL, 'd'},
-            {"record", required_argument, NULL, 'r'},
-            {"userid", required_argument, NULL, 'u'},
-            {"input", required_argument, NULL, 'i'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
+            {"format", required_argument, NULL, 'f'}, {"domain", required_argument, NULL, 'd'},
+            {"record", required_argument, NULL, 'r'}, {"userid", required_argument, NULL, 'u'},
+            {"input", required_argument, NULL, 'i'},  {"hex", no_argument, NULL, 'x'},
+            {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
         };
         struct dump x = {.domain = -1, .record = -1};
         enum zd_emit_fmt fmt = ZD_EMIT_JSON;
+        bool hex = false;
         struct zm_input in = {0};
         int c;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "f:d:r:u:i:h", opts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xh", opts, NULL)) != -1) {
                 switch (c) {
                 case 'f':
                         if (!strcmp(optarg, "json"))
@@ -136,9 +134,12 @@ int zm_cmd_dump(int argc, char **argv)
                         in.fmt = o->fmt;
                         break;
                 }
+                case 'x':
+                        hex = true;
+                        break;
                 case 'h':
                         puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
-                             "[--record N] [--userid GLOB] FILE|-");
+                             "[--record N] [--userid GLOB] [--hex] FILE|-");
                         return ZM_OK;
                 default:
                         return ZM_UNUSABLE;
@@ -150,6 +151,8 @@ int zm_cmd_dump(int argc, char **argv)
         }
         in.path = argv[optind];
         x.emit = zd_emit_new(fmt, stdout);
+        if (x.emit)
+                zd_emit_set_hex(x.emit, hex);
         x.t = zd_appl_tracker_new();
         if (!x.emit || !x.t) {
                 fprintf(stderr, "zvmmon: out of memory\n");

@@ -66,6 +66,11 @@ expect 0 "dump --domain 10 --record 1" -- "$Z" dump --domain 10 --record 1 "$W/c
 expect 0 "dump --userid" -- "$Z" dump --userid 'linux0[24]' "$W/clean.cap"
 [ "$(jq -r .appl.userid "$W/out" | sort -u | tr '\n' ' ')" = "LINUX02 LINUX04 " ] &&
 	ok "filter by userid glob" || fail "filter by userid: $(jq -r .appl.userid "$W/out" | tr '\n' ' ')"
+expect 0 "dump --hex" -- "$Z" dump --hex --domain 10 "$W/clean.cap"
+# The first record: MRHDR length 196 (00C4), zeros, domain 10, record 2, then CALDATOF 52 at +20.
+first=$(head -1 "$W/out" | jq -r .hex)
+[ "${first:0:16}" = "00C400000A000002" ] && [ "${first:40:4}" = "0034" ] && [ ${#first} -eq 392 ] &&
+	ok "--hex shows the record bytes" || fail "--hex: ${first:0:48}"
 expect 0 "dump from stdin" -- sh -c "\"$Z\" dump - <\"$W/clean.cap\""
 cmp -s "$W/out" "$W/clean.json" && ok "stdin gives the same dump" || fail "stdin dump differs"
 
