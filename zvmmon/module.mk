@@ -54,3 +54,8 @@ $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
 check-zvmmon-sim: $(ZVMMON) $(SIM_BIN)
 	tests/e2e/zvmmon/sim.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-sim
 CHECK_TARGETS += check-zvmmon-sim
+
+# The layout reference, generated from the decoder's tables (not part of make check).
+.PHONY: doc-layouts
+doc-layouts: $(ZVMMON)
+	$(ZVMMON) layouts --markdown >doc/layouts.md
