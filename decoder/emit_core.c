@@ -14,7 +14,13 @@
 
 struct zd_emit {
         struct zd_sink s;
+        bool hex;
 };
+
+void zd_emit_set_hex(struct zd_emit *e, bool on)
+{
+        e->hex = on;
+}
 
 struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
 {
@@ -406,6 +412,8 @@ void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct z
         }
         if (ai)
                 appl(s, ai);
+        if (e->hex)
+                khex(s, "hex", r->rec, r->rec.n);
         s->map_close(s->ctx);
         s->end(s->ctx);
 }
