@@ -39,3 +39,7 @@ python3 tests/e2e/fwd/fwdtruth.py graphite "$CARBON_WHISPER" "$FWD_TMP/expect.js
 	tail -1 >&2
 n=$(find "$CARBON_WHISPER" -name '*.wsp' | wc -l)
 fwd_log "$n whisper files written"
+
+# The Graphite dashboards' series exist in this carbon-cache.
+python3 tests/e2e/fwd/dashcheck.py --whisper "$CARBON_WHISPER" contrib/grafana/*-graphite.json >&2 ||
+	fwd_fail "a Graphite dashboard queries series carbon-cache does not have"

@@ -32,3 +32,7 @@ if grep -q "unable to find" "$FWD_TMP/influxd.log"; then
 fi
 n=$(fwd_influx_query "SHOW SERIES" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(len(s["values"]) for r in d["results"] for s in r.get("series", [])))')
 fwd_log "$n series in InfluxDB"
+
+# The InfluxDB dashboards' queries, run on this influxd, return values.
+python3 tests/e2e/fwd/dashcheck.py --influx "$INFLUX_HTTP" contrib/grafana/*-influxdb.json >&2 ||
+	fwd_fail "an InfluxDB dashboard query returns nothing from influxd"
