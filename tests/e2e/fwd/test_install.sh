@@ -26,6 +26,8 @@ want=(
 	usr/share/collectd-zvm/types.db
 	usr/share/man/man1/zvmmon.1
 	usr/share/man/man5/collectd-zvm.5
+	usr/share/doc/collectd-zvm/real-zvm.md
+	usr/share/doc/collectd-zvm/forwarding.md
 	usr/share/doc/collectd-zvm/examples/collector-guest.conf
 	usr/share/doc/collectd-zvm/examples/writer-guest.conf
 	usr/share/doc/collectd-zvm/examples/replay-to-graphite.conf
