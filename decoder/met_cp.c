@@ -58,13 +58,26 @@ static bool rd(const struct zl_layout *l, zd_view rec, const char *name, uint64_
         return true;
 }
 
+/*
+ * A name for an identifier (userid, NIC owner, partition): CP names are
+ * A-Z 0-9 @ # $ and a few more; anything else (a misplaced field, hostile
+ * bytes) becomes '_' so that it can never inject '/' or blanks into a
+ * collectd identifier.
+ */
 static void rd_text(const struct zl_layout *l, zd_view rec, const char *name, char *out,
                     size_t outsz)
 {
         struct zl_value v;
         out[0] = '\0';
-        if (l && zl_get(l, rec, name, &v) && v.present)
-                zl_text(&v, out, outsz);
+        if (!l || !zl_get(l, rec, name, &v) || !v.present)
+                return;
+        zl_text(&v, out, outsz);
+        for (char *p = out; *p; p++) {
+                unsigned char c = (unsigned char)*p;
+                if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '@' || c == '#' || c == '$' || c == '_' || c == '-' || c == '.'))
+                        *p = '_';
+        }
 }
 
 /* Take one field into slot i.  UNCERTAIN fields never feed a metric. */

@@ -94,7 +94,7 @@ static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct 
 {
         double tt = 0, vt = 0;
         size_t ntt = 0, nvt = 0;
-        const struct cp_ent *over = NULL;
+        const struct cp_ent *over = NULL, *longer = NULL;
         for (size_t i = 0; i < s->vcpu.n; i++) {
                 const struct cp_ent *x = &s->vcpu.e[i];
                 if (HAS(x, A_TT)) {
@@ -107,9 +107,17 @@ static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct 
                 }
                 if (!over && HAS(x, A_TT) && HAS(x, A_VT) && x->d[A_VT] > x->d[A_TT] + 1000)
                         over = x;
+                if (!longer && HAS(x, A_TT) &&
+                    (double)x->d[A_TT] > (double)cp_elapsed_us(x) * (1 + CP_TOL_REL) + CP_SLACK_US)
+                        longer = x;
         }
         double slack = CP_SLACK_US * (double)(t->ncpu ? t->ncpu : 1);
-        if (!ntt || !t->ncpu || t->ut < slack)
+        if (longer)
+                zv_verdict(s->v, e, ZV_GUEST_CPU, ZV_FAIL,
+                           "%s: %llu us of CPU time in %llu us elapsed", longer->key,
+                           (unsigned long long)longer->d[A_TT],
+                           (unsigned long long)cp_elapsed_us(longer));
+        else if (!ntt || !t->ncpu || t->ut < slack)
                 zv_verdict(s->v, e, ZV_GUEST_CPU, ZV_NODATA,
                            "no guest CPU deltas or no user CPU time this interval");
         else if (near(tt, t->ut, slack))

@@ -18,7 +18,8 @@ static const struct {
                      "per CPU: d(PFXUTIME + PFXTMSYS + PFXTOTWT) = elapsed time between its "
                      "records (MRHDRTOD)"},
     [ZV_GUEST_CPU] = {"guest-cpu", "USEACT_VMDTTIME",
-                      "sum over guests of d(VMDTTIME) = sum over CPUs of d(SYTPRP_PFXUTIME)"},
+                      "sum over guests of d(VMDTTIME) = sum over CPUs of d(SYTPRP_PFXUTIME); "
+                      "d(VMDTTIME) <= elapsed for every virtual CPU"},
     [ZV_GUEST_VCPU] = {"guest-vcpu", "USEACT_VMDVTIME",
                        "sum over guests of d(VMDVTIME) = sum over CPUs of d(SYTPRP_PFXPRBTM); "
                        "d(VMDVTIME) <= d(VMDTTIME) for every virtual CPU"},
