@@ -7,8 +7,13 @@
 #include "met_module.h"
 
 /* Every metric module, in the order records are offered to them. */
-#define MODULES(X) /* X(name) for a `const struct zm_module zm_mod_<name>` */ \
-	X(monitor) X(cp)
+/* X(name) for a `const struct zm_module zm_mod_<name>` in met_<name>.c */
+#define MODULES(X) \
+	X(monitor) \
+	X(cp) \
+	X(vm370) \
+	X(linux) \
+	X(wzvm)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;
 MODULES(DECLARE)
