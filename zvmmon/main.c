@@ -2,6 +2,7 @@
 /* zvmmon command line: global options, then a command. */
 #include <string.h>
 
+#include "lay_file.h"
 #include "layout.h"
 #include "zvmmon.h"
 
@@ -48,13 +49,12 @@ int main(int argc, char **argv)
                                 fputs("zvmmon: --layouts needs a FILE\n", stderr);
                                 return ZM_UNUSABLE;
                         }
-                        /* TODO: call zl_load_file(path, err, sizeof(err)) once the layout loader
-                         * is part of the decoder library. */
-                        fprintf(stderr,
-                                "zvmmon: --layouts %s: layout files are not supported by this "
-                                "build\n",
-                                path);
-                        return ZM_UNUSABLE;
+                        char err[320];
+                        if (!zl_load_file(path, err, sizeof(err))) {
+                                fprintf(stderr, "zvmmon: --layouts: %s\n", err);
+                                return ZM_UNUSABLE;
+                        }
+                        continue;
                 }
                 fprintf(stderr, "zvmmon: unknown option %s (try --help)\n", a);
                 return ZM_UNUSABLE;
@@ -83,5 +83,6 @@ int main(int argc, char **argv)
                 rc = ZM_UNUSABLE;
         }
         zl_unregister_all();
+        zl_file_unload_all();
         return rc;
 }
