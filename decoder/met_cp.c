@@ -190,6 +190,11 @@ static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_r
         set(x, A_RES, l, r->rec, "USEACT_VMDCTPVR");
         set(x, A_PGR, l, r->rec, "USEACT_CALCPPGR");
         set(x, A_PGW, l, r->rec, "USEACT_CALCPPGW");
+        set(x, A_VC, l, r->rec, "USEACT_VMDVCSCT");
+        set(x, A_VD, l, r->rec, "USEACT_VMDVDSCT");
+        set(x, A_VU, l, r->rec, "USEACT_VMDVUSCT");
+        set(x, A_VTP, l, r->rec, "USEACT_VMDVTSCT");
+        set(x, A_VO, l, r->rec, "USEACT_VMDVOSCT");
 }
 
 static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -225,7 +230,7 @@ static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_r
         static const char *const f[] = {"VNDSES_SESTXBYT", "VNDSES_SESRXBYT", "VNDSES_SESTXPKT",
                                         "VNDSES_SESRXPKT", "VNDSES_SESTXERR", "VNDSES_SESRXERR",
                                         "VNDSES_SESTXDSC", "VNDSES_SESRXDSC"};
-        for (int i = 0; i < CP_NV; i++)
+        for (int i = 0; i <= N_RXD; i++)
                 set(x, i, l, r->rec, f[i]);
 }
 

@@ -38,10 +38,13 @@ static void one_interval(unsigned i)
         ebc(b + 88, "ZVMSYS1", 8);
         add(b, 184);
         for (unsigned c = 0; c < 2; c++) {
-                /* SYTSYP per CPU: SSCH 600/interval; paging 30 read + 12 written per CPU */
+                /* SYTSYP per CPU: 100 DIAGNOSE + 400 simulated instructions, SSCH 600 per
+                 * interval; paging 30 read + 12 written per CPU */
                 memset(b, 0, 116);
                 vec_hdr(b, 116, 0, 1, tod);
                 be16(b + 20, (uint16_t)c);
+                be32(b + 28, 100 * i);
+                be32(b + 32, 400 * i);
                 be32(b + 48, 600 * i);
                 be32(b + 72, 30 * i);
                 be32(b + 76, 12 * i);
@@ -104,6 +107,10 @@ static void one_interval(unsigned i)
                 be32(b + 68, g[k].res);
                 be32(b + 108, g[k].pr * i);
                 be32(b + 112, g[k].pw * i);
+                /* virtual I/O (128 console .. 144 other): 150 DASD + 10 console per virtual
+                 * CPU, 480 in all <= 1000 simulated instructions and diagnoses */
+                be32(b + 128, 10 * i);
+                be32(b + 132, 150 * i);
                 add(b, 508);
         }
         /* IODDEV: 500 SSCH per interval (<= 1200 executed), 16- and 32-bit counts together */
@@ -181,6 +188,7 @@ static void all_laws_kept(void **state)
             {"user-LINUX02", "virt_cpu_total", "virtual"},
             {"user-LINUX01", "memory", "resident"},
             {"user-LINUX02", "vmpage_io", "paging"},
+            {"user-LINUX01", "operations", "virtual-io"},
             {"device-0200", "operations", "ssch"},
             {"vnic-LINUX01-0600", "if_octets", ""},
             {"vnic-LINUX01-0600", "if_dropped", ""},
