@@ -333,10 +333,12 @@ static void law_vnic(struct zm_engine *e, struct cp_state *s)
 }
 
 /*
- * Since z/VM 5.1 (no V=R guests, no I/O assist) CP intercepts and simulates
- * every virtual I/O: each is a simulated instruction or a DIAGNOSE, so the
- * guests' virtual I/O cannot exceed those verified counts.  A bound only: it
- * catches a misplaced field, which reads as wild deltas, not a subtle one.
+ * Without I/O assist (it served V=R/V=F guests, which current z/VM levels
+ * no longer support: reasoning, not an IBM page) CP intercepts every virtual
+ * I/O as a simulated instruction or a DIAGNOSE, so the guests' virtual I/O
+ * cannot exceed those verified counts.  If assist is in use the law fails
+ * and the metric stays off.  A bound only: it catches a misplaced field,
+ * which reads as wild deltas, not a subtle one.
  */
 static void law_guest_vio(struct zm_engine *e, struct cp_state *s, const struct sums *t)
 {
