@@ -27,7 +27,7 @@ static void on_record(void *ctx, const struct zd_record *r)
 {
         struct dump *x = ctx;
         struct zd_appl_info ai;
-        bool d10 = r->domain == 10 && (r->number == 1 || r->number == 2);
+        bool d10 = r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2);
         if (d10) {
                 /* A private decoder: its errors are emitted in-band and counted in extra. */
                 struct zd_handler h = {x, NULL, on_error, NULL};
