@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The decoder walks what zvmsim generates and must agree with the ground
+ * truth: zero decode errors, and per (domain, record) the same counts.
+ *
+ *   sim_walk gen [--intervals N] [--cpus N --guests N --linux N --devices N ...]
+ *       generate in process; decode every data set as monreader delivers it
+ *       and, through a MONWRITE file written by zvmsim's writer, as a file;
+ *       compare both with the generator's counts.
+ *   sim_walk file FILE TRUTH.jsonl
+ *       decode a MONWRITE file or capture (format detected) and compare with
+ *       the record lines of a truth file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+static unsigned long errors_seen;
+
+static void on_error(void *ctx, const struct zd_error *e)
+{
+        (void)ctx;
+        if (errors_seen++ < 10)
+                fprintf(stderr, "sim_walk: decode error %s: %s\n", zd_err_name(e->kind), e->msg);
+}
+
+static int compare(const char *what, const struct zd_stats *st,
+                   const uint64_t want[ZD_NDOMAINS][ZD_NRECSLOTS], uint64_t want_total)
+{
+        int bad = 0;
+        uint64_t errs = zd_stats_errors(st);
+        if (errs) {
+                fprintf(stderr, "FAIL %s: %llu decode errors\n", what, (unsigned long long)errs);
+                bad = 1;
+        }
+        for (unsigned d = 0; d < ZD_NDOMAINS; d++)
+                for (unsigned r = 0; r < ZD_NRECSLOTS; r++)
+                        if (st->by_rec[d][r] != want[d][r]) {
+                                fprintf(stderr, "FAIL %s: D%uR%u decoded %llu, truth %llu\n", what,
+                                        d, r, (unsigned long long)st->by_rec[d][r],
+                                        (unsigned long long)want[d][r]);
+                                bad = 1;
+                        }
+        if (st->records != want_total) {
+                fprintf(stderr, "FAIL %s: %llu records decoded, truth %llu\n", what,
+                        (unsigned long long)st->records, (unsigned long long)want_total);
+                bad = 1;
+        }
+        printf("%s: %llu sets, %llu records, %llu frames, %llu intervals, %llu errors: %s\n", what,
+               (unsigned long long)st->sets, (unsigned long long)st->records,
+               (unsigned long long)st->frames, (unsigned long long)st->intervals,
+               (unsigned long long)errs, bad ? "MISMATCH" : "ok");
+        return bad;
+}
+
+static int decode_file(const char *path, struct zd_stats *out)
+{
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+                fprintf(stderr, "sim_walk: cannot open %s\n", path);
+                return -1;
+        }
+        struct zd_handler h = {.error = on_error};
+        struct zd_stream *s = zd_stream_new(ZD_FMT_UNKNOWN, &h);
+        uint8_t buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+                zd_stream_feed(s, buf, n);
+        zd_stream_finish(s);
+        fclose(f);
+        *out = *zd_stream_stats(s);
+        zd_stream_free(s);
+        return 0;
+}
+
+static int from_file(const char *path, const char *truth)
+{
+        static uint64_t want[ZD_NDOMAINS][ZD_NRECSLOTS];
+        uint64_t total = 0;
+        FILE *t = fopen(truth, "r");
+        if (!t) {
+                fprintf(stderr, "sim_walk: cannot open %s\n", truth);
+                return 2;
+        }
+        static char line[1 << 16];
+        while (fgets(line, sizeof(line), t)) {
+                unsigned d, r, eof;
+                const char *p;
+                if ((p = strstr(line, "\"domain\":")) &&
+                    sscanf(p, "\"domain\":%u,\"record\":%u", &d, &r) == 2 &&
+                    strncmp(line, "{\"interval\"", 11) == 0) {
+                        if (d < ZD_NDOMAINS && r < ZD_NRECSLOTS)
+                                want[d][r]++;
+                        total++;
+                } else if (strncmp(line, "{\"set\"", 6) == 0 && (p = strstr(line, "\"eof\":")) &&
+                           sscanf(p, "\"eof\":%u", &eof) == 1) {
+                        want[1][ZD_D1_END_OF_FRAME] += eof;
+                        total += eof;
+                        if (strstr(line, "\"type\":\"S\"")) {
+                                want[1][ZD_D1_INTERVAL_END]++;
+                                total++;
+                        }
+                }
+        }
+        fclose(t);
+        struct zd_stats st;
+        if (decode_file(path, &st))
+                return 2;
+        return compare(path, &st, want, total);
+}
+
+static int generate(int argc, char **argv)
+{
+        struct sim_cfg c;
+        sim_cfg_default(&c);
+        c.interval_ms = 1000;
+        unsigned long intervals = 60;
+        const char *mw = NULL;
+        for (int i = 0; i + 1 < argc; i += 2) {
+                unsigned long v = strtoul(argv[i + 1], NULL, 0);
+                if (!strcmp(argv[i], "--intervals"))
+                        intervals = v;
+                else if (!strcmp(argv[i], "--cpus"))
+                        c.cpus = (unsigned)v;
+                else if (!strcmp(argv[i], "--guests"))
+                        c.guests = (unsigned)v;
+                else if (!strcmp(argv[i], "--linux"))
+                        c.linux_guests = (unsigned)v;
+                else if (!strcmp(argv[i], "--devices"))
+                        c.devices = (unsigned)v;
+                else if (!strcmp(argv[i], "--vnics"))
+                        c.vnics = (unsigned)v;
+                else if (!strcmp(argv[i], "--lpars"))
+                        c.lpars = (unsigned)v;
+                else if (!strcmp(argv[i], "--fsstatd"))
+                        c.fsstatd = (unsigned)v;
+                else if (!strcmp(argv[i], "--procd"))
+                        c.procd = (unsigned)v;
+                else if (!strcmp(argv[i], "--seed"))
+                        c.seed = v;
+                else if (!strcmp(argv[i], "--dcss-pages"))
+                        c.dcss_pages = (uint32_t)v;
+                else if (!strcmp(argv[i], "--frames-per-mce"))
+                        c.max_frames_per_mce = (uint32_t)v;
+                else if (!strcmp(argv[i], "--monwrite"))
+                        mw = argv[i + 1];
+                else {
+                        fprintf(stderr, "sim_walk: unknown option %s\n", argv[i]);
+                        return 2;
+                }
+        }
+        struct sim_sys *s = sim_sys_new(&c, NULL);
+        struct zd_handler h = {.error = on_error};
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        struct sim_out *out = mw ? sim_out_open(mw, false) : NULL;
+        if (mw && !out) {
+                fprintf(stderr, "sim_walk: cannot write %s\n", mw);
+                return 2;
+        }
+        uint64_t setno = 0, off = 0, maxset = 0;
+        struct sim_set *set = sim_sys_config(s, sim_sys_tod(s));
+        for (unsigned long i = 0;; i++) {
+                if (set->len > maxset)
+                        maxset = set->len;
+                zd_decode_dataset(&d, zd_view_make(set->buf, set->len), setno++, off);
+                off += set->len;
+                if (out && sim_out_set(out, set)) {
+                        fprintf(stderr, "sim_walk: writing %s failed\n", mw);
+                        return 2;
+                }
+                sim_set_free(set);
+                if (i == intervals)
+                        break;
+                set = sim_sys_interval(s);
+        }
+        if (out)
+                sim_out_close(out);
+        const struct sim_counts *k = sim_sys_counts(s);
+        printf("generated: %llu sets, %llu records, %llu intervals, largest set %llu bytes\n",
+               (unsigned long long)k->sets, (unsigned long long)k->records,
+               (unsigned long long)k->intervals, (unsigned long long)maxset);
+        int bad = compare("monreader data sets", &d.st, k->by_rec, k->records);
+        if (mw) {
+                struct zd_stats st;
+                if (decode_file(mw, &st))
+                        bad = 1;
+                else
+                        bad |= compare("MONWRITE file", &st, k->by_rec, k->records);
+        }
+        sim_records_report_misses(stdout);
+        sim_sys_free(s);
+        return bad;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc >= 2 && strcmp(argv[1], "gen") == 0)
+                return generate(argc - 2, argv + 2);
+        if (argc == 4 && strcmp(argv[1], "file") == 0)
+                return from_file(argv[2], argv[3]);
+        fputs("usage: sim_walk gen [options] | sim_walk file FILE TRUTH\n", stderr);
+        return 2;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line handling shared by the zvmsim subcommands (main.c, sim_fuse.c). */
+#ifndef ZVMSIM_OPTS_H
+#define ZVMSIM_OPTS_H
+
+#include "sim.h"
+
+struct sim_opts {
+        struct sim_cfg cfg;
+        const char *out, *truth, *mount;
+        bool truth_counts; /* truth without field values */
+        bool capture;      /* write a capture instead of MONWRITE */
+        bool eperm;
+        bool start_given;
+        unsigned long intervals;
+        unsigned msglim, max_bufs;
+        double interval_s;
+};
+
+int sim_run(struct sim_opts *o); /* sim_fuse.c */
+
+#endif

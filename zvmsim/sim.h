@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zvmsim: a simulated z/VM monitor.  Shared declarations.
+ *
+ * Layers (one file each):
+ *   sim_rng       deterministic numbers from a seed
+ *   sim_dcss      the monitor DCSS: 4 KB frames, MCE ranges, MCAs, data sets
+ *   sim_records   record building through decoder/layout.h (never own offsets)
+ *   sim_system    the synthetic system model and what it emits per interval
+ *   sim_monwriter /dev/monwriter semantics (buffers, parser)
+ *   sim_monreader /dev/monreader semantics (message queue, read sequence)
+ *   sim_truth     ground truth as JSON Lines
+ *   sim_monwrite  MONWRITE file output
+ *   sim_fuse      the FUSE file system around the two devices
+ */
+#ifndef ZVMSIM_SIM_H
+#define ZVMSIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decoder.h"
+#include "layout.h"
+#include "source.h"
+#include "tod.h"
+#include "appl.h"
+#include "ebcdic.h"
+
+/* ---- numbers (sim_rng.c) ---- */
+uint64_t sim_mix(uint64_t x);
+uint64_t sim_hash2(uint64_t a, uint64_t b);
+uint64_t sim_hash_str(const char *s);
+struct sim_rng {
+        uint64_t s;
+};
+uint64_t sim_rng_next(struct sim_rng *r);
+/* Uniform in [0, 1). */
+double sim_rng_unit(struct sim_rng *r);
+/* Uniform in [0, n). */
+uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
+
+/* ---- data sets (sim_dcss.c) ---- */
+
+/*
+ * One IUCV message as monreader hands it out: [MCE][record range]... kept
+ * flat, with the end offsets of every read unit (each MCE and each range), so
+ * that the monreader device never returns bytes across a unit boundary.
+ */
+struct sim_set {
+        uint8_t *buf;
+        size_t len, cap;
+        size_t *ends; /* end offset of each unit, ascending */
+        size_t nends, capends;
+        size_t *mce_off; /* offset of each MCE in buf */
+        size_t nmce, capmce;
+        uint32_t mca_start, mca_end; /* where the MCA sits in the DCSS */
+        char type;                   /* 'S' or 'E' */
+        bool config;                 /* the configuration set sent on connect */
+        uint64_t interval;           /* sample interval number (0 = configuration) */
+        uint64_t seq;                /* message number since start */
+        uint32_t neof;               /* End-of-Frame records placed */
+};
+void sim_set_free(struct sim_set *s);
+struct sim_set *sim_set_clone(const struct sim_set *s);
+/* The MCEs of a set, parsed back (for MONWRITE control records). */
+size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max);
+
+/*
+ * The DCSS: a page range split into an MCA area, a configuration area, a
+ * sample area and an event area.  Sample and event areas are rings: a record
+ * set that reaches the end of its area continues at the area's start under a
+ * new MCE (and so does one longer than max_frames_per_mce).
+ */
+struct sim_dcss {
+        uint32_t base;                          /* first byte address (page aligned) */
+        uint32_t npages;                        /* size in 4 KB pages */
+        uint32_t mca_page, mca_pages, mca_next; /* MCA area, next free byte offset */
+        uint32_t area_first[3], area_pages[3], area_next[3];
+        uint32_t max_frames_per_mce; /* 0: only the area wrap splits a range */
+        uint64_t seq;
+};
+enum { SIM_AREA_CONFIG = 0, SIM_AREA_SAMPLE = 1, SIM_AREA_EVENT = 2 };
+void sim_dcss_init(struct sim_dcss *d, uint32_t base, uint32_t npages);
+
+/* Building one set: records are placed into frames as CP places them. */
+struct sim_sb {
+        struct sim_dcss *d;
+        struct sim_set *set;
+        int area;
+        uint32_t range_start; /* DCSS address of the current range */
+        uint32_t frames;      /* frames in the current range */
+        size_t mce_at;        /* offset in set->buf of the current MCE */
+        size_t frame_at;      /* offset in set->buf of the current frame */
+        uint32_t frame_addr;  /* DCSS address of the current frame */
+        size_t foff;          /* bytes used in the current frame */
+        uint8_t dom0, dom1;   /* domains seen in the current range */
+        bool open;
+        uint64_t eof_tod;
+};
+void sim_sb_begin(struct sim_sb *b, struct sim_dcss *d, int area, char type);
+/*
+ * Room for a record of len bytes (header included, 20..4076) in the current
+ * frame, zeroed, header filled in.  The pointer is valid until the next call.
+ */
+uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t len, uint64_t tod);
+/* Close the set: sample sets end with Interval End (D1R11), event sets with nothing. */
+struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod);
+/* Records placed so far per domain and record, for counts. */
+
+/* ---- records (sim_records.c) ---- */
+
+/* A field of a layout by name, cached on the (layout, name) pointers. */
+const struct zl_field *sim_f(const struct zl_layout *l, const char *name);
+/* The newest CP layout of (domain, record) and the record length it implies. */
+const struct zl_layout *sim_cp_layout(int domain, int record, size_t *len);
+/* A payload layout by id and its length. */
+const struct zl_layout *sim_payload_layout(const char *id, size_t *len);
+/* Length covered by a layout's fields (max of off+len), at least min_len. */
+size_t sim_layout_len(const struct zl_layout *l);
+
+/* A record under construction: its bytes and the layout to fill it through. */
+struct sim_rec {
+        const struct zl_layout *l;
+        zd_wbuf b;    /* the whole record (CP) or payload */
+        uint64_t key; /* hash of the source key, for generic values */
+        uint64_t n;   /* interval number */
+        double secs;  /* seconds since start */
+        unsigned misses;
+};
+/* Plausible values for every field the model does not set itself. */
+void sim_rec_generic(struct sim_rec *r, uint64_t seed, size_t skip_below);
+void sim_set_u(struct sim_rec *r, const char *name, uint64_t v);
+void sim_set_t(struct sim_rec *r, const char *name, const char *text);
+/* Names the model sets that the layouts (not yet) have: reported once each. */
+void sim_records_report_misses(FILE *f);
+void sim_records_missing_layout(const char *id);
+
+/* ---- ground truth (sim_truth.c) ---- */
+struct sim_truth;
+struct sim_truth *sim_truth_open(const char *path, bool fields);
+void sim_truth_close(struct sim_truth *t);
+/* A CP record (payload NULL) or a domain 10 record with its payload layout. */
+void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char kind,
+                      unsigned domain, unsigned number, const char *key, const struct zl_layout *l,
+                      zd_view rec, const struct zl_layout *pl, zd_view payload, const char *note);
+void sim_truth_set(struct sim_truth *t, const struct sim_set *s);
+
+/* ---- MONWRITE and capture output (sim_monwrite.c) ---- */
+struct sim_out;
+struct sim_out *sim_out_open(const char *path, bool capture);
+int sim_out_set(struct sim_out *o, const struct sim_set *s);
+int sim_out_close(struct sim_out *o);
+
+/* ---- monwriter (sim_monwriter.c) ---- */
+#include "sim_monwriter.h"
+
+/* ---- the system (sim_system.c) ---- */
+struct sim_cfg {
+        uint64_t seed;
+        unsigned cpus, guests, linux_guests, devices, vnics, lpars;
+        unsigned fsstatd, procd; /* Linux guests running mon_fsstatd / mon_procd */
+        unsigned interval_ms;
+        uint32_t domains; /* bit d = sample domain d enabled */
+        uint32_t dcss_base, dcss_pages, max_frames_per_mce;
+        char writer_userid[9];
+        uint64_t start_tod;
+        const char *break_law;
+        unsigned torn_permille; /* kernel records caught mid-update, per mille */
+};
+void sim_cfg_default(struct sim_cfg *c);
+/* "system,monitor,user,..." or numbers; false on an unknown name. */
+bool sim_parse_domains(const char *list, uint32_t *mask);
+const char *const *sim_law_names(void);
+
+struct sim_sys;
+/* Called with every record built (for truth and counts). */
+struct sim_counts {
+        uint64_t by_rec[ZD_NDOMAINS][ZD_NRECSLOTS];
+        uint64_t records, sets, intervals;
+};
+struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth);
+void sim_sys_free(struct sim_sys *s);
+const struct sim_counts *sim_sys_counts(const struct sim_sys *s);
+struct sim_dcss *sim_sys_dcss(struct sim_sys *s);
+/* The monwriter whose buffers show up as domain 10 records. */
+void sim_sys_attach_writer(struct sim_sys *s, struct sim_mw *mw);
+/* The configuration set, as sent to a reader that connects at tod. */
+struct sim_set *sim_sys_config(struct sim_sys *s, uint64_t tod);
+/* Advance the model by one interval; returns the sample set. */
+struct sim_set *sim_sys_interval(struct sim_sys *s);
+uint64_t sim_sys_tod(const struct sim_sys *s);
+uint64_t sim_sys_interval_no(const struct sim_sys *s);
+/* Event sets pending (monwriter STOP / GEN_EVENT, guest events), oldest first. */
+struct sim_set *sim_sys_next_event(struct sim_sys *s);
+/* Force a data set of about n frames into the next interval (control "bigset N"). */
+void sim_sys_bigset(struct sim_sys *s, unsigned frames);
+
+#endif

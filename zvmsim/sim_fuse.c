@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The FUSE file system: MOUNT/monreader, MOUNT/monwriter, MOUNT/control and
+ * MOUNT/status.  Every file uses direct I/O, so each read() and write()
+ * reaches zvmsim and gets the byte count or errno the kernel driver would
+ * give.  One lock guards the model, the devices and the queues; a timer
+ * thread produces a sample interval every --interval seconds (0: only when
+ * told through the control file).
+ */
+#define FUSE_USE_VERSION 35
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "opts.h"
+#include "sim_monreader.h"
+
+enum { F_ROOT, F_READER, F_WRITER, F_CONTROL, F_STATUS, F_NONE };
+
+static struct {
+        pthread_mutex_t lock;
+        pthread_cond_t cond; /* a message arrived, or the reader went away */
+        struct sim_opts *o;
+        struct sim_sys *sys;
+        struct sim_truth *truth;
+        struct sim_mr mr;
+        struct sim_mw mw;
+        struct fuse_pollhandle *ph;
+        unsigned stall; /* sample intervals still to withhold from the reader */
+        bool stop;
+        uint64_t reader_gen; /* bumped on every open, so a stale handle cannot read */
+} G = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+
+static int which(const char *path)
+{
+        if (strcmp(path, "/") == 0)
+                return F_ROOT;
+        if (strcmp(path, "/monreader") == 0)
+                return F_READER;
+        if (strcmp(path, "/monwriter") == 0)
+                return F_WRITER;
+        if (strcmp(path, "/control") == 0)
+                return F_CONTROL;
+        if (strcmp(path, "/status") == 0)
+                return F_STATUS;
+        return F_NONE;
+}
+
+static uint64_t now_tod(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return zd_unix_us_to_tod((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+/* Under the lock: wake readers and pollers after the queue changed. */
+static void notify(void)
+{
+        pthread_cond_broadcast(&G.cond);
+        if (G.ph) {
+                fuse_notify_poll(G.ph);
+                fuse_pollhandle_destroy(G.ph);
+                G.ph = NULL;
+        }
+}
+
+/* Under the lock: event sets the model queued go to the reader as they happen. */
+static void flush_events(void)
+{
+        struct sim_set *e;
+        bool any = false;
+        while ((e = sim_sys_next_event(G.sys))) {
+                sim_mr_push(&G.mr, e);
+                any = true;
+        }
+        if (any)
+                notify();
+}
+
+/* Under the lock: one sample interval. */
+static void interval(void)
+{
+        struct sim_set *s = sim_sys_interval(G.sys);
+        if (G.stall) {
+                G.stall--;
+                sim_set_free(s);
+        } else {
+                sim_mr_push(&G.mr, s);
+        }
+        flush_events();
+        notify();
+}
+
+static void *timer_main(void *arg)
+{
+        (void)arg;
+        struct timespec next;
+        clock_gettime(CLOCK_MONOTONIC, &next);
+        uint64_t step_ns = (uint64_t)G.o->cfg.interval_ms * 1000000;
+        for (;;) {
+                next.tv_sec += (time_t)(step_ns / 1000000000);
+                next.tv_nsec += (long)(step_ns % 1000000000);
+                if (next.tv_nsec >= 1000000000) {
+                        next.tv_sec++;
+                        next.tv_nsec -= 1000000000;
+                }
+                pthread_mutex_lock(&G.lock);
+                while (!G.stop && pthread_cond_timedwait(&G.cond, &G.lock, &next) != ETIMEDOUT) {
+                        struct timespec t;
+                        clock_gettime(CLOCK_MONOTONIC, &t);
+                        if (t.tv_sec > next.tv_sec ||
+                            (t.tv_sec == next.tv_sec && t.tv_nsec >= next.tv_nsec))
+                                break;
+                }
+                if (G.stop) {
+                        pthread_mutex_unlock(&G.lock);
+                        return NULL;
+                }
+                interval();
+                pthread_mutex_unlock(&G.lock);
+        }
+}
+
+static void *fs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+        (void)conn;
+        cfg->direct_io = 1;
+        cfg->intr = 1;
+        cfg->entry_timeout = cfg->attr_timeout = cfg->negative_timeout = 0;
+        return NULL;
+}
+
+static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+        (void)fi;
+        memset(st, 0, sizeof(*st));
+        st->st_uid = getuid();
+        st->st_gid = getgid();
+        st->st_nlink = 1;
+        switch (which(path)) {
+        case F_ROOT:
+                st->st_mode = S_IFDIR | 0755;
+                st->st_nlink = 2;
+                return 0;
+        case F_READER:
+                st->st_mode = S_IFREG | 0444;
+                return 0;
+        case F_WRITER:
+        case F_CONTROL:
+                st->st_mode = S_IFREG | 0666;
+                return 0;
+        case F_STATUS:
+                st->st_mode = S_IFREG | 0444;
+                return 0;
+        default:
+                return -ENOENT;
+        }
+}
+
+static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+                      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+        (void)off;
+        (void)fi;
+        (void)flags;
+        if (which(path) != F_ROOT)
+                return -ENOENT;
+        static const char *const names[] = {".",         "..",      "monreader",
+                                            "monwriter", "control", "status"};
+        for (size_t i = 0; i < 6; i++)
+                fill(buf, names[i], NULL, 0, 0);
+        return 0;
+}
+
+/* fh for the reader: the generation of its open, so a closed handle stays closed. */
+static int fs_open(const char *path, struct fuse_file_info *fi)
+{
+        int w = which(path), rc = 0;
+        fi->direct_io = 1;
+        fi->nonseekable = 1;
+        pthread_mutex_lock(&G.lock);
+        switch (w) {
+        case F_READER:
+                if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+                        rc = -EACCES;
+                        break;
+                }
+                rc = sim_mr_open(&G.mr);
+                if (rc)
+                        break;
+                fi->fh = ++G.reader_gen;
+                /* Connect: *MONITOR sends the configuration set first. */
+                sim_mr_push(&G.mr, sim_sys_config(G.sys, now_tod()));
+                notify();
+                break;
+        case F_WRITER: {
+                struct sim_mw_file *f = sim_mw_open(&G.mw);
+                if (!f)
+                        rc = -ENOMEM;
+                fi->fh = (uint64_t)(uintptr_t)f;
+                break;
+        }
+        case F_CONTROL:
+        case F_STATUS:
+                fi->fh = 0;
+                break;
+        default:
+                rc = -ENOENT;
+        }
+        pthread_mutex_unlock(&G.lock);
+        return rc;
+}
+
+static bool reader_live(struct fuse_file_info *fi)
+{
+        return G.mr.open && fi->fh == G.reader_gen;
+}
+
+/*
+ * A read(2) larger than one FUSE request is split by the kernel, which asks
+ * for the next piece only when a piece came back full.  A piece that ends
+ * exactly at a unit boundary would then let one read(2) cross it; keep one
+ * byte back in that case (only reads of 128 KB and more can be split).
+ */
+#define FUSE_SPLIT_MIN (128 * 1024)
+
+static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+        (void)off;
+        int w = which(path);
+        if (w == F_STATUS) {
+                char text[1024];
+                pthread_mutex_lock(&G.lock);
+                const struct sim_counts *c = sim_sys_counts(G.sys);
+                int n = snprintf(
+                    text, sizeof(text),
+                    "interval %llu\nsets %llu\nrecords %llu\nreader_open %d\nqueued %zu\n"
+                    "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n",
+                    (unsigned long long)sim_sys_interval_no(G.sys), (unsigned long long)c->sets,
+                    (unsigned long long)c->records, G.mr.open, G.mr.nq,
+                    (unsigned long long)G.mr.delivered, (unsigned long long)G.mr.dropped,
+                    (unsigned long long)G.mr.overflows, G.mw.count);
+                pthread_mutex_unlock(&G.lock);
+                if (off >= n)
+                        return 0;
+                size_t k = (size_t)n - (size_t)off < size ? (size_t)n - (size_t)off : size;
+                memcpy(buf, text + off, k);
+                return (int)k;
+        }
+        if (w != F_READER)
+                return -EINVAL;
+        bool nonblock = (fi->flags & O_NONBLOCK) != 0;
+        size_t want = size;
+        if (size >= FUSE_SPLIT_MIN && size % 4096 == 0)
+                want = size; /* decided below, once the unit's remainder is known */
+        pthread_mutex_lock(&G.lock);
+        ssize_t r;
+        for (;;) {
+                if (!reader_live(fi)) {
+                        r = -EIO;
+                        break;
+                }
+                if (want >= FUSE_SPLIT_MIN && G.mr.nq) {
+                        /* Peek: would this piece end exactly on a boundary? */
+                        struct sim_set *s = G.mr.q[G.mr.head];
+                        size_t end = s->len;
+                        for (size_t i = 0; i < s->nends; i++)
+                                if (s->ends[i] > G.mr.pos) {
+                                        end = s->ends[i];
+                                        break;
+                                }
+                        if (G.mr.pos < s->len && end - G.mr.pos == want)
+                                want = size - 1;
+                }
+                r = sim_mr_read(&G.mr, (uint8_t *)buf, want, nonblock);
+                if (r != SIM_MR_WAIT)
+                        break;
+                struct timespec t;
+                clock_gettime(CLOCK_REALTIME, &t);
+                t.tv_nsec += 100000000;
+                if (t.tv_nsec >= 1000000000) {
+                        t.tv_sec++;
+                        t.tv_nsec -= 1000000000;
+                }
+                pthread_cond_timedwait(&G.cond, &G.lock, &t);
+                if (fuse_interrupted()) {
+                        r = -EINTR;
+                        break;
+                }
+        }
+        pthread_mutex_unlock(&G.lock);
+        return (int)r;
+}
+
+static int control(const char *cmd)
+{
+        char verb[32] = "";
+        unsigned long n = 0;
+        int k = sscanf(cmd, "%31s %lu", verb, &n);
+        if (k < 1)
+                return -EINVAL;
+        if (strcmp(verb, "sever") == 0)
+                sim_mr_sever(&G.mr);
+        else if (strcmp(verb, "efault") == 0)
+                G.mr.efault = true;
+        else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
+                 strcmp(verb, "overflow") == 0) {
+                if (strcmp(verb, "overflow") == 0)
+                        n = G.mr.msglim + 5;
+                else if (k < 2)
+                        n = 1;
+                for (unsigned long i = 0; i < n && i < 100000; i++)
+                        interval();
+        } else if (strcmp(verb, "stall") == 0)
+                G.stall = (unsigned)n;
+        else if (strcmp(verb, "bigset") == 0)
+                sim_sys_bigset(G.sys, (unsigned)n);
+        else if (strcmp(verb, "eperm") == 0)
+                G.mw.eperm = n != 0;
+        else if (strcmp(verb, "maxbufs") == 0)
+                G.mw.max_bufs = (unsigned)n;
+        else
+                return -EINVAL;
+        notify();
+        return 0;
+}
+
+static int fs_write(const char *path, const char *buf, size_t size, off_t off,
+                    struct fuse_file_info *fi)
+{
+        (void)off;
+        int w = which(path);
+        int rc;
+        pthread_mutex_lock(&G.lock);
+        if (w == F_WRITER) {
+                struct sim_mw_file *f = (struct sim_mw_file *)(uintptr_t)fi->fh;
+                ssize_t r = f ? sim_mw_write(f, (const uint8_t *)buf, size) : -EBADF;
+                flush_events();
+                rc = (int)r;
+        } else if (w == F_CONTROL) {
+                char cmd[128];
+                size_t n = size < sizeof(cmd) - 1 ? size : sizeof(cmd) - 1;
+                memcpy(cmd, buf, n);
+                cmd[n] = '\0';
+                rc = control(cmd);
+                if (rc == 0)
+                        rc = (int)size;
+        } else {
+                rc = -EBADF;
+        }
+        pthread_mutex_unlock(&G.lock);
+        return rc;
+}
+
+/*
+ * close() of the devices is acted on at FLUSH, which the kernel sends
+ * synchronously from close(2); RELEASE comes later, asynchronously, and a
+ * reopen right after close() must not find the device still busy.
+ */
+static int fs_flush(const char *path, struct fuse_file_info *fi)
+{
+        int w = which(path);
+        pthread_mutex_lock(&G.lock);
+        if (w == F_READER && reader_live(fi)) {
+                sim_mr_close(&G.mr);
+                notify();
+        } else if (w == F_WRITER && fi->fh) {
+                sim_mw_close((struct sim_mw_file *)(uintptr_t)fi->fh);
+                fi->fh = 0;
+                flush_events();
+        }
+        pthread_mutex_unlock(&G.lock);
+        return 0;
+}
+
+static int fs_release(const char *path, struct fuse_file_info *fi)
+{
+        return fs_flush(path, fi);
+}
+
+static int fs_poll(const char *path, struct fuse_file_info *fi, struct fuse_pollhandle *ph,
+                   unsigned *reventsp)
+{
+        if (which(path) != F_READER) {
+                if (ph)
+                        fuse_pollhandle_destroy(ph);
+                *reventsp = POLLOUT;
+                return 0;
+        }
+        pthread_mutex_lock(&G.lock);
+        if (ph) {
+                if (G.ph)
+                        fuse_pollhandle_destroy(G.ph);
+                G.ph = ph;
+        }
+        *reventsp = reader_live(fi) ? sim_mr_poll(&G.mr) : POLLERR;
+        pthread_mutex_unlock(&G.lock);
+        return 0;
+}
+
+static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+        (void)size;
+        (void)fi;
+        return which(path) == F_NONE ? -ENOENT : 0;
+}
+
+static const struct fuse_operations ops = {
+    .init = fs_init,
+    .getattr = fs_getattr,
+    .readdir = fs_readdir,
+    .open = fs_open,
+    .read = fs_read,
+    .write = fs_write,
+    .flush = fs_flush,
+    .release = fs_release,
+    .poll = fs_poll,
+    .truncate = fs_truncate,
+};
+
+int sim_run(struct sim_opts *o)
+{
+        G.o = o;
+        if (o->truth && !(G.truth = sim_truth_open(o->truth, !o->truth_counts))) {
+                fprintf(stderr, "zvmsim: cannot write %s\n", o->truth);
+                return 1;
+        }
+        G.sys = sim_sys_new(&o->cfg, G.truth);
+        sim_mr_init(&G.mr, o->msglim);
+        sim_mw_init(&G.mw, o->cfg.writer_userid);
+        G.mw.eperm = o->eperm;
+        if (o->max_bufs)
+                G.mw.max_bufs = o->max_bufs;
+        sim_sys_attach_writer(G.sys, &G.mw);
+
+        char *argv[] = {"zvmsim", "-o", "fsname=zvmsim,subtype=zvmsim", NULL};
+        struct fuse_args args = FUSE_ARGS_INIT(3, argv);
+        struct fuse *f = fuse_new(&args, &ops, sizeof(ops), NULL);
+        int rc = 1;
+        if (!f) {
+                fputs("zvmsim: fuse_new failed\n", stderr);
+                goto out;
+        }
+        if (fuse_mount(f, o->mount) != 0) {
+                fprintf(stderr, "zvmsim: cannot mount on %s (is /dev/fuse usable?)\n", o->mount);
+                fuse_destroy(f);
+                goto out;
+        }
+        struct fuse_session *se = fuse_get_session(f);
+        if (fuse_set_signal_handlers(se) != 0) {
+                fuse_unmount(f);
+                fuse_destroy(f);
+                goto out;
+        }
+        pthread_t timer;
+        bool timed = o->interval_s > 0;
+        if (timed)
+                pthread_create(&timer, NULL, timer_main, NULL);
+        fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", o->mount,
+                timed ? "timed" : "manual");
+        struct fuse_loop_config *lc = fuse_loop_cfg_create();
+        fuse_loop_cfg_set_max_threads(lc, 16);
+        fuse_loop_cfg_set_idle_threads(lc, 4);
+        rc = fuse_loop_mt(f, lc) == 0 ? 0 : 1;
+        fuse_loop_cfg_destroy(lc);
+        pthread_mutex_lock(&G.lock);
+        G.stop = true;
+        pthread_cond_broadcast(&G.cond);
+        pthread_mutex_unlock(&G.lock);
+        if (timed)
+                pthread_join(timer, NULL);
+        fuse_remove_signal_handlers(se);
+        fuse_unmount(f);
+        fuse_destroy(f);
+        fprintf(stderr, "zvmsim: unmounted %s\n", o->mount);
+out:
+        sim_records_report_misses(stderr);
+        sim_mw_fini(&G.mw);
+        sim_mr_fini(&G.mr);
+        sim_sys_free(G.sys);
+        sim_truth_close(G.truth);
+        return rc;
+}

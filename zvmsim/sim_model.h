@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* The synthetic system's state, shared by sim_system.c and the record builders. */
+#ifndef ZVMSIM_MODEL_H
+#define ZVMSIM_MODEL_H
+
+#include "sim.h"
+
+#define SIM_LX_BUFMAX 4010
+
+struct m_cpu {
+        unsigned addr;
+        double busy;                         /* fraction of the interval */
+        uint64_t utime, tmsys, totwt, spint; /* CPU timers, counting up */
+        uint64_t prbtm;                      /* counts down from X'7FFFFFFF00000000' */
+        uint64_t d_utime, d_emul;            /* this interval */
+        uint64_t diag, simins, extint, sie, spinc;
+};
+
+/* A simulated APPLDATA buffer inside a guest: CP copies it every interval. */
+struct m_appl {
+        uint8_t prodid[16];
+        const char *layout; /* payload layout id for the truth, or NULL */
+        const char *kind;   /* "mem", "os", "net", "fsstat", "procsum", "proctask" */
+        uint8_t data[SIM_LX_BUFMAX];
+        size_t len;
+        bool torn; /* CP's copy this interval was taken mid-update */
+};
+
+struct m_linux {
+        unsigned guest;
+        unsigned hz;
+        uint64_t appl_ms;  /* /proc/sys/appldata/interval, virtual CPU ms */
+        uint64_t vcpu_acc; /* virtual CPU TOD units since the last update */
+        uint32_t sync;
+        /* MEM */
+        uint64_t totalram, freeram, bufferram, cached, totalswap, freeswap;
+        uint64_t pgpgin, pgpgout, pswpin, pswpout, pgalloc, pgfault, pgmajfault;
+        /* OS */
+        uint32_t *jiffies; /* per vCPU: user nice system idle irq softirq iowait steal */
+        uint64_t *prev_vt; /* the guest's VMDVTIME per vCPU at the previous interval */
+        uint32_t nr_running, nr_threads, nr_iowait, avenrun[3];
+        /* NET */
+        uint32_t nr_if;
+        uint64_t net[9];
+        struct m_appl mem, os, net_sum;
+        /* s390-tools writers */
+        bool fsstatd, procd;
+        unsigned nfs, ntasks, pass_every;
+        struct m_appl *fs, *procs; /* procs[0] = summary */
+        uint64_t fs_used[8];
+};
+
+struct m_guest {
+        char name[9];
+        unsigned vcpus;
+        uint32_t weight;
+        uint64_t *ttime, *vtime; /* per vCPU, counting up */
+        uint64_t resident, wss;
+        uint64_t pgread, pgwrite, vio;
+        int lx; /* index into linux[], or -1 */
+};
+
+struct m_dev {
+        unsigned devno, sch;
+        uint64_t ssch, connect, pending, disconnect, devbusy;
+};
+
+struct m_vnic {
+        unsigned guest, addr;
+        uint64_t txb, rxb, txp, rxp, txd, rxd;
+};
+
+struct m_lpar {
+        char name[9];
+        unsigned ncpu;
+        double busy;
+        uint64_t *dispatch, *mgmt;
+};
+
+struct sim_sys {
+        struct sim_cfg cfg;
+        struct sim_rng rng;
+        struct sim_dcss dcss;
+        struct sim_truth *truth;
+        struct sim_mw *mw;
+        struct sim_counts counts;
+        uint64_t tod, n, dt; /* current interval TOD, number, length in TOD units */
+        struct m_cpu *cpu;
+        struct m_guest *guest;
+        struct m_linux *linux;
+        struct m_dev *dev;
+        struct m_vnic *vnic;
+        struct m_lpar *lpar;
+        unsigned bigset_frames;
+        struct sim_set **events;
+        size_t nevents, capevents;
+        struct sim_sb *sb; /* the set being built */
+        uint64_t rec_tod;
+};
+
+/* Add a CP record through its layout; NULL when the domain is disabled. */
+struct sim_rec *sim_emit_begin(struct sim_sys *s, struct sim_rec *r, unsigned domain,
+                               unsigned number, const char *key);
+void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigned number,
+                  const char *key, char kind);
+/* A domain 10 record around a payload (kind 'S' -> D10R2, 'E' -> D10R1). */
+void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
+                   const uint8_t *data, size_t len, char kind, const char *payload_layout,
+                   const char *key, const char *note);
+
+/* sim_records_cp.c */
+void sim_cp_config(struct sim_sys *s);
+void sim_cp_sample(struct sim_sys *s);
+/* sim_records_linux.c */
+void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
+void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);
+void sim_lx_sample(struct sim_sys *s, struct m_linux *lx);
+void sim_lx_free(struct m_linux *lx);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "sim_monreader.h"
+
+void sim_mr_init(struct sim_mr *m, unsigned msglim)
+{
+        memset(m, 0, sizeof(*m));
+        m->msglim = msglim ? msglim : SIM_MR_MSGLIM;
+        m->q = calloc(m->msglim, sizeof(*m->q));
+        m->limflag = calloc(m->msglim, sizeof(*m->limflag));
+        if (!m->q || !m->limflag)
+                abort();
+}
+
+static void drop_all(struct sim_mr *m)
+{
+        while (m->nq) {
+                sim_set_free(m->q[m->head]);
+                m->q[m->head] = NULL;
+                m->head = (m->head + 1) % m->msglim;
+                m->nq--;
+        }
+        m->pos = 0;
+        m->overflow_pending = false;
+}
+
+void sim_mr_fini(struct sim_mr *m)
+{
+        drop_all(m);
+        free(m->q);
+        free(m->limflag);
+}
+
+int sim_mr_open(struct sim_mr *m)
+{
+        if (m->open)
+                return -EBUSY;
+        m->open = true;
+        m->severed = m->efault = false;
+        drop_all(m);
+        return 0;
+}
+
+void sim_mr_close(struct sim_mr *m)
+{
+        m->open = false;
+        m->severed = m->efault = false;
+        drop_all(m);
+}
+
+void sim_mr_sever(struct sim_mr *m)
+{
+        if (!m->open)
+                return;
+        m->severed = true;
+        drop_all(m);
+}
+
+bool sim_mr_push(struct sim_mr *m, struct sim_set *s)
+{
+        /* Messages count against the limit from the moment the path exists. */
+        if (!m->open || m->severed || m->nq >= m->msglim) {
+                if (m->open && !m->severed)
+                        m->dropped++;
+                sim_set_free(s);
+                return false;
+        }
+        size_t slot = (m->head + m->nq) % m->msglim;
+        m->q[slot] = s;
+        m->limflag[slot] = m->nq + 1 == m->msglim;
+        m->nq++;
+        return true;
+}
+
+ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
+{
+        m->reads++;
+        if (m->severed)
+                return -EIO;
+        if (m->efault) {
+                /* copy_to_user failed: nothing advances; the set read so far is invalid. */
+                m->efault = false;
+                return -EFAULT;
+        }
+        if (m->overflow_pending) {
+                m->overflow_pending = false;
+                m->overflows++;
+                return -EOVERFLOW;
+        }
+        if (!m->nq)
+                return nonblock ? -EAGAIN : SIM_MR_WAIT;
+        struct sim_set *s = m->q[m->head];
+        if (m->pos >= s->len) {
+                /* All MCEs consumed: reply to the message, report the end of the set. */
+                if (m->limflag[m->head])
+                        m->overflow_pending = true;
+                sim_set_free(s);
+                m->q[m->head] = NULL;
+                m->head = (m->head + 1) % m->msglim;
+                m->nq--;
+                m->pos = 0;
+                m->delivered++;
+                return 0;
+        }
+        size_t end = s->len;
+        for (size_t i = 0; i < s->nends; i++)
+                if (s->ends[i] > m->pos) {
+                        end = s->ends[i];
+                        break;
+                }
+        size_t n = end - m->pos < size ? end - m->pos : size;
+        memcpy(buf, s->buf + m->pos, n);
+        m->pos += n;
+        return (ssize_t)n;
+}
+
+unsigned sim_mr_poll(const struct sim_mr *m)
+{
+        if (m->severed)
+                return POLLERR;
+        return m->nq ? POLLIN | POLLRDNORM : 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * /dev/monreader semantics (kernel-and-s390-tools.md 2.5-2.8), without FUSE:
+ * one opener; a queue of at most msglim unreplied IUCV messages; a read
+ * returns at most the rest of the current MCE or record range, and a 0-byte
+ * read ends each data set; the message that reaches the limit is flagged and
+ * the read after its 0-byte read reports EOVERFLOW.  The caller holds any lock.
+ */
+#ifndef ZVMSIM_MONREADER_H
+#define ZVMSIM_MONREADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sim_set;
+
+#define SIM_MR_MSGLIM 255
+#define SIM_MR_WAIT   (-100000) /* nothing queued and the read may block */
+
+struct sim_mr {
+        bool open, severed, efault;
+        unsigned msglim;
+        struct sim_set **q; /* ring of queued messages */
+        size_t head, nq;
+        bool *limflag; /* per slot: this message reached the limit */
+        size_t pos;    /* bytes of q[head] already read */
+        bool overflow_pending;
+        uint64_t delivered, dropped, overflows, reads;
+};
+
+void sim_mr_init(struct sim_mr *m, unsigned msglim);
+void sim_mr_fini(struct sim_mr *m);
+/* open(): -EBUSY if already open.  The caller then pushes the configuration set. */
+int sim_mr_open(struct sim_mr *m);
+/* close(): the path is severed and queued messages are dropped unreplied. */
+void sim_mr_close(struct sim_mr *m);
+/* *MONITOR sends a message: queued (ownership taken) or dropped; false if dropped. */
+bool sim_mr_push(struct sim_mr *m, struct sim_set *s);
+/* read(): bytes copied, 0 at the end of a data set, -errno, or SIM_MR_WAIT. */
+ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock);
+/* poll(): POLLIN|POLLRDNORM, POLLERR or 0. */
+unsigned sim_mr_poll(const struct sim_mr *m);
+void sim_mr_sever(struct sim_mr *m);
+
+#endif

@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux guests: kernel APPLDATA buffers (LINUXKRNL MEM, OS, NET_SUM) and the
+ * s390-tools writers mon_fsstatd and mon_procd (LNXAPPL), built the way the
+ * kernel and s390-tools build them (kernel-and-s390-tools.md 6 and 7):
+ *   - the guest updates its buffers on its own timer (virtual CPU time), so
+ *     CP often copies an unchanged buffer; sync_count_1 is incremented before
+ *     the update and sync_count_2 after it, and now and then CP's copy is
+ *     taken in between (torn);
+ *   - mon_fsstatd pads to 602 / 4010 bytes written, mon_procd to 191 and
+ *     512 / 1500, with even mod levels for small and odd for large buffers,
+ *     assigned by position in the pass.
+ * Fixed fields go through the payload layouts (decoder/appl.h ids); the
+ * length-prefixed strings of the LNXAPPL records are placed as documented.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebcdic.h"
+#include "sim_model.h"
+
+#define TOD_S (UINT64_C(1000000) * ZD_TOD_PER_US)
+
+static void kernel_prodid(uint8_t out[16], uint8_t rec, const char *mod)
+{
+        zd_ascii_to_ebcdic("LINUXKRNL", ZD_CP037, out, 9);
+        out[9] = rec;
+        zd_ascii_to_ebcdic("2601", ZD_CP037, out + 10, 4);
+        zd_ascii_to_ebcdic(mod, ZD_CP037, out + 14, 2);
+}
+
+static void lnxappl_prodid(uint8_t out[16], uint16_t applid, uint8_t rec, uint16_t mod)
+{
+        struct sim_mw_hdr h = {.applid = applid, .record = rec, .mod_level = mod};
+        sim_mw_prodid(&h, out);
+}
+
+/* A payload record over buf, through layout id (offset base into buf). */
+static struct sim_rec prec(const char *id, uint8_t *buf, size_t cap, size_t base)
+{
+        struct sim_rec r = {.l = sim_payload_layout(id, NULL)};
+        r.b = (zd_wbuf){buf + base, cap - base};
+        return r;
+}
+
+static unsigned ncpus(const struct sim_sys *s, const struct m_linux *lx)
+{
+        return s->guest[lx->guest].vcpus;
+}
+
+void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx)
+{
+        struct sim_rng *g = &s->rng;
+        lx->guest = idx;
+        lx->hz = 100;
+        lx->appl_ms = 50 + sim_rng_below(g, 400);
+        lx->vcpu_acc = UINT64_MAX / 2; /* first interval: gather at once */
+        lx->totalram = (UINT64_C(1) << (20 + sim_rng_below(g, 4))) * 1024; /* 1..8 GB in KB */
+        lx->freeram = lx->totalram / 3;
+        lx->bufferram = lx->totalram / 50;
+        lx->cached = lx->totalram / 4;
+        lx->totalswap = lx->totalram / 2;
+        lx->freeswap = lx->totalswap - sim_rng_below(g, lx->totalswap / 10);
+        lx->jiffies = calloc(ncpus(s, lx) * 8, sizeof(uint32_t));
+        lx->prev_vt = calloc(ncpus(s, lx), sizeof(uint64_t));
+        lx->nr_threads = 100 + (uint32_t)sim_rng_below(g, 400);
+        lx->nr_if = 2 + (uint32_t)sim_rng_below(g, 3);
+        kernel_prodid(lx->mem.prodid, ZD_LX_MEM, "00");
+        kernel_prodid(lx->os.prodid, ZD_LX_OS, "01");
+        kernel_prodid(lx->net_sum.prodid, ZD_LX_NET, "00");
+        lx->mem.layout = "LINUXKRNL.MEM";
+        lx->mem.kind = "mem";
+        lx->os.layout = "LINUXKRNL.OS";
+        lx->os.kind = "os";
+        lx->net_sum.layout = "LINUXKRNL.NET";
+        lx->net_sum.kind = "net";
+        lx->fsstatd = idx < s->cfg.fsstatd;
+        lx->procd = idx < s->cfg.procd;
+        lx->pass_every = 1 + (unsigned)sim_rng_below(g, 3);
+        if (lx->fsstatd) {
+                lx->nfs = 3 + (unsigned)sim_rng_below(g, 3);
+                lx->fs = calloc(lx->nfs, sizeof(*lx->fs));
+                for (unsigned i = 0; i < lx->nfs && i < 8; i++)
+                        lx->fs_used[i] = 1000 + sim_rng_below(g, 100000);
+        }
+        if (lx->procd) {
+                lx->ntasks = 3 + (unsigned)sim_rng_below(g, 6);
+                lx->procs = calloc(1 + lx->ntasks, sizeof(*lx->procs));
+        }
+}
+
+void sim_lx_free(struct m_linux *lx)
+{
+        free(lx->jiffies);
+        free(lx->prev_vt);
+        free(lx->fs);
+        free(lx->procs);
+}
+
+/* sync_count_1++, fields, timestamp, sync_count_2++ (kernel-and-s390-tools.md 6.3). */
+static void sync_hdr(struct sim_rec *r, uint64_t tod, uint32_t sync)
+{
+        sim_set_u(r, "timestamp", tod);
+        sim_set_u(r, "sync_count_1", sync);
+        sim_set_u(r, "sync_count_2", sync);
+}
+
+static void gather_mem(struct sim_sys *s, struct m_linux *lx)
+{
+        struct m_appl *a = &lx->mem;
+        a->len = 144;
+        struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
+        if (!r.l) {
+                a->len = 0;
+                return;
+        }
+        sync_hdr(&r, s->tod, lx->sync);
+        sim_set_u(&r, "pgpgin", lx->pgpgin);
+        sim_set_u(&r, "pgpgout", lx->pgpgout);
+        sim_set_u(&r, "pswpin", lx->pswpin);
+        sim_set_u(&r, "pswpout", lx->pswpout);
+        sim_set_u(&r, "sharedram", 0);
+        sim_set_u(&r, "totalram", lx->totalram);
+        sim_set_u(&r, "freeram", lx->freeram);
+        sim_set_u(&r, "totalhigh", 0);
+        sim_set_u(&r, "freehigh", 0);
+        sim_set_u(&r, "bufferram", lx->bufferram);
+        sim_set_u(&r, "cached", lx->cached);
+        sim_set_u(&r, "totalswap", lx->totalswap);
+        sim_set_u(&r, "freeswap", lx->freeswap);
+        sim_set_u(&r, "pgalloc", lx->pgalloc);
+        sim_set_u(&r, "pgfault", lx->pgfault);
+        sim_set_u(&r, "pgmajfault", lx->pgmajfault);
+}
+
+static void gather_os(struct sim_sys *s, struct m_linux *lx)
+{
+        struct m_appl *a = &lx->os;
+        unsigned n = ncpus(s, lx);
+        a->len = 52 + (size_t)n * 36;
+        struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
+        if (!r.l) {
+                a->len = 0;
+                return;
+        }
+        sync_hdr(&r, s->tod, lx->sync);
+        sim_set_u(&r, "nr_cpus", n);
+        sim_set_u(&r, "per_cpu_size", 36);
+        sim_set_u(&r, "cpu_offset", 52);
+        sim_set_u(&r, "nr_running", lx->nr_running);
+        sim_set_u(&r, "nr_threads", lx->nr_threads);
+        sim_set_u(&r, "avenrun_1", lx->avenrun[0]);
+        sim_set_u(&r, "avenrun_5", lx->avenrun[1]);
+        sim_set_u(&r, "avenrun_15", lx->avenrun[2]);
+        sim_set_u(&r, "nr_iowait", lx->nr_iowait);
+        static const char *const names[8] = {"per_cpu_user",   "per_cpu_nice", "per_cpu_system",
+                                             "per_cpu_idle",   "per_cpu_irq",  "per_cpu_softirq",
+                                             "per_cpu_iowait", "per_cpu_steal"};
+        for (unsigned c = 0; c < n; c++) {
+                struct sim_rec e =
+                    prec("LINUXKRNL.OS.CPU01", a->data, sizeof(a->data), 52 + c * 36);
+                for (unsigned k = 0; k < 8; k++)
+                        sim_set_u(&e, names[k], lx->jiffies[c * 8 + k]);
+                sim_set_u(&e, "cpu_id", c);
+        }
+}
+
+static void gather_net(struct sim_sys *s, struct m_linux *lx)
+{
+        struct m_appl *a = &lx->net_sum;
+        a->len = 96;
+        struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
+        if (!r.l) {
+                a->len = 0;
+                return;
+        }
+        static const char *const names[9] = {"rx_packets", "tx_packets", "rx_bytes",
+                                             "tx_bytes",   "rx_errors",  "tx_errors",
+                                             "rx_dropped", "tx_dropped", "collisions"};
+        sync_hdr(&r, s->tod, lx->sync);
+        sim_set_u(&r, "nr_interfaces", lx->nr_if);
+        for (unsigned k = 0; k < 9; k++)
+                sim_set_u(&r, names[k], lx->net[k]);
+}
+
+/* Unix seconds of the current interval (the s390-tools writers use time(2)). */
+static uint64_t unix_s(const struct sim_sys *s)
+{
+        return (uint64_t)(zd_tod_to_unix_us(s->tod) / 1000000);
+}
+
+static size_t put_str(uint8_t *p, size_t at, size_t cap, const char *str)
+{
+        size_t n = strlen(str);
+        zd_wbuf w = {p, cap};
+        (void)zd_put16(w, at, (uint16_t)n);
+        (void)zd_put_bytes(w, at + 2, str, n);
+        return at + 2 + n;
+}
+
+/* The 12-byte LNXAPPL data header: time_stamp, data_len, data_offset (= 12). */
+static void lnx_hdr(struct m_appl *a, uint64_t ts, size_t data_len)
+{
+        struct sim_rec h = prec("LNXAPPL.HDR", a->data, sizeof(a->data), 0);
+        sim_set_u(&h, "time_stamp", ts);
+        sim_set_u(&h, "data_len", data_len);
+        sim_set_u(&h, "data_offset", 12);
+}
+
+/* Offsets of a LNXAPPL body layout count from the data header if it declares time_stamp. */
+static size_t body_base(const char *id)
+{
+        const struct zl_layout *l = sim_payload_layout(id, NULL);
+        return l && zl_field(l, "time_stamp") ? 0 : 12;
+}
+
+static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
+{
+        static const char *const dev[] = {"/dev/dasda1", "/dev/dasdb1", "/dev/mapper/vg-home",
+                                          "/dev/dasdc1", "/dev/dasdd1"};
+        static const char *const dir[] = {"/", "/var", "/home", "/srv/data", "/opt"};
+        static const char *const type[] = {"ext4", "xfs", "ext4", "xfs", "btrfs"};
+        unsigned small = 0, large = 1;
+        for (unsigned i = 0; i < lx->nfs; i++) {
+                struct m_appl *a = &lx->fs[i];
+                memset(a->data, 0, sizeof(a->data));
+                size_t at = 12;
+                at = put_str(a->data, at, sizeof(a->data), dev[i % 5]);
+                at = put_str(a->data, at, sizeof(a->data), dir[i % 5]);
+                at = put_str(a->data, at, sizeof(a->data), type[i % 5]);
+                uint64_t blocks = 262144u << (i % 4);
+                lx->fs_used[i] += sim_rng_below(&s->rng, 100);
+                uint64_t used = lx->fs_used[i] % blocks;
+                struct sim_rec r = prec("LNXAPPL.1.0.FS", a->data, sizeof(a->data), at);
+                sim_set_u(&r, "fs_bsize", 4096);
+                sim_set_u(&r, "fs_frsize", 4096);
+                sim_set_u(&r, "fs_blocks", blocks);
+                sim_set_u(&r, "fs_bfree", blocks - used);
+                sim_set_u(&r, "fs_bavail", (blocks - used) * 95 / 100);
+                sim_set_u(&r, "fs_files", blocks / 4);
+                sim_set_u(&r, "fs_ffree", blocks / 4 - used / 8);
+                sim_set_u(&r, "fs_favail", blocks / 4 - used / 8);
+                sim_set_u(&r, "fs_flag", 0x1000);
+                at += 72;
+                lnx_hdr(a, unix_s(s), at - 12);
+                bool is_small = 13 + at <= 602;
+                a->len = is_small ? 589 : 3997;
+                uint16_t mod = (uint16_t)(is_small ? small : large);
+                if (is_small)
+                        small += 2;
+                else
+                        large += 2;
+                lnxappl_prodid(a->prodid, 1, 0, mod);
+                a->layout = "LNXAPPL.1.0.FS";
+                a->kind = "fsstat";
+        }
+}
+
+static void procd_pass(struct sim_sys *s, struct m_linux *lx)
+{
+        struct m_appl *a = &lx->procs[0];
+        struct m_guest *g = &s->guest[lx->guest];
+        unsigned n = ncpus(s, lx);
+        memset(a->data, 0, sizeof(a->data));
+        lnx_hdr(a, unix_s(s), 166);
+        struct sim_rec r = prec("LNXAPPL.2.0", a->data, sizeof(a->data), body_base("LNXAPPL.2.0"));
+        sim_set_u(&r, "uptime", 86400 * 3 + unix_s(s) % 100000);
+        sim_set_u(&r, "users", 1 + lx->guest % 3);
+        char la[3][16];
+        for (unsigned k = 0; k < 3; k++)
+                snprintf(la[k], sizeof(la[k]), "%u.%02u", (lx->avenrun[k] >> 11) % 100,
+                         (lx->avenrun[k] & 2047) * 100 / 2048 % 100);
+        sim_set_t(&r, "loadavg_1", la[0]);
+        sim_set_t(&r, "loadavg_5", la[1]);
+        sim_set_t(&r, "loadavg_15", la[2]);
+        sim_set_u(&r, "task_total", lx->nr_threads);
+        sim_set_u(&r, "task_running", lx->nr_running);
+        sim_set_u(&r, "task_sleeping", lx->nr_threads - lx->nr_running);
+        sim_set_u(&r, "cpu_num_cpus", n);
+        sim_set_u(&r, "mem_total", lx->totalram);
+        sim_set_u(&r, "mem_used", lx->totalram - lx->freeram);
+        sim_set_u(&r, "mem_free", lx->freeram);
+        sim_set_u(&r, "mem_buffers", lx->bufferram);
+        sim_set_u(&r, "swap_total", lx->totalswap);
+        sim_set_u(&r, "swap_used", lx->totalswap - lx->freeswap);
+        sim_set_u(&r, "swap_free", lx->freeswap);
+        a->len = 178;
+        lnxappl_prodid(a->prodid, 2, 0, 0);
+        a->layout = "LNXAPPL.2.0";
+        a->kind = "procsum";
+        static const char *const cmd[] = {"systemd", "sshd", "collectd", "java",    "db2sysc",
+                                          "httpd",   "cron", "rsyslogd", "postgres"};
+        unsigned small = 0, large = 1;
+        for (unsigned i = 0; i < lx->ntasks; i++) {
+                struct m_appl *t = &lx->procs[1 + i];
+                memset(t->data, 0, sizeof(t->data));
+                size_t base = body_base("LNXAPPL.2.1");
+                struct sim_rec e = prec("LNXAPPL.2.1", t->data, sizeof(t->data), base);
+                sim_set_u(&e, "pid", 1 + i * 101);
+                sim_set_u(&e, "ppid", i ? 1 : 0);
+                sim_set_u(&e, "processor", i % n);
+                sim_set_u(&e, "pcpu", sim_rng_below(&s->rng, 5000));
+                sim_set_u(&e, "pmem", sim_rng_below(&s->rng, 2000));
+                sim_set_u(&e, "total_time", (g->ttime[0] >> 12) / 10000 / (i + 2));
+                sim_set_u(&e, "size", 10000 + i * 5000);
+                sim_set_u(&e, "resident", 5000 + i * 2000);
+                sim_set_u(&e, "state", 'S');
+                size_t at = 12 + 111;
+                const char *c = cmd[(lx->guest + i) % 9];
+                at = put_str(t->data, at, sizeof(t->data), "root");
+                at = put_str(t->data, at, sizeof(t->data), "root");
+                at = put_str(t->data, at, sizeof(t->data), "root");
+                at = put_str(t->data, at, sizeof(t->data), "poll_schedule_timeout");
+                at = put_str(t->data, at, sizeof(t->data), c);
+                char line[700];
+                snprintf(line, sizeof(line), "/usr/bin/%s --config /etc/%s.conf%s", c, c,
+                         i % 4 == 3 ? " --verbose --with-a-long-command-line-that-does-not-fit-in-"
+                                      "the-small-buffer-of-four-hundred-and-ninety-nine-bytes-"
+                                      "so-that-mon_procd-picks-the-large-one-with-an-odd-mod-level-"
+                                      "exactly-as-s390-tools-does-it-for-long-command-lines-xxxxx-"
+                                      "yyyyyyyyyy-zzzzzzzzzz-aaaaaaaaaa-bbbbbbbbbb-cccccccccc-ddddd"
+                                    : "");
+                at = put_str(t->data, at, sizeof(t->data), line);
+                lnx_hdr(t, unix_s(s), at - 12);
+                bool is_small = 13 + at <= 512;
+                t->len = is_small ? 499 : 1487;
+                uint16_t mod = (uint16_t)(is_small ? small : large);
+                if (is_small)
+                        small += 2;
+                else
+                        large += 2;
+                lnxappl_prodid(t->prodid, 2, 1, mod);
+                t->layout = "LNXAPPL.2.1";
+                t->kind = "proctask";
+        }
+}
+
+void sim_lx_advance(struct sim_sys *s, struct m_linux *lx)
+{
+        struct sim_rng *g = &s->rng;
+        struct m_guest *gu = &s->guest[lx->guest];
+        unsigned n = ncpus(s, lx);
+        /* The guest's own counters move every interval ... */
+        lx->pgpgin += sim_rng_below(g, 4000);
+        lx->pgpgout += sim_rng_below(g, 8000);
+        lx->pswpin += sim_rng_below(g, 3);
+        lx->pswpout += sim_rng_below(g, 3);
+        lx->pgalloc += 1000 + sim_rng_below(g, 50000);
+        lx->pgfault += 1000 + sim_rng_below(g, 30000);
+        lx->pgmajfault += sim_rng_below(g, 20);
+        int64_t df = (int64_t)sim_rng_below(g, 20001) - 10000;
+        if ((int64_t)lx->freeram + df > (int64_t)(lx->totalram / 20) &&
+            lx->freeram + (uint64_t)df < lx->totalram / 2)
+                lx->freeram = (uint64_t)((int64_t)lx->freeram + df);
+        lx->nr_running = 1 + (uint32_t)sim_rng_below(g, 2 * n);
+        lx->nr_iowait = (uint32_t)sim_rng_below(g, 3);
+        for (unsigned k = 0; k < 3; k++) {
+                uint32_t target = lx->nr_running * 2048;
+                lx->avenrun[k] = (lx->avenrun[k] * (1u << k) + target) / ((1u << k) + 1);
+        }
+        /* Per-CPU jiffies: busy part from CP's accounting of the virtual CPU. */
+        uint64_t elapsed_j = (uint64_t)s->cfg.interval_ms * lx->hz / 1000;
+        for (unsigned c = 0; c < n; c++) {
+                uint32_t *j = &lx->jiffies[c * 8];
+                /* Busy jiffies = this interval's virtual CPU time as CP accounted it. */
+                uint64_t tick = UINT64_C(1000000) * ZD_TOD_PER_US / lx->hz;
+                uint64_t busy = (gu->vtime[c] - lx->prev_vt[c]) / tick;
+                lx->prev_vt[c] = gu->vtime[c];
+                if (busy > elapsed_j)
+                        busy = elapsed_j;
+                uint64_t steal = elapsed_j / 50;
+                uint64_t idle = elapsed_j > busy + steal ? elapsed_j - busy - steal : 0;
+                j[0] += (uint32_t)(busy * 70 / 100);
+                j[1] += (uint32_t)(busy * 2 / 100);
+                j[2] += (uint32_t)(busy - busy * 70 / 100 - busy * 2 / 100);
+                j[3] += (uint32_t)idle;
+                j[7] += (uint32_t)steal;
+        }
+        for (unsigned k = 0; k < 4; k++)
+                lx->net[k] += sim_rng_below(g, k < 2 ? 5000 : 3000000);
+        lx->net[6] += sim_rng_below(g, 1000) == 0;
+        /* ... but the APPLDATA buffers only when the virtual CPU timer expires. */
+        bool torn = false;
+        for (struct m_appl *a = &lx->mem; a <= &lx->net_sum; a++)
+                a->torn = false;
+        if (lx->vcpu_acc >= lx->appl_ms * 1000 * ZD_TOD_PER_US) {
+                lx->vcpu_acc = 0;
+                lx->sync++;
+                gather_mem(s, lx);
+                gather_os(s, lx);
+                gather_net(s, lx);
+                torn = sim_rng_below(g, 1000) < s->cfg.torn_permille;
+                if (torn) /* CP copies one of them while the guest is between the counters */
+                        (&lx->mem)[sim_rng_below(g, 3)].torn = true;
+        }
+        if (s->n % lx->pass_every == 1 || lx->pass_every == 1) {
+                if (lx->fsstatd)
+                        fsstat_pass(s, lx);
+                if (lx->procd)
+                        procd_pass(s, lx);
+        }
+}
+
+static void sample_one(struct sim_sys *s, const struct m_guest *g, struct m_appl *a)
+{
+        if (!a->len)
+                return;
+        uint8_t copy[SIM_LX_BUFMAX];
+        memcpy(copy, a->data, a->len);
+        const char *note = NULL;
+        if (a->torn) {
+                /* Mid-update: sync_count_1 already bumped, sync_count_2 not yet. */
+                struct sim_rec r = prec(a->layout, copy, a->len, 0);
+                uint64_t s1 = 0;
+                if (r.l && zl_get_u64(r.l, zd_view_make(copy, a->len), "sync_count_1", &s1))
+                        sim_set_u(&r, "sync_count_2", s1 - 1);
+                note = "torn";
+        }
+        char key[64];
+        snprintf(key, sizeof(key), "%s %s", g->name, a->kind);
+        if (a->prodid[0] == 'L') { /* LNXAPPL: say which buffer */
+                zd_view pv = zd_view_make(a->prodid, 16);
+                uint16_t mod = 0;
+                uint8_t rec = 0;
+                (void)zd_u16(pv, 14, &mod);
+                (void)zd_u8(pv, 9, &rec);
+                snprintf(key, sizeof(key), "%s %s %u", g->name, a->kind, mod);
+        }
+        sim_emit_appl(s, g->name, a->prodid, copy, a->len, 'S', a->layout, key, note);
+}
+
+void sim_lx_sample(struct sim_sys *s, struct m_linux *lx)
+{
+        const struct m_guest *g = &s->guest[lx->guest];
+        sample_one(s, g, &lx->mem);
+        sample_one(s, g, &lx->os);
+        sample_one(s, g, &lx->net_sum);
+        for (unsigned i = 0; lx->fsstatd && i < lx->nfs; i++)
+                sample_one(s, g, &lx->fs[i]);
+        for (unsigned i = 0; lx->procd && i <= lx->ntasks; i++)
+                sample_one(s, g, &lx->procs[i]);
+}

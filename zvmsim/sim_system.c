@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The synthetic system: processors, guests (some of them Linux guests running
+ * APPLDATA and the s390-tools writers), devices, virtual NICs, LPARs.  Each
+ * interval the model advances by the nominal interval, so values depend only
+ * on the seed and the interval number, never on wall-clock jitter.
+ *
+ * CPU accounting is consistent by construction: the user time each processor
+ * accumulated in an interval (SYTPRP_PFXUTIME) is handed out, to the TOD
+ * unit, to the guests' virtual CPUs (USEACT_VMDTTIME); the emulation part
+ * (PFXPRBTM, counting down) equals the sum of the virtual times (VMDVTIME).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_model.h"
+
+static const char *const laws[] = {"cpu-user", "cpu-virtual", NULL};
+
+const char *const *sim_law_names(void)
+{
+        return laws;
+}
+
+void sim_cfg_default(struct sim_cfg *c)
+{
+        memset(c, 0, sizeof(*c));
+        c->seed = 1;
+        c->cpus = 4;
+        c->guests = 20;
+        c->linux_guests = 4;
+        c->devices = 10;
+        c->vnics = 4;
+        c->lpars = 2;
+        c->fsstatd = 1;
+        c->procd = 1;
+        c->interval_ms = 60000;
+        c->domains = 0xFFF;
+        c->dcss_base = 0x09000000;
+        c->dcss_pages = 4096;
+        strcpy(c->writer_userid, "LINUX001");
+        /* 2026-11-22T00:00:00Z */
+        c->start_tod = zd_unix_us_to_tod(INT64_C(1795305600) * 1000000);
+        c->torn_permille = 5;
+}
+
+bool sim_parse_domains(const char *list, uint32_t *mask)
+{
+        static const char *const names[] = {"system",  "monitor",   "scheduler", "storage",
+                                            "user",    "processor", "i/o",       "seek",
+                                            "network", "isfc",      "appldata",  "ssi"};
+        char buf[256];
+        uint32_t m = 0;
+        snprintf(buf, sizeof(buf), "%s", list);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (strcmp(t, "all") == 0) {
+                        m |= 0xFFF;
+                        continue;
+                }
+                if (strcmp(t, "io") == 0)
+                        t = "i/o";
+                char *end;
+                long d = strtol(t, &end, 10);
+                if (*end == '\0' && end != t && d >= 0 && d <= 11) {
+                        m |= 1u << d;
+                        continue;
+                }
+                size_t i;
+                for (i = 0; i < 12; i++)
+                        if (strcasecmp(t, names[i]) == 0)
+                                break;
+                if (i == 12)
+                        return false;
+                m |= 1u << i;
+        }
+        *mask = m | 2; /* the monitor domain is always on */
+        return true;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+        void *p = calloc(n ? n : 1, sz);
+        if (!p) {
+                fputs("zvmsim: out of memory\n", stderr);
+                abort();
+        }
+        return p;
+}
+
+/* An 8-character name: PREFIX and a number, as many digits as fit (LINUX001, USER0042). */
+static void name8(char out[9], const char *prefix, unsigned n)
+{
+        char tmp[32];
+        size_t p = strlen(prefix), digits = 8 - p;
+        snprintf(tmp, sizeof(tmp), "%s%0*u", prefix, (int)(digits < 3 ? digits : 3), n);
+        if (strlen(tmp) > 8)
+                snprintf(tmp, sizeof(tmp), "%c%07u", prefix[0], n % 10000000);
+        memcpy(out, tmp, 8);
+        out[8] = '\0';
+}
+
+struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
+{
+        struct sim_sys *s = xcalloc(1, sizeof(*s));
+        s->cfg = *c;
+        if (s->cfg.linux_guests > s->cfg.guests)
+                s->cfg.guests = s->cfg.linux_guests;
+        if (!s->cfg.interval_ms)
+                s->cfg.interval_ms = 1000;
+        c = &s->cfg;
+        s->truth = truth;
+        s->rng.s = c->seed;
+        sim_dcss_init(&s->dcss, c->dcss_base, c->dcss_pages);
+        s->dcss.max_frames_per_mce = c->max_frames_per_mce;
+        s->dt = (uint64_t)c->interval_ms * 1000 * ZD_TOD_PER_US;
+        s->tod = c->start_tod;
+
+        s->cpu = xcalloc(c->cpus, sizeof(*s->cpu));
+        for (unsigned i = 0; i < c->cpus; i++) {
+                struct m_cpu *p = &s->cpu[i];
+                p->addr = i;
+                p->busy = 0.2 + 0.5 * sim_rng_unit(&s->rng);
+                p->prbtm = UINT64_C(0x7FFFFFFF00000000);
+                /* The system has been up for a while: timers start mid-way. */
+                p->utime = sim_rng_below(&s->rng, UINT64_C(1) << 44);
+                p->tmsys = p->utime / 10;
+                p->prbtm -= p->utime / 5 * 4;
+                p->totwt = p->utime * 2;
+        }
+        s->guest = xcalloc(c->guests, sizeof(*s->guest));
+        s->linux = xcalloc(c->linux_guests, sizeof(*s->linux));
+        for (unsigned i = 0; i < c->guests; i++) {
+                struct m_guest *g = &s->guest[i];
+                bool lx = i < c->linux_guests;
+                if (lx)
+                        name8(g->name, "LINUX", i + 1);
+                else if (i - c->linux_guests < 4)
+                        snprintf(g->name, sizeof(g->name), "%s",
+                                 (const char *[]){"TCPIP", "RSCS", "PERFSVM",
+                                                  "OPERATOR"}[i - c->linux_guests]);
+                else
+                        name8(g->name, "USER", i - c->linux_guests - 3);
+                g->vcpus = lx ? 1 + (unsigned)sim_rng_below(&s->rng, 4) : 1;
+                g->weight = 1 + (uint32_t)sim_rng_below(&s->rng, lx ? 400 : 60);
+                g->ttime = xcalloc(g->vcpus, sizeof(uint64_t));
+                g->vtime = xcalloc(g->vcpus, sizeof(uint64_t));
+                g->resident = 10000 + sim_rng_below(&s->rng, 500000);
+                g->wss = g->resident * 9 / 10;
+                g->lx = lx ? (int)i : -1;
+                if (lx)
+                        sim_lx_init(s, &s->linux[i], i);
+        }
+        s->dev = xcalloc(c->devices, sizeof(*s->dev));
+        for (unsigned i = 0; i < c->devices; i++) {
+                s->dev[i].devno = 0x0100 + i;
+                s->dev[i].sch = 0x0001 + i;
+        }
+        s->vnic = xcalloc(c->vnics, sizeof(*s->vnic));
+        for (unsigned i = 0; i < c->vnics; i++) {
+                s->vnic[i].guest = c->guests ? i % c->guests : 0;
+                s->vnic[i].addr = 0x0600 + 3 * (i / (c->guests ? c->guests : 1));
+        }
+        s->lpar = xcalloc(c->lpars, sizeof(*s->lpar));
+        for (unsigned i = 0; i < c->lpars; i++) {
+                struct m_lpar *l = &s->lpar[i];
+                name8(l->name, "LPAR", i + 1);
+                l->ncpu = i == 0 ? c->cpus : 2 + (unsigned)sim_rng_below(&s->rng, 8);
+                l->busy = 0.3;
+                l->dispatch = xcalloc(l->ncpu, sizeof(uint64_t));
+                l->mgmt = xcalloc(l->ncpu, sizeof(uint64_t));
+        }
+        return s;
+}
+
+void sim_sys_free(struct sim_sys *s)
+{
+        if (!s)
+                return;
+        for (unsigned i = 0; i < s->cfg.guests; i++) {
+                free(s->guest[i].ttime);
+                free(s->guest[i].vtime);
+        }
+        for (unsigned i = 0; i < s->cfg.linux_guests; i++)
+                sim_lx_free(&s->linux[i]);
+        for (unsigned i = 0; i < s->cfg.lpars; i++) {
+                free(s->lpar[i].dispatch);
+                free(s->lpar[i].mgmt);
+        }
+        for (size_t i = 0; i < s->nevents; i++)
+                sim_set_free(s->events[i]);
+        free(s->events);
+        free(s->cpu);
+        free(s->guest);
+        free(s->linux);
+        free(s->dev);
+        free(s->vnic);
+        free(s->lpar);
+        free(s);
+}
+
+const struct sim_counts *sim_sys_counts(const struct sim_sys *s)
+{
+        return &s->counts;
+}
+struct sim_dcss *sim_sys_dcss(struct sim_sys *s)
+{
+        return &s->dcss;
+}
+uint64_t sim_sys_tod(const struct sim_sys *s)
+{
+        return s->tod;
+}
+uint64_t sim_sys_interval_no(const struct sim_sys *s)
+{
+        return s->n;
+}
+void sim_sys_bigset(struct sim_sys *s, unsigned frames)
+{
+        unsigned max = s->dcss.area_pages[SIM_AREA_SAMPLE] / 2;
+        s->bigset_frames = frames < max ? frames : max;
+}
+
+/* ---- emitting records ---- */
+
+static bool enabled(const struct sim_sys *s, unsigned domain)
+{
+        return domain == 1 || (s->cfg.domains >> domain & 1);
+}
+
+#define FALLBACK_LEN 64 /* a record whose layout is not in the tables yet */
+
+struct sim_rec *sim_emit_begin(struct sim_sys *s, struct sim_rec *r, unsigned domain,
+                               unsigned number, const char *key)
+{
+        if (!enabled(s, domain))
+                return NULL;
+        size_t len = FALLBACK_LEN;
+        const struct zl_layout *l = sim_cp_layout((int)domain, (int)number, &len);
+        if (len > 4076)
+                len = 4076;
+        uint8_t *p = sim_sb_add(s->sb, domain, number, len, s->tod);
+        memset(r, 0, sizeof(*r));
+        r->l = l;
+        r->b = (zd_wbuf){p, len};
+        r->key = sim_hash_str(key);
+        r->n = s->n;
+        r->secs = (double)s->n * s->cfg.interval_ms / 1000.0;
+        sim_rec_generic(r, s->cfg.seed, ZD_HDR_LEN);
+        return r;
+}
+
+static void count(struct sim_sys *s, unsigned domain, unsigned number)
+{
+        s->counts.records++;
+        if (domain < ZD_NDOMAINS)
+                s->counts.by_rec[domain][number < ZD_NRECSLOTS ? number : ZD_NRECSLOTS - 1]++;
+}
+
+void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigned number,
+                  const char *key, char kind)
+{
+        count(s, domain, number);
+        if (s->truth)
+                sim_truth_record(s->truth, s->n, s->tod, kind, domain, number, key, r->l,
+                                 zd_view_make(r->b.p, r->b.cap), NULL, zd_view_make(NULL, 0), NULL);
+}
+
+void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
+                   const uint8_t *data, size_t len, char kind, const char *payload_layout,
+                   const char *key, const char *note)
+{
+        unsigned number = kind == 'E' ? 1 : 2;
+        if (!enabled(s, 10))
+                return;
+        size_t hl = ZD_APPL_HDR_LEN;
+        const struct zl_layout *l = sim_cp_layout(10, (int)number, NULL);
+        if (len > SIM_MW_MAX_DATALEN)
+                len = SIM_MW_MAX_DATALEN;
+        uint8_t *p = sim_sb_add(s->sb, 10, number, hl + len, s->tod);
+        struct sim_rec r = {.l = l, .b = {p, hl + len}};
+        const char *pre = number == 1 ? "APLEDT_" : "APLSDT_";
+        char nm[5][32];
+        snprintf(nm[0], 32, "%sCALDATOF", pre);
+        snprintf(nm[1], 32, "%sCALDATLN", pre);
+        snprintf(nm[2], 32, "%sUSERID", pre);
+        snprintf(nm[3], 32, "%sPRODID", pre);
+        /* Names built at run time bypass the pointer cache: look them up directly. */
+        const struct zl_field *f;
+        if ((f = zl_field(l, nm[0])))
+                (void)zl_put(f, r.b, hl);
+        if ((f = zl_field(l, nm[1])))
+                (void)zl_put(f, r.b, len);
+        if ((f = zl_field(l, nm[2])))
+                (void)zl_put_text(f, r.b, userid);
+        if ((f = zl_field(l, nm[3])) && f->len == 16)
+                (void)zd_put_bytes(r.b, f->off, prodid, 16);
+        if (!l || !zl_field(l, nm[0]) || !zl_field(l, nm[3]))
+                sim_set_u(&r, number == 1 ? "APLEDT_CALDATOF" : "APLSDT_CALDATOF", hl);
+        memcpy(p + hl, data, len);
+        count(s, 10, number);
+        if (s->truth) {
+                const struct zl_layout *pl =
+                    payload_layout ? sim_payload_layout(payload_layout, NULL) : NULL;
+                sim_truth_record(s->truth, s->n, s->tod, kind, 10, number, key, l,
+                                 zd_view_make(p, hl + len), pl, zd_view_make(p + hl, len), note);
+        }
+}
+
+static void add_eofs(struct sim_sys *s, const struct sim_set *set)
+{
+        s->counts.records += set->neof;
+        s->counts.by_rec[1][ZD_D1_END_OF_FRAME] += set->neof;
+}
+
+/* ---- monwriter buffers ---- */
+
+static void queue_event(struct sim_sys *s, struct sim_set *e)
+{
+        if (s->nevents == s->capevents) {
+                size_t c = s->capevents ? s->capevents * 2 : 8;
+                struct sim_set **p = realloc(s->events, c * sizeof(*p));
+                if (!p)
+                        abort();
+                s->events = p;
+                s->capevents = c;
+        }
+        s->events[s->nevents++] = e;
+}
+
+struct sim_set *sim_sys_next_event(struct sim_sys *s)
+{
+        if (!s->nevents)
+                return NULL;
+        struct sim_set *e = s->events[0];
+        memmove(s->events, s->events + 1, (s->nevents - 1) * sizeof(*s->events));
+        s->nevents--;
+        return e;
+}
+
+static void mw_event(void *ctx, enum sim_mw_what what, const char *userid,
+                     const struct sim_mw_hdr *h, const uint8_t *data, size_t len)
+{
+        struct sim_sys *s = ctx;
+        if (what == SIM_MW_EV_START)
+                return; /* sampled from now on */
+        struct sim_sb sb, *save = s->sb;
+        uint8_t prodid[16];
+        char key[64];
+        sim_mw_prodid(h, prodid);
+        snprintf(key, sizeof(key), "%s LNXAPPL %u.%u.%u.%u.%u", userid, h->applid, h->record,
+                 h->version, h->release, h->mod_level);
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
+        s->sb = &sb;
+        sim_emit_appl(s, userid, prodid, data, len, 'E', NULL, key,
+                      what == SIM_MW_EV_STOP ? "stop" : "event");
+        s->sb = save;
+        struct sim_set *set = sim_sb_end(&sb, false, s->tod);
+        add_eofs(s, set);
+        set->interval = s->n;
+        s->counts.sets++;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        queue_event(s, set);
+}
+
+void sim_sys_attach_writer(struct sim_sys *s, struct sim_mw *mw)
+{
+        s->mw = mw;
+        mw->cb = mw_event;
+        mw->cb_ctx = s;
+        snprintf(mw->userid, sizeof(mw->userid), "%s", s->cfg.writer_userid);
+}
+
+static void mw_sample(void *ctx, const struct sim_mw_buf *b)
+{
+        struct sim_sys *s = ctx;
+        uint8_t prodid[16];
+        char key[64];
+        sim_mw_prodid(&b->hdr, prodid);
+        snprintf(key, sizeof(key), "%s LNXAPPL %u.%u.%u.%u.%u", s->mw->userid, b->hdr.applid,
+                 b->hdr.record, b->hdr.version, b->hdr.release, b->hdr.mod_level);
+        sim_emit_appl(s, s->mw->userid, prodid, b->data, b->hdr.datalen, 'S', NULL, key, NULL);
+}
+
+/* ---- sets ---- */
+
+struct sim_set *sim_sys_config(struct sim_sys *s, uint64_t tod)
+{
+        struct sim_sb sb;
+        uint64_t save = s->tod;
+        s->tod = tod;
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_CONFIG, 'S');
+        s->sb = &sb;
+        sim_cp_config(s);
+        if (s->mw)
+                sim_mw_foreach(s->mw, true, mw_sample, s);
+        s->sb = NULL;
+        struct sim_set *set = sim_sb_end(&sb, true, tod);
+        count(s, 1, ZD_D1_INTERVAL_END);
+        add_eofs(s, set);
+        s->counts.sets++;
+        set->config = true;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        s->tod = save;
+        return set;
+}
+
+/* Split `total` (in quanta) over the weights; the remainder goes to the first ones. */
+static void split(uint64_t total, const uint32_t *w, size_t n, uint64_t *out)
+{
+        uint64_t W = 0, given = 0;
+        for (size_t i = 0; i < n; i++)
+                W += w[i];
+        for (size_t i = 0; i < n; i++) {
+                out[i] = W ? (uint64_t)((unsigned __int128)total * w[i] / W) : 0;
+                given += out[i];
+        }
+        for (size_t i = 0; given < total && n; i = (i + 1) % n, given++)
+                out[i]++;
+}
+
+static void advance(struct sim_sys *s)
+{
+        const struct sim_cfg *c = &s->cfg;
+        /* One quantum = 5 us, so the virtual part (4/5) stays exact. */
+        const uint64_t Q = 5 * ZD_TOD_PER_US;
+        uint64_t U = 0;
+        for (unsigned i = 0; i < c->cpus; i++) {
+                struct m_cpu *p = &s->cpu[i];
+                p->busy += (sim_rng_unit(&s->rng) - 0.5) * 0.1;
+                if (p->busy < 0.05)
+                        p->busy = 0.05;
+                if (p->busy > 0.95)
+                        p->busy = 0.95;
+                uint64_t busy = (uint64_t)(p->busy * (double)s->dt);
+                uint64_t u = busy * 9 / 10 / Q * Q;
+                uint64_t sys = busy - u;
+                p->d_utime = u;
+                p->d_emul = u / 5 * 4;
+                p->utime += u;
+                p->tmsys += sys;
+                p->prbtm -= p->d_emul;
+                p->totwt += s->dt - busy;
+                p->spint += sys / 50;
+                p->spinc += 10 + sim_rng_below(&s->rng, 100);
+                p->diag += 100 + sim_rng_below(&s->rng, 1000);
+                p->simins += 1000 + sim_rng_below(&s->rng, 10000);
+                p->extint += 50 + sim_rng_below(&s->rng, 200);
+                p->sie += 5000 + sim_rng_below(&s->rng, 20000);
+                U += u / Q;
+        }
+        /* Hand the user time to the guests' virtual CPUs. */
+        size_t nv = 0;
+        for (unsigned i = 0; i < c->guests; i++)
+                nv += s->guest[i].vcpus;
+        uint32_t *w = xcalloc(nv, sizeof(*w));
+        uint64_t *share = xcalloc(nv, sizeof(*share));
+        size_t k = 0;
+        for (unsigned i = 0; i < c->guests; i++) {
+                struct m_guest *g = &s->guest[i];
+                int64_t dw = (int64_t)sim_rng_below(&s->rng, 21) - 10;
+                if ((int64_t)g->weight + dw >= 1)
+                        g->weight = (uint32_t)((int64_t)g->weight + dw);
+                for (unsigned v = 0; v < g->vcpus; v++)
+                        w[k++] = g->weight;
+        }
+        split(U, w, nv, share);
+        k = 0;
+        for (unsigned i = 0; i < c->guests; i++) {
+                struct m_guest *g = &s->guest[i];
+                for (unsigned v = 0; v < g->vcpus; v++, k++) {
+                        uint64_t t = share[k] * Q, vt = t / 5 * 4;
+                        if (c->break_law && i == 0 && v == 0) {
+                                if (strcmp(c->break_law, "cpu-user") == 0)
+                                        t += s->dt / 10;
+                                else if (strcmp(c->break_law, "cpu-virtual") == 0)
+                                        vt += s->dt / 10;
+                        }
+                        g->ttime[v] += t;
+                        g->vtime[v] += vt;
+                        if (g->lx >= 0)
+                                s->linux[g->lx].vcpu_acc += vt;
+                }
+                g->resident += sim_rng_below(&s->rng, 201) - 100;
+                g->wss = g->resident * 9 / 10;
+                g->pgread += sim_rng_below(&s->rng, 20);
+                g->pgwrite += sim_rng_below(&s->rng, 20);
+                g->vio += sim_rng_below(&s->rng, 200);
+        }
+        free(w);
+        free(share);
+        for (unsigned i = 0; i < c->linux_guests; i++)
+                sim_lx_advance(s, &s->linux[i]);
+        for (unsigned i = 0; i < c->devices; i++) {
+                struct m_dev *d = &s->dev[i];
+                uint64_t n = sim_rng_below(&s->rng, 500);
+                d->ssch += n;
+                d->connect += n * (50 + sim_rng_below(&s->rng, 50));
+                d->pending += n * 2;
+                d->disconnect += n * sim_rng_below(&s->rng, 10);
+                d->devbusy += n * 3;
+        }
+        for (unsigned i = 0; i < c->vnics; i++) {
+                struct m_vnic *v = &s->vnic[i];
+                uint64_t tp = sim_rng_below(&s->rng, 2000), rp = sim_rng_below(&s->rng, 2000);
+                v->txp += tp;
+                v->rxp += rp;
+                v->txb += tp * (64 + sim_rng_below(&s->rng, 1400));
+                v->rxb += rp * (64 + sim_rng_below(&s->rng, 1400));
+                v->txd += sim_rng_below(&s->rng, 1000) == 0;
+                v->rxd += sim_rng_below(&s->rng, 1000) == 0;
+        }
+        for (unsigned i = 0; i < c->lpars; i++) {
+                struct m_lpar *l = &s->lpar[i];
+                for (unsigned j = 0; j < l->ncpu; j++) {
+                        double b = i == 0 && j < c->cpus ? s->cpu[j].busy : l->busy;
+                        l->dispatch[j] +=
+                            (uint64_t)(b * (double)s->dt) / ZD_TOD_PER_US * ZD_TOD_PER_US;
+                        l->mgmt[j] += s->dt / 200;
+                }
+        }
+}
+
+struct sim_set *sim_sys_interval(struct sim_sys *s)
+{
+        s->n++;
+        s->tod += s->dt;
+        advance(s);
+        struct sim_sb sb;
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_SAMPLE, 'S');
+        s->sb = &sb;
+        sim_cp_sample(s);
+        for (unsigned i = 0; i < s->cfg.linux_guests; i++)
+                sim_lx_sample(s, &s->linux[i]);
+        if (s->mw)
+                sim_mw_foreach(s->mw, false, mw_sample, s);
+        /* A deliberately large set: filler APPLDATA records of a pseudo guest. */
+        if (s->bigset_frames) {
+                static const uint8_t pid[16] = "ZVMSIMBIGSET0000";
+                uint8_t data[3900];
+                memset(data, 0xA5, sizeof(data));
+                for (unsigned i = 0; i < s->bigset_frames; i++) {
+                        char key[32];
+                        snprintf(key, sizeof(key), "BIGSET %u", i);
+                        sim_emit_appl(s, "BIGSET", pid, data, sizeof(data), 'S', NULL, key, NULL);
+                }
+                s->bigset_frames = 0;
+        }
+        s->sb = NULL;
+        struct sim_set *set = sim_sb_end(&sb, true, s->tod);
+        count(s, 1, ZD_D1_INTERVAL_END);
+        add_eofs(s, set);
+        set->interval = s->n;
+        s->counts.sets++;
+        s->counts.intervals++;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        return set;
+}
