@@ -70,10 +70,9 @@ LoadPlugin cpu
 LoadPlugin memory
 LoadPlugin load
 LoadPlugin df
+# Only "/": other FUSE mounts on a shared test machine may hang statfs.
 <Plugin df>
-  FSType "fuse"
-  FSType "fuse.zvmsim"
-  IgnoreSelected true
+  MountPoint "/"
 </Plugin>
 LoadPlugin interface
 LoadPlugin csv
