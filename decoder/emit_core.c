@@ -12,6 +12,7 @@
 #include "registry.h"
 #include "tod.h"
 #include "vm370.h"
+#include "wzvm_format.h"
 
 struct zd_emit {
         struct zd_sink s;
@@ -353,6 +354,12 @@ static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
         } else if (a->kind == ZD_APPL_LINUXKRNL) {
                 ku(s, "recnum", a->recnum);
                 kstr(s, "mod_level", a->modlvl_text);
+        }
+        if (a->kind == ZD_APPL_LNXAPPL && wzvm_is_record(a->data)) {
+                kstr(s, "type", "write_zvm"); /* self-describing, any applid */
+                zd_emit_wzvm(s, a->data);
+                s->map_close(s->ctx);
+                return;
         }
         const char *k = zd_appl_kind_name(a);
         kstr(s, "type", k ? k : "opaque");
