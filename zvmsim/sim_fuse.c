@@ -205,7 +205,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                 struct sim_mw_file *f = sim_mw_open(&G.mw);
                 if (!f)
                         rc = -ENOMEM;
-                fi->fh = (uint64_t)(uintptr_t)f;
+                fi->fh = f ? f->id : 0;
                 break;
         }
         case F_CONTROL:
@@ -341,7 +341,7 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         int rc;
         pthread_mutex_lock(&G.lock);
         if (w == F_WRITER) {
-                struct sim_mw_file *f = (struct sim_mw_file *)(uintptr_t)fi->fh;
+                struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
                 ssize_t r = f ? sim_mw_write(f, (const uint8_t *)buf, size) : -EBADF;
                 flush_events();
                 rc = (int)r;
@@ -372,10 +372,13 @@ static int fs_flush(const char *path, struct fuse_file_info *fi)
         if (w == F_READER && reader_live(fi)) {
                 sim_mr_close(&G.mr);
                 notify();
-        } else if (w == F_WRITER && fi->fh) {
-                sim_mw_close((struct sim_mw_file *)(uintptr_t)fi->fh);
-                fi->fh = 0;
-                flush_events();
+        } else if (w == F_WRITER) {
+                /* FLUSH and RELEASE both come: the first one closes. */
+                struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
+                if (f) {
+                        sim_mw_close(f);
+                        flush_events();
+                }
         }
         pthread_mutex_unlock(&G.lock);
         return 0;
@@ -469,7 +472,11 @@ int sim_run(struct sim_opts *o)
         struct fuse_loop_config *lc = fuse_loop_cfg_create();
         fuse_loop_cfg_set_max_threads(lc, 16);
         fuse_loop_cfg_set_idle_threads(lc, 4);
-        rc = fuse_loop_mt(f, lc) == 0 ? 0 : 1;
+        /* 0, or the number of the signal that ended the loop: both are a clean exit. */
+        int lr = fuse_loop_mt(f, lc);
+        rc = lr >= 0 ? 0 : 1;
+        if (rc)
+                fprintf(stderr, "zvmsim: FUSE loop ended with %d\n", lr);
         fuse_loop_cfg_destroy(lc);
         pthread_mutex_lock(&G.lock);
         G.stop = true;

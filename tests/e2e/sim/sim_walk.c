@@ -77,6 +77,28 @@ static int decode_file(const char *path, struct zd_stats *out)
 
 static int from_file(const char *path, const char *truth)
 {
+        if (!truth) { /* no truth: the file must decode without errors */
+                struct zd_stats st;
+                if (decode_file(path, &st))
+                        return 2;
+                uint64_t errs = zd_stats_errors(&st);
+                printf("%s: %llu sets, %llu records, %llu intervals, %llu errors: %s\n", path,
+                       (unsigned long long)st.sets, (unsigned long long)st.records,
+                       (unsigned long long)st.intervals, (unsigned long long)errs,
+                       errs || !st.intervals ? "FAIL" : "ok");
+                return errs || !st.intervals;
+        }
+        if (!truth) { /* no truth: the file must decode without errors */
+                struct zd_stats st;
+                if (decode_file(path, &st))
+                        return 2;
+                uint64_t errs = zd_stats_errors(&st);
+                printf("%s: %llu sets, %llu records, %llu intervals, %llu errors: %s\n", path,
+                       (unsigned long long)st.sets, (unsigned long long)st.records,
+                       (unsigned long long)st.intervals, (unsigned long long)errs,
+                       errs || !st.intervals ? "FAIL" : "ok");
+                return errs || !st.intervals;
+        }
         static uint64_t want[ZD_NDOMAINS][ZD_NRECSLOTS];
         uint64_t total = 0;
         FILE *t = fopen(truth, "r");
@@ -199,8 +221,8 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
-        if (argc == 4 && strcmp(argv[1], "file") == 0)
-                return from_file(argv[2], argv[3]);
-        fputs("usage: sim_walk gen [options] | sim_walk file FILE TRUTH\n", stderr);
+        if ((argc == 3 || argc == 4) && strcmp(argv[1], "file") == 0)
+                return from_file(argv[2], argc == 4 ? argv[3] : NULL);
+        fputs("usage: sim_walk gen [options] | sim_walk file FILE [TRUTH]\n", stderr);
         return 2;
 }
