@@ -7,7 +7,12 @@
 #include "met_module.h"
 
 /* Every metric module, in the order records are offered to them. */
-#define MODULES(X) /* X(name) for a `const struct zm_module zm_mod_<name>` */
+/* X(name) for a `const struct zm_module zm_mod_<name>` in met_<name>.c */
+#define MODULES(X) \
+	X(monitor) \
+	X(cp) \
+	X(vm370) \
+	X(linux)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;
 MODULES(DECLARE)
@@ -122,6 +127,14 @@ void zm_set_system(struct zm_engine *e, const char *name)
 void zm_set_interval(struct zm_engine *e, double seconds)
 {
 	e->interval = seconds;
+}
+
+void *zm_engine_state(const struct zm_engine *e, const char *module)
+{
+	for (size_t i = 0; e && modules[i]; i++)
+		if (strcmp(modules[i]->name, module) == 0)
+			return e->state[i];
+	return NULL;
 }
 
 void zm_log(struct zm_engine *e, int level, const char *fmt, ...)

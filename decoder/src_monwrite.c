@@ -66,7 +66,7 @@ int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t 
 static bool parse_control(const uint8_t *blk, struct zd_mce *ent, size_t *nent)
 {
 	zd_view v = zd_view_make(blk, ZD_MW_BLOCK);
-	uint32_t s, e;
+	uint32_t s = 0, e = 0;
 	if (blk[2] == 0 && blk[3] == 0)
 		return false;
 	(void)zd_u32(v, 12, &s);

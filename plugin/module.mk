@@ -1,0 +1,58 @@
+# The zvm collectd read plugin, built out of tree against Debian's collectd-dev
+# (collectd-and-peers.md A1: -DHAVE_CONFIG_H and -I/usr/include/collectd are
+# both needed).  The decoder is linked in statically: zvm.so needs nothing
+# but collectd and libc.
+COLLECTD_INC     ?= /usr/include/collectd
+COLLECTD_PLUGDIR ?= $(PREFIX)/lib/collectd
+# Debian's headers include "collectd/core/..."; a private include root with a
+# `collectd` link lets cross compilers (which do not search /usr/include) find them.
+CD_INCROOT       := $(BUILD)/cdinc
+COLLECTD_CFLAGS  := -DHAVE_CONFIG_H -I$(CD_INCROOT) -I$(COLLECTD_INC) -Iplugin
+
+ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_reader.c plugin/zvm_replay.c \
+            plugin/zvm_dispatch.c plugin/zvm_stats.c
+ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
+ZVM_SO   := $(BUILD)/zvm.so
+
+$(CD_INCROOT)/collectd:
+	@mkdir -p $(CD_INCROOT)
+	ln -sfn $(COLLECTD_INC) $@
+
+$(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c $(wildcard plugin/*.h decoder/*.h) | $(CD_INCROOT)/collectd
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(COLLECTD_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+# Only module_register is exported (collectd looks up nothing else).
+$(ZVM_SO): $(ZVM_OBJS) $(DEC_LIB)
+	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(ZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread
+	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
+
+ALL_TARGETS += $(ZVM_SO)
+
+.PHONY: install-plugin
+install-plugin: $(ZVM_SO)
+	install -d $(DESTDIR)$(COLLECTD_PLUGDIR) $(DESTDIR)$(PREFIX)/share/collectd-zvm
+	install -m 0644 $(ZVM_SO) $(DESTDIR)$(COLLECTD_PLUGDIR)/zvm.so
+	install -m 0644 types.db $(DESTDIR)$(PREFIX)/share/collectd-zvm/types.db
+INSTALL_TARGETS += install-plugin
+
+# Unit tests of the plugin: they compile plugin sources with collectd's headers and
+# stub the daemon symbols themselves (tests/unit/cd_stubs.h).
+TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
+TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c plugin/zvm_config.c \
+	plugin/zvm_stats.c plugin/zvm_reader.c
+TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c plugin/zvm_dispatch.c \
+	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
+$(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader: $(ZVM_SRCS) \
+	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
+
+# End-to-end tests in the real collectd daemon (tests/e2e/plugin/).
+E2E_GEN := $(BUILD)/tests/e2e_gen
+$(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $<
+
+.PHONY: check-plugin-e2e
+check-plugin-e2e: $(ZVM_SO) $(E2E_GEN)
+	tests/e2e/plugin/run.sh . $(BUILD)
+CHECK_TARGETS += check-plugin-e2e

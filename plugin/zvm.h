@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The zvm collectd read plugin, internal interfaces.
+ *
+ *   zvm_plugin.c    module_register, init, read (watchdog + self-metrics), shutdown
+ *   zvm_config.c    the <Plugin zvm> block
+ *   zvm_reader.c    the device thread: /dev/monreader data sets, errors, reconnects
+ *   zvm_replay.c    File "PATH": MONWRITE files and captures replayed once
+ *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup)
+ *   zvm_stats.c     counters shared between the thread and the read callback
+ *
+ * One worker thread owns the decoder, the metric engine and the device; the
+ * read callback only supervises it and reports the counters.
+ */
+#ifndef ZVM_PLUGIN_H
+#define ZVM_PLUGIN_H
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "decoder.h"
+#include "metric.h"
+
+#define ZVM_PLUGIN          "zvm"
+#define ZVM_DEFAULT_DEVICE  "/dev/monreader"
+#define ZVM_DEFAULT_MAX_SET (64u * 1024 * 1024)
+
+/* Filters on (domain, record): record -1 = any record of the domain. */
+struct zvm_recfilter {
+        int domain, record;
+};
+
+struct zvm_hostmap {
+        char userid[9]; /* upper case */
+        char *host;
+};
+
+struct zvm_config {
+        char *device; /* NULL: no device (File only) */
+        char **files;
+        size_t nfiles;
+        size_t max_set;     /* largest data set kept, bytes */
+        double retry_min;   /* first reopen delay, s */
+        double retry_max;   /* backoff cap, s */
+        char *host;         /* CP data host; NULL = system id from D1R4, else collectd's */
+        char *guest_format; /* "%u": %u lower userid, %U as written, %% */
+        struct zvm_hostmap *map;
+        size_t nmap;
+        struct zvm_recfilter *inc_rec, *exc_rec;
+        size_t ninc_rec, nexc_rec;
+        char **inc_guest, **exc_guest;
+        size_t ninc_guest, nexc_guest;
+        bool report_stats;
+        struct zm_options engine;
+};
+
+void zvm_config_defaults(struct zvm_config *c);
+void zvm_config_free(struct zvm_config *c);
+/* Parse "D0R2", "0:2", "0" or "D10" into a filter; false if malformed. */
+bool zvm_parse_recfilter(const char *s, struct zvm_recfilter *out);
+/* Expand GuestHostFormat for userid (CP's upper case); false if it does not fit. */
+bool zvm_guest_host(const struct zvm_config *c, const char *userid, char *out, size_t outsz);
+
+/* ---- counters (zvm_stats.c) ---- */
+struct zvm_stats {
+        uint64_t sets, bytes, records;
+        uint64_t discarded_eio, discarded_efault, oversized, overflows;
+        uint64_t opens, reconnects, open_failures;
+        uint64_t dispatched, filtered, duplicates;
+        uint64_t files_done;
+        uint64_t decode_errors[ZD_E__COUNT];
+        struct zm_counters engine;
+        double last_set_time; /* Unix seconds of the last good data set, 0 = none */
+        bool connected;
+};
+void zvm_stats_lock(void);
+void zvm_stats_unlock(void);
+/* The live counters; only touch them between lock and unlock. */
+struct zvm_stats *zvm_stats(void);
+void zvm_stats_reset(void);
+/* Dispatch the self-metrics (plugin "zvm", instance "reader"). */
+void zvm_stats_submit(void);
+
+/* ---- dispatch (zvm_dispatch.c) ---- */
+struct zvm_dispatch;
+struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c);
+void zvm_dispatch_free(struct zvm_dispatch *d);
+/* The engine the metrics come from (system name, interval). */
+void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
+/* A zm_emit_fn: filters, names and dispatches one metric. */
+void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
+/* A zm_log_fn that goes to collectd's log. */
+void zvm_engine_log(void *ctx, int level, const char *msg);
+
+/* ---- the pipeline: decoder + engine + dispatch (zvm_reader.c) ---- */
+struct zvm_pipe {
+        const struct zvm_config *cfg;
+        struct zvm_dispatch *disp;
+        struct zm_engine *eng;
+        struct zd_decoder dec;
+        uint64_t set_index;
+        uint64_t offset;
+};
+bool zvm_pipe_init(struct zvm_pipe *p, const struct zvm_config *c);
+void zvm_pipe_destroy(struct zvm_pipe *p);
+/* The handler that feeds decoded records into the engine. */
+struct zd_handler zvm_pipe_handler(struct zvm_pipe *p);
+/* Copy engine and decoder counters into the shared stats. */
+void zvm_pipe_publish(struct zvm_pipe *p);
+
+/* ---- the device reader (zvm_reader.c) ---- */
+/* System calls, replaceable by the unit tests. */
+struct zvm_sys {
+        int (*open)(const char *path, int flags);
+        ssize_t (*read)(int fd, void *buf, size_t n);
+        int (*poll)(struct pollfd *fds, nfds_t n, int timeout_ms);
+        int (*close)(int fd);
+};
+extern const struct zvm_sys zvm_sys_real;
+
+struct zvm_reader {
+        const struct zvm_config *cfg;
+        const struct zvm_sys *sys;
+        struct zvm_pipe *pipe;
+        int fd;
+        uint8_t *buf;
+        size_t n, cap;
+        bool oversized;   /* the current set passed max_set: its bytes are being skipped */
+        bool in_set;      /* bytes were read since the last 0-byte read */
+        double backoff;   /* current reopen delay, s */
+        double next_open; /* monotonic time of the next open attempt */
+};
+void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
+                     struct zvm_pipe *pipe);
+void zvm_reader_close(struct zvm_reader *r);
+/*
+ * One turn: open the device if it is time, wait up to poll_ms for data, read
+ * what is there.  Returns the number of milliseconds the caller may sleep
+ * before the next turn (0 = call again now).
+ */
+int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
+
+/* ---- replay (zvm_replay.c) ---- */
+/* Replay one file through the pipe; false (logged) if it could not be read. */
+bool zvm_replay_file(struct zvm_pipe *p, const char *path, const volatile bool *stop);
+
+double zvm_monotonic(void);
+
+/* Copy with truncation, always terminated (no daemon symbol needed). */
+static inline void zvm_strlcpy(char *dst, const char *src, size_t n)
+{
+        size_t i = 0;
+        for (; n && i + 1 < n && src[i]; i++)
+                dst[i] = src[i];
+        if (n)
+                dst[i] = 0;
+}
+
+#endif

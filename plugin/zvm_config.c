@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/* The <Plugin zvm> block.  Every option and its default: doc/plugin.md. */
+#include "zvm_collectd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "zvm.h"
+
+void zvm_config_defaults(struct zvm_config *c)
+{
+        memset(c, 0, sizeof(*c));
+        c->max_set = ZVM_DEFAULT_MAX_SET;
+        c->retry_min = 1.0;
+        c->retry_max = 60.0;
+        c->report_stats = true;
+        c->engine.max_series_per_guest = 1000;
+        c->engine.unverified = -1;
+        c->engine.verify_intervals = 3;
+}
+
+static void free_list(char **l, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                free(l[i]);
+        free(l);
+}
+
+void zvm_config_free(struct zvm_config *c)
+{
+        free(c->device);
+        free_list(c->files, c->nfiles);
+        free(c->host);
+        free(c->guest_format);
+        for (size_t i = 0; i < c->nmap; i++)
+                free(c->map[i].host);
+        free(c->map);
+        free(c->inc_rec);
+        free(c->exc_rec);
+        free_list(c->inc_guest, c->ninc_guest);
+        free_list(c->exc_guest, c->nexc_guest);
+        memset(c, 0, sizeof(*c));
+}
+
+static bool parse_uint(const char *s, int *out)
+{
+        char *end;
+        if (!isdigit((unsigned char)*s))
+                return false;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno || v > 65535) /* record numbers are 16 bits */
+                return false;
+        *out = (int)v;
+        return end != s && (*end == 0 || *end == ':' || *end == 'R' || *end == 'r');
+}
+
+bool zvm_parse_recfilter(const char *s, struct zvm_recfilter *out)
+{
+        struct zvm_recfilter f = {-1, -1};
+        const char *p = s;
+        bool letter = (*p == 'D' || *p == 'd');
+        if (letter)
+                p++;
+        if (!parse_uint(p, &f.domain) || f.domain > 255)
+                return false;
+        while (isdigit((unsigned char)*p))
+                p++;
+        if (*p) {
+                if (letter ? (*p != 'R' && *p != 'r') : *p != ':')
+                        return false;
+                p++;
+                if (!isdigit((unsigned char)*p) || !parse_uint(p, &f.record))
+                        return false;
+                while (isdigit((unsigned char)*p))
+                        p++;
+                if (*p)
+                        return false;
+        }
+        *out = f;
+        return true;
+}
+
+bool zvm_guest_host(const struct zvm_config *c, const char *userid, char *out, size_t outsz)
+{
+        for (size_t i = 0; i < c->nmap; i++)
+                if (strcasecmp(c->map[i].userid, userid) == 0)
+                        return (size_t)snprintf(out, outsz, "%s", c->map[i].host) < outsz;
+        const char *fmt = c->guest_format ? c->guest_format : "%u";
+        size_t o = 0;
+        for (const char *p = fmt; *p; p++) {
+                const char *ins = NULL;
+                char one[2] = {0, 0};
+                bool lower = false;
+                if (*p == '%' && (p[1] == 'u' || p[1] == 'U')) {
+                        lower = p[1] == 'u';
+                        ins = userid;
+                        p++;
+                } else if (*p == '%' && p[1] == '%') {
+                        one[0] = '%';
+                        ins = one;
+                        p++;
+                } else {
+                        one[0] = *p;
+                        ins = one;
+                }
+                for (; *ins; ins++) {
+                        if (o + 1 >= outsz)
+                                return false;
+                        out[o++] = lower ? (char)tolower((unsigned char)*ins) : *ins;
+                }
+        }
+        if (o >= outsz)
+                return false;
+        out[o] = 0;
+        return o > 0;
+}
+
+static int add_string(char ***list, size_t *n, const char *s)
+{
+        char **p = realloc(*list, (*n + 1) * sizeof(*p));
+        if (!p)
+                return -1;
+        *list = p;
+        if (!(p[*n] = strdup(s)))
+                return -1;
+        (*n)++;
+        return 0;
+}
+
+static int get_string(const oconfig_item_t *ci, char **out)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs exactly one string argument", ci->key);
+                return -1;
+        }
+        char *s = strdup(ci->values[0].value.string);
+        if (!s)
+                return -1;
+        free(*out);
+        *out = s;
+        return 0;
+}
+
+static int get_number(const oconfig_item_t *ci, double min, double max, double *out)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
+            ci->values[0].value.number < min || ci->values[0].value.number > max) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs one number between %g and %g", ci->key,
+                      min, max);
+                return -1;
+        }
+        *out = ci->values[0].value.number;
+        return 0;
+}
+
+static int get_bool(const oconfig_item_t *ci, bool *out)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_BOOLEAN) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs true or false", ci->key);
+                return -1;
+        }
+        *out = ci->values[0].value.boolean;
+        return 0;
+}
+
+/* Every string argument of an option, each through add(). */
+static int each_string(const oconfig_item_t *ci, struct zvm_config *c,
+                       int (*add)(struct zvm_config *c, const char *key, const char *s))
+{
+        if (ci->values_num < 1) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs at least one argument", ci->key);
+                return -1;
+        }
+        for (int i = 0; i < ci->values_num; i++) {
+                if (ci->values[i].type != OCONFIG_TYPE_STRING) {
+                        ERROR(ZVM_PLUGIN " plugin: option %s takes strings (quote them)", ci->key);
+                        return -1;
+                }
+                if (add(c, ci->key, ci->values[i].value.string) != 0)
+                        return -1;
+        }
+        return 0;
+}
+
+static int add_recfilter(struct zvm_config *c, const char *key, const char *s)
+{
+        struct zvm_recfilter f;
+        if (!zvm_parse_recfilter(s, &f)) {
+                ERROR(ZVM_PLUGIN " plugin: %s \"%s\": expected a domain or a domain and record, "
+                                 "as \"D0\", \"D0R2\" or \"0:2\"",
+                      key, s);
+                return -1;
+        }
+        bool inc = strcasecmp(key, "IncludeRecord") == 0;
+        struct zvm_recfilter **l = inc ? &c->inc_rec : &c->exc_rec;
+        size_t *n = inc ? &c->ninc_rec : &c->nexc_rec;
+        struct zvm_recfilter *p = realloc(*l, (*n + 1) * sizeof(*p));
+        if (!p)
+                return -1;
+        p[(*n)++] = f;
+        *l = p;
+        return 0;
+}
+
+static int add_guestfilter(struct zvm_config *c, const char *key, const char *s)
+{
+        /* Userids are upper case on the wire; patterns are matched in upper case. */
+        char up[256];
+        size_t i = 0;
+        for (; s[i] && i + 1 < sizeof(up); i++)
+                up[i] = (char)toupper((unsigned char)s[i]);
+        up[i] = 0;
+        if (strcasecmp(key, "IncludeGuest") == 0)
+                return add_string(&c->inc_guest, &c->ninc_guest, up);
+        return add_string(&c->exc_guest, &c->nexc_guest, up);
+}
+
+static int add_file(struct zvm_config *c, const char *key, const char *s)
+{
+        (void)key;
+        return add_string(&c->files, &c->nfiles, s);
+}
+
+static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        if (ci->values_num != 2 || ci->values[0].type != OCONFIG_TYPE_STRING ||
+            ci->values[1].type != OCONFIG_TYPE_STRING || strlen(ci->values[0].value.string) > 8 ||
+            !ci->values[1].value.string[0]) {
+                ERROR(ZVM_PLUGIN " plugin: GuestHost needs two strings: a userid (up to 8 "
+                                 "characters) and a host name");
+                return -1;
+        }
+        struct zvm_hostmap *p = realloc(c->map, (c->nmap + 1) * sizeof(*p));
+        if (!p)
+                return -1;
+        c->map = p;
+        struct zvm_hostmap *m = &p[c->nmap];
+        memset(m, 0, sizeof(*m));
+        for (size_t i = 0; ci->values[0].value.string[i]; i++)
+                m->userid[i] = (char)toupper((unsigned char)ci->values[0].value.string[i]);
+        if (!(m->host = strdup(ci->values[1].value.string)))
+                return -1;
+        c->nmap++;
+        return 0;
+}
+
+static int get_unverified(const oconfig_item_t *ci, int *out)
+{
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_BOOLEAN) {
+                *out = ci->values[0].value.boolean ? 1 : 0;
+                return 0;
+        }
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING &&
+            strcasecmp(ci->values[0].value.string, "auto") == 0) {
+                *out = -1;
+                return 0;
+        }
+        ERROR(ZVM_PLUGIN " plugin: UnverifiedFields takes auto, true or false");
+        return -1;
+}
+
+int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        const char *k = ci->key;
+        double d;
+        if (strcasecmp(k, "Device") == 0)
+                return get_string(ci, &c->device);
+        if (strcasecmp(k, "File") == 0)
+                return each_string(ci, c, add_file);
+        if (strcasecmp(k, "MaxDataSetSize") == 0) {
+                if (get_number(ci, 4096, 2147483648.0, &d))
+                        return -1;
+                c->max_set = (size_t)d;
+                return 0;
+        }
+        if (strcasecmp(k, "RetryInterval") == 0)
+                return get_number(ci, 0.01, 86400, &c->retry_min);
+        if (strcasecmp(k, "MaxRetryInterval") == 0)
+                return get_number(ci, 0.01, 86400, &c->retry_max);
+        if (strcasecmp(k, "Host") == 0)
+                return get_string(ci, &c->host);
+        if (strcasecmp(k, "GuestHostFormat") == 0)
+                return get_string(ci, &c->guest_format);
+        if (strcasecmp(k, "GuestHost") == 0)
+                return add_map(c, ci);
+        if (strcasecmp(k, "IncludeRecord") == 0 || strcasecmp(k, "ExcludeRecord") == 0)
+                return each_string(ci, c, add_recfilter);
+        if (strcasecmp(k, "IncludeGuest") == 0 || strcasecmp(k, "ExcludeGuest") == 0)
+                return each_string(ci, c, add_guestfilter);
+        if (strcasecmp(k, "MaxSeriesPerGuest") == 0) {
+                if (get_number(ci, 0, 1e9, &d))
+                        return -1;
+                c->engine.max_series_per_guest = (size_t)d;
+                return 0;
+        }
+        if (strcasecmp(k, "UnverifiedFields") == 0)
+                return get_unverified(ci, &c->engine.unverified);
+        if (strcasecmp(k, "VerifyIntervals") == 0) {
+                if (get_number(ci, 1, 1000, &d))
+                        return -1;
+                c->engine.verify_intervals = (unsigned)d;
+                return 0;
+        }
+        if (strcasecmp(k, "ReportStats") == 0)
+                return get_bool(ci, &c->report_stats);
+        ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", k);
+        return -1;
+}
+
+/* After the whole block: defaults that depend on other options, and sanity. */
+int zvm_config_finish(struct zvm_config *c)
+{
+        if (!c->device && c->nfiles == 0 && !(c->device = strdup(ZVM_DEFAULT_DEVICE)))
+                return -1;
+        if (c->retry_max < c->retry_min)
+                c->retry_max = c->retry_min;
+        if (c->guest_format) {
+                char probe[ZM_NAME_LEN * 2];
+                if (!zvm_guest_host(c, "LINUX001", probe, sizeof(probe))) {
+                        ERROR(ZVM_PLUGIN " plugin: GuestHostFormat \"%s\" gives an empty or too "
+                                         "long host name",
+                              c->guest_format);
+                        return -1;
+                }
+        }
+        return 0;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LoadPlugin zvm: collectd registration.  init starts one worker thread
+ * (plugin_thread_create, so it inherits the plugin context) that replays the
+ * configured files and then owns the device; init never fails because the
+ * device is missing or busy, the worker retries.  The read callback is a
+ * watchdog that restarts a worker that died, and reports the self-metrics.
+ * shutdown sets the stop flag, wakes the worker and joins it: the worker
+ * never blocks longer than one poll period (1 s).
+ */
+#include "zvm_collectd.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "zvm.h"
+
+#define POLL_MS 1000
+
+static struct zvm_config cfg;
+static bool configured;
+
+static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wcond = PTHREAD_COND_INITIALIZER;
+static pthread_t worker_tid;
+static bool worker_running; /* a thread exists that must be joined */
+static volatile bool worker_exited;
+static volatile bool stop_flag;
+static bool replayed; /* files are replayed once per daemon life, not per restart */
+
+static int zvm_config_cb(oconfig_item_t *ci)
+{
+        if (!configured) {
+                zvm_config_defaults(&cfg);
+                configured = true;
+        }
+        for (int i = 0; i < ci->children_num; i++)
+                if (zvm_config_item(&cfg, &ci->children[i]) != 0)
+                        return -1;
+        return 0;
+}
+
+/* Sleep up to ms, returning early when shutdown asks. */
+static void wait_ms(int ms)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += ms / 1000;
+        ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&wlock);
+        while (!stop_flag && pthread_cond_timedwait(&wcond, &wlock, &ts) != ETIMEDOUT)
+                ;
+        pthread_mutex_unlock(&wlock);
+}
+
+static void *worker(void *arg)
+{
+        (void)arg;
+        struct zvm_pipe pipe;
+        if (!zvm_pipe_init(&pipe, &cfg)) {
+                ERROR(ZVM_PLUGIN " plugin: out of memory starting the reader");
+                worker_exited = true;
+                return NULL;
+        }
+        if (!replayed) {
+                for (size_t i = 0; i < cfg.nfiles && !stop_flag; i++)
+                        zvm_replay_file(&pipe, cfg.files[i], &stop_flag);
+                replayed = true;
+        }
+        if (cfg.device) {
+                struct zvm_reader r;
+                zvm_reader_init(&r, &cfg, &zvm_sys_real, &pipe);
+                while (!stop_flag) {
+                        int ms = zvm_reader_step(&r, POLL_MS, zvm_monotonic());
+                        zvm_pipe_publish(&pipe);
+                        if (ms > 0)
+                                wait_ms(ms);
+                }
+                zvm_reader_close(&r);
+        }
+        zvm_pipe_destroy(&pipe);
+        worker_exited = true;
+        return NULL;
+}
+
+static int start_worker(void)
+{
+        worker_exited = false;
+        int rc = plugin_thread_create(&worker_tid, worker, NULL, "zvm reader");
+        if (rc != 0) {
+                ERROR(ZVM_PLUGIN " plugin: cannot start the reader thread: %s", strerror(rc));
+                return -1;
+        }
+        worker_running = true;
+        return 0;
+}
+
+static int zvm_init(void)
+{
+        if (!configured) {
+                zvm_config_defaults(&cfg);
+                configured = true;
+        }
+        if (zvm_config_finish(&cfg) != 0)
+                return -1;
+        zvm_stats_reset();
+        stop_flag = false;
+        if (cfg.device)
+                INFO(ZVM_PLUGIN " plugin: reading %s%s", cfg.device,
+                     cfg.nfiles ? " after replaying the configured files" : "");
+        return start_worker();
+}
+
+static int zvm_read(void)
+{
+        /* Watchdog: the worker only ends by itself when it has a device and failed. */
+        if (worker_running && worker_exited && cfg.device && !stop_flag) {
+                pthread_join(worker_tid, NULL);
+                worker_running = false;
+                WARNING(ZVM_PLUGIN " plugin: the reader thread ended unexpectedly; restarting it");
+                start_worker();
+        }
+        if (cfg.report_stats)
+                zvm_stats_submit();
+        return 0;
+}
+
+static int zvm_shutdown(void)
+{
+        pthread_mutex_lock(&wlock);
+        stop_flag = true;
+        pthread_cond_broadcast(&wcond);
+        pthread_mutex_unlock(&wlock);
+        if (worker_running) {
+                pthread_join(worker_tid, NULL);
+                worker_running = false;
+        }
+        if (configured) {
+                zvm_config_free(&cfg);
+                configured = false;
+        }
+        return 0;
+}
+
+__attribute__((visibility("default"))) void module_register(void)
+{
+        plugin_register_complex_config(ZVM_PLUGIN, zvm_config_cb);
+        plugin_register_init(ZVM_PLUGIN, zvm_init);
+        plugin_register_read(ZVM_PLUGIN, zvm_read);
+        plugin_register_shutdown(ZVM_PLUGIN, zvm_shutdown);
+}

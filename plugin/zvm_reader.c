@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device thread's work: /dev/monreader delivers one data set per IUCV
+ * message as a run of reads closed by a 0-byte read
+ * (kernel-and-s390-tools.md 2.5).  Bytes are gathered until that 0-byte read
+ * and only then decoded; EIO and EFAULT invalidate the set in progress,
+ * EOVERFLOW only says later records may be missing (2.6).  The device is
+ * opened non-blocking and polled with a timeout, so a stop request is seen
+ * within one poll period and shutdown never waits on a read.
+ */
+#include "zvm_collectd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "zvm.h"
+
+/* Reads per turn before the caller gets to look at its stop flag again. */
+#define READS_PER_STEP 4096
+#define READ_CHUNK     (256u * 1024)
+
+static int sys_open(const char *path, int flags)
+{
+        return open(path, flags);
+}
+
+const struct zvm_sys zvm_sys_real = {sys_open, read, poll, close};
+
+double zvm_monotonic(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall_now(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the pipe: decoder -> engine -> dispatch ---- */
+
+struct pipe_local {
+        uint64_t records;
+        uint64_t errors[ZD_E__COUNT];
+};
+/* Only the worker thread decodes, so one set of pending counts suffices. */
+static struct pipe_local pending;
+static c_complain_t decode_complaint = C_COMPLAIN_INIT_STATIC;
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        struct zvm_pipe *p = ctx;
+        pending.records++;
+        zm_engine_record(p->eng, r);
+}
+
+static void on_interval_end(void *ctx, const struct zd_record *r)
+{
+        struct zvm_pipe *p = ctx;
+        zm_engine_interval_end(p->eng, r);
+}
+
+static void on_error(void *ctx, const struct zd_error *e)
+{
+        (void)ctx;
+        if (e->kind > ZD_E_NONE && e->kind < ZD_E__COUNT)
+                pending.errors[e->kind]++;
+        c_complain(LOG_WARNING, &decode_complaint,
+                   ZVM_PLUGIN
+                   " plugin: decode error (%s): %s (further decode errors are "
+                   "counted in zvm-reader/errors-decode-*; this message is rate-limited)",
+                   zd_err_name(e->kind), e->msg);
+}
+
+struct zd_handler zvm_pipe_handler(struct zvm_pipe *p)
+{
+        struct zd_handler h = {
+            .ctx = p,
+            .record = on_record,
+            .error = on_error,
+            .interval_end = on_interval_end,
+        };
+        return h;
+}
+
+bool zvm_pipe_init(struct zvm_pipe *p, const struct zvm_config *c)
+{
+        memset(p, 0, sizeof(*p));
+        memset(&pending, 0, sizeof(pending));
+        p->cfg = c;
+        if (!(p->disp = zvm_dispatch_new(c)))
+                return false;
+        p->eng = zm_engine_new(&c->engine, zvm_dispatch_metric, zvm_engine_log, p->disp);
+        if (!p->eng) {
+                zvm_dispatch_free(p->disp);
+                p->disp = NULL;
+                return false;
+        }
+        zvm_dispatch_set_engine(p->disp, p->eng);
+        struct zd_handler h = zvm_pipe_handler(p);
+        zd_decoder_init(&p->dec, &h);
+        return true;
+}
+
+void zvm_pipe_destroy(struct zvm_pipe *p)
+{
+        zm_engine_free(p->eng);
+        zvm_dispatch_free(p->disp);
+        memset(p, 0, sizeof(*p));
+}
+
+void zvm_pipe_publish(struct zvm_pipe *p)
+{
+        zvm_stats_lock();
+        struct zvm_stats *s = zvm_stats();
+        s->records += pending.records;
+        for (int k = 0; k < ZD_E__COUNT; k++)
+                s->decode_errors[k] += pending.errors[k];
+        s->engine = *zm_engine_counters(p->eng);
+        zvm_stats_unlock();
+        memset(&pending, 0, sizeof(pending));
+}
+
+/* ---- the reader ---- */
+
+static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t overflow_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t discard_complaint = C_COMPLAIN_INIT_STATIC;
+
+void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
+                     struct zvm_pipe *pipe)
+{
+        memset(r, 0, sizeof(*r));
+        r->cfg = c;
+        r->sys = sys;
+        r->pipe = pipe;
+        r->fd = -1;
+        r->backoff = c->retry_min;
+        C_COMPLAIN_INIT(&open_complaint);
+        C_COMPLAIN_INIT(&overflow_complaint);
+        C_COMPLAIN_INIT(&discard_complaint);
+        C_COMPLAIN_INIT(&decode_complaint);
+}
+
+static void set_connected(bool on)
+{
+        zvm_stats_lock();
+        zvm_stats()->connected = on;
+        zvm_stats_unlock();
+}
+
+static void drop_fd(struct zvm_reader *r, double now)
+{
+        if (r->fd >= 0) {
+                r->sys->close(r->fd);
+                r->fd = -1;
+                set_connected(false);
+        }
+        r->n = 0;
+        r->in_set = false;
+        r->oversized = false;
+        r->next_open = now + r->backoff;
+        r->backoff = r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
+}
+
+void zvm_reader_close(struct zvm_reader *r)
+{
+        if (r->fd >= 0) {
+                r->sys->close(r->fd);
+                r->fd = -1;
+                set_connected(false);
+        }
+        free(r->buf);
+        r->buf = NULL;
+        r->n = r->cap = 0;
+}
+
+static void open_failed(struct zvm_reader *r, int err)
+{
+        const char *dev = r->cfg->device;
+        switch (err) {
+        case EBUSY:
+                c_complain(LOG_ERR, &open_complaint,
+                           ZVM_PLUGIN
+                           " plugin: %s is busy: another program has it open (another "
+                           "collectd, or zvmmon capture). monreader allows one reader per "
+                           "guest; retrying with backoff up to %g s.",
+                           dev, r->cfg->retry_max);
+                break;
+        case ENOENT:
+        case ENODEV:
+        case ENXIO:
+                c_complain(LOG_ERR, &open_complaint,
+                           ZVM_PLUGIN
+                           " plugin: cannot open %s: %s. Prerequisites: the monreader "
+                           "module loaded (modprobe monreader mondcss=NAME, default "
+                           "MONDCSS); IUCV *MONITOR and NAMESAVE <dcss> in this guest's "
+                           "directory entry; the DCSS address range addressable by the guest "
+                           "(storage hole via DEF STOR CONFIG, or mem=). Retrying with backoff "
+                           "up to %g s.",
+                           dev, strerror(err), r->cfg->retry_max);
+                break;
+        case EIO:
+                c_complain(LOG_ERR, &open_complaint,
+                           ZVM_PLUGIN
+                           " plugin: cannot open %s: the IUCV connection to *MONITOR "
+                           "failed or was severed (the kernel log has the sever code). Check "
+                           "IUCV *MONITOR in the directory and that the DCSS named by mondcss "
+                           "is the one CP MONITOR uses. Retrying with backoff up to %g s.",
+                           dev, r->cfg->retry_max);
+                break;
+        default:
+                c_complain(LOG_ERR, &open_complaint,
+                           ZVM_PLUGIN " plugin: cannot open %s: %s. Retrying with backoff up to "
+                                      "%g s.",
+                           dev, strerror(err), r->cfg->retry_max);
+        }
+}
+
+static bool try_open(struct zvm_reader *r, double now)
+{
+        int fd = r->sys->open(r->cfg->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) {
+                int err = errno;
+                zvm_stats_lock();
+                zvm_stats()->open_failures++;
+                zvm_stats_unlock();
+                open_failed(r, err);
+                r->next_open = now + r->backoff;
+                r->backoff =
+                    r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
+                return false;
+        }
+        r->fd = fd;
+        zvm_stats_lock();
+        struct zvm_stats *s = zvm_stats();
+        if (s->opens++)
+                s->reconnects++;
+        s->connected = true;
+        zvm_stats_unlock();
+        c_release(LOG_NOTICE, &open_complaint,
+                  ZVM_PLUGIN " plugin: %s opened; reading monitor data", r->cfg->device);
+        return true;
+}
+
+static void decode_set(struct zvm_reader *r)
+{
+        struct zvm_pipe *p = r->pipe;
+        zd_decode_dataset(&p->dec, zd_view_make(r->buf, r->n), p->set_index++, p->offset);
+        p->offset += r->n;
+        zvm_stats_lock();
+        struct zvm_stats *s = zvm_stats();
+        s->sets++;
+        s->bytes += r->n;
+        s->last_set_time = wall_now();
+        zvm_stats_unlock();
+        zvm_pipe_publish(p);
+        /* A whole good set: the path works, so the next failure starts the backoff afresh. */
+        r->backoff = r->cfg->retry_min;
+}
+
+static void end_of_set(struct zvm_reader *r)
+{
+        if (r->oversized) {
+                zvm_stats_lock();
+                zvm_stats()->oversized++;
+                zvm_stats_unlock();
+                c_complain(LOG_ERR, &discard_complaint,
+                           ZVM_PLUGIN " plugin: a data set larger than MaxDataSetSize (%zu bytes) "
+                                      "was dropped; raise MaxDataSetSize to the DCSS size",
+                           r->cfg->max_set);
+        } else if (r->in_set || r->n) {
+                decode_set(r);
+        }
+        r->n = 0;
+        r->in_set = false;
+        r->oversized = false;
+}
+
+static void discard(struct zvm_reader *r, int err)
+{
+        zvm_stats_lock();
+        if (err == EIO)
+                zvm_stats()->discarded_eio++;
+        else
+                zvm_stats()->discarded_efault++;
+        zvm_stats_unlock();
+        c_complain(LOG_WARNING, &discard_complaint,
+                   ZVM_PLUGIN
+                   " plugin: read from %s failed with %s: the %zu bytes of the data set in "
+                   "progress were discarded%s",
+                   r->cfg->device, err == EIO ? "EIO" : "EFAULT", r->n,
+                   err == EIO ? "; reopening the device" : "");
+        r->n = 0;
+        r->in_set = false;
+        r->oversized = false;
+}
+
+/* Room for the next read, growing up to max_set; false once the set is oversized. */
+static bool room(struct zvm_reader *r)
+{
+        if (r->n >= r->cfg->max_set)
+                return false;
+        if (r->cap - r->n >= READ_CHUNK || r->cap >= r->cfg->max_set)
+                return true;
+        size_t cap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
+        if (cap > r->cfg->max_set)
+                cap = r->cfg->max_set;
+        uint8_t *b = realloc(r->buf, cap);
+        if (!b)
+                return r->cap > r->n;
+        r->buf = b;
+        r->cap = cap;
+        return true;
+}
+
+int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
+{
+        if (r->fd < 0) {
+                if (now < r->next_open) {
+                        double ms = (r->next_open - now) * 1000;
+                        return ms > poll_ms ? poll_ms : (int)ms + 1;
+                }
+                if (!try_open(r, now))
+                        return 0;
+        }
+
+        struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+        int rc = r->sys->poll(&pfd, 1, poll_ms);
+        if (rc < 0) {
+                if (errno == EINTR)
+                        return 0;
+                ERROR(ZVM_PLUGIN " plugin: poll on %s: %s; reopening", r->cfg->device,
+                      strerror(errno));
+                drop_fd(r, now);
+                return 0;
+        }
+        if (rc == 0)
+                return 0;
+        if ((pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) && !(pfd.revents & POLLIN)) {
+                WARNING(ZVM_PLUGIN " plugin: %s: the IUCV path to *MONITOR was severed%s; "
+                                   "reopening in %g s",
+                        r->cfg->device, r->n ? " in the middle of a data set (discarded)" : "",
+                        r->backoff);
+                zvm_stats_lock();
+                if (r->n)
+                        zvm_stats()->discarded_eio++;
+                zvm_stats_unlock();
+                drop_fd(r, now);
+                return 0;
+        }
+
+        static uint8_t sink[READ_CHUNK]; /* where an oversized set's bytes go */
+        for (int i = 0; i < READS_PER_STEP; i++) {
+                bool ok = !r->oversized && room(r);
+                if (!ok)
+                        r->oversized = true;
+                uint8_t *dst = ok ? r->buf + r->n : sink;
+                size_t want = ok ? r->cap - r->n : sizeof(sink);
+                ssize_t got = r->sys->read(r->fd, dst, want);
+                if (got > 0) {
+                        r->in_set = true;
+                        if (ok)
+                                r->n += (size_t)got;
+                        continue;
+                }
+                if (got == 0) {
+                        end_of_set(r);
+                        continue;
+                }
+                int err = errno;
+                switch (err) {
+                case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+                case EWOULDBLOCK:
+#endif
+                        return 0;
+                case EINTR:
+                        continue;
+                case EOVERFLOW:
+                        zvm_stats_lock();
+                        zvm_stats()->overflows++;
+                        zvm_stats_unlock();
+                        c_complain(LOG_WARNING, &overflow_complaint,
+                                   ZVM_PLUGIN
+                                   " plugin: %s reported EOVERFLOW: 255 monitor messages "
+                                   "were queued unread, so records after the last complete "
+                                   "data set may be missing (the data read is kept). The "
+                                   "reader is falling behind: a busy or slow system, or a "
+                                   "very short sample interval.",
+                                   r->cfg->device);
+                        continue;
+                case EFAULT:
+                        discard(r, err);
+                        continue;
+                case EIO:
+                        discard(r, err);
+                        drop_fd(r, now);
+                        return 0;
+                default:
+                        ERROR(ZVM_PLUGIN " plugin: read from %s: %s; reopening", r->cfg->device,
+                              strerror(err));
+                        r->n = 0;
+                        drop_fd(r, now);
+                        return 0;
+                }
+        }
+        return 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-metrics: what the reader saw and refused, as plugin "zvm", instance
+ * "reader".  The worker thread updates the counters, the read callback
+ * reports them; a mutex keeps each report consistent.
+ */
+#include "zvm_collectd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "err.h"
+#include "zvm.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zvm_stats stats;
+
+void zvm_stats_lock(void)
+{
+        pthread_mutex_lock(&lock);
+}
+
+void zvm_stats_unlock(void)
+{
+        pthread_mutex_unlock(&lock);
+}
+
+struct zvm_stats *zvm_stats(void)
+{
+        return &stats;
+}
+
+void zvm_stats_reset(void)
+{
+        zvm_stats_lock();
+        memset(&stats, 0, sizeof(stats));
+        zvm_stats_unlock();
+}
+
+static void submit(const char *type, const char *tinst, value_t v)
+{
+        value_list_t vl = VALUE_LIST_INIT;
+        vl.values = &v;
+        vl.values_len = 1;
+        zvm_strlcpy(vl.plugin, ZVM_PLUGIN, sizeof(vl.plugin));
+        zvm_strlcpy(vl.plugin_instance, "reader", sizeof(vl.plugin_instance));
+        zvm_strlcpy(vl.type, type, sizeof(vl.type));
+        zvm_strlcpy(vl.type_instance, tinst, sizeof(vl.type_instance));
+        plugin_dispatch_values(&vl);
+}
+
+static void derive(const char *type, const char *tinst, uint64_t x)
+{
+        submit(type, tinst, (value_t){.derive = (derive_t)x});
+}
+
+static void gauge(const char *type, const char *tinst, double x)
+{
+        submit(type, tinst, (value_t){.gauge = x});
+}
+
+void zvm_stats_submit(void)
+{
+        struct zvm_stats s;
+        zvm_stats_lock();
+        s = stats;
+        zvm_stats_unlock();
+
+        derive("total_objects", "datasets", s.sets);
+        derive("total_objects", "records", s.records);
+        derive("total_bytes", "input", s.bytes);
+        derive("total_events", "discarded_eio", s.discarded_eio);
+        derive("total_events", "discarded_efault", s.discarded_efault);
+        derive("total_events", "oversized", s.oversized);
+        derive("total_events", "overflow", s.overflows);
+        derive("total_events", "reconnects", s.reconnects);
+        derive("total_events", "open_failures", s.open_failures);
+        derive("total_values", "dispatched", s.dispatched);
+        derive("total_values", "filtered", s.filtered);
+        derive("total_values", "duplicate", s.duplicates);
+        derive("total_values", "series_capped", s.engine.series_capped);
+        derive("total_values", "appl_sync", s.engine.appl_sync);
+        derive("total_values", "appl_stale", s.engine.appl_stale);
+        derive("total_values", "appl_bad", s.engine.appl_bad);
+        derive("total_values", "timer_resets", s.engine.timer_resets);
+        derive("total_values", "hint_suppressed", s.engine.hint_suppressed);
+        uint64_t all = 0;
+        for (int k = 1; k < ZD_E__COUNT; k++) {
+                all += s.decode_errors[k];
+                /* Every kind once seen stays reported, so graphs have no holes. */
+                if (s.decode_errors[k]) {
+                        char ti[DATA_MAX_NAME_LEN];
+                        snprintf(ti, sizeof(ti), "decode-%s", zd_err_name((enum zd_err_kind)k));
+                        derive("errors", ti, s.decode_errors[k]);
+                }
+        }
+        derive("errors", "decode", all);
+        gauge("gauge", "connected", s.connected ? 1 : 0);
+        if (s.last_set_time > 0)
+                gauge("timestamp", "last_dataset", s.last_set_time);
+}

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers of the zvm plugin's end-to-end tests: a private PluginDir with
+# copies (collectd refuses symlinks) of zvm.so and collectd's csv, logfile and
+# write_log plugins, a config generator, and a run with a time limit.
+set -euo pipefail
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null || fail "$1 missing (make deps installs it)"; }
+
+e2e_setup() {
+	need collectd
+	need python3
+	local cd_plugins=/usr/lib/collectd
+	for p in csv logfile write_log; do
+		[ -f "$cd_plugins/$p.so" ] || fail "$cd_plugins/$p.so missing (collectd-core)"
+	done
+	[ -f "$ZVM_SO" ] || fail "$ZVM_SO not built"
+	T=$(mktemp -d "${TMPDIR:-/tmp}/zvm-e2e.XXXXXX")
+	mkdir -p "$T/plugins"
+	cp "$ZVM_SO" "$T/plugins/zvm.so"
+	for p in csv logfile write_log; do cp "$cd_plugins/$p.so" "$T/plugins/"; done
+}
+
+# conf NAME "zvm options..." [json]: a collectd.conf in $T/NAME
+conf() {
+	local d="$T/$1"
+	mkdir -p "$d"
+	cat >"$d/collectd.conf" <<CONF
+Hostname "collector"
+FQDNLookup false
+BaseDir "$d"
+PIDFile "$d/collectd.pid"
+PluginDir "$T/plugins"
+TypesDB "/usr/share/collectd/types.db" "$TOP/types.db"
+Interval 1
+# csv locks each file with F_SETLK and drops a value when two write threads meet
+# on one file, which a replay burst provokes: one write thread keeps it exact.
+WriteThreads 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$d/collectd.log"
+  Timestamp true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$d/csv"
+  StoreRates false
+</Plugin>
+LoadPlugin zvm
+<Plugin zvm>
+$2
+</Plugin>
+CONF
+	if [ "${3:-}" = json ]; then
+		printf 'LoadPlugin write_log\n<Plugin write_log>\n  Format JSON\n</Plugin>\n' >>"$d/collectd.conf"
+	fi
+}
+
+# run NAME SECONDS [wrapper...]: collectd in the foreground, stopped with SIGTERM
+run() {
+	local name=$1 d="$T/$1" secs=$2
+	shift 2
+	local rc=0
+	timeout -s TERM -k 20 "$secs" "$@" collectd -f -C "$d/collectd.conf" >"$d/stdout" 2>&1 || rc=$?
+	[ $rc -eq 124 ] || { cat "$d/stdout" "$d/collectd.log" 2>/dev/null | tail -30; fail "$name: collectd exited with $rc before the time limit"; }
+	grep -q "Exiting normally" "$d/collectd.log" || { tail -20 "$d/collectd.log"; fail "$name: no clean shutdown"; }
+}
+
+logged() { grep -q -- "$2" "$T/$1/collectd.log" || { tail -20 "$T/$1/collectd.log"; fail "$1: log lacks: $2"; }; }
+not_logged() { ! grep -q -- "$2" "$T/$1/collectd.log" || { grep -- "$2" "$T/$1/collectd.log" | head; fail "$1: log has: $2"; }; }
+
+# The last value collectd wrote for an identifier (csv), e.g. csvlast NAME host/zvm-reader/gauge-connected
+csvlast() { tail -qn1 "$T/$1/csv/$2"-* 2>/dev/null | tail -n1 | cut -d, -f2; }

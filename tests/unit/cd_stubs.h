@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stand-ins for the collectd 5.12 daemon symbols the zvm plugin calls
+ * (collectd-dev ships no mock library).  plugin_dispatch_values records
+ * every value list so tests can compare identifiers, values and times.
+ * Include once, in the test file.
+ */
+#ifndef TEST_CD_STUBS_H
+#define TEST_CD_STUBS_H
+
+#include "zvm_collectd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CD_MAXVL 4096
+struct cd_vl {
+        char host[DATA_MAX_NAME_LEN], plugin[DATA_MAX_NAME_LEN], pinst[DATA_MAX_NAME_LEN],
+            type[DATA_MAX_NAME_LEN], tinst[DATA_MAX_NAME_LEN];
+        size_t n;
+        value_t v[4];
+        cdtime_t time, interval;
+};
+static struct cd_vl cd_vls[CD_MAXVL];
+static size_t cd_nvl;
+static char cd_lastlog[1024];
+static int cd_nlog;
+static cdtime_t cd_now = (cdtime_t)1 << 40;
+
+int plugin_dispatch_values(value_list_t const *vl)
+{
+        if (cd_nvl >= CD_MAXVL)
+                return -1;
+        struct cd_vl *c = &cd_vls[cd_nvl++];
+        snprintf(c->host, sizeof(c->host), "%s", vl->host);
+        snprintf(c->plugin, sizeof(c->plugin), "%s", vl->plugin);
+        snprintf(c->pinst, sizeof(c->pinst), "%s", vl->plugin_instance);
+        snprintf(c->type, sizeof(c->type), "%s", vl->type);
+        snprintf(c->tinst, sizeof(c->tinst), "%s", vl->type_instance);
+        c->n = vl->values_len;
+        for (size_t i = 0; i < vl->values_len && i < 4; i++)
+                c->v[i] = vl->values[i];
+        c->time = vl->time;
+        c->interval = vl->interval;
+        return 0;
+}
+
+void plugin_log(int level, const char *format, ...)
+{
+        (void)level;
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(cd_lastlog, sizeof(cd_lastlog), format, ap);
+        va_end(ap);
+        cd_nlog++;
+        if (getenv("CD_STUBS_VERBOSE"))
+                fprintf(stderr, "log: %s\n", cd_lastlog);
+}
+
+void c_complain(int level, c_complain_t *c, const char *format, ...)
+{
+        (void)c;
+        char buf[1024];
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(buf, sizeof(buf), format, ap);
+        va_end(ap);
+        c->interval = 1; /* a complaint is pending until released */
+        plugin_log(level, "%s", buf);
+}
+
+void c_do_release(int level, c_complain_t *c, const char *format, ...)
+{
+        char buf[1024];
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(buf, sizeof(buf), format, ap);
+        va_end(ap);
+        c->interval = 0;
+        plugin_log(level, "%s", buf);
+}
+
+cdtime_t cdtime(void)
+{
+        return cd_now;
+}
+
+__attribute__((unused)) static void cd_reset(void)
+{
+        cd_nvl = 0;
+        cd_nlog = 0;
+        cd_lastlog[0] = 0;
+}
+
+__attribute__((unused)) static const struct cd_vl *cd_find(const char *host, const char *plugin,
+                                                           const char *pinst, const char *type,
+                                                           const char *tinst)
+{
+        for (size_t i = 0; i < cd_nvl; i++) {
+                const struct cd_vl *c = &cd_vls[i];
+                if ((!host || !strcmp(c->host, host)) && !strcmp(c->plugin, plugin) &&
+                    !strcmp(c->pinst, pinst) && !strcmp(c->type, type) && !strcmp(c->tinst, tinst))
+                        return c;
+        }
+        return NULL;
+}
+
+#endif

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/* Domain 10 header: CALDATOF/CALDATLN checks, product ids, staleness, examine. */
+#include "vec_appl.h"
+
+#include <stdio.h>
+
+#include "appl.h"
+
+static uint8_t buf[8192];
+
+static struct zd_record mem_record(uint16_t recnum, const char *userid, uint64_t ts, uint32_t s1,
+                                   uint32_t s2)
+{
+        uint8_t prod[16], data[144];
+        memset(data, 0, sizeof(data));
+        vec_lx_common(data, ts, s1, s2);
+        be64(data + 56, 2097152); /* totalram KB */
+        vec_lx_prodid(prod, 1, "00");
+        size_t n = vec_d10(buf, recnum, userid, prod, data, sizeof(data));
+        return vec_record(buf, n);
+}
+
+static void parses_kernel_header(void **state)
+{
+        (void)state;
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+        struct zd_appl a;
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.dataof, 52);
+        assert_int_equal(a.dataln, 144);
+        assert_string_equal(a.userid, "LINUX01");
+        assert_int_equal(a.kind, ZD_APPL_LINUXKRNL);
+        assert_int_equal(a.recnum, ZD_LX_MEM);
+        assert_string_equal(a.modlvl_text, "00");
+        assert_string_equal(a.prodid_text, "LINUXKRNL.01.2601.00");
+        assert_ptr_equal(a.data.p, buf + 52);
+        assert_int_equal(a.data.n, 144);
+        assert_string_equal(zd_appl_kind_name(&a), "mem");
+        assert_string_equal(zd_appl_layout(&a)->id, "LINUXKRNL.MEM");
+        /* The D10 CP layouts decode the same header. */
+        const struct zl_layout *l = zl_find_cp(10, 2, r.rec.n);
+        assert_non_null(l);
+        assert_string_equal(l->id, "D10R2");
+        uint64_t v;
+        assert_true(zl_get_u64(l, r.rec, "APLSDT_CALDATLN", &v));
+        assert_int_equal(v, 144);
+        assert_string_equal(zl_find_cp(10, 1, 52)->dsect, "APLEDT");
+        assert_null(zl_find_cp(10, 1, 51));
+}
+
+static void classifies_product_ids(void **state)
+{
+        (void)state;
+        uint8_t prod[16];
+        struct zd_appl a;
+        struct zd_record r;
+
+        vec_lnx_prodid(prod, 2, 1, 0, 0, 7);
+        r = vec_record(buf, vec_d10(buf, 2, "WEB1", prod, "0123456789ab", 12));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_LNXAPPL);
+        assert_int_equal(a.applid, 2);
+        assert_int_equal(a.recnum, 1);
+        assert_int_equal(a.modlvl, 7);
+        assert_string_equal(a.prodid_text, "LNXAPPL.2.1.0.0.7");
+        assert_string_equal(zd_appl_kind_name(&a), "procd.task");
+
+        /* Unknown applid: LNXAPPL, but opaque. */
+        vec_lnx_prodid(prod, 99, 0, 1, 2, 3);
+        r = vec_record(buf, vec_d10(buf, 2, "WEB1", prod, "x", 1));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_LNXAPPL);
+        assert_null(zd_appl_kind_name(&a));
+        assert_null(zd_appl_layout(&a));
+
+        /* An IBM EBCDIC id (5684112SF1010100) is shown as text. */
+        const char *ibm = "5684112SF1010100";
+        for (int i = 0; i < 16; i++)
+                prod[i] = vec_e(ibm[i]);
+        r = vec_record(buf, vec_d10(buf, 2, "SFSSERV", prod, NULL, 0));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_OTHER);
+        assert_string_equal(a.prodid_text, ibm);
+
+        /* Binary garbage is shown in hex. */
+        for (int i = 0; i < 16; i++)
+                prod[i] = (uint8_t)i;
+        r = vec_record(buf, vec_d10(buf, 2, "X", prod, NULL, 0));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_string_equal(a.prodid_text, "000102030405060708090A0B0C0D0E0F");
+
+        /* LINUXKRNL with another version, or a non-digit mod level, is not the kernel's. */
+        vec_lx_prodid(prod, 2, "01");
+        prod[11] = 0xF7;
+        r = vec_record(buf, vec_d10(buf, 2, "X", prod, NULL, 0));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_OTHER);
+        vec_lx_prodid(prod, 2, "0A");
+        r = vec_record(buf, vec_d10(buf, 2, "X", prod, NULL, 0));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_OTHER);
+
+        /* Kernel record 4 (PROC, defined but never shipped): kernel, but opaque. */
+        vec_lx_prodid(prod, 4, "00");
+        r = vec_record(buf, vec_d10(buf, 2, "X", prod, NULL, 0));
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.kind, ZD_APPL_LINUXKRNL);
+        assert_null(zd_appl_layout(&a));
+}
+
+static void refuses_lying_offsets_and_lengths(void **state)
+{
+        (void)state;
+        struct zd_appl a;
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1); /* 196 bytes */
+        assert_int_equal(r.rec.n, 196);
+
+        r.rec.n = 51;
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_APPL_SHORT);
+        r.rec.n = 196;
+
+        static const int16_t bad_off[] = {0, 20, 51, 197, 4000, -1, -32768};
+        for (size_t i = 0; i < sizeof(bad_off) / sizeof(bad_off[0]); i++) {
+                be16(buf + 20, (uint16_t)bad_off[i]);
+                assert_int_equal(zd_appl_parse(&r, &a), ZD_E_APPL_OFFSET);
+                assert_int_equal(a.data.n, 0);
+                assert_string_equal(a.userid, "LINUX01"); /* still says who */
+        }
+        be16(buf + 20, 52);
+        static const int16_t bad_len[] = {145, 200, 32767, -1, -144};
+        for (size_t i = 0; i < sizeof(bad_len) / sizeof(bad_len[0]); i++) {
+                be16(buf + 22, (uint16_t)bad_len[i]);
+                assert_int_equal(zd_appl_parse(&r, &a), ZD_E_APPL_LENGTH);
+                assert_null(a.data.p);
+        }
+        /* CALDATOF may move (IBM): data at 56, 140 bytes, ends exactly at the record end. */
+        be16(buf + 20, 56);
+        be16(buf + 22, 140);
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_ptr_equal(a.data.p, buf + 56);
+        be16(buf + 22, 141);
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_APPL_LENGTH);
+        /* Empty data at the very end is not a lie. */
+        be16(buf + 20, 196);
+        be16(buf + 22, 0);
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_int_equal(a.data.n, 0);
+}
+
+static void tracker_finds_stale_records(void **state)
+{
+        (void)state;
+        struct zd_appl_tracker *t = zd_appl_tracker_new();
+        assert_non_null(t);
+        struct zd_appl a, b;
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        r = mem_record(2, "LINUX02", 42, 1, 1);
+        assert_int_equal(zd_appl_parse(&r, &b), ZD_E_NONE);
+
+        assert_true(zd_appl_tracker_fresh(t, &a, 100));
+        assert_false(zd_appl_tracker_fresh(t, &a, 100)); /* unchanged: stale */
+        assert_true(zd_appl_tracker_fresh(t, &b, 100));  /* another guest */
+        assert_true(zd_appl_tracker_fresh(t, &a, 200));
+        assert_false(zd_appl_tracker_fresh(t, &a, 200));
+        assert_false(zd_appl_tracker_fresh(t, &b, 100));
+        b.prodid[9] = 2; /* same guest, another record */
+        assert_true(zd_appl_tracker_fresh(t, &b, 100));
+
+        /* Many guests: the table grows and still remembers each. */
+        char name[9];
+        for (int i = 0; i < 3000; i++) {
+                snprintf(name, sizeof(name), "G%05d", i);
+                memcpy(a.userid, name, sizeof(name));
+                assert_true(zd_appl_tracker_fresh(t, &a, 1));
+        }
+        for (int i = 0; i < 3000; i++) {
+                snprintf(name, sizeof(name), "G%05d", i);
+                memcpy(a.userid, name, sizeof(name));
+                assert_false(zd_appl_tracker_fresh(t, &a, 1));
+        }
+        zd_appl_tracker_free(t);
+        zd_appl_tracker_free(NULL);
+}
+
+static void examine_counts_sync_stale_and_lies(void **state)
+{
+        (void)state;
+        struct zd_decoder d;
+        zd_decoder_init(&d, NULL);
+        struct zd_appl_tracker *t = zd_appl_tracker_new();
+        struct zd_appl_info ai;
+
+        struct zd_record r = mem_record(2, "LINUX01", 42, 5, 5);
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_int_equal(ai.err, ZD_E_NONE);
+        assert_false(ai.stale || ai.sync_bad || ai.truncated || ai.opaque);
+        assert_true(ai.timestamp == 42);
+        assert_int_equal(zd_stats_errors(&d.st), 0);
+
+        zd_appl_examine(&d, t, &r, &ai); /* CP sampled the same buffer again */
+        assert_true(ai.stale);
+        assert_int_equal(zd_stats_errors(&d.st), 0); /* stale is normal, not an error */
+
+        r = mem_record(2, "LINUX01", 43, 6, 5); /* caught mid-update */
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_true(ai.sync_bad);
+        assert_false(ai.stale);
+        assert_int_equal(d.st.errors[ZD_E_APPL_SYNC], 1);
+
+        r = mem_record(2, "LINUX01", 43, 6, 6); /* the next good sample is fresh */
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_false(ai.stale || ai.sync_bad);
+
+        r = mem_record(2, "LINUX01", 44, 7, 7);
+        be16(buf + 22, 100); /* only 100 of 144 bytes */
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_true(ai.truncated);
+        assert_int_equal(d.st.errors[ZD_E_APPL_TRUNCATED], 1);
+
+        be16(buf + 20, 10);
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_int_equal(ai.err, ZD_E_APPL_OFFSET);
+        assert_true(ai.opaque);
+        assert_int_equal(d.st.errors[ZD_E_APPL_OFFSET], 1);
+
+        r.rec.n = 30;
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_int_equal(ai.err, ZD_E_APPL_SHORT);
+        assert_int_equal(d.st.errors[ZD_E_APPL_SHORT], 1);
+
+        uint8_t prod[16];
+        vec_lnx_prodid(prod, 77, 0, 0, 0, 0);
+        r = vec_record(buf, vec_d10(buf, 2, "APP", prod, "abc", 3));
+        zd_appl_examine(&d, t, &r, &ai);
+        assert_true(ai.opaque);
+        assert_int_equal(ai.err, ZD_E_NONE);
+        assert_int_equal(zd_stats_errors(&d.st), 4); /* opaque is not an error */
+        zd_appl_tracker_free(t);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(parses_kernel_header),
+            cmocka_unit_test(classifies_product_ids),
+            cmocka_unit_test(refuses_lying_offsets_and_lengths),
+            cmocka_unit_test(tracker_finds_stale_records),
+            cmocka_unit_test(examine_counts_sync_stale_and_lies),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

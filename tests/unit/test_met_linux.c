@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * met_linux: kernel APPLDATA and s390-tools monwriter records to collectd's
+ * Linux plugin identifiers.  Vectors from kernel-and-s390-tools.md 6 and 7.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "vec_appl.h"
+
+#include "metric.h"
+#include "tod.h"
+
+#define MAXM 256
+struct got {
+        size_t n;
+        struct zm_metric m[MAXM];
+};
+
+static void collect(void *ctx, const struct zm_metric *m)
+{
+        struct got *g = ctx;
+        if (g->n < MAXM)
+                g->m[g->n++] = *m;
+}
+
+static const struct zm_metric *find(const struct got *g, const char *plugin, const char *pinst,
+                                    const char *type, const char *tinst)
+{
+        for (size_t i = 0; i < g->n; i++)
+                if (!strcmp(g->m[i].plugin, plugin) && !strcmp(g->m[i].plugin_instance, pinst) &&
+                    !strcmp(g->m[i].type, type) && !strcmp(g->m[i].type_instance, tinst))
+                        return &g->m[i];
+        return NULL;
+}
+
+static size_t count_id(const struct got *g, const char *plugin, const char *type, const char *tinst)
+{
+        size_t k = 0;
+        for (size_t i = 0; i < g->n; i++)
+                k += !strcmp(g->m[i].plugin, plugin) && !strcmp(g->m[i].type, type) &&
+                     !strcmp(g->m[i].type_instance, tinst);
+        return k;
+}
+
+static void feed(struct zm_engine *e, const uint8_t *rec, size_t len)
+{
+        struct zd_record r = vec_record(rec, len);
+        r.tod = VEC_TOD_2026;
+        zm_engine_record(e, &r);
+}
+
+#define TS (VEC_TOD_2026 - (UINT64_C(5000000) << 12)) /* the guest's stamp: 5 s before CP's */
+
+/* MEM record (6.4), offsets from the table. */
+static size_t mem_data(uint8_t *d, uint64_t ts, uint32_t s1, uint32_t s2)
+{
+        memset(d, 0, 144);
+        vec_lx_common(d, ts, s1, s2);
+        be64(d + 16, 1000);   /* pgpgin KB */
+        be64(d + 24, 2000);   /* pgpgout KB */
+        be64(d + 32, 30);     /* pswpin */
+        be64(d + 40, 40);     /* pswpout */
+        be64(d + 56, 100000); /* totalram KB */
+        be64(d + 64, 20000);  /* freeram */
+        be64(d + 88, 5000);   /* bufferram */
+        be64(d + 96, 25000);  /* cached */
+        be64(d + 104, 8000);  /* totalswap */
+        be64(d + 112, 6000);  /* freeswap */
+        be64(d + 120, 777);   /* pgalloc */
+        be64(d + 128, 9000);  /* pgfault */
+        be64(d + 136, 90);    /* pgmajfault */
+        return 144;
+}
+
+static void mem_maps_to_memory_swap_vmem(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[144], rec[256], pid[16];
+        mem_data(data, TS, 5, 5);
+        vec_lx_prodid(pid, 1, "00");
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
+        feed(e, rec, len);
+
+        const struct zm_metric *m = find(&g, "memory", "", "memory", "used");
+        assert_non_null(m);
+        assert_int_equal(m->scope, ZM_GUEST);
+        assert_string_equal(m->guest, "LINUX01");
+        assert_true(m->tod == TS); /* the guest's own stamp, not the CP header's */
+        assert_int_equal(m->ds[0], ZM_GAUGE);
+        assert_true(m->gauge[0] == (100000.0 - 20000 - 5000 - 25000) * 1024);
+        assert_true(find(&g, "memory", "", "memory", "free")->gauge[0] == 20000.0 * 1024);
+        assert_true(find(&g, "memory", "", "memory", "buffered")->gauge[0] == 5000.0 * 1024);
+        assert_true(find(&g, "memory", "", "memory", "cached")->gauge[0] == 25000.0 * 1024);
+        assert_true(find(&g, "swap", "", "swap", "used")->gauge[0] == 2000.0 * 1024);
+        assert_true(find(&g, "swap", "", "swap", "free")->gauge[0] == 6000.0 * 1024);
+        m = find(&g, "swap", "", "swap_io", "in");
+        assert_int_equal(m->ds[0], ZM_DERIVE);
+        assert_true(m->derive[0] == 30);
+        assert_true(find(&g, "swap", "", "swap_io", "out")->derive[0] == 40);
+        m = find(&g, "vmem", "", "vmpage_io", "memory");
+        assert_int_equal(m->nvalues, 2);
+        assert_true(m->derive[0] == 1000 && m->derive[1] == 2000);
+        m = find(&g, "vmem", "", "vmpage_io", "swap");
+        assert_true(m->derive[0] == 30 && m->derive[1] == 40);
+        m = find(&g, "vmem", "", "vmpage_faults", "");
+        assert_true(m->derive[0] == 9000 && m->derive[1] == 90);
+        assert_int_equal(g.n, 11);
+        zm_engine_free(e);
+}
+
+static void mem_sync_mismatch_dropped_and_stale_not_repeated(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[144], rec[256], pid[16];
+        vec_lx_prodid(pid, 1, "00");
+        mem_data(data, TS, 6, 5); /* caught mid-update */
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
+        feed(e, rec, len);
+        assert_int_equal(g.n, 0);
+        assert_int_equal(zm_engine_counters(e)->appl_sync, 1);
+
+        mem_data(data, TS, 6, 6);
+        len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
+        feed(e, rec, len);
+        size_t first = g.n;
+        assert_int_equal(first, 11);
+        feed(e, rec, len); /* the next CP sample of an unchanged buffer */
+        assert_int_equal(g.n, first);
+        assert_int_equal(zm_engine_counters(e)->appl_stale, 1);
+        /* Another guest with the same stamp is not stale. */
+        len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
+        feed(e, rec, len);
+        assert_int_equal(g.n, 2 * first);
+        zm_engine_free(e);
+}
+
+static void os_maps_load_processes_cpu(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[52 + 3 * 36], rec[400], pid[16];
+        size_t dl = vec_lx_os(data, 3, 36, TS);
+        be32(data + 52 + 2 * 36 + 32, 7); /* third entry is Linux CPU 7 */
+        vec_lx_prodid(pid, 2, "01");
+        size_t len = vec_d10(rec, 2, "LNXWEB", pid, data, (uint16_t)dl);
+        feed(e, rec, len);
+
+        const struct zm_metric *m = find(&g, "load", "", "load", "");
+        assert_non_null(m);
+        assert_int_equal(m->nvalues, 3);
+        assert_true(m->gauge[0] == 0.5 && m->gauge[1] == 1.0 && m->gauge[2] == 2.5);
+        assert_true(find(&g, "processes", "", "ps_state", "running")->gauge[0] == 3);
+        assert_true(find(&g, "processes", "", "ps_state", "blocked")->gauge[0] == 1);
+        /* vec_lx_os: entry i field f holds 1000*i + f + 1 (user, nice, system, idle, irq, softirq,
+         * iowait, steal). */
+        static const char *const st[] = {"user",      "nice",    "system", "idle",
+                                         "interrupt", "softirq", "wait",   "steal"};
+        for (int f = 0; f < 8; f++) {
+                m = find(&g, "cpu", "1", "cpu", st[f]);
+                assert_non_null(m);
+                assert_int_equal(m->ds[0], ZM_DERIVE);
+                assert_true(m->derive[0] == 1000 + f + 1);
+        }
+        assert_non_null(find(&g, "cpu", "7", "cpu", "steal"));
+        assert_null(find(&g, "cpu", "2", "cpu", "user"));
+        assert_int_equal(count_id(&g, "cpu", "cpu", "user"), 3);
+        zm_engine_free(e);
+}
+
+static void os_mod00_has_no_steal(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[52 + 2 * 28], rec[400], pid[16];
+        size_t dl = vec_lx_os(data, 2, 28, TS);
+        vec_lx_prodid(pid, 2, "00");
+        size_t len = vec_d10(rec, 2, "OLDLNX", pid, data, (uint16_t)dl);
+        feed(e, rec, len);
+        assert_non_null(find(&g, "cpu", "1", "cpu", "wait")); /* cpu number = entry index */
+        assert_int_equal(count_id(&g, "cpu", "cpu", "steal"), 0);
+        zm_engine_free(e);
+}
+
+static void os_lying_cpu_area_is_bad(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[52 + 2 * 36], rec[400], pid[16];
+        size_t dl = vec_lx_os(data, 2, 36, TS);
+        be32(data + 16, 50); /* nr_cpus claims 50 entries */
+        vec_lx_prodid(pid, 2, "01");
+        size_t len = vec_d10(rec, 2, "LIAR", pid, data, (uint16_t)dl);
+        feed(e, rec, len);
+        assert_int_equal(g.n, 0); /* nothing partial */
+        assert_true(zm_engine_counters(e)->appl_bad >= 1);
+        zm_engine_free(e);
+}
+
+static void net_maps_interface_all(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[96], rec[200], pid[16];
+        memset(data, 0, sizeof(data));
+        vec_lx_common(data, TS, 1, 1);
+        be32(data + 16, 3);
+        for (int i = 0; i < 9; i++)
+                be64(data + 24 + 8 * i,
+                     100 + (uint64_t)i); /* rx_p tx_p rx_b tx_b rx_e tx_e rx_d tx_d coll */
+        vec_lx_prodid(pid, 3, "00");
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 96);
+        feed(e, rec, len);
+        const struct zm_metric *m = find(&g, "interface", "all", "if_octets", "");
+        assert_non_null(m);
+        assert_true(m->derive[0] == 102 && m->derive[1] == 103);
+        m = find(&g, "interface", "all", "if_packets", "");
+        assert_true(m->derive[0] == 100 && m->derive[1] == 101);
+        m = find(&g, "interface", "all", "if_errors", "");
+        assert_true(m->derive[0] == 104 && m->derive[1] == 105);
+        m = find(&g, "interface", "all", "if_dropped", "");
+        assert_true(m->derive[0] == 106 && m->derive[1] == 107);
+        assert_int_equal(g.n, 4);
+        zm_engine_free(e);
+}
+
+/* mon_fsstatd data (7.1): 12-byte header, three strings, statvfs. */
+static size_t fs_data(uint8_t *d, uint64_t secs, const char *dir)
+{
+        memset(d, 0, 589);
+        size_t o = 12;
+        const char *s[3] = {"/dev/dasda1", dir, "ext4"};
+        for (int i = 0; i < 3; i++) {
+                size_t n = strlen(s[i]);
+                be16(d + o, (uint16_t)n);
+                memcpy(d + o + 2, s[i], n);
+                o += 2 + n;
+        }
+        uint64_t sv[9] = {4096, 4096, 1000, 400, 300, 50, 40, 40, 0};
+        for (int i = 0; i < 9; i++)
+                be64(d + o + 8 * i, sv[i]);
+        o += 72;
+        be64(d, secs);
+        be16(d + 8, (uint16_t)(o - 12));
+        be16(d + 10, 12);
+        return 589;
+}
+
+static void fsstatd_maps_df(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[589], rec[700], pid[16];
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
+        size_t len =
+            vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)fs_data(data, 1795305000, "/"));
+        feed(e, rec, len);
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 2);
+        len =
+            vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)fs_data(data, 1795305000, "/var/log"));
+        feed(e, rec, len);
+        const struct zm_metric *m = find(&g, "df", "root", "df_complex", "used");
+        assert_non_null(m);
+        assert_true(m->gauge[0] == 600.0 * 4096);
+        assert_true(m->tod == zd_unix_us_to_tod(INT64_C(1795305000) * 1000000));
+        assert_true(find(&g, "df", "root", "df_complex", "free")->gauge[0] == 300.0 * 4096);
+        assert_true(find(&g, "df", "root", "df_complex", "reserved")->gauge[0] == 100.0 * 4096);
+        assert_non_null(find(&g, "df", "var-log", "df_complex", "free"));
+        assert_int_equal(g.n, 6);
+        zm_engine_free(e);
+}
+
+static void procd_summary_maps_uptime_users_states(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[178], rec[300], pid[16];
+        memset(data, 0, sizeof(data));
+        be64(data, 1795305000);
+        be16(data + 8, 166);
+        be16(data + 10, 12);
+        uint8_t *s = data + 12;
+        be64(s, 86400);    /* uptime */
+        be32(s + 8, 4);    /* users */
+        be32(s + 30, 120); /* total */
+        be32(s + 34, 2);   /* running */
+        be32(s + 38, 110); /* sleeping */
+        be32(s + 42, 3);   /* stopped */
+        be32(s + 46, 5);   /* zombie */
+        vec_lnx_prodid(pid, 2, 0, 0, 0, 0);
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, sizeof(data));
+        feed(e, rec, len);
+        assert_true(find(&g, "uptime", "", "uptime", "")->gauge[0] == 86400);
+        assert_true(find(&g, "users", "", "users", "")->gauge[0] == 4);
+        assert_true(find(&g, "processes", "", "ps_state", "sleeping")->gauge[0] == 110);
+        assert_true(find(&g, "processes", "", "ps_state", "stopped")->gauge[0] == 3);
+        assert_true(find(&g, "processes", "", "ps_state", "zombies")->gauge[0] == 5);
+        assert_null(find(&g, "processes", "", "ps_state", "running")); /* the kernel record's */
+        zm_engine_free(e);
+}
+
+static void other_products_ignored(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t rec[200], pid[16];
+        memcpy(pid, "\xF5\xF6\xF8\xF4\xF1\xF1\xF2\xE2\xC6\xF1\xF0\xF1\xF0\xF1\xF0\xF0", 16);
+        uint8_t data[40] = {0};
+        size_t len = vec_d10(rec, 2, "SFSSRV", pid, data, sizeof(data));
+        feed(e, rec, len);
+        assert_int_equal(g.n, 0);
+        assert_int_equal(zm_engine_counters(e)->appl_unknown, 1);
+        zm_engine_free(e);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(mem_maps_to_memory_swap_vmem),
+            cmocka_unit_test(mem_sync_mismatch_dropped_and_stale_not_repeated),
+            cmocka_unit_test(os_maps_load_processes_cpu),
+            cmocka_unit_test(os_mod00_has_no_steal),
+            cmocka_unit_test(os_lying_cpu_area_is_bad),
+            cmocka_unit_test(net_maps_interface_all),
+            cmocka_unit_test(fsstatd_maps_df),
+            cmocka_unit_test(procd_summary_maps_uptime_users_states),
+            cmocka_unit_test(other_products_ignored),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

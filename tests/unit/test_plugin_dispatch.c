@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The zvm plugin's mapping: zm_metric -> value_list_t (host naming, time,
+ * interval, filters, one dispatch per identifier and time), the config
+ * block, and the whole pipe from data set bytes to captured value lists.
+ */
+#include "vec_appl.h"
+
+#include "cd_stubs.h"
+
+#include "met_module.h"
+#include "tod.h"
+#include "zvm.h"
+
+static oconfig_value_t vals[8];
+static oconfig_item_t item(const char *key, int n, const char *s0, const char *s1)
+{
+        oconfig_item_t ci;
+        memset(&ci, 0, sizeof(ci));
+        ci.key = (char *)key;
+        ci.values = vals;
+        ci.values_num = n;
+        vals[0].type = vals[1].type = OCONFIG_TYPE_STRING;
+        vals[0].value.string = (char *)s0;
+        vals[1].value.string = (char *)s1;
+        return ci;
+}
+
+static void recfilter_syntax(void **state)
+{
+        (void)state;
+        struct zvm_recfilter f;
+        assert_true(zvm_parse_recfilter("D0R2", &f));
+        assert_int_equal(f.domain, 0);
+        assert_int_equal(f.record, 2);
+        assert_true(zvm_parse_recfilter("d10", &f));
+        assert_int_equal(f.domain, 10);
+        assert_int_equal(f.record, -1);
+        assert_true(zvm_parse_recfilter("4:3", &f));
+        assert_int_equal(f.domain, 4);
+        assert_int_equal(f.record, 3);
+        assert_false(zvm_parse_recfilter("", &f));
+        assert_false(zvm_parse_recfilter("D", &f));
+        assert_false(zvm_parse_recfilter("D0R", &f));
+        assert_false(zvm_parse_recfilter("0R2", &f));
+        assert_false(zvm_parse_recfilter("D1:2", &f));
+        assert_false(zvm_parse_recfilter("D1R2x", &f));
+        assert_false(zvm_parse_recfilter("D999", &f));
+}
+
+static void guest_host_naming(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        char h[64];
+        assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
+        assert_string_equal(h, "linux01");
+        oconfig_item_t ci = item("GuestHostFormat", 1, "zvm-%u.example.com%%", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
+        assert_string_equal(h, "zvm-linux01.example.com%");
+        ci = item("GuestHostFormat", 1, "%U", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
+        assert_string_equal(h, "LINUX01");
+        ci = item("GuestHost", 2, "linux02", "db.example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_true(zvm_guest_host(&c, "LINUX02", h, sizeof(h)));
+        assert_string_equal(h, "db.example.com");
+        assert_false(zvm_guest_host(&c, "LINUX01", h, 5)); /* does not fit */
+        ci = item("GuestHost", 2, "TOOLONGUSER", "x");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("NoSuchOption", 1, "x", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("IncludeRecord", 1, "D0R", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("Device", 2, "a", "b");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        zvm_config_free(&c);
+}
+
+static void defaults_device_unless_files(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        assert_int_equal(zvm_config_finish(&c), 0);
+        assert_string_equal(c.device, "/dev/monreader");
+        assert_true(c.max_set == 64u * 1024 * 1024);
+        zvm_config_free(&c);
+        zvm_config_defaults(&c);
+        oconfig_item_t ci = item("File", 2, "/a.cap", "/b.monwrite");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_int_equal(zvm_config_finish(&c), 0);
+        assert_null(c.device);
+        assert_int_equal(c.nfiles, 2);
+        zvm_config_free(&c);
+}
+
+/* A metric as a module would emit it. */
+static struct zm_metric metric(enum zm_scope scope, const char *guest, uint8_t dom, uint16_t rec,
+                               uint64_t tod, double v)
+{
+        struct zm_metric m;
+        memset(&m, 0, sizeof(m));
+        m.scope = scope;
+        snprintf(m.guest, sizeof(m.guest), "%s", guest);
+        m.domain = dom;
+        m.record = rec;
+        m.tod = tod;
+        zm_metric_name(&m, "memory", "", "memory", "free");
+        zm_metric_gauge(&m, v);
+        return m;
+}
+
+static void guest_metric_host_time_interval(void **state)
+{
+        (void)state;
+        cd_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+
+        uint64_t tod = VEC_TOD_2026 + ((uint64_t)250000 << 12); /* +0.25 s */
+        struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, tod, 42.5);
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 1);
+        const struct cd_vl *v = &cd_vls[0];
+        assert_string_equal(v->host, "linux01");
+        assert_string_equal(v->plugin, "memory");
+        assert_string_equal(v->type, "memory");
+        assert_string_equal(v->tinst, "free");
+        assert_true(v->v[0].gauge == 42.5);
+        /* 2026-11-22T00:00:00.25Z in cdtime (2^-30 s). */
+        assert_true(v->time == (((cdtime_t)1795305600 << 30) | ((cdtime_t)1 << 28)));
+        assert_true(v->interval == 0); /* interval unknown: collectd's default */
+
+        zm_set_interval(e, 60);
+        m.tod += (uint64_t)60000000 << 12;
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 2);
+        assert_true(cd_vls[1].interval == (cdtime_t)60 << 30);
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+static void system_metric_host(void **state)
+{
+        (void)state;
+        cd_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+        struct zm_metric m = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
+        zvm_dispatch_metric(d, &m);
+        assert_string_equal(cd_vls[0].host, ""); /* collectd's Hostname until D1R4 is seen */
+        zm_set_system(e, "ZVMSYS01");
+        m.tod += 4096;
+        zvm_dispatch_metric(d, &m);
+        assert_string_equal(cd_vls[1].host, "zvmsys01");
+        c.host = strdup("lpar1.example.com");
+        m.tod += 4096;
+        zvm_dispatch_metric(d, &m);
+        assert_string_equal(cd_vls[2].host, "lpar1.example.com");
+        /* A host the guest named itself (write_zvm) wins. */
+        struct zm_metric g = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
+        snprintf(g.host, sizeof(g.host), "web1.example.com");
+        zvm_dispatch_metric(d, &g);
+        assert_string_equal(cd_vls[3].host, "web1.example.com");
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+static void each_identifier_and_time_once(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
+        zvm_dispatch_metric(d, &m);
+        zvm_dispatch_metric(d, &m); /* same time again: refused */
+        m.tod -= 4096 * 1000000ULL; /* older */
+        zvm_dispatch_metric(d, &m);
+        struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);
+        zvm_dispatch_metric(d, &o); /* another host: its own series */
+        m.tod = VEC_TOD_2026 + 4096 * 1000000ULL;
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 3);
+        assert_int_equal(zvm_stats()->duplicates, 2);
+        assert_int_equal(zvm_stats()->dispatched, 3);
+        /* Many series: the table grows and still knows the first one. */
+        for (int i = 0; i < 5000; i++) {
+                struct zm_metric x = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
+                snprintf(x.type_instance, sizeof(x.type_instance), "s%d", i);
+                zvm_dispatch_metric(d, &x);
+        }
+        m.tod = VEC_TOD_2026;
+        size_t before = zvm_stats()->duplicates;
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(zvm_stats()->duplicates, before + 1);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+static void filters(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        oconfig_item_t ci = item("IncludeRecord", 2, "D10", "0:2");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("ExcludeRecord", 1, "D10R1", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("ExcludeGuest", 1, "test*", NULL); /* matched in upper case */
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        uint64_t t = VEC_TOD_2026;
+        struct zm_metric ms[] = {
+            metric(ZM_GUEST, "LINUX01", 10, 2, t, 1), /* in */
+            metric(ZM_GUEST, "LINUX01", 10, 1, t, 1), /* D10R1 excluded */
+            metric(ZM_SYSTEM, "", 0, 2, t, 1),        /* in */
+            metric(ZM_SYSTEM, "", 0, 3, t, 1),        /* not included */
+            metric(ZM_GUEST, "TESTLX", 10, 2, t, 1),  /* guest excluded */
+            metric(ZM_SYSTEM, "TESTLX", 4, 3, t, 1),  /* not included */
+        };
+        ms[2].tod++;
+        for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
+                zvm_dispatch_metric(d, &ms[i]);
+        assert_int_equal(cd_nvl, 2);
+        assert_int_equal(zvm_stats()->filtered, 4);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+
+        /* IncludeGuest alone: system data without a guest passes. */
+        cd_reset();
+        zvm_config_defaults(&c);
+        ci = item("IncludeGuest", 1, "LNX?", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        d = zvm_dispatch_new(&c);
+        struct zm_metric a = metric(ZM_GUEST, "LNX1", 10, 2, t, 1);
+        struct zm_metric b = metric(ZM_GUEST, "LNX12", 10, 2, t, 1);
+        struct zm_metric s = metric(ZM_SYSTEM, "", 0, 2, t, 1);
+        zvm_dispatch_metric(d, &a);
+        zvm_dispatch_metric(d, &b);
+        zvm_dispatch_metric(d, &s);
+        assert_int_equal(cd_nvl, 2);
+        assert_non_null(cd_find("lnx1", "memory", "", "memory", "free"));
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+static void series_cap_per_guest(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        c.engine.max_series_per_guest = 3;
+        struct zvm_pipe p;
+        assert_true(zvm_pipe_init(&p, &c));
+        for (int i = 0; i < 5; i++) {
+                struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
+                snprintf(m.type_instance, sizeof(m.type_instance), "t%d", i);
+                zm_emit(p.eng, &m);
+        }
+        struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);
+        zm_emit(p.eng, &o);
+        assert_int_equal(cd_nvl, 4);
+        assert_int_equal(zm_engine_counters(p.eng)->series_capped, 2);
+        zvm_pipe_destroy(&p);
+        zvm_config_free(&c);
+}
+
+/* A data set (kernel-and-s390-tools.md 2.4): one MCE, then a record set at DCSS 0x100000. */
+static size_t one_set(uint8_t *set, const uint8_t *rec, size_t len)
+{
+        vec_mce(set, 0xE2, 0x00, 0x20, 0x100000, 0x100000 + (uint32_t)len - 1);
+        memcpy(set + 12, rec, len);
+        return 12 + len;
+}
+
+static void pipe_from_bytes_to_value_lists(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_pipe p;
+        assert_true(zvm_pipe_init(&p, &c));
+        uint8_t data[96] = {0}, rec[200], pid[16], set[300];
+        uint64_t ts = VEC_TOD_2026 - ((uint64_t)3000000 << 12);
+        vec_lx_common(data, ts, 9, 9);
+        be64(data + 40, 123456); /* rx_bytes */
+        be64(data + 48, 654321); /* tx_bytes */
+        vec_lx_prodid(pid, 3, "00");
+        size_t len = vec_d10(rec, 2, "LINUX07", pid, data, 96);
+        size_t n = one_set(set, rec, len);
+        zd_decode_dataset(&p.dec, zd_view_make(set, n), 0, 0);
+        zvm_pipe_publish(&p);
+        const struct cd_vl *v = cd_find("linux07", "interface", "all", "if_octets", "");
+        assert_non_null(v);
+        assert_int_equal(v->n, 2);
+        assert_true(v->v[0].derive == 123456 && v->v[1].derive == 654321);
+        assert_true(v->time == (cdtime_t)(1795305600 - 3) << 30);
+        assert_int_equal(zvm_stats()->records, 1);
+        /* The same set again (CP sampled an unchanged buffer): nothing new. */
+        size_t before = cd_nvl;
+        zd_decode_dataset(&p.dec, zd_view_make(set, n), 1, n);
+        assert_int_equal(cd_nvl, before);
+        zvm_pipe_destroy(&p);
+        zvm_config_free(&c);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(recfilter_syntax),
+            cmocka_unit_test(guest_host_naming),
+            cmocka_unit_test(defaults_device_unless_files),
+            cmocka_unit_test(guest_metric_host_time_interval),
+            cmocka_unit_test(system_metric_host),
+            cmocka_unit_test(each_identifier_and_time_once),
+            cmocka_unit_test(filters),
+            cmocka_unit_test(series_cap_per_guest),
+            cmocka_unit_test(pipe_from_bytes_to_value_lists),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

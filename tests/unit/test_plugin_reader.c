@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device reader against a scripted /dev/monreader with the driver's
+ * semantics (kernel-and-s390-tools.md 2.5-2.8): reads never cross an MCE or
+ * record-set boundary, a 0-byte read closes a data set, errors as errno.
+ */
+#include <errno.h>
+#include <fcntl.h>
+
+#include "vec_appl.h"
+
+#include "cd_stubs.h"
+
+#include "zvm.h"
+
+enum ev_kind { EV_DATA, EV_ZERO, EV_ERR, EV_SEVER };
+struct ev {
+        enum ev_kind k;
+        const uint8_t *p;
+        size_t n;
+        int err;
+};
+#define MAXEV 64
+static struct ev script[MAXEV];
+static size_t nev, pos;
+static int open_errs[16];
+static size_t nopen_errs, open_calls, close_calls;
+static bool is_open;
+
+static void script_reset(void)
+{
+        nev = pos = 0;
+        nopen_errs = open_calls = close_calls = 0;
+        is_open = false;
+}
+static void ev(enum ev_kind k, const uint8_t *p, size_t n, int err)
+{
+        script[nev++] = (struct ev){k, p, n, err};
+}
+
+static int f_open(const char *path, int flags)
+{
+        (void)path;
+        assert_true(flags & O_NONBLOCK);
+        assert_int_equal(flags & O_ACCMODE, O_RDONLY);
+        if (open_calls < nopen_errs && open_errs[open_calls]) {
+                errno = open_errs[open_calls++];
+                return -1;
+        }
+        open_calls++;
+        is_open = true;
+        return 42;
+}
+static int f_close(int fd)
+{
+        assert_int_equal(fd, 42);
+        close_calls++;
+        is_open = false;
+        return 0;
+}
+static int f_poll(struct pollfd *p, nfds_t n, int ms)
+{
+        (void)n;
+        (void)ms;
+        assert_true(is_open);
+        p->revents = 0;
+        if (pos < nev)
+                p->revents = script[pos].k == EV_SEVER ? POLLERR : POLLIN;
+        return p->revents ? 1 : 0;
+}
+static ssize_t f_read(int fd, void *buf, size_t want)
+{
+        assert_int_equal(fd, 42);
+        if (pos >= nev || script[pos].k == EV_SEVER) {
+                errno = EAGAIN;
+                return -1;
+        }
+        struct ev *e = &script[pos];
+        if (e->k == EV_ZERO) {
+                pos++;
+                return 0;
+        }
+        if (e->k == EV_ERR) {
+                pos++;
+                errno = e->err;
+                return -1;
+        }
+        size_t k = e->n < want ? e->n : want;
+        memcpy(buf, e->p, k);
+        e->p += k;
+        e->n -= k;
+        if (!e->n)
+                pos++;
+        return (ssize_t)k;
+}
+static const struct zvm_sys fake = {f_open, f_read, f_poll, f_close};
+
+/* A data set with one NET_SUM record of guest LINUX01 stamped +sec seconds. */
+struct set {
+        uint8_t b[300];
+        size_t n;
+};
+static void make_set(struct set *s, int sec)
+{
+        uint8_t data[96] = {0}, rec[200], pid[16];
+        vec_lx_common(data, VEC_TOD_2026 + ((uint64_t)sec * 1000000 << 12), (uint32_t)sec,
+                      (uint32_t)sec);
+        be64(data + 40, 1000 + (uint64_t)sec);
+        vec_lx_prodid(pid, 3, "00");
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 96);
+        vec_mce(s->b, 0xE2, 0x00, 0x20, 0x200000, 0x200000 + (uint32_t)len - 1);
+        memcpy(s->b + 12, rec, len);
+        s->n = 12 + len;
+}
+/* As the driver hands it out: the MCE, then the records in two pieces, then 0. */
+static void deliver(const struct set *s)
+{
+        ev(EV_DATA, s->b, 12, 0);
+        ev(EV_DATA, s->b + 12, 50, 0);
+        ev(EV_DATA, s->b + 62, s->n - 62, 0);
+        ev(EV_ZERO, NULL, 0, 0);
+}
+
+static size_t octets(void)
+{
+        size_t k = 0;
+        for (size_t i = 0; i < cd_nvl; i++)
+                k += !strcmp(cd_vls[i].type, "if_octets");
+        return k;
+}
+
+static derive_t last_rx(void)
+{
+        for (size_t i = cd_nvl; i-- > 0;)
+                if (!strcmp(cd_vls[i].type, "if_octets"))
+                        return cd_vls[i].v[0].derive;
+        return -1;
+}
+
+struct fix {
+        struct zvm_config c;
+        struct zvm_pipe p;
+        struct zvm_reader r;
+};
+static int setup(void **state)
+{
+        static struct fix f;
+        cd_reset();
+        zvm_stats_reset();
+        script_reset();
+        zvm_config_defaults(&f.c);
+        f.c.device = strdup("/dev/monreader");
+        f.c.retry_min = 1;
+        f.c.retry_max = 8;
+        assert_true(zvm_pipe_init(&f.p, &f.c));
+        zvm_reader_init(&f.r, &f.c, &fake, &f.p);
+        *state = &f;
+        return 0;
+}
+static int teardown(void **state)
+{
+        struct fix *f = *state;
+        zvm_reader_close(&f->r);
+        zvm_pipe_destroy(&f->p);
+        zvm_config_free(&f->c);
+        return 0;
+}
+static void run(struct fix *f, int steps, double now)
+{
+        for (int i = 0; i < steps; i++)
+                zvm_reader_step(&f->r, 1000, now);
+}
+
+static void sets_decoded_after_zero_read(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        ev(EV_DATA, a.b, 12, 0);
+        ev(EV_DATA, a.b + 12, a.n - 12, 0);
+        run(f, 1, 0);
+        assert_int_equal(octets(), 0); /* no 0-byte read yet: nothing decoded */
+        ev(EV_ZERO, NULL, 0, 0);
+        deliver(&b);
+        run(f, 2, 0);
+        assert_int_equal(octets(), 2);
+        assert_int_equal(zvm_stats()->sets, 2);
+        assert_int_equal(zvm_stats()->records, 2);
+        assert_true(zvm_stats()->connected);
+        assert_int_equal(open_calls, 1);
+}
+
+static void eio_discards_set_and_reopens(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        ev(EV_DATA, a.b, 12, 0);
+        ev(EV_DATA, a.b + 12, a.n - 12, 0);
+        ev(EV_ERR, NULL, 0, EIO);
+        run(f, 1, 0);
+        assert_int_equal(octets(), 0);
+        assert_int_equal(zvm_stats()->discarded_eio, 1);
+        assert_int_equal(close_calls, 1);
+        assert_false(zvm_stats()->connected);
+        deliver(&b);
+        run(f, 1, 0.5); /* before the retry delay: no open */
+        assert_int_equal(open_calls, 1);
+        run(f, 1, 1.0);
+        run(f, 1, 1.0);
+        assert_int_equal(open_calls, 2);
+        assert_int_equal(zvm_stats()->reconnects, 1);
+        assert_int_equal(octets(), 1);
+        assert_int_equal(last_rx(), 1002); /* set b, not a */
+}
+
+static void efault_discards_set_keeps_device(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        ev(EV_DATA, a.b, 40, 0);
+        ev(EV_ERR, NULL, 0, EFAULT);
+        deliver(&b);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->discarded_efault, 1);
+        assert_int_equal(close_calls, 0);
+        assert_int_equal(octets(), 1);
+        assert_int_equal(zvm_stats()->sets, 1);
+        assert_int_equal(zvm_stats()->decode_errors[0], 0);
+}
+
+static void eoverflow_counted_data_kept(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        deliver(&a);
+        ev(EV_ERR, NULL, 0, EOVERFLOW); /* reported on the read after the 0-byte read */
+        deliver(&b);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->overflows, 1);
+        assert_int_equal(octets(), 2);
+        assert_non_null(strstr(cd_lastlog, "EOVERFLOW"));
+}
+
+static void oversized_set_dropped(void **state)
+{
+        struct fix *f = *state;
+        f->c.max_set = 4096;
+        static uint8_t big[6000];
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        memcpy(big, a.b, a.n);
+        ev(EV_DATA, big, sizeof(big), 0);
+        ev(EV_ZERO, NULL, 0, 0);
+        deliver(&b);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->oversized, 1);
+        assert_int_equal(octets(), 1); /* only b */
+        assert_int_equal(last_rx(), 1002);
+        assert_true(f->r.cap <= 4096);
+}
+
+static void ebusy_retries_with_backoff(void **state)
+{
+        struct fix *f = *state;
+        for (int i = 0; i < 6; i++)
+                open_errs[i] = EBUSY;
+        nopen_errs = 6;
+        double t = 0;
+        int attempts = 0;
+        double delays[6];
+        double last = 0;
+        while (open_calls < 7 && t < 100) {
+                size_t before = open_calls;
+                zvm_reader_step(&f->r, 1000, t);
+                if (open_calls != before) {
+                        if (attempts)
+                                delays[attempts - 1] = t - last;
+                        last = t;
+                        attempts++;
+                }
+                t += 0.25;
+        }
+        assert_int_equal(attempts, 7);
+        /* 1, 2, 4, 8, 8, 8 s: doubling, capped by MaxRetryInterval. */
+        assert_true(delays[0] >= 1 && delays[0] < 1.3);
+        assert_true(delays[1] >= 2 && delays[1] < 2.3);
+        assert_true(delays[2] >= 4 && delays[2] < 4.3);
+        assert_true(delays[4] >= 8 && delays[4] < 8.3);
+        assert_true(delays[5] >= 8 && delays[5] < 8.3);
+        assert_true(zvm_stats()->connected);
+        assert_int_equal(zvm_stats()->open_failures, 6);
+        assert_non_null(strstr(cd_lastlog, "opened")); /* the complaint was released */
+}
+
+static void missing_device_message_names_prerequisites(void **state)
+{
+        struct fix *f = *state;
+        open_errs[0] = ENOENT;
+        nopen_errs = 1;
+        zvm_reader_step(&f->r, 1000, 0);
+        assert_non_null(strstr(cd_lastlog, "monreader"));
+        assert_non_null(strstr(cd_lastlog, "mondcss"));
+        assert_non_null(strstr(cd_lastlog, "IUCV *MONITOR"));
+        assert_non_null(strstr(cd_lastlog, "NAMESAVE"));
+        assert_non_null(strstr(cd_lastlog, "DCSS"));
+        open_errs[1] = EBUSY;
+        nopen_errs = 2;
+        zvm_reader_step(&f->r, 1000, 5);
+        assert_non_null(strstr(cd_lastlog, "busy"));
+        assert_non_null(strstr(cd_lastlog, "one reader per guest"));
+}
+
+static void sever_mid_set_discards_and_reopens(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        ev(EV_DATA, a.b, 12, 0);
+        ev(EV_DATA, a.b + 12, 30, 0);
+        ev(EV_SEVER, NULL, 0, 0);
+        run(f, 2, 0);
+        assert_int_equal(close_calls, 1);
+        assert_int_equal(zvm_stats()->discarded_eio, 1);
+        pos = nev; /* the severed path's queue is gone */
+        deliver(&b);
+        run(f, 2, 2);
+        assert_int_equal(open_calls, 2);
+        assert_int_equal(octets(), 1);
+        assert_int_equal(last_rx(), 1002);
+}
+
+static void empty_set_is_harmless(void **state)
+{
+        struct fix *f = *state;
+        ev(EV_ZERO, NULL, 0, 0); /* invalid MCA: the driver replies and returns 0 */
+        run(f, 1, 0);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->sets, 0);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test_setup_teardown(sets_decoded_after_zero_read, setup, teardown),
+            cmocka_unit_test_setup_teardown(eio_discards_set_and_reopens, setup, teardown),
+            cmocka_unit_test_setup_teardown(efault_discards_set_keeps_device, setup, teardown),
+            cmocka_unit_test_setup_teardown(eoverflow_counted_data_kept, setup, teardown),
+            cmocka_unit_test_setup_teardown(oversized_set_dropped, setup, teardown),
+            cmocka_unit_test_setup_teardown(ebusy_retries_with_backoff, setup, teardown),
+            cmocka_unit_test_setup_teardown(missing_device_message_names_prerequisites, setup,
+                                            teardown),
+            cmocka_unit_test_setup_teardown(sever_mid_set_discards_and_reopens, setup, teardown),
+            cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
