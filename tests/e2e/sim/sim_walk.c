@@ -15,7 +15,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "met_verify.h"
+#include "metric.h"
 #include "sim.h"
+
+/* The metric engine over the decoded records, for the conservation laws. */
+static struct zm_engine *eng;
+static uint64_t nmetrics;
+
+static void on_metric(void *ctx, const struct zm_metric *m)
+{
+        (void)ctx;
+        (void)m;
+        nmetrics++;
+}
+
+static void on_log(void *ctx, int level, const char *msg)
+{
+        (void)ctx;
+        if (level <= 4 && getenv("SIM_WALK_VERBOSE"))
+                fprintf(stderr, "engine: %s\n", msg);
+}
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        (void)ctx;
+        if (eng)
+                zm_engine_record(eng, r);
+}
+
+static void on_interval(void *ctx, const struct zd_record *r)
+{
+        (void)ctx;
+        if (eng)
+                zm_engine_interval_end(eng, r);
+}
+
+/* Every law held (or had no data), or exactly the broken one failed. */
+static int check_laws(const char *broken)
+{
+        int bad = 0;
+        for (size_t i = 0;; i++) {
+                const struct zv_law_status *l = zm_law_at(eng, i);
+                if (!l)
+                        break;
+                bool is_broken = broken && strcmp(broken, l->name) == 0;
+                /* A broken law may leave the laws that build on it without data. */
+                bool ok = is_broken ? l->failed > 0 : l->failed == 0 && (l->held > 0 || broken);
+                printf("law %-15s held %4llu failed %4llu nodata %4llu%s: %s\n", l->name,
+                       (unsigned long long)l->held, (unsigned long long)l->failed,
+                       (unsigned long long)l->nodata, is_broken ? " (broken on purpose)" : "",
+                       ok ? "ok" : "FAIL");
+                if (!ok) {
+                        fprintf(stderr, "FAIL law %s: %s\n", l->name, l->reason);
+                        bad = 1;
+                }
+        }
+        return bad;
+}
 
 static unsigned long errors_seen;
 
@@ -140,6 +197,7 @@ static int generate(int argc, char **argv)
         c.interval_ms = 1000;
         unsigned long intervals = 60;
         const char *mw = NULL;
+        bool laws = false;
         for (int i = 0; i + 1 < argc; i += 2) {
                 unsigned long v = strtoul(argv[i + 1], NULL, 0);
                 if (!strcmp(argv[i], "--intervals"))
@@ -168,13 +226,20 @@ static int generate(int argc, char **argv)
                         c.max_frames_per_mce = (uint32_t)v;
                 else if (!strcmp(argv[i], "--monwrite"))
                         mw = argv[i + 1];
+                else if (!strcmp(argv[i], "--laws"))
+                        laws = strcmp(argv[i + 1], "no") != 0,
+                        c.break_law = laws && strcmp(argv[i + 1], "all") ? argv[i + 1] : NULL;
                 else {
                         fprintf(stderr, "sim_walk: unknown option %s\n", argv[i]);
                         return 2;
                 }
         }
         struct sim_sys *s = sim_sys_new(&c, NULL);
-        struct zd_handler h = {.error = on_error};
+        struct zd_handler h = {.error = on_error, .record = on_record, .interval_end = on_interval};
+        if (laws) {
+                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
+                eng = zm_engine_new(&opt, on_metric, on_log, NULL);
+        }
         struct zd_decoder d;
         zd_decoder_init(&d, &h);
         struct sim_out *out = mw ? sim_out_open(mw, false) : NULL;
@@ -211,6 +276,21 @@ static int generate(int argc, char **argv)
                         bad = 1;
                 else
                         bad |= compare("MONWRITE file", &st, k->by_rec, k->records);
+        }
+        if (eng) {
+                bad |= check_laws(c.break_law);
+                const struct zm_counters *mc = zm_engine_counters(eng);
+                printf("metrics: %llu; APPLDATA torn %llu, stale %llu, bad %llu, unknown %llu; "
+                       "timer resets %llu\n",
+                       (unsigned long long)nmetrics, (unsigned long long)mc->appl_sync,
+                       (unsigned long long)mc->appl_stale, (unsigned long long)mc->appl_bad,
+                       (unsigned long long)mc->appl_unknown, (unsigned long long)mc->timer_resets);
+                if (mc->appl_bad || mc->timer_resets || !nmetrics) {
+                        fprintf(stderr, "FAIL: domain 10 records refused or CPU timers reset\n");
+                        bad = 1;
+                }
+                zm_engine_free(eng);
+                eng = NULL;
         }
         sim_records_report_misses(stdout);
         sim_sys_free(s);
