@@ -27,7 +27,8 @@ enum { F_ROOT, F_READER, F_WRITER, F_CONTROL, F_STATUS, F_NONE };
 
 static struct {
         pthread_mutex_t lock;
-        pthread_cond_t cond; /* a message arrived, or the reader went away */
+        pthread_cond_t cond;  /* a message arrived, or the reader went away (CLOCK_REALTIME) */
+        pthread_cond_t tcond; /* the timer thread's wake-up (CLOCK_MONOTONIC) */
         struct sim_opts *o;
         struct sim_sys *sys;
         struct sim_truth *truth;
@@ -113,7 +114,7 @@ static void *timer_main(void *arg)
                         next.tv_nsec -= 1000000000;
                 }
                 pthread_mutex_lock(&G.lock);
-                while (!G.stop && pthread_cond_timedwait(&G.cond, &G.lock, &next) != ETIMEDOUT) {
+                while (!G.stop && pthread_cond_timedwait(&G.tcond, &G.lock, &next) != ETIMEDOUT) {
                         struct timespec t;
                         clock_gettime(CLOCK_MONOTONIC, &t);
                         if (t.tv_sec > next.tv_sec ||
@@ -465,6 +466,12 @@ int sim_run(struct sim_opts *o)
         }
         pthread_t timer;
         bool timed = o->interval_s > 0;
+        /* The timer sleeps to absolute CLOCK_MONOTONIC deadlines. */
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&G.tcond, &ca);
+        pthread_condattr_destroy(&ca);
         if (timed)
                 pthread_create(&timer, NULL, timer_main, NULL);
         fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", o->mount,
@@ -481,6 +488,7 @@ int sim_run(struct sim_opts *o)
         pthread_mutex_lock(&G.lock);
         G.stop = true;
         pthread_cond_broadcast(&G.cond);
+        pthread_cond_broadcast(&G.tcond);
         pthread_mutex_unlock(&G.lock);
         if (timed)
                 pthread_join(timer, NULL);

@@ -356,5 +356,18 @@ int main(int argc, char **argv)
         t_sever_efault(&s);
         t_bigread(&s);
         sim_stop(&s);
+
+        /* Timed intervals come at the configured pace (a loose bound, not a timing test). */
+        sim_start(&s, argv[1], "--interval", "0.2", NULL);
+        msleep(1000);
+        long n = status(&s, "interval");
+        CHECK(n >= 2 && n <= 20, "%ld intervals of 0.2 s in about 1 s", n);
+        int fd = open_reader(&s, 0);
+        struct setinfo si;
+        CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "config set, timed mode");
+        CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "a timed interval arrives");
+        if (fd >= 0)
+                close(fd);
+        sim_stop(&s);
         return finish("monreader_client");
 }
