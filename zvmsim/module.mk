@@ -78,3 +78,9 @@ sim-sample: $(SIM_BIN)
 	@ls -l $(SIM_SAMPLE)
 
 CHECK_TARGETS += check-sim
+
+.PHONY: install-zvmsim
+install-zvmsim: $(SIM_BIN)
+	install -D -m 0755 $(SIM_BIN) $(DESTDIR)$(PREFIX)/bin/zvmsim
+	install -D -m 0644 man/zvmsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/zvmsim.1
+INSTALL_TARGETS += install-zvmsim
