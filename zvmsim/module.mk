@@ -57,12 +57,12 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@$(BUILD)/tests/e2e/sim_walk gen --intervals 120 --frames-per-mce 3 --dcss-pages 256 \
 		--guests 200 --linux 20 --monwrite $(SIM_TMP)/walk.mw
 	@echo "== check-sim: zvmsim monwrite / capture against their truth files"
-	@$(SIM_BIN) monwrite -o $(SIM_TMP)/cli.mw --truth $(SIM_TMP)/cli.jsonl --intervals 40 --seed 7 2>/dev/null
+	@$(SIM_BIN) monwrite -o $(SIM_TMP)/cli.mw --truth $(SIM_TMP)/cli.jsonl --intervals 40 --seed 7 --linux 10 --fsstatd 5 --procd 5 2>/dev/null
 	@$(BUILD)/tests/e2e/sim_walk file $(SIM_TMP)/cli.mw $(SIM_TMP)/cli.jsonl
-	@$(SIM_BIN) monwrite --capture -o $(SIM_TMP)/cli.cap --truth $(SIM_TMP)/cap.jsonl --intervals 40 --seed 7 2>/dev/null
+	@$(SIM_BIN) monwrite --capture -o $(SIM_TMP)/cli.cap --truth $(SIM_TMP)/cap.jsonl --intervals 40 --seed 7 --linux 10 --fsstatd 5 --procd 5 2>/dev/null
 	@$(BUILD)/tests/e2e/sim_walk file $(SIM_TMP)/cli.cap $(SIM_TMP)/cap.jsonl
 	@cmp -s $(SIM_TMP)/cli.jsonl $(SIM_TMP)/cap.jsonl || { echo "FAIL: same seed, different truth"; exit 1; }
-	@$(SIM_BIN) monwrite -o $(SIM_TMP)/again.mw --intervals 40 --seed 7 2>/dev/null
+	@$(SIM_BIN) monwrite -o $(SIM_TMP)/again.mw --intervals 40 --seed 7 --linux 10 --fsstatd 5 --procd 5 2>/dev/null
 	@cmp -s $(SIM_TMP)/cli.mw $(SIM_TMP)/again.mw || { echo "FAIL: same seed, different MONWRITE file"; exit 1; }
 	@echo "determinism: same seed, same bytes: ok"
 	@echo "== check-sim: bundled sample $(SIM_SAMPLE)"
