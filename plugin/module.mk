@@ -56,3 +56,5 @@ $(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
 check-plugin-e2e: $(ZVM_SO) $(E2E_GEN)
 	tests/e2e/plugin/run.sh . $(BUILD)
 CHECK_TARGETS += check-plugin-e2e
+# write_zvm (plugin/wzvm.mk) is kept in its own file; the zvm read plugin's rules live here.
+include plugin/wzvm.mk
