@@ -455,7 +455,7 @@ int sim_run(struct sim_opts *o)
         sim_mr_init(&G.mr, o->msglim);
         sim_mw_init(&G.mw, o->cfg.writer_userid);
         G.mw.eperm = o->eperm;
-        if (o->max_bufs)
+        if (o->max_bufs_given)
                 G.mw.max_bufs = o->max_bufs;
         sim_sys_attach_writer(G.sys, &G.mw);
 
