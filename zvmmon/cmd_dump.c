@@ -49,7 +49,7 @@ static void on_record(void *ctx, const struct zd_record *r)
 {
         struct dump *x = ctx;
         struct zd_appl_info ai;
-        bool d10 = r->domain == 10 && (r->number == 1 || r->number == 2);
+        bool d10 = r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2);
         x->nheld = 0;
         if (d10) {
                 /* Every domain 10 record is examined (the staleness tracker must see all
