@@ -271,6 +271,7 @@ fwd_start_influxd() {
 	INFLUX_COLLECTD=$(fwd_free_port)
 	local rpc
 	rpc=$(fwd_free_port)
+	# shellcheck disable=SC2034 # for the tests that source this file
 	INFLUX_TYPESDB="$d/typesdb"
 	# A directory: the collectd input loads every file in it.
 	cp /usr/share/collectd/types.db "$d/typesdb/collectd.types.db"
@@ -322,7 +323,13 @@ EOF
 }
 
 fwd_influx_ready() {
-	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$INFLUX_HTTP/ping")" = 204 ]
+	python3 -c "
+import sys, urllib.request
+try:
+    r = urllib.request.urlopen('http://127.0.0.1:$INFLUX_HTTP/ping', timeout=2)
+    sys.exit(0 if r.status == 204 else 1)
+except Exception:
+    sys.exit(1)"
 }
 
 fwd_influx_has_db() {
