@@ -15,7 +15,7 @@ set -euo pipefail
 
 FWD_TOP=${FWD_TOP:-$(pwd)}
 FWD_PIDS=()
-declare -A FWD_GRACE=()
+declare -A FWD_GRACE=() FWD_WHAT=()
 FWD_NAME=fwd
 FWD_TMP=
 FWD_T0=$(date +%s)
@@ -45,7 +45,7 @@ fwd_stop_pid() {
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		fwd_log "pid $pid still running ${grace} s after SIGTERM, killing it"
+		fwd_log "pid $pid ${FWD_WHAT[$pid]:-} still running ${grace} s after SIGTERM, killing it"
 		kill -KILL "$pid" 2>/dev/null || true
 	fi
 	wait "$pid" 2>/dev/null || true
@@ -125,12 +125,16 @@ sys.exit(1)
 EOF
 }
 
-# A loopback port free for both TCP and UDP right now.  Another process may
-# take it before the server binds; the readiness wait then fails clearly.
+# N (default 1) distinct loopback ports, each free for both TCP and UDP
+# right now, one per line.  Another process may take one before the server
+# binds it; the readiness wait then fails clearly.
 fwd_free_port() {
-	python3 - <<'EOF'
-import socket
-for _ in range(200):
+	python3 - "${1:-1}" <<'EOF'
+import socket, sys
+held, ports = [], []
+for _ in range(1000):
+    if len(ports) == int(sys.argv[1]):
+        break
     t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     t.bind(("127.0.0.1", 0))
     port = t.getsockname()[1]
@@ -139,8 +143,9 @@ for _ in range(200):
         u.bind(("127.0.0.1", port))
     except OSError:
         continue
-    print(port)
-    break
+    held += [t, u]  # kept bound until all are chosen: no duplicates
+    ports.append(port)
+print("\n".join(map(str, ports)))
 EOF
 }
 
@@ -177,10 +182,8 @@ fwd_start_carbon() {
 	fwd_need carbon-cache graphite-carbon
 	fwd_need whisper-fetch python3-whisper
 	mkdir -p "$d/storage/whisper" "$d/storage/lists" "$d/log"
-	CARBON_PORT=$(fwd_free_port)
 	local pickle query
-	pickle=$(fwd_free_port)
-	query=$(fwd_free_port)
+	{ read -r CARBON_PORT; read -r pickle; read -r query; } < <(fwd_free_port 3)
 	CARBON_WHISPER="$d/storage/whisper"
 	# Limits off: a test creates hundreds of series at once and checks
 	# them seconds later; the packaged defaults throttle creates to 50/min.
@@ -267,10 +270,8 @@ fwd_start_influxd() {
 	fwd_need influxd influxdb
 	fwd_need influx influxdb-client
 	mkdir -p "$d/meta" "$d/data" "$d/wal" "$d/typesdb"
-	INFLUX_HTTP=$(fwd_free_port)
-	INFLUX_COLLECTD=$(fwd_free_port)
 	local rpc
-	rpc=$(fwd_free_port)
+	{ read -r INFLUX_HTTP; read -r INFLUX_COLLECTD; read -r rpc; } < <(fwd_free_port 3)
 	# shellcheck disable=SC2034 # for the tests that source this file
 	INFLUX_TYPESDB="$d/typesdb"
 	# A directory: the collectd input loads every file in it.
@@ -313,6 +314,7 @@ EOF
 	# retention service, before "Closed collectd service"); the instance and
 	# its data are thrown away, so it gets a short grace.
 	FWD_GRACE[$INFLUX_PID]=3
+	FWD_WHAT[$INFLUX_PID]="(influxd; a known hang in its collectd input's shutdown)"
 	fwd_wait_tcp "$INFLUX_PID" "$INFLUX_HTTP" "influxd"
 	fwd_until 30 fwd_influx_ready || fwd_fail "influxd did not answer /ping on port $INFLUX_HTTP"
 	# The collectd input creates its database only with its first batch;
