@@ -7,7 +7,8 @@
 #                  plugins from there
 # Each test script runs from the top of the tree and cleans up after itself.
 FWD_TESTS := tests/e2e/fwd/test_harness.sh tests/e2e/fwd/test_graphite.sh \
-             tests/e2e/fwd/test_influxdb.sh tests/e2e/fwd/test_dashboards.sh
+             tests/e2e/fwd/test_influxdb.sh tests/e2e/fwd/test_replay.sh \
+             tests/e2e/fwd/test_dashboards.sh
 
 .PHONY: check-fwd check-install
 check-fwd: all
