@@ -14,6 +14,9 @@ with the plugin's code:
   Linux kernel APPLDATA OS   load/load: avenrun_N / 2048 (GAUGE)
   Linux kernel APPLDATA NET  interface-all/if_octets, if_packets: rx, tx (DERIVE)
   Linux kernel APPLDATA MEM  memory/memory-free: freeram * 1024 (GAUGE)
+  CP D0R8 SYTUSR             zvm-system/users-logged-on, -dormant: SYSUSRS,
+                             SRMCDORM (GAUGE; host = D1R4 MTRSYS_SYSTMID in
+                             lower case, time = the record's TOD)
 A kernel sample is expected only if its sync counters agree and its
 timestamp is new for that guest (the plugin drops torn and stale copies).
 Time = the Linux record's own timestamp; host = the userid in lower case.
@@ -43,8 +46,17 @@ def tod_to_unix(tod):
 def expect(truth_path):
     seen = {}
     out = []
+    system = None
     for line in open(truth_path):
         r = json.loads(line)
+        f = r.get("fields") or {}
+        if r.get("domain") == 1 and r.get("record") == 4 and f.get("MTRSYS_SYSTMID"):
+            system = f["MTRSYS_SYSTMID"].strip().lower()
+        if r.get("domain") == 0 and r.get("record") == 8 and system and "SYTUSR_SYSUSRS" in f:
+            for tinst, fld in (("logged-on", "SYTUSR_SYSUSRS"), ("dormant", "SYTUSR_SRMCDORM")):
+                out.append(dict(host=system, plugin="zvm", pinst="system", type="users",
+                                tinst=tinst, ds="value", kind="gauge",
+                                t=tod_to_unix(r["tod"]), v=float(f[fld])))
         if r.get("domain") != 10 or r.get("record") != 2:
             continue
         lay = r.get("payload_layout") or ""
