@@ -259,15 +259,16 @@ static int offline(struct sim_opts *o, bool file)
                 rc = 1;
         sim_set_free(set);
         for (unsigned long i = 0; i < o->intervals && !rc; i++) {
-                set = sim_sys_interval(s);
-                if (out && sim_out_set(out, set))
-                        rc = 1;
-                sim_set_free(set);
+                struct sim_set *sample = sim_sys_interval(s);
+                /* The interval's events happened before its samples were taken. */
                 while ((set = sim_sys_next_event(s))) {
                         if (out && sim_out_set(out, set))
                                 rc = 1;
                         sim_set_free(set);
                 }
+                if (out && sim_out_set(out, sample))
+                        rc = 1;
+                sim_set_free(sample);
         }
         if (out && sim_out_close(out))
                 rc = 1;

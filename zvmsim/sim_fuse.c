@@ -90,13 +90,16 @@ static void flush_events(void)
 static void interval(void)
 {
         struct sim_set *s = sim_sys_interval(G.sys);
-        if (G.stall) {
+        if (G.stall) { /* CP sends nothing: the interval's events go too */
                 G.stall--;
+                struct sim_set *e;
+                while ((e = sim_sys_next_event(G.sys)))
+                        sim_set_free(e);
                 sim_set_free(s);
         } else {
+                flush_events(); /* events of the interval come before its samples */
                 sim_mr_push(&G.mr, s);
         }
-        flush_events();
         notify();
 }
 

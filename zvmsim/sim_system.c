@@ -574,11 +574,50 @@ static void advance(struct sim_sys *s)
         }
 }
 
+/*
+ * Events of the interval: now and then a short batch guest logs on and off
+ * between two samples (D4R1 USELON, D4R2 USELOF), stamped mid-interval and
+ * queued ahead of the interval's sample set.
+ */
+static void guest_events(struct sim_sys *s)
+{
+        if (s->n % 7 != 0 || !enabled(s, 4))
+                return;
+        struct sim_sb sb, *save = s->sb;
+        uint64_t save_tod = s->tod;
+        char name[9];
+        name8(name, "BATCH", (unsigned)(s->n / 7 % 1000));
+        s->tod -= s->dt / 2;
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
+        s->sb = &sb;
+        for (unsigned rec = 1; rec <= 2; rec++) {
+                char key[32];
+                snprintf(key, sizeof(key), "user %s", name);
+                struct sim_rec R, *r = sim_emit_begin(s, &R, 4, rec, key);
+                if (!r)
+                        continue;
+                sim_set_t(r, rec == 1 ? "USELON_VMDUSER" : "USELOF_VMDUSER", name);
+                sim_set_u(r, rec == 1 ? "USELON_VMDCPUAD" : "USELOF_VMDCPUAD", 0);
+                sim_emit_end(s, r, 4, rec, key, 'E');
+                s->tod += s->dt / 10; /* logged off a little later */
+        }
+        s->sb = save;
+        struct sim_set *set = sim_sb_end(&sb, false, s->tod);
+        s->tod = save_tod;
+        add_eofs(s, set);
+        set->interval = s->n;
+        s->counts.sets++;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        queue_event(s, set);
+}
+
 struct sim_set *sim_sys_interval(struct sim_sys *s)
 {
         s->n++;
         s->tod += s->dt;
         advance(s);
+        guest_events(s);
         struct sim_sb sb;
         sim_sb_begin(&sb, &s->dcss, SIM_AREA_SAMPLE, 'S');
         s->sb = &sb;

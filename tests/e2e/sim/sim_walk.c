@@ -362,7 +362,8 @@ static int generate(int argc, char **argv)
         }
         uint64_t setno = 0, off = 0, maxset = 0;
         struct sim_set *set = sim_sys_config(s, sim_sys_tod(s));
-        for (unsigned long i = 0;; i++) {
+        struct sim_set *sample = NULL;
+        for (;;) {
                 if (set->len > maxset)
                         maxset = set->len;
                 zd_decode_dataset(&d, zd_view_make(set->buf, set->len), setno++, off);
@@ -372,9 +373,15 @@ static int generate(int argc, char **argv)
                         return 2;
                 }
                 sim_set_free(set);
-                if (i == intervals)
+                /* Events first, then the interval's sample set. */
+                if (!sample && sim_sys_interval_no(s) == intervals)
                         break;
-                set = sim_sys_interval(s);
+                if (!sample)
+                        sample = sim_sys_interval(s);
+                if ((set = sim_sys_next_event(s)))
+                        continue;
+                set = sample;
+                sample = NULL;
         }
         if (out)
                 sim_out_close(out);
