@@ -212,9 +212,23 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                 case O_CAPTURE:
                         o->capture = true;
                         break;
-                case O_FAULT:
-                        fprintf(stderr, "zvmsim: --fault: use the control file (see zvmsim(1))\n");
-                        return -1;
+                case O_FAULT: {
+                        /* [@N:]COMMAND: a control command, at start or when interval N is made. */
+                        unsigned long at = 0;
+                        const char *cmd = a;
+                        if (a[0] == '@') {
+                                char *end;
+                                at = strtoul(a + 1, &end, 10);
+                                ok = end != a + 1 && *end == ':';
+                                cmd = end + 1;
+                        }
+                        ok = ok && *cmd && o->nfaults < SIM_MAX_FAULTS;
+                        if (ok) {
+                                o->faults[o->nfaults].at = at;
+                                o->faults[o->nfaults++].cmd = cmd;
+                        }
+                        break;
+                }
                 default:
                         usage(stderr);
                         return -1;

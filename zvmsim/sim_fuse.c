@@ -87,8 +87,20 @@ static void flush_events(void)
 }
 
 /* Under the lock: one sample interval. */
+static int control(const char *cmd);
+
+/* --fault @N:COMMAND: run the command just before interval N is made. */
+static void scheduled_faults(unsigned long next)
+{
+        for (size_t i = 0; i < G.o->nfaults; i++)
+                if (G.o->faults[i].at == next && control(G.o->faults[i].cmd) != 0)
+                        fprintf(stderr, "zvmsim: --fault %s: unknown command\n",
+                                G.o->faults[i].cmd);
+}
+
 static void interval(void)
 {
+        scheduled_faults(sim_sys_interval_no(G.sys) + 1);
         struct sim_set *s = sim_sys_interval(G.sys);
         if (G.stall) { /* CP sends nothing: the interval's events go too */
                 G.stall--;
@@ -476,6 +488,9 @@ int sim_run(struct sim_opts *o)
                 fuse_destroy(f);
                 goto out;
         }
+        pthread_mutex_lock(&G.lock);
+        scheduled_faults(0);
+        pthread_mutex_unlock(&G.lock);
         struct fuse_session *se = fuse_get_session(f);
         if (fuse_set_signal_handlers(se) != 0) {
                 fuse_unmount(f);

@@ -433,6 +433,23 @@ int main(int argc, char **argv)
         t_bigread(&s);
         sim_stop(&s);
 
+        /* --fault @N:COMMAND runs a control command when interval N is made. */
+        sim_start(&s, argv[1], "--interval", "0", "--fault", "@3:sever", "--fault", "stall 1",
+                  NULL);
+        {
+                int fd = open_reader(&s, O_NONBLOCK);
+                struct setinfo si;
+                CHECK(fd >= 0 && read_set(fd, 65536, &si), "config set (faults)");
+                ctl(&s, "interval 2"); /* interval 1 withheld by "stall 1" at start */
+                CHECK(read_sample(fd, 65536, &si), "interval 2 arrives");
+                CHECK(rd(fd, 100) == -EAGAIN, "interval 1 was stalled");
+                ctl(&s, "interval");
+                CHECK(rd(fd, 100) == -EIO, "--fault @3:sever severed before interval 3");
+                if (fd >= 0)
+                        close(fd);
+        }
+        sim_stop(&s);
+
         /* Timed intervals come at the configured pace (a loose bound, not a timing test). */
         sim_start(&s, argv[1], "--interval", "0.2", NULL);
         msleep(1000);
