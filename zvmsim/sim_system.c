@@ -275,12 +275,13 @@ void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigne
         count(s, domain, number);
         if (s->truth)
                 sim_truth_record(s->truth, s->n, s->tod, kind, domain, number, key, r->l,
-                                 zd_view_make(r->b.p, r->b.cap), NULL, zd_view_make(NULL, 0), NULL);
+                                 zd_view_make(r->b.p, r->b.cap), NULL, 0, zd_view_make(NULL, 0),
+                                 NULL);
 }
 
 void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
                    const uint8_t *data, size_t len, char kind, const char *payload_layout,
-                   const char *key, const char *note)
+                   size_t payload_off, const char *key, const char *note)
 {
         unsigned number = kind == 'E' ? 1 : 2;
         if (!enabled(s, 10))
@@ -315,7 +316,8 @@ void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[1
                 const struct zl_layout *pl =
                     payload_layout ? sim_payload_layout(payload_layout, NULL) : NULL;
                 sim_truth_record(s->truth, s->n, s->tod, kind, 10, number, key, l,
-                                 zd_view_make(p, hl + len), pl, zd_view_make(p + hl, len), note);
+                                 zd_view_make(p, hl + len), pl, payload_off,
+                                 zd_view_make(p + hl, len), note);
         }
 }
 
@@ -364,7 +366,7 @@ static void mw_event(void *ctx, enum sim_mw_what what, const char *userid,
                  h->version, h->release, h->mod_level);
         sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
         s->sb = &sb;
-        sim_emit_appl(s, userid, prodid, data, len, 'E', NULL, key,
+        sim_emit_appl(s, userid, prodid, data, len, 'E', NULL, 0, key,
                       what == SIM_MW_EV_STOP ? "stop" : "event");
         s->sb = save;
         struct sim_set *set = sim_sb_end(&sb, false, s->tod);
@@ -392,7 +394,7 @@ static void mw_sample(void *ctx, const struct sim_mw_buf *b)
         sim_mw_prodid(&b->hdr, prodid);
         snprintf(key, sizeof(key), "%s LNXAPPL %u.%u.%u.%u.%u", s->mw->userid, b->hdr.applid,
                  b->hdr.record, b->hdr.version, b->hdr.release, b->hdr.mod_level);
-        sim_emit_appl(s, s->mw->userid, prodid, b->data, b->hdr.datalen, 'S', NULL, key, NULL);
+        sim_emit_appl(s, s->mw->userid, prodid, b->data, b->hdr.datalen, 'S', NULL, 0, key, NULL);
 }
 
 /* ---- sets ---- */
@@ -634,7 +636,8 @@ struct sim_set *sim_sys_interval(struct sim_sys *s)
                 for (unsigned i = 0; i < s->bigset_frames; i++) {
                         char key[32];
                         snprintf(key, sizeof(key), "BIGSET %u", i);
-                        sim_emit_appl(s, "BIGSET", pid, data, sizeof(data), 'S', NULL, key, NULL);
+                        sim_emit_appl(s, "BIGSET", pid, data, sizeof(data), 'S', NULL, 0, key,
+                                      NULL);
                 }
                 s->bigset_frames = 0;
         }

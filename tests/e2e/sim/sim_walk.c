@@ -208,7 +208,7 @@ static void on_value_record(void *ctx, const struct zd_record *r)
         uint16_t off = 0, len = 0;
         if (r->domain == 10 && zd_u16(r->rec, 20, &off) && zd_u16(r->rec, 22, &len))
                 (void)zd_view_sub(r->rec, off, len, &data);
-        sim_truth_record(t, 0, r->tod, r->kind, r->domain, r->number, "", l, r->rec, NULL, data,
+        sim_truth_record(t, 0, r->tod, r->kind, r->domain, r->number, "", l, r->rec, NULL, 0, data,
                          NULL);
         sim_truth_close(t);
         fclose(m);
