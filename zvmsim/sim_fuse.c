@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -275,8 +276,14 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                 return -EINVAL;
         bool nonblock = (fi->flags & O_NONBLOCK) != 0;
         size_t want = size;
-        if (size >= FUSE_SPLIT_MIN && size % 4096 == 0)
-                want = size; /* decided below, once the unit's remainder is known */
+        /*
+         * libfuse cancels its workers when the session ends; a worker
+         * cancelled inside the wait below would die holding the lock.  Keep
+         * cancellation off and leave the wait when the session has ended.
+         */
+        int oldcancel;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &oldcancel);
+        struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
         pthread_mutex_lock(&G.lock);
         ssize_t r;
         for (;;) {
@@ -311,8 +318,13 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                         r = -EINTR;
                         break;
                 }
+                if (G.stop || fuse_session_exited(se)) {
+                        r = -EIO; /* the monitor went away */
+                        break;
+                }
         }
         pthread_mutex_unlock(&G.lock);
+        pthread_setcancelstate(oldcancel, NULL);
         return (int)r;
 }
 

@@ -415,6 +415,27 @@ static void t_bigread(struct sim *s)
         close(fd);
 }
 
+struct blocked {
+        struct sim *s;
+        volatile int ready;
+        int fd;
+        long r;
+};
+static void *blocked_reader(void *arg)
+{
+        struct blocked *b = arg;
+        struct setinfo si;
+        b->fd = open_reader(b->s, 0);
+        if (b->fd < 0)
+                return NULL;
+        while (read_set(b->fd, 65536, &si)) /* drain what is queued, then block */
+                if (status(b->s, "queued") == 0)
+                        break;
+        b->ready = 1;
+        b->r = rd(b->fd, 65536);
+        return NULL;
+}
+
 int main(int argc, char **argv)
 {
         if (argc != 2) {
@@ -462,5 +483,19 @@ int main(int argc, char **argv)
         if (fd >= 0)
                 close(fd);
         sim_stop(&s);
+
+        /* SIGTERM while a reader is blocked: the read fails, zvmsim exits 0 and unmounts. */
+        sim_start(&s, argv[1], "--interval", "0", NULL);
+        pthread_t t;
+        struct blocked b = {.s = &s};
+        pthread_create(&t, NULL, blocked_reader, &b);
+        for (int i = 0; i < 50 && !b.ready; i++)
+                msleep(20);
+        msleep(300);
+        sim_stop(&s);
+        pthread_join(t, NULL);
+        CHECK(b.ready && b.r < 0, "blocked read at shutdown returned %ld", b.r);
+        if (b.fd >= 0)
+                close(b.fd);
         return finish("monreader_client");
 }
