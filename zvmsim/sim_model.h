@@ -58,8 +58,9 @@ struct m_guest {
         uint32_t weight;
         uint64_t *ttime, *vtime; /* per vCPU, counting up */
         uint64_t resident, wss;
-        uint64_t pgread, pgwrite, vio;
-        int lx; /* index into linux[], or -1 */
+        uint64_t pgread, pgwrite;
+        uint64_t vio[5]; /* virtual I/O: console, DASD, unit record, tape, other */
+        int lx;          /* index into linux[], or -1 */
 };
 
 struct m_dev {

@@ -16,9 +16,9 @@
 #include "sim_model.h"
 
 /* The conservation laws of decoder/met_verify.c, by the same names. */
-static const char *const laws[] = {
-    "cpu-wait",       "guest-cpu", "guest-vcpu",  "paging", "storage",
-    "guest-resident", "lpar",      "device-ssch", "vnic",   NULL};
+static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu", "paging",
+                                   "storage",  "guest-resident", "lpar",       "device-ssch",
+                                   "vnic",     "guest-vio",      NULL};
 
 const char *const *sim_law_names(void)
 {
@@ -443,7 +443,7 @@ bool sim_broken(const struct sim_sys *s, const char *law)
 static void advance(struct sim_sys *s)
 {
         const struct sim_cfg *c = &s->cfg;
-        uint64_t PR = 0, PW = 0, used = 0;
+        uint64_t PR = 0, PW = 0, used = 0, VIO = 0;
         /* One quantum = 5 us, so the virtual part (4/5) stays exact. */
         const uint64_t Q = 5 * ZD_TOD_PER_US;
         uint64_t U = 0;
@@ -512,15 +512,23 @@ static void advance(struct sim_sys *s)
                 g->pgwrite += pw;
                 PR += pr;
                 PW += pw;
-                g->vio += sim_rng_below(&s->rng, 200);
+                for (unsigned q = 0; q < 5; q++) {
+                        uint64_t n =
+                            q == 1 ? sim_rng_below(&s->rng, 200) : sim_rng_below(&s->rng, 4);
+                        g->vio[q] += n;
+                        VIO += n;
+                }
+                if (i == 0 && sim_broken(s, "guest-vio"))
+                        g->vio[1] += 100000;
                 used += g->resident;
         }
         free(w);
         free(share);
         if (sim_broken(s, "paging") && c->guests)
                 s->guest[0].pgread += 1000;
-        /* CP did the guests' paging I/O on its processors. */
+        /* CP did the guests' paging I/O on its processors, and simulated their virtual I/O. */
         for (unsigned i = 0; i < c->cpus; i++) {
+                s->cpu[i].simins += VIO / c->cpus + (i < VIO % c->cpus);
                 s->cpu[i].pior += PR / c->cpus + (i < PR % c->cpus);
                 s->cpu[i].piow += PW / c->cpus + (i < PW % c->cpus);
         }

@@ -347,6 +347,18 @@ static int generate(int argc, char **argv)
                         return 2;
                 }
         }
+        if (c.break_law) {
+                bool known = false;
+                for (const char *const *n = sim_law_names(); *n; n++)
+                        known |= strcmp(*n, c.break_law) == 0;
+                if (!known) {
+                        fprintf(stderr,
+                                "FAIL: zvmsim has no way to break law %s (add it to "
+                                "zvmsim/sim_system.c)\n",
+                                c.break_law);
+                        return 1;
+                }
+        }
         struct sim_sys *s = sim_sys_new(&c, NULL);
         struct zd_handler h = {.error = on_error, .record = on_record, .interval_end = on_interval};
         if (laws) {
@@ -421,6 +433,14 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
+        if (argc == 2 && strcmp(argv[1], "laws") == 0) { /* the metric engine's laws */
+                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
+                struct zm_engine *e = zm_engine_new(&opt, on_metric, on_log, NULL);
+                for (size_t i = 0; zm_law_at(e, i); i++)
+                        printf("%s\n", zm_law_at(e, i)->name);
+                zm_engine_free(e);
+                return 0;
+        }
         if ((argc == 3 || argc == 4) && strcmp(argv[1], "file") == 0)
                 return from_file(argv[2], argc == 4 ? argv[3] : NULL);
         fputs("usage: sim_walk gen [options] | sim_walk file FILE [TRUTH]\n", stderr);
