@@ -30,6 +30,8 @@ $(BUILD)/tests/e2e/%: tests/e2e/sim/%.c $(SIM_LIB_OBJS) $(DEC_LIB) $(wildcard zv
 SIM_UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_sim_*.c))
 $(SIM_UNIT_BINS): $(SIM_LIB_SRCS) $(wildcard zvmsim/*.h)
 
+# (The ASan zvmsim has its own build directory so that a parallel check-unit
+# never compiles the same objects at the same time.)
 # make check-sim: the FUSE devices through plain C clients, the decoder
 # against an hour of a mid-size system, MONWRITE and capture round trips
 # against the ground truth, determinism, and the bundled sample.
@@ -47,9 +49,9 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@echo "== check-sim: monwriter client (errno cases, buffers, domain 10 records)"
 	@$(BUILD)/tests/e2e/monwriter_client $(SIM_BIN)
 	@echo "== check-sim: both clients against an ASan+UBSan build of zvmsim"
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/zvmsim >/dev/null
-	@$(BUILD)/tests/e2e/monreader_client build/asan/zvmsim
-	@$(BUILD)/tests/e2e/monwriter_client build/asan/zvmsim
+	@$(MAKE) --no-print-directory BUILD=build/asan-sim SAN=1 build/asan-sim/zvmsim >/dev/null
+	@$(BUILD)/tests/e2e/monreader_client build/asan-sim/zvmsim
+	@$(BUILD)/tests/e2e/monwriter_client build/asan-sim/zvmsim
 	@echo "== check-sim: decoder and metric laws, 3600 x 1 s intervals, 16 CPUs, 500 guests, 100 Linux, 200 devices"
 	@$(BUILD)/tests/e2e/sim_walk gen $(SIM_HOUR) --laws all
 	@echo "== check-sim: --break-law breaks exactly that law"
