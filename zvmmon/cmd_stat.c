@@ -83,6 +83,7 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
                              r == ZD_NRECSLOTS - 1 ? "127 or above"
                              : zr                  ? zr->name
                                                    : "unknown");
+                        text(s, "dsect", zr && zr->dsect ? zr->dsect : "unknown");
                         num(s, "count", n);
                         s->map_close(s->ctx);
                 }
@@ -106,9 +107,10 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
                                 text(s, "class_name", cn ? cn : "unknown");
                                 num(s, "code", k);
                                 const char *kn = zd_vm370_code_name(c, k);
-                                text(s, "code_name", k == ZD_NRECSLOTS - 1 ? "127 or above"
-                                                     : kn                  ? kn
-                                                                           : "unknown");
+                                text(s, "code_name",
+                                     k == ZD_NRECSLOTS - 1 ? "127 or above"
+                                     : kn                  ? kn
+                                                           : "unknown");
                                 num(s, "count", st->by_vm370[c][k]);
                                 s->map_close(s->ctx);
                         }
