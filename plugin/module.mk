@@ -56,3 +56,10 @@ $(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
 check-plugin-e2e: $(ZVM_SO) $(E2E_GEN)
 	tests/e2e/plugin/run.sh . $(BUILD)
 CHECK_TARGETS += check-plugin-e2e
+
+# make demo: packages first (like check), then the demo itself.
+.PHONY: demo-run
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+demo-run: $(ZVM_SO) $(E2E_GEN) $(wildcard $(BUILD)/zvmsim)
+	@plugin/demo.sh $(BUILD)
