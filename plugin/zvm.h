@@ -130,6 +130,7 @@ struct zvm_reader {
         uint8_t *buf;
         size_t n, cap;
         bool oversized;   /* the current set passed max_set: its bytes are being skipped */
+        bool poisoned;    /* EFAULT hit the current set: the rest of it is skipped */
         bool in_set;      /* bytes were read since the last 0-byte read */
         double backoff;   /* current reopen delay, s */
         double next_open; /* monotonic time of the next open attempt */

@@ -224,6 +224,8 @@ static void efault_discards_set_keeps_device(void **state)
         make_set(&b, 2);
         ev(EV_DATA, a.b, 40, 0);
         ev(EV_ERR, NULL, 0, EFAULT);
+        ev(EV_DATA, a.b + 40, a.n - 40, 0); /* the driver goes on with the same set */
+        ev(EV_ZERO, NULL, 0, 0);
         deliver(&b);
         run(f, 1, 0);
         assert_int_equal(zvm_stats()->discarded_efault, 1);
