@@ -47,6 +47,15 @@ struct zd_pos {
 	uint64_t block;    /* 4 KB block of a MONWRITE file, or VB/tape block, else 0 */
 };
 
+/*
+ * Record families.  Everything z/VM writes is ZD_FAM_CP (the 20-byte MRHDR).
+ * VM/370 monitor tapes (src_tape.c, src_awstape.c; vm370.h) carry 12-byte
+ * MNH headers instead: their records come as ZD_FAM_VM370 with the MONITOR
+ * CALL class in domain and the code in number.  Zero is CP, so sources that
+ * never set the field stay correct.
+ */
+enum zd_family { ZD_FAM_CP = 0, ZD_FAM_VM370 = 1 };
+
 /* A record, valid only during the callback. */
 struct zd_record {
 	struct zd_pos pos;
@@ -55,7 +64,8 @@ struct zd_record {
 	uint64_t tod;
 	char kind;    /* 'S' sample, 'E' event (from the MCE), 0 where the source has none */
 	zd_view rec;  /* whole record, header included (rec.n == header length) */
-	zd_view body; /* record-specific data after the 20-byte header */
+	zd_view body; /* record-specific data after the header (20 bytes CP, 12 VM/370) */
+	uint8_t family; /* enum zd_family */
 };
 
 struct zd_error {
@@ -76,6 +86,10 @@ struct zd_stats {
 	uint64_t unknown_domain;
 	uint64_t errors[ZD_E__COUNT];
 	uint64_t first_tod, last_tod; /* 0 until a record with a nonzero TOD is seen */
+	/* VM/370 tapes: records by MONITOR CALL class and code (127 = 127 or above). */
+	uint64_t by_vm370[ZD_NDOMAINS][ZD_NRECSLOTS];
+	uint64_t tapemarks; /* AWSTAPE tape marks */
+	uint64_t blocks;    /* VB / tape blocks */
 };
 
 struct zd_handler {
@@ -120,6 +134,14 @@ enum zd_err_kind zd_hdr_parse(zd_view v, struct zd_hdr *h);
  */
 size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char kind,
 		      const struct zd_pos *base);
+
+/*
+ * Deliver one record found by a source (rec_walk.c): count it in the stats,
+ * call the handler, and for CP records act on End-of-Frame and Interval End
+ * (frames/intervals counted, interval_end called).  Sources that find
+ * records one by one (VB files, tapes) use this; the frame walker does too.
+ */
+void zd_deliver(struct zd_decoder *d, const struct zd_record *r);
 
 /* A 12-byte monitor control element (set_mce.c). */
 struct zd_mce {

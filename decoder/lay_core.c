@@ -18,9 +18,11 @@ static size_t nloaded, caploaded;
 /*
  * CP lookups happen once per record, so they go through a small cache keyed
  * by (domain, record, length); the table is invalidated when layouts change.
+ * Per thread, so reader threads never share it.  Layouts are registered
+ * before readers start (configuration time) and never while they run.
  */
 #define CACHE_SLOTS 1024
-static struct {
+static _Thread_local struct {
 	int domain, record;
 	size_t len, gen;
 	const struct zl_layout *l;
@@ -59,9 +61,9 @@ const struct zl_layout *zl_layout_at(size_t i)
 	return i < nloaded ? loaded[i] : NULL;
 }
 
-/* Better candidate for a record of length len?  Loaded layouts win ties. */
+/* Better candidate for a record of length len?  Run-time layouts win ties, the last one most. */
 static bool better(const struct zl_layout *cand, bool cand_loaded, const struct zl_layout *best,
-		   bool best_loaded, size_t len)
+		   size_t len)
 {
 	if (cand->min_len > len)
 		return false;
@@ -69,23 +71,22 @@ static bool better(const struct zl_layout *cand, bool cand_loaded, const struct 
 		return true;
 	if (cand->min_len != best->min_len)
 		return cand->min_len > best->min_len;
-	return cand_loaded && !best_loaded;
+	return cand_loaded; /* later registrations correct earlier ones */
 }
 
 static const struct zl_layout *find(int domain, int record, const char *id, size_t len)
 {
 	const struct zl_layout *best = NULL;
-	bool best_loaded = false;
 #define MATCH(l) (id ? (l)->id && strcmp((l)->id, id) == 0 : (l)->domain == domain && (l)->record == record)
 	for (size_t t = 0; zl_builtin[t]; t++)
 		for (size_t i = 0; i < zl_builtin[t]->n; i++) {
 			const struct zl_layout *l = &zl_builtin[t]->l[i];
-			if (MATCH(l) && better(l, false, best, best_loaded, len))
-				best = l, best_loaded = false;
+			if (MATCH(l) && better(l, false, best, len))
+				best = l;
 		}
 	for (size_t i = 0; i < nloaded; i++)
-		if (MATCH(loaded[i]) && better(loaded[i], true, best, best_loaded, len))
-			best = loaded[i], best_loaded = true;
+		if (MATCH(loaded[i]) && better(loaded[i], true, best, len))
+			best = loaded[i];
 #undef MATCH
 	return best;
 }

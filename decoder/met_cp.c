@@ -67,18 +67,25 @@ static void rd_text(const struct zl_layout *l, zd_view rec, const char *name, ch
                 zl_text(&v, out, outsz);
 }
 
+/* Take one field into slot i.  UNCERTAIN fields never feed a metric. */
 static void set(struct cp_ent *x, int i, const struct zl_layout *l, zd_view rec, const char *name)
 {
         const struct zl_field *f = NULL;
         uint64_t u;
-        if (rd(l, rec, name, &u, &f)) {
-                x->v[i] = u;
-                x->have |= 1u << i;
-                if (f->type == ZL_TIMERD)
-                        x->down |= 1u << i;
-                else
-                        x->down &= ~(1u << i);
-        }
+        uint32_t bit = 1u << i;
+        if (!rd(l, rec, name, &u, &f) || f->prov == ZL_UNCERTAIN)
+                return;
+        x->v[i] = u;
+        x->have |= bit;
+        x->down = f->type == ZL_TIMERD ? x->down | bit : x->down & ~bit;
+        x->hint = f->prov == ZL_HINT ? x->hint | bit : x->hint & ~bit;
+}
+
+const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
+{
+        if (!(x->hint & mask))
+                return NULL;
+        return law ? law : "layout";
 }
 
 /*

@@ -29,6 +29,7 @@ struct cp_ent {
         uint64_t v[CP_NV], pv[CP_NV];
         uint32_t have, phave; /* bit i: v[i] was in the record */
         uint32_t down;        /* bit i: v[i] is a timer counting down */
+        uint32_t hint;        /* bit i: v[i] comes from a HINT field (needs its law) */
         uint64_t acc[CP_NV];  /* monotonic sums of deltas, for DERIVE values */
         uint64_t d[CP_NV];    /* this interval's deltas (valid when dok bit set) */
         uint32_t dok;
@@ -73,6 +74,13 @@ uint64_t cp_elapsed_us(const struct cp_ent *x);
 void cp_close(struct zm_engine *e, struct cp_state *s);
 void cp_laws(struct zm_engine *e, struct cp_state *s);
 void cp_emit_all(struct zm_engine *e, struct cp_state *s);
+/*
+ * The check for a metric built from slots mask of x: NULL if every field
+ * used is VERIFIED or INFERRED, else law (or, for a metric no law covers,
+ * "layout": a LayoutFile demoted a field, and only UnverifiedFields true
+ * publishes it).
+ */
+const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law);
 /* Emit m unless its check forbids it (then counted in hint_suppressed). */
 void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m);
 

@@ -142,10 +142,14 @@ static void guests(struct cp_state *s)
                                 g->d[map[k][1]] += x->d[map[k][0]];
                                 g->acc[map[k][1]] += x->d[map[k][0]];
                                 g->dok |= 1u << map[k][1];
+                                if (x->hint & (1u << map[k][0]))
+                                        g->hint |= 1u << map[k][1];
                         }
                 if (x->have & (1u << A_RES)) {
                         g->v[G_RES] += x->v[A_RES];
                         g->have |= 1u << G_RES;
+                        if (x->hint & (1u << A_RES))
+                                g->hint |= 1u << G_RES;
                 }
                 /* Percentages only when every virtual CPU of the guest has a delta. */
                 if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
@@ -177,6 +181,7 @@ static void roll(struct cp_tab *t, bool reset_values)
                 if (reset_values) {
                         memset(t->e[o].v, 0, sizeof(t->e[o].v));
                         t->e[o].have = 0;
+                        t->e[o].hint = 0;
                         t->e[o].id = 0;
                 }
                 o++;

@@ -25,6 +25,12 @@ static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec,
         m->check = check;
 }
 
+static double pct(double part, double whole)
+{
+        double p = 100.0 * part / whole;
+        return p < 0 ? 0 : p > 100 ? 100 : p; /* record-time skew: never past collectd's max */
+}
+
 static void gauge(struct zm_engine *e, struct cp_state *s, const struct cp_ent *x, int dom, int rec,
                   const char *pi, const char *type, const char *ti, const char *check, double v)
 {
@@ -62,30 +68,38 @@ static void cpus(struct zm_engine *e, struct cp_state *s)
         for (size_t i = 0; i < s->prp.n; i++) {
                 const struct cp_ent *x = &s->prp.e[i];
                 double el = (double)cp_elapsed_us(x);
-                if (el <= 0 || !HAS(x, P_UT) || !HAS(x, P_SYS))
+                if (el <= 0)
                         continue;
                 snprintf(pi, sizeof(pi), "cpu%u", x->id);
                 double ut = (double)x->d[P_UT], sys = (double)x->d[P_SYS];
-                gauge(e, s, x, 0, 2, pi, "percent", "busy", NULL, 100.0 * (ut + sys) / el);
-                gauge(e, s, x, 0, 2, pi, "percent", "user", NULL, 100.0 * ut / el);
-                gauge(e, s, x, 0, 2, pi, "percent", "overhead", NULL, 100.0 * sys / el);
+                if (HAS(x, P_UT) && HAS(x, P_SYS))
+                        gauge(e, s, x, 0, 2, pi, "percent", "busy",
+                              cp_check(x, (1u << P_UT) | (1u << P_SYS), NULL), pct((ut + sys), el));
+                if (HAS(x, P_UT))
+                        gauge(e, s, x, 0, 2, pi, "percent", "user", cp_check(x, (1u << P_UT), NULL),
+                              pct(ut, el));
+                if (HAS(x, P_SYS))
+                        gauge(e, s, x, 0, 2, pi, "percent", "overhead",
+                              cp_check(x, (1u << P_SYS), NULL), pct(sys, el));
                 if (HAS(x, P_PRB))
-                        gauge(e, s, x, 0, 2, pi, "percent", "emulation", NULL,
-                              100.0 * (double)x->d[P_PRB] / el);
+                        gauge(e, s, x, 0, 2, pi, "percent", "emulation",
+                              cp_check(x, (1u << P_PRB), NULL), pct((double)x->d[P_PRB], el));
                 if (HAS(x, P_WT))
-                        gauge(e, s, x, 0, 2, pi, "percent", "wait", "cpu-wait",
-                              100.0 * (double)x->d[P_WT] / el);
+                        gauge(e, s, x, 0, 2, pi, "percent", "wait",
+                              cp_check(x, (1u << P_WT), "cpu-wait"), pct((double)x->d[P_WT], el));
         }
         for (size_t i = 0; i < s->syp.n; i++) {
                 const struct cp_ent *x = &s->syp.e[i];
                 snprintf(pi, sizeof(pi), "cpu%u", x->id);
                 if (HAS(x, Y_DIAG))
-                        derive(e, s, x, 0, 1, pi, "operations", "diagnose", NULL, x->acc[Y_DIAG]);
+                        derive(e, s, x, 0, 1, pi, "operations", "diagnose",
+                               cp_check(x, (1u << Y_DIAG), NULL), x->acc[Y_DIAG]);
                 if (HAS(x, Y_PRVIS))
-                        derive(e, s, x, 0, 1, pi, "operations", "simulation", NULL,
-                               x->acc[Y_PRVIS]);
+                        derive(e, s, x, 0, 1, pi, "operations", "simulation",
+                               cp_check(x, (1u << Y_PRVIS), NULL), x->acc[Y_PRVIS]);
                 if (HAS(x, Y_SS) && HAS(x, Y_RS))
-                        derive(e, s, x, 0, 1, pi, "operations", "ssch", NULL,
+                        derive(e, s, x, 0, 1, pi, "operations", "ssch",
+                               cp_check(x, (1u << Y_SS) | (1u << Y_RS), NULL),
                                x->acc[Y_SS] + x->acc[Y_RS]);
         }
 }
@@ -95,15 +109,18 @@ static void system_wide(struct zm_engine *e, struct cp_state *s)
         const struct cp_ent *g = &s->rsg;
         if (g->cur && (g->have & (1u << R_AVAIL)) && (g->have & (1u << R_PGABL))) {
                 double avail = (double)g->v[R_AVAIL], pg = (double)g->v[R_PGABL];
-                gauge(e, s, g, 0, 3, "storage", "memory", "free", "storage", avail * PAGE);
+                gauge(e, s, g, 0, 3, "storage", "memory", "free",
+                      cp_check(g, (1u << R_AVAIL), "storage"), avail * PAGE);
                 if (pg >= avail)
-                        gauge(e, s, g, 0, 3, "storage", "memory", "used", "storage",
+                        gauge(e, s, g, 0, 3, "storage", "memory", "used",
+                              cp_check(g, (1u << R_AVAIL) | (1u << R_PGABL), "storage"),
                               (pg - avail) * PAGE);
         }
         for (size_t i = 0; i < s->syp.n; i++)
                 if (HAS(&s->syp.e[i], Y_PIOPR) && HAS(&s->syp.e[i], Y_PIOPW)) {
                         struct zm_metric m;
-                        start(&m, &s->syp.e[i], 0, 1, "storage", "vmpage_io", "paging", "paging");
+                        start(&m, &s->syp.e[i], 0, 1, "storage", "vmpage_io", "paging",
+                              cp_check(&s->syp.e[i], (1u << Y_PIOPR) | (1u << Y_PIOPW), "paging"));
                         zm_metric_derive(&m, (int64_t)(s->paging.acc[X_PGR] & INT64_MAX));
                         zm_metric_derive(&m, (int64_t)(s->paging.acc[X_PGW] & INT64_MAX));
                         cp_emit(e, s, &m);
@@ -111,9 +128,11 @@ static void system_wide(struct zm_engine *e, struct cp_state *s)
                 }
         const struct cp_ent *u = &s->usr;
         if (u->cur && (u->have & (1u << U_USERS)))
-                gauge(e, s, u, 0, 8, "system", "users", "logged-on", NULL, (double)u->v[U_USERS]);
+                gauge(e, s, u, 0, 8, "system", "users", "logged-on",
+                      cp_check(u, (1u << U_USERS), NULL), (double)u->v[U_USERS]);
         if (u->cur && (u->have & (1u << U_DORM)))
-                gauge(e, s, u, 0, 8, "system", "users", "dormant", NULL, (double)u->v[U_DORM]);
+                gauge(e, s, u, 0, 8, "system", "users", "dormant",
+                      cp_check(u, (1u << U_DORM), NULL), (double)u->v[U_DORM]);
 }
 
 static void guests(struct zm_engine *e, struct cp_state *s)
@@ -124,25 +143,28 @@ static void guests(struct zm_engine *e, struct cp_state *s)
                 if (!g->cur)
                         continue;
                 snprintf(pi, sizeof(pi), "user-%s", g->name);
-                double el = (double)cp_elapsed_us(g);
+                /* per virtual CPU, so that "percent" stays within 0-100 */
+                double el = (double)cp_elapsed_us(g) * (double)(g->id ? g->id : 1);
                 if (el > 0 && HAS(g, G_TT))
-                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-total", "guest-cpu",
-                              100.0 * (double)g->d[G_TT] / el);
+                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-total",
+                              cp_check(g, (1u << G_TT), "guest-cpu"), pct((double)g->d[G_TT], el));
                 if (el > 0 && HAS(g, G_VT))
-                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-virtual", "guest-vcpu",
-                              100.0 * (double)g->d[G_VT] / el);
+                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-virtual",
+                              cp_check(g, (1u << G_VT), "guest-vcpu"), pct((double)g->d[G_VT], el));
                 if (HAS(g, G_TT))
-                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "total", "guest-cpu",
-                               g->acc[G_TT] * 1000);
+                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "total",
+                               cp_check(g, (1u << G_TT), "guest-cpu"), g->acc[G_TT] * 1000);
                 if (HAS(g, G_VT))
-                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "virtual", "guest-vcpu",
-                               g->acc[G_VT] * 1000);
+                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "virtual",
+                               cp_check(g, (1u << G_VT), "guest-vcpu"), g->acc[G_VT] * 1000);
                 if (g->have & (1u << G_RES))
-                        gauge(e, s, g, 4, 3, pi, "memory", "resident", "guest-resident",
+                        gauge(e, s, g, 4, 3, pi, "memory", "resident",
+                              cp_check(g, (1u << G_RES), "guest-resident"),
                               (double)g->v[G_RES] * PAGE);
                 if (HAS(g, G_PGR) && HAS(g, G_PGW)) {
                         struct zm_metric m;
-                        start(&m, g, 4, 3, pi, "vmpage_io", "paging", "paging");
+                        start(&m, g, 4, 3, pi, "vmpage_io", "paging",
+                              cp_check(g, (1u << G_PGR) | (1u << G_PGW), "paging"));
                         zm_metric_derive(&m, (int64_t)(g->acc[G_PGR] & INT64_MAX));
                         zm_metric_derive(&m, (int64_t)(g->acc[G_PGW] & INT64_MAX));
                         cp_emit(e, s, &m);
@@ -158,17 +180,19 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 if (!HAS(x, D_SSCHG))
                         continue;
                 snprintf(pi, sizeof(pi), "device-%04X", x->id);
-                derive(e, s, x, 6, 3, pi, "operations", "ssch", "device-ssch", x->acc[D_SSCHG]);
+                derive(e, s, x, 6, 3, pi, "operations", "ssch",
+                       cp_check(x, (1u << D_SSCHG), "device-ssch"), x->acc[D_SSCHG]);
         }
         for (size_t i = 0; i < s->nic.n; i++) {
                 const struct cp_ent *x = &s->nic.e[i];
                 if ((x->dok & 0xFFu) != 0xFFu)
                         continue;
                 snprintf(pi, sizeof(pi), "vnic-%s-%04X", x->name, x->id);
-                derive2(e, s, x, 8, 1, pi, "if_octets", "vnic", x->acc[N_RXB], x->acc[N_TXB]);
-                derive2(e, s, x, 8, 1, pi, "if_packets", "vnic", x->acc[N_RXP], x->acc[N_TXP]);
-                derive2(e, s, x, 8, 1, pi, "if_errors", "vnic", x->acc[N_RXE], x->acc[N_TXE]);
-                derive2(e, s, x, 8, 1, pi, "if_dropped", "vnic", x->acc[N_RXD], x->acc[N_TXD]);
+                const char *chk = cp_check(x, 0xFFu, "vnic");
+                derive2(e, s, x, 8, 1, pi, "if_octets", chk, x->acc[N_RXB], x->acc[N_TXB]);
+                derive2(e, s, x, 8, 1, pi, "if_packets", chk, x->acc[N_RXP], x->acc[N_TXP]);
+                derive2(e, s, x, 8, 1, pi, "if_errors", chk, x->acc[N_RXE], x->acc[N_TXE]);
+                derive2(e, s, x, 8, 1, pi, "if_dropped", chk, x->acc[N_RXD], x->acc[N_TXD]);
         }
         for (size_t i = 0; i < s->lpar.n; i++) {
                 const struct cp_ent *x = &s->lpar.e[i];
@@ -178,7 +202,8 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 char ti[ZM_NAME_LEN];
                 snprintf(pi, sizeof(pi), "lpar-%s", x->name);
                 snprintf(ti, sizeof(ti), "cpu%u", x->id);
-                gauge(e, s, x, 0, 16, pi, "percent", ti, "lpar", 100.0 * (double)x->d[L_ACT] / el);
+                gauge(e, s, x, 0, 16, pi, "percent", ti, cp_check(x, (1u << L_ACT), "lpar"),
+                      pct((double)x->d[L_ACT], el));
         }
 }
 

@@ -10,10 +10,16 @@ static void count(struct zd_decoder *d, const struct zd_record *r)
 {
 	struct zd_stats *st = &d->st;
 	st->records++;
-	if (r->domain > ZD_MAX_DOMAIN)
-		st->unknown_domain++;
-	if (r->domain < ZD_NDOMAINS)
-		st->by_rec[r->domain][r->number < ZD_NRECSLOTS ? r->number : ZD_NRECSLOTS - 1]++;
+	unsigned slot = r->number < ZD_NRECSLOTS ? r->number : ZD_NRECSLOTS - 1;
+	if (r->family == ZD_FAM_VM370) {
+		if (r->domain < ZD_NDOMAINS)
+			st->by_vm370[r->domain][slot]++;
+	} else {
+		if (r->domain > ZD_MAX_DOMAIN)
+			st->unknown_domain++;
+		if (r->domain < ZD_NDOMAINS)
+			st->by_rec[r->domain][slot]++;
+	}
 	if (r->kind == 'S')
 		st->samples++;
 	else if (r->kind == 'E')
@@ -23,6 +29,22 @@ static void count(struct zd_decoder *d, const struct zd_record *r)
 			st->first_tod = r->tod;
 		if (r->tod > st->last_tod)
 			st->last_tod = r->tod;
+	}
+}
+
+void zd_deliver(struct zd_decoder *d, const struct zd_record *r)
+{
+	count(d, r);
+	if (d->h.record)
+		d->h.record(d->h.ctx, r);
+	if (r->family != ZD_FAM_CP || r->domain != 1)
+		return;
+	if (r->number == ZD_D1_END_OF_FRAME)
+		d->st.frames++;
+	if (r->number == ZD_D1_INTERVAL_END) {
+		d->st.intervals++;
+		if (d->h.interval_end)
+			d->h.interval_end(d->h.ctx, r);
 	}
 }
 
@@ -72,22 +94,10 @@ size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char
 		};
 		(void)zd_view_sub(v, off, h.len, &r.rec);
 		r.body = zd_view_tail(r.rec, ZD_HDR_LEN);
-		count(d, &r);
-		if (d->h.record)
-			d->h.record(d->h.ctx, &r);
+		zd_deliver(d, &r);
 		delivered++;
-
-		if (h.domain == 1 && h.number == ZD_D1_END_OF_FRAME) {
-			d->st.frames++;
-			off += frame_left;
-			continue;
-		}
-		if (h.domain == 1 && h.number == ZD_D1_INTERVAL_END) {
-			d->st.intervals++;
-			if (d->h.interval_end)
-				d->h.interval_end(d->h.ctx, &r);
-		}
-		off += h.len;
+		/* End-of-Frame: the rest of the frame is unused. */
+		off += h.domain == 1 && h.number == ZD_D1_END_OF_FRAME ? frame_left : h.len;
 	}
 	return delivered;
 }

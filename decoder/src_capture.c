@@ -64,6 +64,8 @@ static void drop(struct cap_state *s, size_t k)
 static void cap_drain(struct cap_state *s)
 {
 	struct zd_pos pos = {0};
+	if (s->dead)
+		return;
 	if (!s->header_done) {
 		if (s->n < ZD_CAP_HDR_LEN)
 			return;

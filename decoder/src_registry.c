@@ -4,12 +4,16 @@
 #include "source.h"
 
 extern const struct zd_source_ops zd_src_capture, zd_src_monwrite, zd_src_dataset;
+extern const struct zd_source_ops zd_src_awstape, zd_src_tape, zd_src_vb;
 
 /* Detection order matters only for ties: the more specific format first. */
 const struct zd_source_ops *const zd_sources[] = {
 	&zd_src_capture,
 	&zd_src_monwrite,
 	&zd_src_dataset,
+	&zd_src_awstape,
+	&zd_src_tape,
+	&zd_src_vb,
 	NULL,
 };
 

@@ -41,7 +41,8 @@ static int start(struct zd_stream *s)
 	s->ops = zd_source_detect(zd_view_make(s->head, s->nhead));
 	if (!s->ops) {
 		zd_report(&s->d, ZD_E_FORMAT, NULL,
-			  "input format not recognised (not a capture, MONWRITE file or data set)");
+			  "input format not recognised (not a capture, MONWRITE file, data set, VB file, "
+			  "VM/370 tape or AWSTAPE image)");
 		s->failed = true;
 		return -1;
 	}

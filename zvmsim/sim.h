@@ -140,6 +140,8 @@ void sim_records_missing_layout(const char *id);
 /* ---- ground truth (sim_truth.c) ---- */
 struct sim_truth;
 struct sim_truth *sim_truth_open(const char *path, bool fields);
+/* On a stream the caller owns (closing the truth flushes, never closes it). */
+struct sim_truth *sim_truth_on(FILE *f, bool fields);
 void sim_truth_close(struct sim_truth *t);
 /* A CP record (payload NULL) or a domain 10 record with its payload layout. */
 void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char kind,

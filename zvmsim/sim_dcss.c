@@ -213,6 +213,8 @@ uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t l
                 b->set->neof++;
                 bool wrap = d->area_next[b->area] >= d->area_pages[b->area];
                 if (wrap || (d->max_frames_per_mce && b->frames >= d->max_frames_per_mce)) {
+                        /* The range keeps the whole frame, End-of-Frame and unused tail. */
+                        b->foff = PAGE;
                         end_range(b);
                         begin_range(b);
                 } else {

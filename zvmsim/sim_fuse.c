@@ -27,7 +27,8 @@ enum { F_ROOT, F_READER, F_WRITER, F_CONTROL, F_STATUS, F_NONE };
 
 static struct {
         pthread_mutex_t lock;
-        pthread_cond_t cond; /* a message arrived, or the reader went away */
+        pthread_cond_t cond;  /* a message arrived, or the reader went away (CLOCK_REALTIME) */
+        pthread_cond_t tcond; /* the timer thread's wake-up (CLOCK_MONOTONIC) */
         struct sim_opts *o;
         struct sim_sys *sys;
         struct sim_truth *truth;
@@ -113,7 +114,7 @@ static void *timer_main(void *arg)
                         next.tv_nsec -= 1000000000;
                 }
                 pthread_mutex_lock(&G.lock);
-                while (!G.stop && pthread_cond_timedwait(&G.cond, &G.lock, &next) != ETIMEDOUT) {
+                while (!G.stop && pthread_cond_timedwait(&G.tcond, &G.lock, &next) != ETIMEDOUT) {
                         struct timespec t;
                         clock_gettime(CLOCK_MONOTONIC, &t);
                         if (t.tv_sec > next.tv_sec ||
@@ -205,7 +206,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                 struct sim_mw_file *f = sim_mw_open(&G.mw);
                 if (!f)
                         rc = -ENOMEM;
-                fi->fh = (uint64_t)(uintptr_t)f;
+                fi->fh = f ? f->id : 0;
                 break;
         }
         case F_CONTROL:
@@ -341,7 +342,7 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         int rc;
         pthread_mutex_lock(&G.lock);
         if (w == F_WRITER) {
-                struct sim_mw_file *f = (struct sim_mw_file *)(uintptr_t)fi->fh;
+                struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
                 ssize_t r = f ? sim_mw_write(f, (const uint8_t *)buf, size) : -EBADF;
                 flush_events();
                 rc = (int)r;
@@ -372,10 +373,13 @@ static int fs_flush(const char *path, struct fuse_file_info *fi)
         if (w == F_READER && reader_live(fi)) {
                 sim_mr_close(&G.mr);
                 notify();
-        } else if (w == F_WRITER && fi->fh) {
-                sim_mw_close((struct sim_mw_file *)(uintptr_t)fi->fh);
-                fi->fh = 0;
-                flush_events();
+        } else if (w == F_WRITER) {
+                /* FLUSH and RELEASE both come: the first one closes. */
+                struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
+                if (f) {
+                        sim_mw_close(f);
+                        flush_events();
+                }
         }
         pthread_mutex_unlock(&G.lock);
         return 0;
@@ -462,6 +466,12 @@ int sim_run(struct sim_opts *o)
         }
         pthread_t timer;
         bool timed = o->interval_s > 0;
+        /* The timer sleeps to absolute CLOCK_MONOTONIC deadlines. */
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&G.tcond, &ca);
+        pthread_condattr_destroy(&ca);
         if (timed)
                 pthread_create(&timer, NULL, timer_main, NULL);
         fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", o->mount,
@@ -469,11 +479,16 @@ int sim_run(struct sim_opts *o)
         struct fuse_loop_config *lc = fuse_loop_cfg_create();
         fuse_loop_cfg_set_max_threads(lc, 16);
         fuse_loop_cfg_set_idle_threads(lc, 4);
-        rc = fuse_loop_mt(f, lc) == 0 ? 0 : 1;
+        /* 0, or the number of the signal that ended the loop: both are a clean exit. */
+        int lr = fuse_loop_mt(f, lc);
+        rc = lr >= 0 ? 0 : 1;
+        if (rc)
+                fprintf(stderr, "zvmsim: FUSE loop ended with %d\n", lr);
         fuse_loop_cfg_destroy(lc);
         pthread_mutex_lock(&G.lock);
         G.stop = true;
         pthread_cond_broadcast(&G.cond);
+        pthread_cond_broadcast(&G.tcond);
         pthread_mutex_unlock(&G.lock);
         if (timed)
                 pthread_join(timer, NULL);

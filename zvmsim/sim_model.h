@@ -12,7 +12,8 @@ struct m_cpu {
         double busy;                         /* fraction of the interval */
         uint64_t utime, tmsys, totwt, spint; /* CPU timers, counting up */
         uint64_t prbtm;                      /* counts down from X'7FFFFFFF00000000' */
-        uint64_t d_utime, d_emul;            /* this interval */
+        uint64_t d_utime, d_emul, d_sys;     /* this interval */
+        uint64_t pior, piow, ctss, ctrs;     /* paging I/O, SSCH/RSCH executed */
         uint64_t diag, simins, extint, sie, spinc;
 };
 
@@ -92,6 +93,7 @@ struct sim_sys {
         struct m_vnic *vnic;
         struct m_lpar *lpar;
         unsigned bigset_frames;
+        uint64_t pgabl, avail, savfr; /* real storage, frames */
         struct sim_set **events;
         size_t nevents, capevents;
         struct sim_sb *sb; /* the set being built */
@@ -107,6 +109,12 @@ void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigne
 void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
                    const uint8_t *data, size_t len, char kind, const char *payload_layout,
                    const char *key, const char *note);
+
+/* --break-law NAME names this law. */
+bool sim_broken(const struct sim_sys *s, const char *law);
+/* Like sim_emit_begin, with `extra` bytes after the layout's length (CPU entries). */
+struct sim_rec *sim_emit_begin_len(struct sim_sys *s, struct sim_rec *r, unsigned domain,
+                                   unsigned number, const char *key, size_t extra);
 
 /* sim_records_cp.c */
 void sim_cp_config(struct sim_sys *s);

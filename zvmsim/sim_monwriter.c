@@ -51,6 +51,7 @@ struct sim_mw_file *sim_mw_open(struct sim_mw *mw)
         if (!f)
                 return NULL;
         f->mw = mw;
+        f->id = ++mw->next_id;
         f->hdr_to_read = SIM_MW_HDR_LEN;
         f->next = mw->files;
         mw->files = f;
@@ -230,6 +231,14 @@ void sim_mw_close(struct sim_mw_file *f)
                         break;
                 }
         free(f);
+}
+
+struct sim_mw_file *sim_mw_find(struct sim_mw *mw, uint64_t id)
+{
+        for (struct sim_mw_file *f = mw->files; f; f = f->next)
+                if (f->id == id)
+                        return f;
+        return NULL;
 }
 
 void sim_mw_fini(struct sim_mw *mw)

@@ -59,10 +59,12 @@ struct sim_mw {
         sim_mw_cb cb;
         void *cb_ctx;
         struct sim_mw_file *files;
+        uint64_t next_id;
 };
 
 struct sim_mw_file {
         struct sim_mw *mw;
+        uint64_t id; /* never reused: handles refer to files by id */
         uint8_t hb[SIM_MW_HDR_LEN];
         size_t hdr_to_read, data_to_read;
         struct sim_mw_hdr hdr;
@@ -78,6 +80,8 @@ ssize_t sim_mw_write(struct sim_mw_file *f, const uint8_t *p, size_t len);
 /* close(): STOP every non-event buffer of the file. */
 void sim_mw_close(struct sim_mw_file *f);
 void sim_mw_fini(struct sim_mw *mw);
+/* The open file with this id, or NULL once it was closed. */
+struct sim_mw_file *sim_mw_find(struct sim_mw *mw, uint64_t id);
 /* Every buffer CP samples (active START_INTERVAL ones; START_CONFIG ones if config). */
 void sim_mw_foreach(struct sim_mw *mw, bool config,
                     void (*fn)(void *ctx, const struct sim_mw_buf *b), void *ctx);

@@ -14,6 +14,11 @@
         snprintf(key, sizeof(key), keyfmt, __VA_ARGS__);                                           \
         struct sim_rec R_, *r = sim_emit_begin(s, &R_, dom, rec, key);                             \
         if (r)
+#define BEGIN_LEN(dom, rec, extra, keyfmt, ...)                                                    \
+        char key[64];                                                                              \
+        snprintf(key, sizeof(key), keyfmt, __VA_ARGS__);                                           \
+        struct sim_rec R_, *r = sim_emit_begin_len(s, &R_, dom, rec, key, extra);                  \
+        if (r)
 #define END(dom, rec, kind) sim_emit_end(s, r, dom, rec, key, kind)
 
 static void mtrsys(struct sim_sys *s)
@@ -83,6 +88,10 @@ static void sytsyp(struct sim_sys *s, const struct m_cpu *p)
                 sim_set_u(r, "SYTSYP_PLSDIAGT", p->diag);
                 sim_set_u(r, "SYTSYP_PLSPRVIS", p->simins);
                 sim_set_u(r, "SYTSYP_PLSEXTNX", p->extint);
+                sim_set_u(r, "SYTSYP_PLSCTSS", p->ctss);
+                sim_set_u(r, "SYTSYP_PLSCTRS", p->ctrs);
+                sim_set_u(r, "SYTSYP_PLSPIOPR", p->pior);
+                sim_set_u(r, "SYTSYP_PLSPIOPW", p->piow);
                 END(0, 1, 'S');
         }
 }
@@ -112,15 +121,61 @@ static void prcprp(struct sim_sys *s, const struct m_cpu *p)
         }
 }
 
+/* SYTCUP: the fixed part, then one entry per logical CPU (found via CALCPUOF/CALCPULN). */
 static void sytcup(struct sim_sys *s, const struct m_lpar *l, unsigned i)
 {
-        BEGIN(0, 16, "lpar %s", l->name)
+        size_t elen = 0, flen = 0;
+        const struct zl_layout *el = sim_payload_layout("D0R16.CPU", &elen);
+        (void)sim_cp_layout(0, 16, &flen);
+        if (!el)
+                elen = 40;
+        BEGIN_LEN(0, 16, elen * l->ncpu, "lpar %s", l->name)
         {
                 sim_set_t(r, "SYTCUP_LCUPNAME", l->name);
                 sim_set_u(r, "SYTCUP_LCUPPNUM", i + 1);
                 sim_set_u(r, "SYTCUP_LCUPCPCT", l->ncpu);
+                sim_set_u(r, "SYTCUP_CALCPUOF", flen);
+                sim_set_u(r, "SYTCUP_CALCPULN", elen);
                 sim_set_u(r, "SYTCUP_LCUTCTOD", s->tod);
+                for (unsigned j = 0; j < l->ncpu; j++) {
+                        struct sim_rec e = {.l = el, .b = {r->b.p + flen + j * elen, elen}};
+                        sim_set_u(&e, "SYTCUP_LCUCPUID", j);
+                        sim_set_u(&e, "SYTCUP_LCUCWGHT", 100);
+                        sim_set_u(&e, "SYTCUP_LCUCACTM", l->dispatch[j]);
+                        sim_set_u(&e, "SYTCUP_LCUCLPTM", l->mgmt[j]);
+                        sim_set_t(&e, "SYTCUP_LCXCPTYP", "IFL");
+                }
                 END(0, 16, 'S');
+        }
+}
+
+static void sytrsg(struct sim_sys *s)
+{
+        BEGIN(0, 3, "%s", "storage")
+        {
+                sim_set_u(r, "SYTRSG_RSAPGABL", s->pgabl);
+                sim_set_u(r, "SYTRSG_RSAAVAIL", s->avail);
+                sim_set_u(r, "SYTRSG_RSASAVFR", s->savfr);
+                END(0, 3, 'S');
+        }
+}
+
+static void storsg(struct sim_sys *s)
+{
+        BEGIN(3, 1, "%s", "storage")
+        {
+                sim_set_u(r, "STORSG_RSASAVFR", s->savfr + (sim_broken(s, "storage") ? 1000 : 0));
+                END(3, 1, 'S');
+        }
+}
+
+static void sytusr(struct sim_sys *s)
+{
+        BEGIN(0, 8, "%s", "users")
+        {
+                sim_set_u(r, "SYTUSR_SYSUSRS", s->cfg.guests);
+                sim_set_u(r, "SYTUSR_SRMCDORM", s->cfg.guests / 3);
+                END(0, 8, 'S');
         }
 }
 
@@ -141,10 +196,15 @@ static void useact(struct sim_sys *s, const struct m_guest *g, unsigned v)
                 sim_set_u(r, "USEACT_VMDSLIST", 0x37);
                 sim_set_u(r, "USEACT_VMDTTIME", g->ttime[v]);
                 sim_set_u(r, "USEACT_VMDVTIME", g->vtime[v]);
-                if (v == 0) {
-                        sim_set_u(r, "USEACT_VMDCTPVR", g->resident);
-                        sim_set_u(r, "USEACT_VMDWSSPR", g->wss);
-                }
+                /* Guest-wide values in the base virtual CPU's record; consumers sum. */
+                bool base = v == 0;
+                uint64_t res = g->resident;
+                if (base && g == s->guest && sim_broken(s, "guest-resident"))
+                        res += s->pgabl;
+                sim_set_u(r, "USEACT_VMDCTPVR", base ? res : 0);
+                sim_set_u(r, "USEACT_VMDWSSPR", base ? g->wss : 0);
+                sim_set_u(r, "USEACT_CALCPPGR", base ? g->pgread : 0);
+                sim_set_u(r, "USEACT_CALCPPGW", base ? g->pgwrite : 0);
                 END(4, 3, 'S');
         }
 }
@@ -155,7 +215,9 @@ static void ioddev(struct sim_sys *s, const struct m_dev *d)
         {
                 sim_set_u(r, "IODDEV_RDEVDEV", d->devno);
                 sim_set_u(r, "IODDEV_RDEVSID", d->sch);
-                sim_set_u(r, "IODDEV_SCMSSCH", d->ssch);
+                sim_set_u(r, "IODDEV_SCMSSCH", d->ssch & 0xFFFF);
+                sim_set_u(r, "IODDEV_SCGSSCH",
+                          d->ssch + (d == s->dev && sim_broken(s, "device-ssch") ? 5 * s->n : 0));
                 sim_set_u(r, "IODDEV_SCMCNTIM", d->connect);
                 sim_set_u(r, "IODDEV_SCMFPTIM", d->pending);
                 sim_set_u(r, "IODDEV_SCMDDTIM", d->disconnect);
@@ -170,6 +232,9 @@ static void vndses(struct sim_sys *s, const struct m_vnic *v)
         {
                 sim_set_t(r, "VNDSES_OWNER", owner);
                 sim_set_u(r, "VNDSES_NICBASE", v->addr);
+                sim_set_u(r, "VNDSES_VDEVDEV", v->addr);
+                sim_set_u(r, "VNDSES_SESTXERR", v->txd / 2);
+                sim_set_u(r, "VNDSES_SESRXERR", v->rxd / 2);
                 sim_set_u(r, "VNDSES_SESTXBYT", v->txb);
                 sim_set_u(r, "VNDSES_SESRXBYT", v->rxb);
                 sim_set_u(r, "VNDSES_SESTXPKT", v->txp);
@@ -187,8 +252,9 @@ void sim_cp_sample(struct sim_sys *s)
                 sytsyp(s, &s->cpu[i]);
         for (unsigned i = 0; i < c->cpus; i++)
                 sytprp(s, &s->cpu[i]);
-        global(s, 0, 3, "storage");
-        global(s, 0, 8, "users");
+        sytrsg(s);
+        sytusr(s);
+        storsg(s);
         for (unsigned i = 0; i < c->lpars; i++)
                 sytcup(s, &s->lpar[i], i);
         global(s, 0, 19, "system");

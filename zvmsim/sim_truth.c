@@ -11,7 +11,7 @@
 
 struct sim_truth {
         FILE *f;
-        bool fields;
+        bool fields, borrowed;
 };
 
 struct sim_truth *sim_truth_open(const char *path, bool fields)
@@ -28,11 +28,22 @@ struct sim_truth *sim_truth_open(const char *path, bool fields)
         return t;
 }
 
+struct sim_truth *sim_truth_on(FILE *f, bool fields)
+{
+        struct sim_truth *t = calloc(1, sizeof(*t));
+        if (!t)
+                return NULL;
+        t->f = f;
+        t->fields = fields;
+        t->borrowed = true;
+        return t;
+}
+
 void sim_truth_close(struct sim_truth *t)
 {
         if (!t)
                 return;
-        if (t->f == stdout)
+        if (t->f == stdout || t->borrowed)
                 fflush(t->f);
         else
                 fclose(t->f);

@@ -15,7 +15,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "met_verify.h"
+#include "metric.h"
 #include "sim.h"
+
+/* The metric engine over the decoded records, for the conservation laws. */
+static struct zm_engine *eng;
+static uint64_t nmetrics;
+
+static void on_metric(void *ctx, const struct zm_metric *m)
+{
+        (void)ctx;
+        (void)m;
+        nmetrics++;
+}
+
+static void on_log(void *ctx, int level, const char *msg)
+{
+        (void)ctx;
+        if (level <= 4 && getenv("SIM_WALK_VERBOSE"))
+                fprintf(stderr, "engine: %s\n", msg);
+}
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        (void)ctx;
+        if (eng)
+                zm_engine_record(eng, r);
+}
+
+static void on_interval(void *ctx, const struct zd_record *r)
+{
+        (void)ctx;
+        if (eng)
+                zm_engine_interval_end(eng, r);
+}
+
+/* Every law held (or had no data), or exactly the broken one failed. */
+static int check_laws(const char *broken)
+{
+        int bad = 0;
+        for (size_t i = 0;; i++) {
+                const struct zv_law_status *l = zm_law_at(eng, i);
+                if (!l)
+                        break;
+                bool is_broken = broken && strcmp(broken, l->name) == 0;
+                /* A broken law may leave the laws that build on it without data. */
+                bool ok = is_broken ? l->failed > 0 : l->failed == 0 && (l->held > 0 || broken);
+                printf("law %-15s held %4llu failed %4llu nodata %4llu%s: %s\n", l->name,
+                       (unsigned long long)l->held, (unsigned long long)l->failed,
+                       (unsigned long long)l->nodata, is_broken ? " (broken on purpose)" : "",
+                       ok ? "ok" : "FAIL");
+                if (!ok) {
+                        fprintf(stderr, "FAIL law %s: %s\n", l->name, l->reason);
+                        bad = 1;
+                }
+        }
+        return bad;
+}
 
 static unsigned long errors_seen;
 
@@ -55,6 +112,9 @@ static int compare(const char *what, const struct zd_stats *st,
         return bad;
 }
 
+static void on_value_record(void *ctx, const struct zd_record *r);
+static char **tlines;
+
 static int decode_file(const char *path, struct zd_stats *out)
 {
         FILE *f = fopen(path, "rb");
@@ -62,7 +122,7 @@ static int decode_file(const char *path, struct zd_stats *out)
                 fprintf(stderr, "sim_walk: cannot open %s\n", path);
                 return -1;
         }
-        struct zd_handler h = {.error = on_error};
+        struct zd_handler h = {.error = on_error, .record = tlines ? on_value_record : NULL};
         struct zd_stream *s = zd_stream_new(ZD_FMT_UNKNOWN, &h);
         uint8_t buf[65536];
         size_t n;
@@ -75,8 +135,124 @@ static int decode_file(const char *path, struct zd_stats *out)
         return 0;
 }
 
+/*
+ * Values: every decoded record, rendered through the same truth writer with
+ * the layout the decoder picks for its length, must match its truth line in
+ * the fields (and, for domain 10, the application data bytes).
+ */
+static size_t ntlines, tnext;
+static unsigned long value_errors, values_checked;
+
+/* The text of member `name` ("fields" object or "data_hex" string) in a JSON line. */
+static bool member(const char *line, const char *name, const char **start, size_t *len)
+{
+        char pat[32];
+        snprintf(pat, sizeof(pat), "\"%s\":", name);
+        const char *p = strstr(line, pat);
+        if (!p)
+                return false;
+        p += strlen(pat);
+        const char *q = p;
+        if (*q == '{') {
+                int depth = 0;
+                bool str = false;
+                for (; *q; q++) {
+                        if (str) {
+                                if (*q == '\\' && q[1])
+                                        q++;
+                                else if (*q == '"')
+                                        str = false;
+                        } else if (*q == '"')
+                                str = true;
+                        else if (*q == '{')
+                                depth++;
+                        else if (*q == '}' && --depth == 0) {
+                                q++;
+                                break;
+                        }
+                }
+        } else {
+                q = strchr(q + 1, '"');
+                q = q ? q + 1 : p + strlen(p);
+        }
+        *start = p;
+        *len = (size_t)(q - p);
+        return true;
+}
+
+static bool same_member(const char *a, const char *b, const char *name)
+{
+        const char *pa, *pb;
+        size_t la, lb;
+        bool ha = member(a, name, &pa, &la), hb = member(b, name, &pb, &lb);
+        return ha == hb && (!ha || (la == lb && memcmp(pa, pb, la) == 0));
+}
+
+static void on_value_record(void *ctx, const struct zd_record *r)
+{
+        (void)ctx;
+        if (r->domain == 1 && (r->number == ZD_D1_END_OF_FRAME || r->number == ZD_D1_INTERVAL_END))
+                return;
+        if (tnext >= ntlines) {
+                if (value_errors++ < 5)
+                        fprintf(stderr, "FAIL: more records decoded than the truth has\n");
+                return;
+        }
+        const char *want = tlines[tnext++];
+        char *got = NULL;
+        size_t gotlen = 0;
+        FILE *m = open_memstream(&got, &gotlen);
+        struct sim_truth *t = sim_truth_on(m, true);
+        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+        zd_view data = {0};
+        uint16_t off = 0, len = 0;
+        if (r->domain == 10 && zd_u16(r->rec, 20, &off) && zd_u16(r->rec, 22, &len))
+                (void)zd_view_sub(r->rec, off, len, &data);
+        sim_truth_record(t, 0, r->tod, r->kind, r->domain, r->number, "", l, r->rec, NULL, data,
+                         NULL);
+        sim_truth_close(t);
+        fclose(m);
+        unsigned d, n;
+        unsigned long long tod;
+        const char *p = strstr(want, "\"tod\":");
+        bool ok = p &&
+                  sscanf(p, "\"tod\":%llu,\"kind\":\"%*c\",\"domain\":%u,\"record\":%u", &tod, &d,
+                         &n) == 3 &&
+                  tod == r->tod && d == r->domain && n == r->number &&
+                  same_member(want, got, "fields") && same_member(want, got, "data_hex");
+        values_checked++;
+        if (!ok && value_errors++ < 5)
+                fprintf(stderr,
+                        "FAIL: decoded record differs from its truth line\n  truth:   %.300s\n  "
+                        "decoded: %.300s\n",
+                        want, got);
+        free(got);
+}
+
 static int from_file(const char *path, const char *truth)
 {
+        if (!truth) { /* no truth: the file must decode without errors */
+                struct zd_stats st;
+                if (decode_file(path, &st))
+                        return 2;
+                uint64_t errs = zd_stats_errors(&st);
+                printf("%s: %llu sets, %llu records, %llu intervals, %llu errors: %s\n", path,
+                       (unsigned long long)st.sets, (unsigned long long)st.records,
+                       (unsigned long long)st.intervals, (unsigned long long)errs,
+                       errs || !st.intervals ? "FAIL" : "ok");
+                return errs || !st.intervals;
+        }
+        if (!truth) { /* no truth: the file must decode without errors */
+                struct zd_stats st;
+                if (decode_file(path, &st))
+                        return 2;
+                uint64_t errs = zd_stats_errors(&st);
+                printf("%s: %llu sets, %llu records, %llu intervals, %llu errors: %s\n", path,
+                       (unsigned long long)st.sets, (unsigned long long)st.records,
+                       (unsigned long long)st.intervals, (unsigned long long)errs,
+                       errs || !st.intervals ? "FAIL" : "ok");
+                return errs || !st.intervals;
+        }
         static uint64_t want[ZD_NDOMAINS][ZD_NRECSLOTS];
         uint64_t total = 0;
         FILE *t = fopen(truth, "r");
@@ -86,6 +262,11 @@ static int from_file(const char *path, const char *truth)
         }
         static char line[1 << 16];
         while (fgets(line, sizeof(line), t)) {
+                if (strncmp(line, "{\"interval\"", 11) == 0) {
+                        if (ntlines % 4096 == 0)
+                                tlines = realloc(tlines, (ntlines + 4096) * sizeof(*tlines));
+                        tlines[ntlines++] = strdup(line);
+                }
                 unsigned d, r, eof;
                 const char *p;
                 if ((p = strstr(line, "\"domain\":")) &&
@@ -108,7 +289,18 @@ static int from_file(const char *path, const char *truth)
         struct zd_stats st;
         if (decode_file(path, &st))
                 return 2;
-        return compare(path, &st, want, total);
+        int bad = compare(path, &st, want, total);
+        if (value_errors || tnext != ntlines) {
+                fprintf(stderr, "FAIL values: %lu records differ, %zu of %zu truth lines matched\n",
+                        value_errors, tnext, ntlines);
+                bad = 1;
+        }
+        printf("%s: %lu records compared field by field with the truth: %s\n", path, values_checked,
+               bad ? "MISMATCH" : "ok");
+        for (size_t i = 0; i < ntlines; i++)
+                free(tlines[i]);
+        free(tlines);
+        return bad;
 }
 
 static int generate(int argc, char **argv)
@@ -118,6 +310,7 @@ static int generate(int argc, char **argv)
         c.interval_ms = 1000;
         unsigned long intervals = 60;
         const char *mw = NULL;
+        bool laws = false;
         for (int i = 0; i + 1 < argc; i += 2) {
                 unsigned long v = strtoul(argv[i + 1], NULL, 0);
                 if (!strcmp(argv[i], "--intervals"))
@@ -146,13 +339,20 @@ static int generate(int argc, char **argv)
                         c.max_frames_per_mce = (uint32_t)v;
                 else if (!strcmp(argv[i], "--monwrite"))
                         mw = argv[i + 1];
+                else if (!strcmp(argv[i], "--laws"))
+                        laws = strcmp(argv[i + 1], "no") != 0,
+                        c.break_law = laws && strcmp(argv[i + 1], "all") ? argv[i + 1] : NULL;
                 else {
                         fprintf(stderr, "sim_walk: unknown option %s\n", argv[i]);
                         return 2;
                 }
         }
         struct sim_sys *s = sim_sys_new(&c, NULL);
-        struct zd_handler h = {.error = on_error};
+        struct zd_handler h = {.error = on_error, .record = on_record, .interval_end = on_interval};
+        if (laws) {
+                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
+                eng = zm_engine_new(&opt, on_metric, on_log, NULL);
+        }
         struct zd_decoder d;
         zd_decoder_init(&d, &h);
         struct sim_out *out = mw ? sim_out_open(mw, false) : NULL;
@@ -190,6 +390,21 @@ static int generate(int argc, char **argv)
                 else
                         bad |= compare("MONWRITE file", &st, k->by_rec, k->records);
         }
+        if (eng) {
+                bad |= check_laws(c.break_law);
+                const struct zm_counters *mc = zm_engine_counters(eng);
+                printf("metrics: %llu; APPLDATA torn %llu, stale %llu, bad %llu, unknown %llu; "
+                       "timer resets %llu\n",
+                       (unsigned long long)nmetrics, (unsigned long long)mc->appl_sync,
+                       (unsigned long long)mc->appl_stale, (unsigned long long)mc->appl_bad,
+                       (unsigned long long)mc->appl_unknown, (unsigned long long)mc->timer_resets);
+                if (mc->appl_bad || mc->timer_resets || !nmetrics) {
+                        fprintf(stderr, "FAIL: domain 10 records refused or CPU timers reset\n");
+                        bad = 1;
+                }
+                zm_engine_free(eng);
+                eng = NULL;
+        }
         sim_records_report_misses(stdout);
         sim_sys_free(s);
         return bad;
@@ -199,8 +414,8 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
-        if (argc == 4 && strcmp(argv[1], "file") == 0)
-                return from_file(argv[2], argv[3]);
-        fputs("usage: sim_walk gen [options] | sim_walk file FILE TRUTH\n", stderr);
+        if ((argc == 3 || argc == 4) && strcmp(argv[1], "file") == 0)
+                return from_file(argv[2], argc == 4 ? argv[3] : NULL);
+        fputs("usage: sim_walk gen [options] | sim_walk file FILE [TRUTH]\n", stderr);
         return 2;
 }

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A plain monreader client against zvmsim's FUSE monreader: every behaviour
+ * of the kernel driver (kernel-and-s390-tools.md 2.5-2.8) checked through the
+ * exact sequence of read() results.
+ *
+ *   monreader_client ZVMSIM_BINARY
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decoder.h"
+#include "simctl.h"
+
+#define FUSE_SPLIT_MIN (128 * 1024)
+
+static uint8_t buf[4 << 20];
+static uint8_t set[64 << 20];
+
+static long rd(int fd, size_t size)
+{
+        ssize_t r = read(fd, buf, size);
+        return r < 0 ? -errno : (long)r;
+}
+
+static uint32_t be32at(const uint8_t *p)
+{
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * What the driver returns: min(buffer, rest of the current unit).  zvmsim
+ * keeps one byte back when a read of 128 KB or more would end exactly on a
+ * unit boundary (the kernel splits such reads into FUSE requests).
+ */
+static long expect(size_t bs, size_t left)
+{
+        if (bs >= FUSE_SPLIT_MIN && left == bs)
+                return (long)bs - 1;
+        return (long)(left < bs ? left : bs);
+}
+
+struct setinfo {
+        size_t len, nmce, reads;
+        long first_err; /* an errno seen instead of data (negative), or 0 */
+        size_t eofs, ends;
+};
+
+static unsigned long dec_errors;
+static void on_err(void *ctx, const struct zd_error *e)
+{
+        (void)ctx;
+        dec_errors++;
+        fprintf(stderr, "decode error: %s\n", e->msg);
+}
+
+/*
+ * Read one data set with buffer size bs, checking every read() against the
+ * driver's rule, up to and including its 0-byte read.  The set is decoded.
+ */
+static bool read_set(int fd, size_t bs, struct setinfo *si)
+{
+        memset(si, 0, sizeof(*si));
+        size_t unit_left = ZD_MCE_LEN;
+        bool in_mce = true;
+        uint8_t mce[ZD_MCE_LEN];
+        size_t mce_got = 0;
+        for (;;) {
+                long r = rd(fd, bs);
+                si->reads++;
+                if (r < 0) {
+                        si->first_err = r;
+                        return false;
+                }
+                if (r == 0) {
+                        CHECK(in_mce && mce_got == 0, "0-byte read inside a unit (%zu left)",
+                              unit_left);
+                        break;
+                }
+                long want = expect(bs, unit_left);
+                CHECK(r == want, "read(%zu) returned %ld, driver rule says %ld (unit %s, %zu left)",
+                      bs, r, want, in_mce ? "MCE" : "records", unit_left);
+                if (r > (long)unit_left) /* crossed a boundary: nothing more to check */
+                        return false;
+                memcpy(set + si->len, buf, (size_t)r);
+                si->len += (size_t)r;
+                if (in_mce) {
+                        memcpy(mce + mce_got, buf, (size_t)r);
+                        mce_got += (size_t)r;
+                }
+                unit_left -= (size_t)r;
+                if (unit_left == 0) {
+                        if (in_mce) {
+                                uint32_t s = be32at(mce + 4), e = be32at(mce + 8);
+                                CHECK(e > s, "MCE range %08X-%08X", s, e);
+                                CHECK(mce[0] == 0xE2 || mce[0] == 0xC5, "MCE type %02X", mce[0]);
+                                unit_left = (size_t)(e - s) + 1;
+                                in_mce = false;
+                                si->nmce++;
+                        } else {
+                                unit_left = ZD_MCE_LEN;
+                                in_mce = true;
+                                mce_got = 0;
+                        }
+                }
+        }
+        struct zd_handler h = {.error = on_err};
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        unsigned long before = dec_errors;
+        zd_decode_dataset(&d, zd_view_make(set, si->len), 0, 0);
+        CHECK(dec_errors == before, "decoder reported errors on the set");
+        si->eofs = d.st.frames;
+        si->ends = d.st.intervals;
+        return true;
+}
+
+static int open_reader(struct sim *s, int flags)
+{
+        int fd = open(simpath(s, "monreader"), O_RDONLY | flags);
+        return fd < 0 ? -errno : fd;
+}
+
+static void t_basic(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open monreader: %s", strerror(-fd));
+        if (fd < 0)
+                return;
+        int fd2 = open_reader(s, 0);
+        CHECK(fd2 == -EBUSY, "second open gave %d, want -EBUSY", fd2);
+        if (fd2 >= 0)
+                close(fd2);
+
+        /* On connect: the configuration set, ended by Interval End. */
+        struct setinfo si;
+        CHECK(read_set(fd, 65536, &si), "configuration set");
+        CHECK(si.reads == 3 && si.nmce == 1, "config set: %zu reads, %zu MCEs; want 12, N, 0",
+              si.reads, si.nmce);
+        CHECK(si.ends == 1, "config set has %zu Interval End records", si.ends);
+        CHECK(si.len >= 32 && set[si.len - 20 + 4] == 1 && set[si.len - 20 + 7] == 11,
+              "config set does not end with D1R11");
+
+        /* Nothing queued: O_NONBLOCK gives EAGAIN, poll gives nothing. */
+        CHECK(rd(fd, 4096) == -EAGAIN, "empty queue: want EAGAIN");
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        CHECK(poll(&p, 1, 0) == 0, "poll on an empty queue reported %x", p.revents);
+
+        /* One interval: poll reports it; a 12-byte buffer reads exactly the MCE. */
+        CHECK(ctl(s, "interval") == 0, "control interval");
+        p.revents = 0;
+        CHECK(poll(&p, 1, 2000) == 1 && (p.revents & POLLIN), "poll after an interval: %x",
+              p.revents);
+        CHECK(rd(fd, 12) == 12, "MCE read with a 12-byte buffer");
+        long r = rd(fd, 64);
+        CHECK(r == 64, "first record bytes: %ld", r);
+        /* poll still reports the partly read message. */
+        p.revents = 0;
+        CHECK(poll(&p, 1, 0) == 1 && (p.revents & POLLIN), "poll on a partly read set: %x",
+              p.revents);
+        /* Finish it with odd buffer sizes, checked against the rule. */
+        while ((r = rd(fd, 999)) > 0)
+                ;
+        CHECK(r == 0, "end of set: %ld", r);
+        CHECK(rd(fd, 10) == -EAGAIN, "after the set: EAGAIN");
+
+        /* Tiny buffers split the MCE itself: 5, 5, 2. */
+        ctl(s, "interval");
+        CHECK(rd(fd, 5) == 5 && rd(fd, 5) == 5 && rd(fd, 5) == 2, "MCE in 5-byte reads: 5 5 2");
+        while ((r = rd(fd, 4096)) > 0)
+                ;
+        CHECK(r == 0, "end of set after tiny reads: %ld", r);
+
+        /* Several intervals queued: each is its own set with its own 0-byte read. */
+        ctl(s, "interval 3");
+        for (int i = 0; i < 3; i++) {
+                CHECK(read_set(fd, 100, &si), "queued set %d", i);
+                CHECK(si.ends == 1, "queued set %d: %zu Interval Ends", i, si.ends);
+        }
+        CHECK(rd(fd, 10) == -EAGAIN, "three sets read: EAGAIN");
+
+        /* close() then an immediate reopen: not busy, configuration set again. */
+        close(fd);
+        fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "reopen right after close: %s", fd < 0 ? strerror(-fd) : "ok");
+        if (fd >= 0) {
+                CHECK(read_set(fd, 65536, &si) && si.ends == 1, "config set after reopen");
+                close(fd);
+        }
+}
+
+static void t_multi_mce(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+        ctl(s, "bigset 12");
+        ctl(s, "interval");
+        CHECK(read_set(fd, 8192, &si), "set with several MCEs");
+        CHECK(si.nmce >= 3, "bigset with --frames-per-mce 4 gave %zu MCEs", si.nmce);
+        CHECK(si.eofs >= 10, "bigset: %zu End-of-Frame records", si.eofs);
+        CHECK(si.ends == 1, "bigset: %zu Interval Ends", si.ends);
+        close(fd);
+}
+
+struct later {
+        struct sim *s;
+        long ms;
+        const char *cmd;
+};
+static void *do_later(void *arg)
+{
+        struct later *l = arg;
+        msleep(l->ms);
+        ctl(l->s, "%s", l->cmd);
+        return NULL;
+}
+
+static double now_s(void)
+{
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void t_blocking(struct sim *s)
+{
+        int fd = open_reader(s, 0);
+        CHECK(fd >= 0, "open blocking");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+        pthread_t t;
+        struct later l = {s, 300, "interval"};
+        pthread_create(&t, NULL, do_later, &l);
+        double t0 = now_s();
+        long r = rd(fd, 65536);
+        double dt = now_s() - t0;
+        pthread_join(t, NULL);
+        CHECK(r == 12, "blocking read returned %ld", r);
+        CHECK(dt > 0.2, "blocking read returned after %.3f s, before the interval", dt);
+        while ((r = rd(fd, 65536)) > 0)
+                ;
+        CHECK(r == 0, "end of set: %ld", r);
+        close(fd);
+}
+
+static void t_overflow(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open");
+        if (fd < 0)
+                return;
+        /* The configuration set is message 1; 300 more intervals while nobody reads. */
+        ctl(s, "burst 300");
+        long zeros = 0, r = 0;
+        for (;;) {
+                r = rd(fd, 65536);
+                if (r == 0)
+                        zeros++;
+                else if (r < 0)
+                        break;
+        }
+        CHECK(zeros == 255, "%ld data sets before the error; want 255 (the message limit)", zeros);
+        CHECK(r == -EOVERFLOW, "after the 255th set: %ld, want -EOVERFLOW", r);
+        CHECK(rd(fd, 65536) == -EAGAIN, "after EOVERFLOW: EAGAIN (later messages were lost)");
+        /* Reading continues normally. */
+        ctl(s, "interval");
+        struct setinfo si;
+        CHECK(read_set(fd, 65536, &si) && si.ends == 1, "a set after EOVERFLOW");
+        CHECK(status(s, "dropped") >= 46, "status dropped = %ld", status(s, "dropped"));
+        close(fd);
+}
+
+static void t_sever_efault(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+
+        /* EFAULT: reported once, nothing advances. */
+        ctl(s, "interval");
+        CHECK(rd(fd, 12) == 12, "MCE before EFAULT");
+        ctl(s, "efault");
+        CHECK(rd(fd, 100) == -EFAULT, "EFAULT injected");
+        long r = rd(fd, 100);
+        CHECK(r == 100, "read after EFAULT continues where it was: %ld", r);
+        while ((r = rd(fd, 65536)) > 0)
+                ;
+        CHECK(r == 0, "end of set after EFAULT");
+
+        /* Sever: EIO on every read and POLLERR until reopened. */
+        ctl(s, "interval");
+        CHECK(rd(fd, 12) == 12, "MCE before sever");
+        ctl(s, "sever");
+        CHECK(rd(fd, 100) == -EIO, "read after sever: EIO");
+        CHECK(rd(fd, 100) == -EIO, "read after sever, again: EIO");
+        ctl(s, "interval");
+        CHECK(rd(fd, 100) == -EIO, "severed path gets no new data");
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        CHECK(poll(&p, 1, 0) == 1 && (p.revents & POLLERR), "poll after sever: %x", p.revents);
+        int fd2 = open_reader(s, O_NONBLOCK);
+        CHECK(fd2 == -EBUSY, "severed but still open: EBUSY for another opener");
+        if (fd2 >= 0)
+                close(fd2);
+        close(fd);
+        fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "reopen after sever");
+        if (fd >= 0) {
+                CHECK(read_set(fd, 65536, &si) && si.ends == 1, "config set after reopen");
+                ctl(s, "interval");
+                CHECK(read_set(fd, 65536, &si) && si.ends == 1, "sample set after reopen");
+                close(fd);
+        }
+}
+
+static void t_bigread(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+        /* A record range over 1 MB read with a 4 MB buffer. */
+        ctl(s, "bigset 400");
+        ctl(s, "interval");
+        CHECK(read_set(fd, 4 << 20, &si), "big set with a 4 MB buffer");
+        CHECK(si.len > (1u << 20), "big set is %zu bytes", si.len);
+        CHECK(si.ends == 1 && si.eofs >= 399, "big set: %zu EOF, %zu Interval End", si.eofs,
+              si.ends);
+        close(fd);
+}
+
+int main(int argc, char **argv)
+{
+        if (argc != 2) {
+                fputs("usage: monreader_client ZVMSIM_BINARY\n", stderr);
+                return 2;
+        }
+        struct sim s;
+        sim_start(&s, argv[1], "--interval", "0", "--frames-per-mce", "4", NULL);
+        t_basic(&s);
+        t_multi_mce(&s);
+        t_blocking(&s);
+        t_overflow(&s);
+        t_sever_efault(&s);
+        t_bigread(&s);
+        sim_stop(&s);
+
+        /* Timed intervals come at the configured pace (a loose bound, not a timing test). */
+        sim_start(&s, argv[1], "--interval", "0.2", NULL);
+        msleep(1000);
+        long n = status(&s, "interval");
+        CHECK(n >= 2 && n <= 20, "%ld intervals of 0.2 s in about 1 s", n);
+        int fd = open_reader(&s, 0);
+        struct setinfo si;
+        CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "config set, timed mode");
+        CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "a timed interval arrives");
+        if (fd >= 0)
+                close(fd);
+        sim_stop(&s);
+        return finish("monreader_client");
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End-to-end tests of zvmmon over generated captures (gen_d10.c).
+#   run.sh ZVMMON GEN_D10 WORKDIR
+# Every line zvmmon dump prints must parse with jq; the domain 10 output must
+# match the golden files here; exit codes must be 0 clean, 1 damaged, 2 unusable.
+set -u
+Z=$1 GEN=$2 W=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+command -v jq >/dev/null || { echo "check-zvmmon: jq missing (make deps)"; exit 1; }
+rm -rf "$W" && mkdir -p "$W"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect RC DESCRIPTION -- command...
+expect() {
+	local want=$1 what=$2; shift 3
+	"$@" >"$W/out" 2>"$W/err"; local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$what (exit $rc)"; else fail "$what: exit $rc, want $want"; sed 's/^/    /' "$W/err"; fi
+}
+
+# Each line one JSON value: jq must re-emit exactly as many lines as there are.
+lines_parse() {
+	local f=$1 what=$2 n m
+	n=$(wc -l <"$f")
+	if ! m=$(jq -c . <"$f" 2>"$W/jqerr" | wc -l) || [ -s "$W/jqerr" ] || [ "$n" != "$m" ]; then
+		fail "$what: $n lines, jq read $m values"; head -3 "$W/jqerr"
+	else
+		ok "$what: all $n lines parse with jq"
+	fi
+}
+
+# Fields of non-APPLDATA records come from other layout tables and may grow.
+normalize() { jq -c 'if .type=="record" and .domain!=10 then del(.fields,.layout,.record_name,.dsect) else . end' "$1"; }
+
+golden() {
+	local f=$1 name=$2
+	normalize "$f" >"$W/$name.norm"
+	if diff -u "$HERE/$name.jsonl" "$W/$name.norm" >"$W/$name.diff"; then
+		ok "$name matches golden file"
+	else
+		fail "$name differs from $HERE/$name.jsonl"; head -40 "$W/$name.diff"
+	fi
+}
+
+"$GEN" clean "$W/clean.cap" && "$GEN" damaged "$W/damaged.cap" || { echo "generator failed"; exit 1; }
+
+expect 0 "dump clean capture" -- "$Z" dump "$W/clean.cap"
+cp "$W/out" "$W/clean.json"
+lines_parse "$W/clean.json" "dump clean"
+golden "$W/clean.json" clean
+[ "$(jq -s '[.[] | select(.appl.stale == true)] | length' "$W/clean.json")" = 2 ] &&
+	ok "two stale records flagged" || fail "stale records not flagged"
+
+expect 1 "dump damaged capture" -- "$Z" dump "$W/damaged.cap"
+cp "$W/out" "$W/damaged.json"
+lines_parse "$W/damaged.json" "dump damaged"
+golden "$W/damaged.json" damaged
+grep -q 'appl_sync=1' "$W/err" && grep -q 'lx_cpus=1' "$W/err" &&
+	ok "error counts on stderr" || fail "error counts missing on stderr: $(cat "$W/err")"
+
+expect 0 "dump --format text" -- "$Z" dump --format text "$W/clean.cap"
+grep -q 'cpu_layout=LINUXKRNL.OS.CPU01' "$W/out" && ok "text shows per-CPU data" || fail "text dump"
+expect 0 "dump --domain 10 --record 1" -- "$Z" dump --domain 10 --record 1 "$W/clean.cap"
+[ "$(wc -l <"$W/out")" = 1 ] && ok "filter by record" || fail "filter by record: $(wc -l <"$W/out") lines"
+expect 0 "dump --userid" -- "$Z" dump --userid 'linux0[24]' "$W/clean.cap"
+[ "$(jq -r .appl.userid "$W/out" | sort -u | tr '\n' ' ')" = "LINUX02 LINUX04 " ] &&
+	ok "filter by userid glob" || fail "filter by userid: $(jq -r .appl.userid "$W/out" | tr '\n' ' ')"
+expect 0 "dump from stdin" -- sh -c "\"$Z\" dump - <\"$W/clean.cap\""
+cmp -s "$W/out" "$W/clean.json" && ok "stdin gives the same dump" || fail "stdin dump differs"
+
+expect 0 "stat clean" -- "$Z" stat --format json "$W/clean.cap"
+lines_parse "$W/out" "stat json"
+[ "$(jq -c '[.records, .intervals, .appldata.stale, .appldata.opaque, .appldata.linuxkrnl_os]' "$W/out")" = "[17,2,2,2,4]" ] &&
+	ok "stat counts" || fail "stat counts: $(jq -c '[.records, .intervals, .appldata]' "$W/out")"
+expect 1 "stat damaged" -- "$Z" stat --format json "$W/damaged.cap"
+[ "$(jq -c '[.appldata.sync_drops, .errors.appl_offset, .errors.lnx_string]' "$W/out")" = "[1,1,1]" ] &&
+	ok "stat error counts" || fail "stat error counts: $(cat "$W/out")"
+expect 0 "stat text" -- "$Z" stat "$W/clean.cap"
+
+# A raw monreader data set (the first frame's payload) is detected as such.
+len=$(od -An -tu1 -j20 -N4 "$W/clean.cap" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+dd if="$W/clean.cap" of="$W/set0.bin" bs=1 skip=40 count="$len" status=none
+expect 0 "dump raw data set" -- "$Z" dump "$W/set0.bin"
+[ "$(jq -c 'del(.offset)' "$W/out" | md5sum)" = "$(jq -c 'select(.set == 0) | del(.offset)' "$W/clean.json" | md5sum)" ] &&
+	ok "data set decodes like the capture's first set" || fail "raw data set dump differs"
+
+# Unusable input and usage errors.
+: >"$W/empty"
+printf 'this is not monitor data\n' >"$W/text"
+head -c 5000 /dev/urandom >"$W/random"
+expect 2 "empty input" -- "$Z" dump "$W/empty"
+expect 2 "text input" -- "$Z" dump "$W/text"
+expect 2 "missing file" -- "$Z" dump "$W/nonexistent"
+expect 2 "no file" -- "$Z" dump
+expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
+expect 2 "bad domain" -- "$Z" dump --domain x "$W/clean.cap"
+expect 2 "unknown command" -- "$Z" frobnicate
+"$Z" dump "$W/random" >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || [ $rc -eq 2 ] && ok "random bytes: exit $rc, no crash" || fail "random bytes: exit $rc"
+head -c 3000 "$W/clean.cap" >"$W/cut.cap"
+expect 1 "capture cut inside a data set" -- "$Z" dump "$W/cut.cap"
+lines_parse "$W/out" "dump cut capture"
+
+expect 0 "--help" -- "$Z" --help
+expect 0 "--version" -- "$Z" --version
+expect 0 "layouts --markdown" -- "$Z" layouts --markdown
+grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
+	ok "layouts list domain 10 tables" || fail "layouts output"
+
+# capture: a FIFO stands in for the device (data, then a 0-byte read at close).
+mkfifo "$W/dev"
+(cat "$W/set0.bin" >"$W/dev") &
+writer=$!
+expect 0 "capture one set from a FIFO" -- "$Z" capture -o "$W/cap.cap" --device "$W/dev" --sets 1 --seconds 10
+wait $writer 2>/dev/null
+expect 0 "dump the capture" -- "$Z" dump "$W/cap.cap"
+[ "$(jq -c 'del(.offset)' "$W/out" | md5sum)" = "$(jq -c 'select(.set == 0) | del(.offset)' "$W/clean.json" | md5sum)" ] &&
+	ok "captured set decodes like the original" || fail "captured set differs"
+expect 2 "capture without -o" -- "$Z" capture --device "$W/dev" --sets 1
+expect 2 "capture from a missing device" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" --sets 1
+
+if [ $fails -ne 0 ]; then echo "check-zvmmon: $fails failure(s)"; exit 1; fi
+echo "check-zvmmon: all passed"

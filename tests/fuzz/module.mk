@@ -1,0 +1,31 @@
+# libFuzzer targets: tests/fuzz/fuzz_NAME.c with LLVMFuzzerTestOneInput, seed corpus in
+# tests/fuzz/corpus/NAME/.  Built with clang, the decoder sources compiled in.
+# `make fuzz-smoke` runs each for FUZZ_SECONDS (60) on a scratch copy of its corpus.
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
+	$(CSTD) $(WARN) -Idecoder $(YAJL_CFLAGS)
+
+build/fuzz/%: tests/fuzz/%.c $(DEC_SRCS) $(wildcard decoder/*.h decoder/*.def)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(DEC_SRCS) $(YAJL_LIBS) -lm
+
+.PHONY: fuzz-build fuzz-smoke-run
+fuzz-build: $(FUZZ_BINS)
+
+# Findings land in build/fuzz/findings-NAME; any finding fails the run.
+fuzz-smoke-run: fuzz-build
+	@set -e; for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; \
+		rm -rf build/fuzz/work-$$n build/fuzz/findings-$$n; \
+		mkdir -p build/fuzz/work-$$n build/fuzz/findings-$$n; \
+		cp -r tests/fuzz/corpus/$$n/. build/fuzz/work-$$n/ 2>/dev/null || true; \
+		echo "== fuzz $$n for $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix=build/fuzz/findings-$$n/ -print_final_stats=1 \
+			build/fuzz/work-$$n tests/fuzz/corpus/$$n 2>build/fuzz/log-$$n.txt \
+			|| { tail -40 build/fuzz/log-$$n.txt; echo "fuzz $$n: FINDING"; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^Done' build/fuzz/log-$$n.txt | tail -1; \
+	done
+
+FUZZ_TARGETS += fuzz-smoke-run
+CHECK_TARGETS += fuzz-smoke-run

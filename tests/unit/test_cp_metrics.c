@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* CP metrics: rates from count-down timers, wraps, resets; domain 1 configuration. */
+#include "cp_feed.h"
+
+#include "lay_file.h"
+
+#define T0   VEC_TOD_2026
+#define PRB0 UINT64_C(0x7FFFFFFF00000000)
+
+/* Over 60 s: user +30 s, system +6 s, emulation (counting down) -24 s. */
+static void cpu_percentages(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 0, PRB0, US(100000000), US(5000000), 0);
+        feed_end(f, T0 + SEC(1));
+        assert_null(feed_find(f, 0, "cpu0", "percent", "busy")); /* no delta yet */
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0 - US(24000000), US(130000000), US(11000000), 0);
+        feed_end(f, T0 + SEC(61));
+        const struct zm_metric *m = feed_find(f, 0, "cpu0", "percent", "busy");
+        assert_non_null(m);
+        assert_string_equal(m->plugin, "zvm");
+        assert_int_equal(m->ds[0], ZM_GAUGE);
+        assert_true(m->gauge[0] > 59.999 && m->gauge[0] < 60.001);
+        assert_true(feed_find(f, 0, "cpu0", "percent", "user")->gauge[0] > 49.999);
+        assert_true(feed_find(f, 0, "cpu0", "percent", "overhead")->gauge[0] < 10.001);
+        m = feed_find(f, 0, "cpu0", "percent", "emulation");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 39.999 && m->gauge[0] < 40.001);
+        assert_null(m->check);
+        assert_int_equal(m->domain, 0);
+        assert_int_equal(m->record, 2);
+        assert_true(m->tod == T0 + SEC(60));
+        feed_free(f);
+}
+
+/* A count-down timer passing zero wraps modulo 2^64: still a 24 s delta. */
+static void countdown_wrap(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 1, US(10000000), US(0), US(0), 0);
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 1, (uint64_t)0 - US(14000000), US(30000000), US(0), 0);
+        feed_end(f, T0 + SEC(61));
+        const struct zm_metric *m = feed_find(f, 0, "cpu1", "percent", "emulation");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 39.999 && m->gauge[0] < 40.001);
+        assert_int_equal(zm_engine_counters(f->e)->timer_resets, 0);
+        feed_free(f);
+}
+
+/* A timer that jumps back (CPU reset, IPL) is a reset: the interval is dropped and counted. */
+static void timer_reset_dropped(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 2, PRB0, US(900000000), US(5000000), 0);
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 2, PRB0 - US(1000000), US(1000000), US(6000000), 0);
+        feed_end(f, T0 + SEC(61));
+        assert_null(feed_find(f, 0, "cpu2", "percent", "user"));
+        assert_null(feed_find(f, 0, "cpu2", "percent", "busy"));
+        assert_true(zm_engine_counters(f->e)->timer_resets >= 1);
+        /* the next interval is good again */
+        size_t mark = f->n;
+        feed_sytprp(f, T0 + SEC(120), 2, PRB0 - US(2000000), US(7000000), US(12000000), 0);
+        feed_end(f, T0 + SEC(121));
+        assert_non_null(feed_find(f, mark, "cpu2", "percent", "user"));
+        feed_free(f);
+}
+
+/* 32-bit counters wrap; the DERIVE value keeps growing. */
+static void counter_wrap_derive(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytsyp(f, T0, 0, 0xFFFFFFF0u, 10, 0, 0);
+        feed_end(f, T0 + SEC(1));
+        feed_sytsyp(f, T0 + SEC(60), 0, 0x10u, 15, 0, 0);
+        feed_end(f, T0 + SEC(61));
+        const struct zm_metric *m = feed_find(f, 0, "cpu0", "operations", "diagnose");
+        assert_non_null(m);
+        assert_int_equal(m->ds[0], ZM_DERIVE);
+        assert_int_equal(m->derive[0], 0x20);
+        m = feed_find(f, 0, "cpu0", "operations", "ssch");
+        assert_int_equal(m->derive[0], 5);
+        size_t mark = f->n;
+        feed_sytsyp(f, T0 + SEC(120), 0, 0x30u, 15, 0, 0);
+        feed_end(f, T0 + SEC(121));
+        assert_int_equal(feed_find(f, mark, "cpu0", "operations", "diagnose")->derive[0], 0x40);
+        feed_free(f);
+}
+
+/* Without Interval End records, a second SYTPRP for the same CPU closes the interval. */
+static void interval_without_end_record(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 0, PRB0, US(0), US(0), 0);
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0 - US(6000000), US(6000000), US(0), 0);
+        feed_sytprp(f, T0 + SEC(120), 0, PRB0 - US(12000000), US(12000000), US(0), 0);
+        const struct zm_metric *m = feed_find(f, 0, "cpu0", "percent", "user");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 9.999 && m->gauge[0] < 10.001);
+        feed_free(f);
+}
+
+/* D1R4 MTRSYS_SYSTMID (88, hint) names the system, lower case; D1R9 INTERVAL (20). */
+static void monitor_config(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        memset(f->buf, 0, 184);
+        vec_hdr(f->buf, 184, 1, 4, T0);
+        ebc(f->buf + 88, "ZVMSYS1", 8);
+        feed_rec(f, 184);
+        assert_string_equal(zm_engine_system(f->e), "zvmsys1");
+        /* garbage where the name should be is refused, the old name kept */
+        memset(f->buf + 88, 0x00, 8);
+        f->buf[88] = 0x15;
+        feed_rec(f, 184);
+        assert_string_equal(zm_engine_system(f->e), "zvmsys1");
+        assert_true(feed_logged(f, "not a CP name"));
+        memset(f->buf, 0, 52);
+        vec_hdr(f->buf, 52, 1, 9, T0);
+        be32(f->buf + 20, 60);
+        feed_rec(f, 52);
+        assert_true(zm_engine_interval(f->e) == 60.0);
+        be32(f->buf + 20, 0xFFFFFFFF); /* -1 s */
+        feed_rec(f, 52);
+        assert_true(zm_engine_interval(f->e) == 60.0);
+        feed_free(f);
+}
+
+/* A hint metric (wait time) is held back and counted while its law has not held. */
+static void hint_metric_held_back(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 0, PRB0, US(0), US(0), US(0));
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0, US(30000000), US(0), US(30000000));
+        feed_end(f, T0 + SEC(61));
+        assert_null(feed_find(f, 0, "cpu0", "percent", "wait"));
+        assert_non_null(feed_find(f, 0, "cpu0", "percent", "user"));
+        assert_true(zm_engine_counters(f->e)->hint_suppressed >= 1);
+        feed_free(f);
+}
+
+/* Truncated and lying records are skipped without harm. */
+static void hostile_records(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(1, 3);
+        /* SYTCUP claiming 200 entries of 40 bytes in a 144-byte record */
+        memset(f->buf, 0, 144);
+        vec_hdr(f->buf, 144, 0, 16, T0);
+        ebc(f->buf + 20, "LPAR1", 8);
+        f->buf[30] = 200;
+        be16(f->buf + 32, 64);
+        be16(f->buf + 34, 40);
+        feed_rec(f, 144);
+        /* negative offset */
+        be16(f->buf + 32, 0xFFF0);
+        feed_rec(f, 144);
+        /* SYTPRP shorter than any level: no layout */
+        memset(f->buf, 0, 40);
+        vec_hdr(f->buf, 40, 0, 2, T0);
+        feed_rec(f, 40);
+        feed_end(f, T0 + SEC(1));
+        assert_true(feed_logged(f, "SYTCUP entries do not fit"));
+        assert_null(feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0"));
+        feed_free(f);
+}
+
+/*
+ * Metrics follow the provenance of the fields they read: a LayoutFile that
+ * marks PFXTOTWT verified publishes wait time without its law; one that
+ * marks PFXUTIME uncertain stops user and busy time.
+ */
+static void provenance_from_layout_file(void **state)
+{
+        (void)state;
+        static const char text[] =
+            "layout D0R2 SYTPRP min_len 352 level \"test\" source \"test\"\n"
+            "field SYTPRP_PFXCPUAD 20 2 uint verified none - \"t\" \"\"\n"
+            "field SYTPRP_PFXPRBTM 24 8 timer-down verified counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXUTIME 32 8 timer uncertain counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXTMSYS 40 8 timer verified counter - \"t\" \"\"\n"
+            "field SYTPRP_PFXTOTWT 68 8 timer verified counter - \"site check\" \"\"\n"
+            "end\n";
+        char err[256];
+        if (!zl_load_text(text, strlen(text), "t", err, sizeof(err)))
+                fail_msg("%s", err);
+        struct feed *f = feed_new(-1, 3);
+        feed_sytprp(f, T0, 0, PRB0, US(0), US(0), US(0));
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0, US(30000000), US(6000000), US(24000000));
+        feed_end(f, T0 + SEC(61));
+        const struct zm_metric *m = feed_find(f, 0, "cpu0", "percent", "wait");
+        assert_non_null(m);
+        assert_null(m->check);
+        assert_true(m->gauge[0] > 39.999 && m->gauge[0] < 40.001);
+        assert_null(feed_find(f, 0, "cpu0", "percent", "user"));
+        assert_null(feed_find(f, 0, "cpu0", "percent", "busy"));
+        assert_non_null(feed_find(f, 0, "cpu0", "percent", "overhead"));
+        feed_free(f);
+        zl_file_unload_all();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(cpu_percentages),
+            cmocka_unit_test(countdown_wrap),
+            cmocka_unit_test(timer_reset_dropped),
+            cmocka_unit_test(counter_wrap_derive),
+            cmocka_unit_test(interval_without_end_record),
+            cmocka_unit_test(monitor_config),
+            cmocka_unit_test(hint_metric_held_back),
+            cmocka_unit_test(hostile_records),
+            cmocka_unit_test(provenance_from_layout_file),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

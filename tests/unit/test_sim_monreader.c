@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zvmsim's /dev/monreader logic (zvmsim/sim_monreader.c) against the driver
+ * behaviour in kernel-and-s390-tools.md 2.5-2.8: reads never cross an MCE or
+ * record range, a 0-byte read ends each data set, the message reaching the
+ * limit is followed by EOVERFLOW, sever gives EIO until reopened.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim.h"
+#include "sim_monreader.h"
+#include "vec.h"
+
+static struct sim_dcss dcss;
+
+/* A sample set with n records of len bytes, in ranges of at most fpm frames. */
+static struct sim_set *mkset(size_t n, size_t len, uint32_t fpm)
+{
+        struct sim_sb b;
+        dcss.max_frames_per_mce = fpm;
+        sim_sb_begin(&b, &dcss, SIM_AREA_SAMPLE, 'S');
+        for (size_t i = 0; i < n; i++)
+                (void)sim_sb_add(&b, 0, 2, len, VEC_TOD_2026);
+        return sim_sb_end(&b, true, VEC_TOD_2026);
+}
+
+static uint8_t buf[1 << 20];
+
+static int setup(void **state)
+{
+        (void)state;
+        sim_dcss_init(&dcss, 0x09000000, 4096);
+        return 0;
+}
+
+static void test_sequence(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 0);
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EAGAIN);
+        assert_int_equal(sim_mr_open(&m), 0);
+        assert_int_equal(sim_mr_open(&m), -EBUSY);
+        assert_int_equal(sim_mr_poll(&m), 0);
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EAGAIN);
+        assert_int_equal(sim_mr_read(&m, buf, 100, false), SIM_MR_WAIT);
+
+        /* 10 records of 1000 bytes in ranges of 2 frames: MCE, range, MCE, range, 0. */
+        struct sim_set *s = mkset(10, 1000, 2);
+        size_t r1 = s->ends[1] - 12, r2 = s->ends[3] - s->ends[2];
+        assert_int_equal(s->nmce, 2);
+        assert_true(sim_mr_push(&m, s));
+        assert_int_equal(sim_mr_poll(&m), POLLIN | POLLRDNORM);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), (ssize_t)r1);
+        assert_int_equal(sim_mr_read(&m, buf, 5, true), 5);
+        assert_int_equal(sim_mr_read(&m, buf, 5, true), 5);
+        assert_int_equal(sim_mr_read(&m, buf, 5, true), 2);
+        assert_int_equal(sim_mr_read(&m, buf, 1000, true), 1000);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), (ssize_t)(r2 - 1000));
+        assert_int_equal(sim_mr_poll(&m), POLLIN | POLLRDNORM); /* fully read, not replied */
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 0);
+        assert_int_equal(sim_mr_poll(&m), 0);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EAGAIN);
+
+        /* EFAULT: once, without advancing. */
+        sim_mr_push(&m, mkset(1, 100, 0));
+        m.efault = true;
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EFAULT);
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), 12);
+
+        /* Sever: EIO until closed; reopen works and the queue is empty. */
+        sim_mr_sever(&m);
+        assert_int_equal(sim_mr_poll(&m), POLLERR);
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EIO);
+        assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
+        assert_int_equal(sim_mr_read(&m, buf, 100, false), -EIO);
+        sim_mr_close(&m);
+        assert_int_equal(sim_mr_open(&m), 0);
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EAGAIN);
+        sim_mr_fini(&m);
+}
+
+static void test_overflow(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 3);
+        sim_mr_open(&m);
+        for (int i = 0; i < 5; i++)
+                (void)sim_mr_push(&m, mkset(2, 200, 0));
+        assert_int_equal(m.nq, 3);
+        assert_int_equal(m.dropped, 2);
+        ssize_t r;
+        int zeros = 0;
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) >= 0)
+                zeros += r == 0;
+        /* Three sets, then EOVERFLOW after the third's 0-byte read, then nothing. */
+        assert_int_equal(zeros, 3);
+        assert_int_equal(r, -EOVERFLOW);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EAGAIN);
+        /* Below the limit again: no EOVERFLOW. */
+        sim_mr_push(&m, mkset(2, 200, 0));
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) > 0)
+                ;
+        assert_int_equal(r, 0);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EAGAIN);
+        /* Closing drops what is queued. */
+        sim_mr_push(&m, mkset(2, 200, 0));
+        sim_mr_close(&m);
+        assert_int_equal(m.nq, 0);
+        sim_mr_fini(&m);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test_setup(test_sequence, setup),
+            cmocka_unit_test_setup(test_overflow, setup),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* zvmmon stat: what is in a file, and what was wrong with it. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "emit.h"
+#include "registry.h"
+#include "tod.h"
+#include "zvmmon.h"
+
+struct stat_ctx {
+        struct zd_appl_tracker *t;
+        struct zm_appl_counts ac;
+        struct zd_stats extra;
+};
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        struct stat_ctx *x = ctx;
+        if (r->domain != 10 || (r->number != 1 && r->number != 2))
+                return;
+        struct zd_decoder d;
+        zd_decoder_init(&d, NULL);
+        struct zd_appl_info ai;
+        zd_appl_examine(&d, x->t, r, &ai);
+        for (int k = 0; k < ZD_E__COUNT; k++)
+                x->extra.errors[k] += d.st.errors[k];
+        zm_count_appl(&x->ac, &ai);
+}
+
+static void num(struct zd_sink *s, const char *k, uint64_t v)
+{
+        char b[24];
+        snprintf(b, sizeof(b), "%" PRIu64, v);
+        s->key(s->ctx, k);
+        s->num(s->ctx, b);
+}
+
+static void text(struct zd_sink *s, const char *k, const char *v)
+{
+        s->key(s->ctx, k);
+        s->str(s->ctx, v, strlen(v));
+}
+
+static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
+                   const struct zd_stats *st, const struct stat_ctx *x)
+{
+        s->begin(s->ctx);
+        s->map_open(s->ctx);
+        text(s, "input", path);
+        const struct zd_source_ops *o = zd_source_by_fmt(fmt);
+        text(s, "format", o ? o->name : "unknown");
+        num(s, "bytes", st->bytes);
+        num(s, "sets", st->sets);
+        num(s, "mces", st->mces);
+        num(s, "records", st->records);
+        num(s, "samples", st->samples);
+        num(s, "events", st->events);
+        num(s, "frames", st->frames);
+        num(s, "intervals", st->intervals);
+        char b[40];
+        if (st->first_tod && zd_tod_to_iso8601(st->first_tod, b, sizeof(b)))
+                text(s, "first_time", b);
+        if (st->last_tod && zd_tod_to_iso8601(st->last_tod, b, sizeof(b)))
+                text(s, "last_time", b);
+
+        s->key(s->ctx, "by_record");
+        s->array_open(s->ctx);
+        for (unsigned d = 0; d < ZD_NDOMAINS; d++)
+                for (unsigned r = 0; r < ZD_NRECSLOTS; r++) {
+                        uint64_t n = st->by_rec[d][r];
+                        if (!n)
+                                continue;
+                        s->map_open(s->ctx);
+                        num(s, "domain", d);
+                        const char *dn = zr_domain_name(d);
+                        text(s, "domain_name", dn ? dn : "unknown");
+                        num(s, "record", r);
+                        const struct zr_record *zr = zr_lookup(d, r);
+                        text(s, "record_name",
+                             r == ZD_NRECSLOTS - 1 ? "127 or above"
+                             : zr                  ? zr->name
+                                                   : "unknown");
+                        num(s, "count", n);
+                        s->map_close(s->ctx);
+                }
+        s->array_close(s->ctx);
+        num(s, "unknown_domain", st->unknown_domain);
+
+        const struct zm_appl_counts *a = &x->ac;
+        s->key(s->ctx, "appldata");
+        s->map_open(s->ctx);
+        num(s, "linuxkrnl_mem", a->linuxkrnl[1]);
+        num(s, "linuxkrnl_os", a->linuxkrnl[2]);
+        num(s, "linuxkrnl_net", a->linuxkrnl[3]);
+        num(s, "linuxkrnl_other", a->linuxkrnl[0]);
+        num(s, "lnxappl_fsstatd", a->fsstatd);
+        num(s, "lnxappl_procd_summary", a->procd_sum);
+        num(s, "lnxappl_procd_task", a->procd_task);
+        num(s, "lnxappl_other", a->lnxappl_other);
+        num(s, "other_products", a->other);
+        num(s, "opaque", a->opaque);
+        num(s, "stale", a->stale);
+        num(s, "sync_drops", a->sync_drops);
+        s->map_close(s->ctx);
+
+        s->key(s->ctx, "errors");
+        s->map_open(s->ctx);
+        for (int k = 1; k < ZD_E__COUNT; k++)
+                if (st->errors[k])
+                        num(s, zd_err_name((enum zd_err_kind)k), st->errors[k]);
+        s->map_close(s->ctx);
+        s->map_close(s->ctx);
+        s->end(s->ctx);
+}
+
+int zm_cmd_stat(int argc, char **argv)
+{
+        static const struct option opts[] = {
+            {"format", required_argument, NULL, 'f'},
+            {"input", required_argument, NULL, 'i'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+        };
+        struct zm_input in = {0};
+        bool json = false;
+        int c;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "f:i:h", opts, NULL)) != -1) {
+                switch (c) {
+                case 'f':
+                        if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+                                fprintf(stderr, "zvmmon stat: --format json or text\n");
+                                return ZM_UNUSABLE;
+                        }
+                        json = !strcmp(optarg, "json");
+                        break;
+                case 'i': {
+                        const struct zd_source_ops *o = zd_source_by_name(optarg);
+                        if (!o) {
+                                fprintf(stderr, "zvmmon stat: --input %s: unknown format\n",
+                                        optarg);
+                                return ZM_UNUSABLE;
+                        }
+                        in.fmt = o->fmt;
+                        break;
+                }
+                case 'h':
+                        puts("Usage: zvmmon stat [--format text|json] [--input FMT] FILE|-");
+                        return ZM_OK;
+                default:
+                        return ZM_UNUSABLE;
+                }
+        }
+        if (optind != argc - 1) {
+                fprintf(stderr, "zvmmon stat: one FILE (or -) expected\n");
+                return ZM_UNUSABLE;
+        }
+        in.path = argv[optind];
+        struct stat_ctx x = {0};
+        x.t = zd_appl_tracker_new();
+        if (!x.t)
+                return ZM_UNUSABLE;
+        struct zd_handler h = {&x, on_record, NULL, NULL};
+        struct zd_stats st;
+        enum zd_format fmt = ZD_FMT_UNKNOWN;
+        int rc = zm_run_input(&in, &h, &st, &fmt);
+        zd_appl_tracker_free(x.t);
+        for (int k = 0; k < ZD_E__COUNT; k++)
+                st.errors[k] += x.extra.errors[k];
+        if (rc == ZM_OK) {
+                struct zd_sink s;
+                if (!(json ? zd_sink_json(&s, stdout) : zd_sink_text(&s, stdout)))
+                        return ZM_UNUSABLE;
+                report(&s, in.path, fmt, &st, &x);
+                s.destroy(s.ctx);
+        }
+        int erc = zm_report_errors(&st);
+        return rc != ZM_OK ? rc : erc;
+}

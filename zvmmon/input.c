@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+
+#include "zvmmon.h"
+
+int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct zd_stats *st,
+                 enum zd_format *fmt_out)
+{
+        FILE *f = strcmp(in->path, "-") == 0 ? stdin : fopen(in->path, "rb");
+        if (!f) {
+                fprintf(stderr, "zvmmon: %s: %s\n", in->path, strerror(errno));
+                return ZM_UNUSABLE;
+        }
+        struct zd_stream *s = zd_stream_new(in->fmt, h);
+        if (!s) {
+                fprintf(stderr, "zvmmon: out of memory\n");
+                if (f != stdin)
+                        fclose(f);
+                return ZM_UNUSABLE;
+        }
+        static unsigned char buf[1 << 16];
+        size_t n;
+        int rc = 0;
+        bool empty = true;
+        while (rc == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+                empty = false;
+                rc = zd_stream_feed(s, buf, n);
+        }
+        bool rerr = ferror(f);
+        if (rerr)
+                fprintf(stderr, "zvmmon: %s: read error: %s\n", in->path, strerror(errno));
+        if (rc == 0)
+                rc = zd_stream_finish(s);
+        *st = *zd_stream_stats(s);
+        enum zd_format fmt = zd_stream_format(s);
+        if (fmt_out)
+                *fmt_out = fmt;
+        zd_stream_free(s);
+        if (f != stdin)
+                fclose(f);
+        if (empty) {
+                fprintf(stderr, "zvmmon: %s: empty input\n", in->path);
+                return ZM_UNUSABLE;
+        }
+        if (fmt == ZD_FMT_UNKNOWN || (rc < 0 && st->records == 0)) {
+                fprintf(stderr, "zvmmon: %s: not monitor data this build can read%s\n", in->path,
+                        fmt == ZD_FMT_UNKNOWN
+                            ? " (not a capture, MONWRITE file or monreader data set)"
+                            : "");
+                return ZM_UNUSABLE;
+        }
+        return rerr ? ZM_UNUSABLE : ZM_OK;
+}
+
+int zm_report_errors(const struct zd_stats *st)
+{
+        uint64_t total = zd_stats_errors(st);
+        if (!total)
+                return ZM_OK;
+        fprintf(stderr, "zvmmon: %llu error%s:", (unsigned long long)total, total == 1 ? "" : "s");
+        for (int k = 1; k < ZD_E__COUNT; k++)
+                if (st->errors[k])
+                        fprintf(stderr, " %s=%llu", zd_err_name((enum zd_err_kind)k),
+                                (unsigned long long)st->errors[k]);
+        fputc('\n', stderr);
+        return ZM_ERRORS;
+}
+
+void zm_count_appl(struct zm_appl_counts *c, const struct zd_appl_info *ai)
+{
+        if (ai->err)
+                return;
+        if (ai->stale)
+                c->stale++;
+        if (ai->sync_bad)
+                c->sync_drops++;
+        if (ai->opaque)
+                c->opaque++;
+        const struct zd_appl *a = &ai->a;
+        if (a->kind == ZD_APPL_LINUXKRNL) {
+                c->linuxkrnl[a->recnum <= 3 ? a->recnum : 0]++;
+                return;
+        }
+        if (a->kind != ZD_APPL_LNXAPPL) {
+                c->other++;
+                return;
+        }
+        const char *k = zd_appl_kind_name(a);
+        if (!k)
+                c->lnxappl_other++;
+        else if (strcmp(k, "fsstatd") == 0)
+                c->fsstatd++;
+        else if (strcmp(k, "procd.sum") == 0)
+                c->procd_sum++;
+        else
+                c->procd_task++;
+}
