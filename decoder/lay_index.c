@@ -18,7 +18,8 @@
 	X(d10) \
 	X(linux) \
 	X(lnxappl) \
-	X(vm370)
+	X(vm370) \
+	X(wzvm)
 
 #define DECLARE(name) extern const struct zl_table zl_tab_##name;
 TABLES(DECLARE)

@@ -12,7 +12,8 @@
 	X(monitor) \
 	X(cp) \
 	X(vm370) \
-	X(linux)
+	X(linux) \
+	X(wzvm)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;
 MODULES(DECLARE)

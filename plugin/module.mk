@@ -63,3 +63,6 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 demo-run: $(ZVM_SO) $(E2E_GEN) $(wildcard $(BUILD)/zvmsim)
 	@plugin/demo.sh $(BUILD)
+
+# write_zvm (plugin/wzvm.mk) is kept in its own file; the zvm read plugin's rules live here.
+include plugin/wzvm.mk

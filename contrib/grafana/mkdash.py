@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Write the Grafana dashboards of contrib/grafana/ (run from the tree top).
+
+Each dashboard is declared once below, as panels of collectd identifiers,
+and rendered twice: for Graphite (write_graphite with Prefix "collectd.",
+StoreRates true, the default escaping) and for InfluxDB 1.x (its collectd
+input, parse-multivalue-plugin "split": measurement <plugin>_<ds>, tags host,
+instance, type, type_instance).  `python3 contrib/grafana/mkdash.py` rewrites
+the JSON files; check-fwd fails when they differ from this script's output.
+
+A series spec: (host variable, plugin, plugin_instance glob, type,
+type_instance glob, data source name, DERIVE?, how to combine, legend).
+Globs use * only; "$var" is a dashboard variable.
+"""
+import json
+import os
+import sys
+
+GAUGE, DERIVE = False, True
+
+
+def S(host, plugin, pinst, typ, tinst, ds="value", derive=GAUGE, combine="each", legend=None,
+      node=None):
+    return dict(host=host, plugin=plugin, pinst=pinst, type=typ, tinst=tinst, ds=ds,
+                derive=derive, combine=combine, legend=legend, node=node)
+
+
+def P(title, unit, series, stack=False, desc=""):
+    return dict(title=title, unit=unit, series=series, stack=stack, desc=desc)
+
+
+# ---------------------------------------------------------------- dashboards
+SYSTEM = dict(
+    uid="collectd-zvm-system", title="z/VM system (collectd-zvm)",
+    vars=[("system", "z/VM system", "zvm", "system", None, "users", "logged-on"),
+          ("collector", "collector guest", "zvm", "reader", None, "gauge", "connected")],
+    panels=[
+        P("Processor busy", "percent",
+          [S("$system", "zvm", "cpu*", "percent", "busy", legend="pinst")],
+          desc="CP's view of each logical processor: user plus overhead time (D0R2 SYTPRP)."),
+        P("Processor time split (mean of processors)", "percent",
+          [S("$system", "zvm", "cpu*", "percent", "user", combine="avg", legend="user"),
+           S("$system", "zvm", "cpu*", "percent", "overhead", combine="avg", legend="overhead"),
+           S("$system", "zvm", "cpu*", "percent", "emulation", combine="avg",
+             legend="emulation")], stack=False),
+        P("CP operations per processor", "ops",
+          [S("$system", "zvm", "cpu*", "operations", "diagnose", derive=DERIVE, legend="pinst"),
+           S("$system", "zvm", "cpu*", "operations", "simulation", derive=DERIVE,
+             legend="pinst")],
+          desc="DIAGNOSE instructions and simulated privileged instructions per second (D0R1)."),
+        P("Users", "short",
+          [S("$system", "zvm", "system", "users", "logged-on", legend="logged on"),
+           S("$system", "zvm", "system", "users", "dormant", legend="dormant")]),
+        P("LPAR processors", "percent",
+          [S("$system", "zvm", "lpar-*", "percent", "cpu*", legend="pinst+tinst")],
+          desc="Busy time of the logical processors of each partition (D0R16 SYTCUP)."),
+        P("Device I/O (busiest 10)", "iops",
+          [S("$system", "zvm", "device-*", "operations", "ssch", derive=DERIVE, combine="top10",
+             legend="pinst")],
+          desc="Start subchannel operations per second by real device (D6R3)."),
+        P("Collector: data sets and records", "short",
+          [S("$collector", "zvm", "reader", "total_objects", "datasets", derive=DERIVE,
+             legend="data sets/s"),
+           S("$collector", "zvm", "reader", "total_objects", "records", derive=DERIVE,
+             legend="records/s")]),
+        P("Collector: problems", "short",
+          [S("$collector", "zvm", "reader", "errors", "decode", derive=DERIVE,
+             legend="decode errors/s"),
+           S("$collector", "zvm", "reader", "total_events", "overflow", derive=DERIVE,
+             legend="overflows/s"),
+           S("$collector", "zvm", "reader", "total_events", "reconnects", derive=DERIVE,
+             legend="reconnects/s"),
+           S("$collector", "zvm", "reader", "gauge", "connected", legend="connected")],
+          desc="The zvm plugin's self-metrics (ReportStats true)."),
+    ])
+
+GUESTS = dict(
+    uid="collectd-zvm-guests", title="z/VM guests (collectd-zvm)",
+    vars=[("system", "z/VM system", "zvm", "system", None, "users", "logged-on"),
+          ("guest", "guest", "zvm", "user-*", "$system", "percent", "cpu-total")],
+    panels=[
+        P("Guest CPU (CP's view, total)", "percent",
+          [S("$system", "zvm", "user-$guest", "percent", "cpu-total", legend="pinst")],
+          desc="Total CPU time CP charged to each guest, in percent of one processor (D4R3)."),
+        P("Guest CPU (virtual)", "percent",
+          [S("$system", "zvm", "user-$guest", "percent", "cpu-virtual", legend="pinst")]),
+        P("Guest resident storage", "bytes",
+          [S("$system", "zvm", "user-$guest", "memory", "resident", legend="pinst")]),
+        P("Guest virtual NIC traffic", "Bps",
+          [S("$system", "zvm", "vnic-$guest-*", "if_octets", "vnic", ds="rx", derive=DERIVE,
+             legend="pinst rx"),
+           S("$system", "zvm", "vnic-$guest-*", "if_octets", "vnic", ds="tx", derive=DERIVE,
+             legend="pinst tx")],
+          desc="Bytes per second through each guest's virtual NICs (D8R1)."),
+    ])
+
+LINUX = dict(
+    uid="collectd-zvm-linux", title="Linux guests on z/VM (collectd-zvm)",
+    vars=[("guest", "Linux guest", "load", "", None, "load", "")],
+    panels=[
+        P("CPU by state (all CPUs)", "short",
+          [S("$guest", "cpu", "*", "cpu", "*", derive=DERIVE, combine="sum_by_tinst",
+             legend="tinst")],
+          stack=True,
+          desc="Jiffies per second from the kernel APPLDATA OS record; steal is time the "
+               "guest wanted to run but z/VM ran someone else."),
+        P("CPU steal (all CPUs)", "short",
+          [S("$guest", "cpu", "*", "cpu", "steal", derive=DERIVE, combine="sum",
+             legend="steal")]),
+        P("Load average", "short",
+          [S("$guest", "load", "", "load", "", ds="shortterm", legend="1 min"),
+           S("$guest", "load", "", "load", "", ds="midterm", legend="5 min"),
+           S("$guest", "load", "", "load", "", ds="longterm", legend="15 min")]),
+        P("Memory", "bytes",
+          [S("$guest", "memory", "", "memory", t, legend=t)
+           for t in ("used", "buffered", "cached", "free")], stack=True),
+        P("Swap", "bytes",
+          [S("$guest", "swap", "", "swap", t, legend=t) for t in ("used", "free")], stack=True),
+        P("Paging", "short",
+          [S("$guest", "vmem", "", "vmpage_io", "memory", ds="in", derive=DERIVE,
+             legend="pages in/s"),
+           S("$guest", "vmem", "", "vmpage_io", "memory", ds="out", derive=DERIVE,
+             legend="pages out/s")]),
+        P("Network (all interfaces)", "Bps",
+          [S("$guest", "interface", "all", "if_octets", "", ds="rx", derive=DERIVE, legend="rx"),
+           S("$guest", "interface", "all", "if_octets", "", ds="tx", derive=DERIVE,
+             legend="tx")]),
+        P("Processes", "short",
+          [S("$guest", "processes", "", "ps_state", "*", legend="tinst")]),
+        P("File systems: used", "bytes",
+          [S("$guest", "df", "*", "df_complex", "used", legend="pinst")],
+          desc="From s390-tools mon_fsstatd records."),
+        P("Uptime", "s", [S("$guest", "uptime", "", "uptime", "", legend="uptime")],
+          desc="From s390-tools mon_procd records."),
+    ])
+
+DASHBOARDS = [("zvm-system", SYSTEM), ("zvm-guests", GUESTS), ("linux-guests", LINUX)]
+
+
+# ---------------------------------------------------------------- Graphite
+def node(name, inst):
+    return name + ("-" + inst if inst else "")
+
+
+def gpath(s):
+    p = "collectd.%s.%s.%s" % (s["host"], node(s["plugin"], s["pinst"]),
+                               node(s["type"], s["tinst"]))
+    if s["ds"] != "value":
+        p += "." + s["ds"]
+    return p
+
+
+def graphite_target(s):
+    p = gpath(s)
+    c = s["combine"]
+    if c == "avg":
+        t = "averageSeries(%s)" % p
+    elif c == "sum":
+        t = "sumSeries(%s)" % p
+    elif c == "top10":
+        t = "highestAverage(%s, 10)" % p
+    elif c == "sum_by_tinst":
+        return "groupByNode(%s, 3, 'sumSeries')" % p
+    else:
+        t = p
+    lg = s["legend"]
+    if lg in ("pinst", "pinst+tinst", "tinst"):
+        nodes = {"pinst": "2", "tinst": "3", "pinst+tinst": "2, 3"}[lg]
+        return "aliasByNode(%s, %s)" % (t, nodes)
+    if lg and lg.startswith("pinst "):
+        return "aliasSub(aliasByNode(%s, 2), '$', ' %s')" % (t, lg.split(" ", 1)[1])
+    return "alias(%s, '%s')" % (t, lg)
+
+
+def graphite_var(v):
+    name, label, plugin, pinst, host, typ, tinst = v
+    ds = {"type": "graphite", "uid": "${DS_GRAPHITE}"}
+    if host is None:
+        # Every host is a node "collectd.<host>"; Graphite's find cannot ask
+        # for hosts that have a given child, so the variable lists them all.
+        return dict(name=name, label=label, type="query", query="collectd.*", datasource=ds,
+                    refresh=2, multi=False, includeAll=False, regex="")
+    prefix = node(plugin, pinst.split("*")[0])
+    return dict(name=name, label=label, type="query",
+                query="collectd.%s.%s" % (host, node(plugin, pinst)), datasource=ds,
+                refresh=2, multi=True, includeAll=True, regex="/^%s(.*)$/" % prefix)
+
+
+# ---------------------------------------------------------------- InfluxDB
+def glob_re(g):
+    out = ""
+    for part in g.split("*"):
+        out += part.replace(".", "\\.") + ".*"
+    return out[:-2]
+
+
+def tag(key, pattern, first=False):
+    t = {"key": key}
+    if not first:
+        t["condition"] = "AND"
+    if "*" in pattern or "$" in pattern:
+        t.update(operator="=~", value="/^%s$/" % glob_re(pattern))
+    else:
+        t.update(operator="=", value=pattern)
+    return t
+
+
+def influx_target(s, ref):
+    tags = [tag("host", s["host"], True)]
+    # An empty instance is no tag at all in the collectd input's points.
+    if s["pinst"] not in ("*", ""):
+        tags.append(tag("instance", s["pinst"]))
+    tags.append(tag("type", s["type"]))
+    if s["tinst"] not in ("*", ""):
+        tags.append(tag("type_instance", s["tinst"]))
+    c = s["combine"]
+    agg = {"sum": "sum", "sum_by_tinst": "sum"}.get(c, "mean")
+    sel = [{"type": "field", "params": ["value"]}, {"type": agg, "params": []}]
+    if s["derive"]:
+        # The network plugin sends raw counters; InfluxDB keeps them raw.
+        sel.append({"type": "non_negative_derivative", "params": ["1s"]})
+    group = [{"type": "time", "params": ["$__interval"]}]
+    lg = s["legend"] or ""
+    alias = lg
+    if c in ("each", "top10"):
+        if "pinst" in lg:
+            group.append({"type": "tag", "params": ["instance"]})
+        if "tinst" in lg:
+            group.append({"type": "tag", "params": ["type_instance"]})
+        alias = lg.replace("pinst+tinst", "$tag_instance $tag_type_instance") \
+                  .replace("pinst", "$tag_instance").replace("tinst", "$tag_type_instance")
+    elif c == "sum_by_tinst":
+        group.append({"type": "tag", "params": ["type_instance"]})
+        alias = "$tag_type_instance"
+    group.append({"type": "fill", "params": ["null"]})
+    return dict(refId=ref, datasource={"type": "influxdb", "uid": "${DS_INFLUXDB}"},
+                measurement="%s_%s" % (s["plugin"], s["ds"]), policy="default",
+                resultFormat="time_series", orderByTime="ASC", tags=tags, select=[sel],
+                groupBy=group, alias=alias)
+
+
+def influx_var(v):
+    name, label, plugin, pinst, host, typ, tinst = v
+    meas = "%s_%s" % (plugin, "shortterm" if typ == "load" else "value")
+    if host is None:
+        where = ["\"type\" = '%s'" % typ]
+        if pinst:
+            where.append("\"instance\" = '%s'" % pinst)
+        if tinst:
+            where.append("\"type_instance\" = '%s'" % tinst)
+        q = "SHOW TAG VALUES FROM \"%s\" WITH KEY = \"host\" WHERE %s" % (meas, " AND ".join(where))
+        regex = ""
+    else:
+        q = ("SHOW TAG VALUES FROM \"%s\" WITH KEY = \"instance\" WHERE \"host\" =~ /^%s$/ "
+             "AND \"type\" = '%s' AND \"instance\" =~ /^%s$/"
+             % (meas, glob_re(host), typ, glob_re(pinst)))
+        regex = "/^%s(.*)$/" % pinst.split("*")[0]
+    return dict(name=name, label=label, type="query", query=q,
+                datasource={"type": "influxdb", "uid": "${DS_INFLUXDB}"}, refresh=2,
+                multi=host is not None, includeAll=host is not None, regex=regex)
+
+
+# ---------------------------------------------------------------- dashboard
+def dashboard(d, flavour):
+    panels = []
+    for i, p in enumerate(d["panels"]):
+        if flavour == "graphite":
+            targets = [dict(refId=chr(65 + j), target=graphite_target(s),
+                            datasource={"type": "graphite", "uid": "${DS_GRAPHITE}"})
+                       for j, s in enumerate(p["series"])]
+        else:
+            targets = [influx_target(s, chr(65 + j)) for j, s in enumerate(p["series"])]
+        stack = {"mode": "normal" if p["stack"] else "none", "group": "A"}
+        panels.append({
+            "id": i + 1, "type": "timeseries", "title": p["title"], "description": p["desc"],
+            "gridPos": {"h": 8, "w": 12, "x": 12 * (i % 2), "y": 8 * (i // 2)},
+            "datasource": {"type": flavour, "uid": "${DS_%s}" % flavour.upper()},
+            "fieldConfig": {"defaults": {"unit": p["unit"],
+                                         "custom": {"stacking": stack, "fillOpacity": 10}},
+                            "overrides": []},
+            "options": {"legend": {"displayMode": "list", "placement": "bottom"},
+                        "tooltip": {"mode": "multi"}},
+            "targets": targets,
+        })
+    mkvar = graphite_var if flavour == "graphite" else influx_var
+    ds_name = "DS_" + flavour.upper()
+    return {
+        "__inputs": [{"name": ds_name, "label": flavour.capitalize(), "type": "datasource",
+                      "pluginId": flavour, "pluginName": "Graphite" if flavour == "graphite"
+                      else "InfluxDB"}],
+        "uid": d["uid"] + "-" + flavour, "title": d["title"] + " - " + (
+            "Graphite" if flavour == "graphite" else "InfluxDB"),
+        "description": "collectd-zvm: values from the zvm collectd plugin, sent with " + (
+            "write_graphite (Prefix \"collectd.\", StoreRates true)" if flavour == "graphite"
+            else "the network plugin to InfluxDB's collectd input (typesdb: collectd's and "
+            "collectd-zvm's types.db)"),
+        "tags": ["collectd-zvm", "z/VM", flavour], "editable": True, "schemaVersion": 36,
+        "version": 1, "time": {"from": "now-6h", "to": "now"}, "refresh": "1m",
+        "templating": {"list": [mkvar(v) for v in d["vars"]]},
+        "panels": panels,
+    }
+
+
+def main(argv):
+    outdir = argv[1] if len(argv) > 1 else "contrib/grafana"
+    for name, d in DASHBOARDS:
+        for flavour in ("graphite", "influxdb"):
+            path = os.path.join(outdir, "%s-%s.json" % (name, flavour))
+            with open(path, "w") as f:
+                json.dump(dashboard(d, flavour), f, indent=2, sort_keys=True)
+                f.write("\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

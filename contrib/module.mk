@@ -1,0 +1,77 @@
+# contrib/: examples, dashboards, system integration files and man pages,
+# installed to the usual Debian paths; and the forwarding/install tests.
+#
+# Paths (all below $(DESTDIR)):
+#   $(DOCDIR)/examples/             collectd.conf examples, Grafana dashboards,
+#                                   and a copy of every system file below
+#   $(DATADIR)/types.db             the project's types (TypesDB ... this file)
+#   $(MANDIR)/man1, man5            zvmmon(1), zvmsim(1), collectd-zvm(5)
+# System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
+# on a machine that is not a z/VM guest):
+#   $(UDEVRULESDIR)/90-collectd-zvm.rules           default /lib/udev/rules.d
+#   $(SYSCONFDIR)/modules-load.d/collectd-zvm.conf  default /etc
+#   $(SYSCONFDIR)/modprobe.d/collectd-zvm.conf
+#   $(SYSCONFDIR)/systemd/system/collectd.service.d/zvm.conf
+# The plugins (.so) and zvmmon are installed by plugin/ and decoder/ rules.
+DOCDIR          ?= $(PREFIX)/share/doc/collectd-zvm
+DATADIR         ?= $(PREFIX)/share/collectd-zvm
+MANDIR          ?= $(PREFIX)/share/man
+SYSCONFDIR      ?= /etc
+UDEVRULESDIR    ?= /lib/udev/rules.d
+INSTALL_SYSCONF ?= 1
+INSTALL         ?= install
+
+CONTRIB_EXAMPLES := $(sort $(wildcard contrib/*.conf))
+CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))
+CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
+                    contrib/modules-load.d/collectd-zvm.conf \
+                    contrib/modprobe.d/collectd-zvm.conf \
+                    contrib/systemd/collectd.service.d/zvm.conf
+# Man pages are written by several helpers, as roff (man/NAME.N) or as POD
+# (man/NAME.N.pod, turned into $(BUILD)/man/NAME.N with pod2man from perl,
+# which build-essential brings); install those that exist.
+MAN_PODS := $(sort $(wildcard man/*.pod))
+MAN_GEN  := $(patsubst man/%.pod,$(BUILD)/man/%,$(MAN_PODS))
+CONTRIB_MAN1 := $(sort $(wildcard man/*.1) $(filter %.1,$(MAN_GEN)))
+CONTRIB_MAN5 := $(sort $(wildcard man/*.5) $(filter %.5,$(MAN_GEN)))
+
+$(BUILD)/man/%: man/%.pod
+	@mkdir -p $(@D)
+	pod2man --utf8 --section=$(subst .,,$(suffix $*)) --name=$(basename $(notdir $*)) \
+		--center="collectd-zvm" --release="collectd-zvm" --date="$(MAN_DATE)" $< $@
+
+# A fixed date keeps the pages reproducible; override to stamp a release.
+MAN_DATE ?= 2026-11-22
+
+ALL_TARGETS += $(MAN_GEN)
+
+.PHONY: install-contrib
+install-contrib: $(MAN_GEN)
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system
+	$(INSTALL) -m 644 $(CONTRIB_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(DOCDIR)/examples/grafana/
+	$(INSTALL) -m 644 $(CONTRIB_SYSFILES) $(DESTDIR)$(DOCDIR)/examples/system/
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)
+	$(INSTALL) -m 644 types.db $(DESTDIR)$(DATADIR)/types.db
+ifneq ($(CONTRIB_MAN1),)
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(CONTRIB_MAN1) $(DESTDIR)$(MANDIR)/man1/
+endif
+ifneq ($(CONTRIB_MAN5),)
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man5
+	$(INSTALL) -m 644 $(CONTRIB_MAN5) $(DESTDIR)$(MANDIR)/man5/
+endif
+ifeq ($(INSTALL_SYSCONF),1)
+	$(INSTALL) -D -m 644 contrib/udev/90-collectd-zvm.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/90-collectd-zvm.rules
+	$(INSTALL) -D -m 644 contrib/modules-load.d/collectd-zvm.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/collectd-zvm.conf
+	$(INSTALL) -D -m 644 contrib/modprobe.d/collectd-zvm.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/collectd-zvm.conf
+	$(INSTALL) -D -m 644 contrib/systemd/collectd.service.d/zvm.conf \
+		$(DESTDIR)$(SYSCONFDIR)/systemd/system/collectd.service.d/zvm.conf
+endif
+
+INSTALL_TARGETS += install-contrib
+
+include tests/e2e/fwd/fwd.mk

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metrics from write_zvm records: LNXAPPL data in domain 10 that starts
+ * with the "WZVM" eyecatcher (any ApplicationID: the records describe
+ * themselves).  Every value comes back as the writing collectd had it:
+ * identifier as written, GAUGE/DERIVE as written, its own time, and the
+ * writer's host name (empty: the zvm plugin names the host after the guest).
+ *
+ * A copy z/VM took while the guest was rewriting the buffer (sync counters
+ * differ) is dropped and counted; a record or a value already reported
+ * (same timestamp) is not reported again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "appl.h"
+#include "met_module.h"
+#include "wzvm_format.h"
+
+/* Last record timestamp per buffer (guest, applid, mod_level). */
+struct wz_buf {
+        char guest[9];
+        uint16_t applid, mod;
+        uint64_t tod;
+};
+
+/* Last value time per series, by hash (open addressing, never deleted). */
+struct wz_seen {
+        uint64_t id, tod;
+};
+
+struct wz_state {
+        struct wz_buf *bufs;
+        size_t nbufs;
+        struct wz_seen *seen;
+        size_t nseen, capseen;
+        bool logged[ZD_E__COUNT + 1];
+        bool logged_wide;
+};
+
+static void *wz_create(struct zm_engine *e)
+{
+        (void)e;
+        return calloc(1, sizeof(struct wz_state));
+}
+
+static void wz_destroy(void *p)
+{
+        struct wz_state *s = p;
+        if (!s)
+                return;
+        free(s->bufs);
+        free(s->seen);
+        free(s);
+}
+
+/* Is this record newer than the last one of its buffer?  Remembers it if so. */
+static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
+{
+        for (size_t i = 0; i < s->nbufs; i++) {
+                struct wz_buf *b = &s->bufs[i];
+                if (b->applid == a->applid && b->mod == a->modlvl &&
+                    strcmp(b->guest, a->userid) == 0) {
+                        if (b->tod == tod)
+                                return false;
+                        b->tod = tod;
+                        return true;
+                }
+        }
+        struct wz_buf *p = realloc(s->bufs, (s->nbufs + 1) * sizeof(*p));
+        if (!p)
+                return true;
+        s->bufs = p;
+        p = &s->bufs[s->nbufs++];
+        memset(p, 0, sizeof(*p));
+        memcpy(p->guest, a->userid, sizeof(p->guest));
+        p->applid = a->applid;
+        p->mod = a->modlvl;
+        p->tod = tod;
+        return true;
+}
+
+static uint64_t fnv(uint64_t h, const char *str)
+{
+        for (const unsigned char *c = (const unsigned char *)str; *c; c++)
+                h = (h ^ *c) * UINT64_C(0x100000001B3);
+        return (h ^ 0xFF) * UINT64_C(0x100000001B3);
+}
+
+/* Newer than what this series last reported?  Remembers it if so. */
+static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
+{
+        uint64_t id = UINT64_C(0xCBF29CE484222325);
+        id = fnv(id, m->guest);
+        id = fnv(id, m->host);
+        id = fnv(id, m->plugin);
+        id = fnv(id, m->plugin_instance);
+        id = fnv(id, m->type);
+        id = fnv(id, m->type_instance);
+        id |= 1; /* 0 marks a free slot */
+        if (s->nseen * 2 >= s->capseen) {
+                size_t cap = s->capseen ? s->capseen * 2 : 256;
+                struct wz_seen *t = calloc(cap, sizeof(*t));
+                if (!t)
+                        return true;
+                for (size_t i = 0; i < s->capseen; i++)
+                        if (s->seen[i].id)
+                                for (size_t j = s->seen[i].id % cap;; j = (j + 1) % cap)
+                                        if (!t[j].id) {
+                                                t[j] = s->seen[i];
+                                                break;
+                                        }
+                free(s->seen);
+                s->seen = t;
+                s->capseen = cap;
+        }
+        for (size_t j = id % s->capseen;; j = (j + 1) % s->capseen) {
+                struct wz_seen *x = &s->seen[j];
+                if (x->id == id) {
+                        if (m->tod <= x->tod)
+                                return false;
+                        x->tod = m->tod;
+                        return true;
+                }
+                if (!x->id) {
+                        x->id = id;
+                        x->tod = m->tod;
+                        s->nseen++;
+                        return true;
+                }
+        }
+}
+
+static void bad(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a,
+                enum zd_err_kind k)
+{
+        zm_counters_mut(e)->appl_bad++;
+        if (s->logged[k])
+                return;
+        s->logged[k] = true;
+        zm_log(e, 4, "write_zvm record of guest %s (%s) dropped: %s (%s); further ones counted",
+               a->userid, a->prodid_text, zd_err_desc(k), zd_err_name(k));
+}
+
+static bool same_ident(const struct wzvm_entry *x, const struct wzvm_entry *y)
+{
+        return strcmp(x->plugin, y->plugin) == 0 &&
+               strcmp(x->plugin_instance, y->plugin_instance) == 0 &&
+               strcmp(x->type, y->type) == 0 && strcmp(x->type_instance, y->type_instance) == 0 &&
+               x->ds_count == y->ds_count && x->time == y->time;
+}
+
+static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_record *r,
+                       const struct zd_appl *a, const struct wzvm_hdr *h,
+                       const struct wzvm_entry *g, size_t n)
+{
+        if (n > ZM_MAXVALUES) {
+                if (!s->logged_wide)
+                        zm_log(e, 4, "write_zvm: %s/%s has %zu data sources, more than %d; skipped",
+                               g[0].plugin, g[0].type, n, ZM_MAXVALUES);
+                s->logged_wide = true;
+                return;
+        }
+        struct zm_metric m;
+        zm_metric_init(&m, ZM_GUEST, r);
+        memcpy(m.guest, a->userid, sizeof(m.guest));
+        memcpy(m.host, h->host,
+               sizeof(h->host) < sizeof(m.host) ? sizeof(h->host) : sizeof(m.host));
+        zm_metric_name(&m, g[0].plugin, g[0].plugin_instance, g[0].type, g[0].type_instance);
+        m.tod = g[0].time;
+        for (size_t i = 0; i < n; i++) {
+                if (g[i].ds_type == WZVM_DS_GAUGE)
+                        zm_metric_gauge(&m, wzvm_bits_double(g[i].value));
+                else /* DERIVE; COUNTER and ABSOLUTE keep their 64 bits in the same slot */
+                        zm_metric_derive(&m, (int64_t)g[i].value);
+        }
+        if (!value_fresh(s, &m)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        zm_emit(e, &m);
+}
+
+static void wz_record(struct zm_engine *e, void *state, const struct zd_record *r)
+{
+        struct wz_state *s = state;
+        if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
+                return;
+        struct zd_appl a;
+        if (zd_appl_parse(r, &a) != ZD_E_NONE || a.kind != ZD_APPL_LNXAPPL ||
+            !wzvm_is_record(a.data))
+                return; /* not ours: other modules count what they cannot use */
+        struct wzvm_hdr h;
+        enum zd_err_kind k = wzvm_dec_hdr(a.data, &h);
+        if (k != ZD_E_NONE) {
+                bad(e, s, &a, k);
+                return;
+        }
+        if (h.sync_count_1 != h.sync_count_2) {
+                zm_counters_mut(e)->appl_sync++;
+                return;
+        }
+        /* check every entry before emitting any: nothing partial leaves a bad record */
+        struct wzvm_iter it;
+        struct wzvm_entry ent;
+        wzvm_iter_init(&it, a.data, &h);
+        int rc;
+        while ((rc = wzvm_dec_next(&it, &ent, &k)) == 1)
+                ;
+        if (rc < 0) {
+                bad(e, s, &a, k);
+                return;
+        }
+        if (!buf_fresh(s, &a, h.timestamp)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        struct wzvm_entry g[ZM_MAXVALUES + 1];
+        size_t n = 0, want = 0;
+        bool skip = false;
+        wzvm_iter_init(&it, a.data, &h);
+        while (wzvm_dec_next(&it, &ent, &k) == 1) {
+                if (ent.ds_index == 0) {
+                        n = 0;
+                        want = ent.ds_count;
+                        skip = false;
+                } else if (skip || n == 0 || ent.ds_index != n || !same_ident(&g[0], &ent)) {
+                        /* a data source out of order: the group is not trusted */
+                        if (!skip)
+                                bad(e, s, &a, ZD_E_WZVM_DSTYPE);
+                        skip = true;
+                        continue;
+                }
+                if (n <= ZM_MAXVALUES)
+                        g[n] = ent;
+                n++;
+                if (n == want)
+                        emit_group(e, s, r, &a, &h, g, n);
+        }
+}
+
+const struct zm_module zm_mod_wzvm = {"wzvm", wz_create, wz_destroy, wz_record, NULL};

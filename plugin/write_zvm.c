@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * write_zvm: a collectd write plugin that publishes collectd's values to
+ * z/VM as LNXAPPL application monitor records through /dev/monwriter
+ * (doc/write_zvm.md).
+ *
+ * collectd's write threads only filter, convert and queue (a bounded queue;
+ * drops are counted).  One writer thread owns the device: it keeps the
+ * latest value of every identifier and writes each record once per
+ * WriteInterval, because z/VM copies the buffers only at its own sample
+ * interval and every rewrite opens another window for a torn copy.  The
+ * device stays open for the plugin's lifetime: closing it stops every record.
+ */
+#include <collectd/core/daemon/collectd.h>
+#include <collectd/core/daemon/plugin.h>
+#include <collectd/core/daemon/utils_cache.h>
+#include <collectd/core/daemon/utils_time.h>
+#include <collectd/liboconfig/oconfig.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tod.h"
+#include "write_zvm_core.h"
+
+#define PLUGIN "write_zvm"
+
+static struct {
+        char device[256];
+        int applid;
+        bool store_rates;
+        double write_interval; /* 0: collectd's interval */
+        double retry;
+        double timeout; /* values older than timeout x their interval are dropped */
+        int queue_length;
+        int max_records;
+        bool report_stats;
+        struct wz_filter filter;
+} cfg = {"/dev/monwriter", WZVM_DEFAULT_APPLID, false, 0, 60, 2, 8192, 32, true, {0}};
+
+static struct wz_queue queue;
+static struct wz_writer writer;
+static struct wz_table table;
+static pthread_t thread;
+static bool thread_running;
+static int fd = -1;
+
+/* Counters the read callback reports; the writer thread copies its own in after each pass. */
+static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+        uint64_t dropped_name, dropped_space, starts, updates, stops, errors, records;
+} stats;
+
+static double mono_now(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void log_cb(void *ctx, int level, const char *msg)
+{
+        (void)ctx;
+        plugin_log(level, "%s", msg);
+}
+
+static ssize_t dev_write(void *ctx, const void *p, size_t n)
+{
+        int *pfd = ctx;
+        ssize_t rc;
+        do
+                rc = write(*pfd, p, n);
+        while (rc < 0 && errno == EINTR);
+        return rc;
+}
+
+/* ---------------- configuration ---------------- */
+
+static int cfg_double(const oconfig_item_t *ci, double *out, double min)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
+            !(ci->values[0].value.number >= min)) {
+                ERROR(PLUGIN " plugin: %s needs one number of at least %g.", ci->key, min);
+                return -1;
+        }
+        *out = ci->values[0].value.number;
+        return 0;
+}
+
+static int cfg_int(const oconfig_item_t *ci, int *out, int min, int max)
+{
+        double d;
+        if (cfg_double(ci, &d, min) != 0 || d > max || d != floor(d)) {
+                ERROR(PLUGIN " plugin: %s must be a whole number from %d to %d.", ci->key, min,
+                      max);
+                return -1;
+        }
+        *out = (int)d;
+        return 0;
+}
+
+static int cfg_filter(const oconfig_item_t *ci, bool include)
+{
+        if (ci->values_num < 1) {
+                ERROR(PLUGIN " plugin: %s needs at least one \"plugin\" or \"plugin/type\".",
+                      ci->key);
+                return -1;
+        }
+        for (int i = 0; i < ci->values_num; i++) {
+                if (ci->values[i].type != OCONFIG_TYPE_STRING ||
+                    !wz_filter_add(&cfg.filter, include, ci->values[i].value.string)) {
+                        ERROR(PLUGIN " plugin: %s: argument %d is not \"plugin\" or "
+                                     "\"plugin/type\" (names or \"*\", no other '/').",
+                              ci->key, i + 1);
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+static int wz_config(oconfig_item_t *ci)
+{
+        int bad = 0;
+        for (int i = 0; i < ci->children_num; i++) {
+                oconfig_item_t *c = ci->children + i;
+                int rc;
+                if (strcasecmp(c->key, "Device") == 0)
+                        rc = cf_util_get_string_buffer(c, cfg.device, sizeof(cfg.device));
+                else if (strcasecmp(c->key, "ApplicationID") == 0) {
+                        rc = cfg_int(c, &cfg.applid, 1, 65535);
+                        if (rc == 0 && (cfg.applid == 1 || cfg.applid == 2)) {
+                                ERROR(PLUGIN " plugin: ApplicationID %d belongs to s390-tools' %s; "
+                                             "choose another (default %d).",
+                                      cfg.applid, cfg.applid == 1 ? "mon_fsstatd" : "mon_procd",
+                                      WZVM_DEFAULT_APPLID);
+                                rc = -1;
+                        }
+                } else if (strcasecmp(c->key, "Include") == 0)
+                        rc = cfg_filter(c, true);
+                else if (strcasecmp(c->key, "Exclude") == 0)
+                        rc = cfg_filter(c, false);
+                else if (strcasecmp(c->key, "StoreRates") == 0)
+                        rc = cf_util_get_boolean(c, &cfg.store_rates);
+                else if (strcasecmp(c->key, "WriteInterval") == 0)
+                        rc = cfg_double(c, &cfg.write_interval, 0.001);
+                else if (strcasecmp(c->key, "RetryInterval") == 0)
+                        rc = cfg_double(c, &cfg.retry, 0.1);
+                else if (strcasecmp(c->key, "Timeout") == 0)
+                        rc = cfg_double(c, &cfg.timeout, 1);
+                else if (strcasecmp(c->key, "QueueLength") == 0)
+                        rc = cfg_int(c, &cfg.queue_length, 16, 1 << 20);
+                else if (strcasecmp(c->key, "MaxRecords") == 0)
+                        rc = cfg_int(c, &cfg.max_records, 1, WZ_MAX_RECORDS);
+                else if (strcasecmp(c->key, "ReportStats") == 0)
+                        rc = cf_util_get_boolean(c, &cfg.report_stats);
+                else {
+                        ERROR(PLUGIN " plugin: unknown option \"%s\".", c->key);
+                        rc = -1;
+                }
+                if (rc != 0)
+                        bad = -1;
+        }
+        return bad;
+}
+
+/* ---------------- collectd's write threads ---------------- */
+
+static uint64_t cdtime_to_tod(cdtime_t t)
+{
+        return zd_unix_us_to_tod((int64_t)CDTIME_T_TO_US(t));
+}
+
+static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *ud)
+{
+        (void)ud;
+        if (!wz_filter_pass(&cfg.filter, vl->plugin, vl->type))
+                return 0;
+        if (ds->ds_num != vl->values_len || ds->ds_num < 1 || ds->ds_num > 255)
+                return EINVAL;
+        size_t n = ds->ds_num;
+        struct wz_item *items = calloc(n, sizeof(*items));
+        if (!items)
+                return ENOMEM;
+        gauge_t *rates = NULL;
+        if (cfg.store_rates) {
+                for (size_t i = 0; i < n && !rates; i++)
+                        if (ds->ds[i].type != DS_TYPE_GAUGE && !(rates = uc_get_rate(ds, vl))) {
+                                free(items);
+                                return -1; /* uc_get_rate logged it */
+                        }
+        }
+        uint64_t tod = cdtime_to_tod(vl->time);
+        double now = mono_now(), interval = CDTIME_T_TO_DOUBLE(vl->interval);
+        for (size_t i = 0; i < n; i++) {
+                struct wz_item *it = &items[i];
+                if (!wz_item_set_names(it, vl->host, vl->plugin, vl->plugin_instance, vl->type,
+                                       vl->type_instance, ds->ds[i].name)) {
+                        pthread_mutex_lock(&stats_mu);
+                        bool first = stats.dropped_name++ == 0;
+                        pthread_mutex_unlock(&stats_mu);
+                        if (first)
+                                WARNING(PLUGIN
+                                        " plugin: %s/%s-%s/%s-%s not written: write_zvm records "
+                                        "hold names of 1 to 63 printable ASCII characters "
+                                        "(host, plugin, type, data source) or 0 to 63 "
+                                        "(instances); counted as dropped_name, no further "
+                                        "messages",
+                                        vl->host, vl->plugin, vl->plugin_instance, vl->type,
+                                        vl->type_instance);
+                        free(items);
+                        free(rates);
+                        return 0;
+                }
+                it->e.ds_index = (uint8_t)i;
+                it->e.ds_count = (uint8_t)n;
+                it->e.time = tod;
+                it->seen = now;
+                it->interval = interval > 0 ? interval : 10;
+                int t = ds->ds[i].type;
+                if (t == DS_TYPE_GAUGE) {
+                        it->e.ds_type = WZVM_DS_GAUGE;
+                        it->e.value = wzvm_double_bits(vl->values[i].gauge);
+                } else if (rates) {
+                        it->e.ds_type = WZVM_DS_GAUGE;
+                        it->e.flags = WZVM_F_RATE;
+                        it->e.value = wzvm_double_bits(rates[i]);
+                } else if (t == DS_TYPE_DERIVE) {
+                        it->e.ds_type = WZVM_DS_DERIVE;
+                        it->e.value = (uint64_t)vl->values[i].derive;
+                } else if (t == DS_TYPE_COUNTER) {
+                        it->e.ds_type = WZVM_DS_COUNTER;
+                        it->e.value = (uint64_t)vl->values[i].counter;
+                } else {
+                        it->e.ds_type = WZVM_DS_ABSOLUTE;
+                        it->e.value = (uint64_t)vl->values[i].absolute;
+                }
+        }
+        free(rates);
+        wz_queue_push(&queue, items, n);
+        free(items);
+        return 0;
+}
+
+static int wz_flush(cdtime_t timeout, const char *identifier, user_data_t *ud)
+{
+        (void)timeout, (void)identifier, (void)ud;
+        pthread_mutex_lock(&queue.mu);
+        queue.kick = true;
+        pthread_cond_signal(&queue.cv);
+        pthread_mutex_unlock(&queue.mu);
+        return 0;
+}
+
+/* ---------------- the writer thread ---------------- */
+
+static void try_open(void)
+{
+        static int complained;
+        fd = open(cfg.device, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                if (complained)
+                        NOTICE(PLUGIN " plugin: %s is open.", cfg.device);
+                complained = 0;
+                return;
+        }
+        int err = errno;
+        if (complained == err)
+                return;
+        complained = err;
+        if (err == ENOENT || err == ENODEV || err == ENXIO)
+                ERROR(PLUGIN
+                      " plugin: cannot open %s: %s. The monwriter driver exists only "
+                      "under z/VM: load it with \"modprobe monwriter\"; retrying every %.0f s.",
+                      cfg.device, strerror(err), cfg.retry);
+        else
+                ERROR(PLUGIN " plugin: cannot open %s: %s; retrying every %.0f s.", cfg.device,
+                      strerror(err), cfg.retry);
+}
+
+static void drain(void)
+{
+        struct wz_item buf[64];
+        size_t n;
+        while ((n = wz_queue_pop(&queue, buf, 64)) > 0)
+                for (size_t i = 0; i < n; i++)
+                        wz_table_put(&table, &buf[i]);
+}
+
+static void publish_stats(void)
+{
+        pthread_mutex_lock(&stats_mu);
+        stats.dropped_space = writer.dropped_space + table.dropped_full;
+        stats.starts = writer.starts;
+        stats.updates = writer.updates;
+        stats.stops = writer.stops;
+        stats.errors = writer.errors;
+        stats.records = writer.nstarted;
+        pthread_mutex_unlock(&stats_mu);
+}
+
+static void *wz_thread(void *arg)
+{
+        (void)arg;
+        double now = mono_now(), next = now + cfg.write_interval, retry_at = 0;
+        for (;;) {
+                pthread_mutex_lock(&queue.mu);
+                while (!queue.stop && !queue.kick && queue.n < queue.cap / 2 &&
+                       (now = mono_now()) < next) {
+                        struct timespec ts;
+                        clock_gettime(CLOCK_MONOTONIC, &ts);
+                        double wait = next - now;
+                        ts.tv_sec += (time_t)wait;
+                        ts.tv_nsec += (long)((wait - floor(wait)) * 1e9);
+                        if (ts.tv_nsec >= 1000000000L) {
+                                ts.tv_sec++;
+                                ts.tv_nsec -= 1000000000L;
+                        }
+                        pthread_cond_timedwait(&queue.cv, &queue.mu, &ts);
+                }
+                bool stop = queue.stop, kick = queue.kick;
+                queue.kick = false;
+                pthread_mutex_unlock(&queue.mu);
+                if (stop)
+                        break;
+                drain();
+                now = mono_now();
+                if (!kick && now < next)
+                        continue; /* woken to empty the queue */
+                next = next + cfg.write_interval > now ? next + cfg.write_interval
+                                                       : now + cfg.write_interval;
+                wz_table_expire(&table, now, cfg.timeout);
+                if (fd < 0 && now >= retry_at) {
+                        try_open();
+                        if (fd < 0)
+                                retry_at = now + cfg.retry;
+                }
+                if (fd >= 0) {
+                        struct timespec rt;
+                        clock_gettime(CLOCK_REALTIME, &rt);
+                        uint64_t tod =
+                            zd_unix_us_to_tod((int64_t)rt.tv_sec * 1000000 + rt.tv_nsec / 1000);
+                        enum wz_result r = wz_writer_pass(&writer, &table, tod, now >= retry_at);
+                        if (r == WZ_BACKOFF && now >= retry_at)
+                                retry_at = now + cfg.retry;
+                        if (r == WZ_REOPEN) {
+                                close(fd);
+                                fd = -1;
+                                wz_writer_closed(&writer);
+                                retry_at = now + cfg.retry;
+                        }
+                }
+                publish_stats();
+        }
+        return NULL;
+}
+
+/* ---------------- init, stats, shutdown ---------------- */
+
+static void submit(const char *type, const char *ti, value_t v)
+{
+        value_list_t vl = VALUE_LIST_INIT;
+        vl.values = &v;
+        vl.values_len = 1;
+        snprintf(vl.plugin, sizeof(vl.plugin), "%s", PLUGIN);
+        snprintf(vl.type, sizeof(vl.type), "%s", type);
+        snprintf(vl.type_instance, sizeof(vl.type_instance), "%s", ti);
+        plugin_dispatch_values(&vl);
+}
+
+static int wz_read(void)
+{
+        pthread_mutex_lock(&queue.mu);
+        uint64_t queued = queue.queued, dropped = queue.dropped;
+        size_t qlen = queue.n;
+        pthread_mutex_unlock(&queue.mu);
+        pthread_mutex_lock(&stats_mu);
+        __typeof__(stats) s = stats;
+        pthread_mutex_unlock(&stats_mu);
+        submit("total_values", "queued", (value_t){.derive = (derive_t)queued});
+        submit("total_values", "dropped_queue", (value_t){.derive = (derive_t)dropped});
+        submit("total_values", "dropped_space", (value_t){.derive = (derive_t)s.dropped_space});
+        submit("total_values", "dropped_name", (value_t){.derive = (derive_t)s.dropped_name});
+        submit("total_operations", "record_start", (value_t){.derive = (derive_t)s.starts});
+        submit("total_operations", "record_update", (value_t){.derive = (derive_t)s.updates});
+        submit("total_operations", "record_stop", (value_t){.derive = (derive_t)s.stops});
+        submit("total_operations", "write_error", (value_t){.derive = (derive_t)s.errors});
+        submit("queue_length", "", (value_t){.gauge = (gauge_t)qlen});
+        submit("count", "records", (value_t){.gauge = (gauge_t)s.records});
+        return 0;
+}
+
+static int wz_init(void)
+{
+        if (thread_running)
+                return 0;
+        if (cfg.write_interval <= 0)
+                cfg.write_interval = CDTIME_T_TO_DOUBLE(plugin_get_interval());
+        if (cfg.write_interval <= 0)
+                cfg.write_interval = 10;
+        if (wz_queue_init(&queue, (size_t)cfg.queue_length) != 0) {
+                ERROR(PLUGIN " plugin: out of memory for a queue of %d values.", cfg.queue_length);
+                return -1;
+        }
+        /* a record holds at most 3910 / 24 entries; more values than that cannot be written */
+        wz_table_init(&table, (size_t)cfg.max_records * 163);
+        wz_writer_init(&writer, (uint16_t)cfg.applid, (unsigned)cfg.max_records,
+                       (uint32_t)(cfg.write_interval * 1000));
+        writer.retry = cfg.retry;
+        writer.dev.write = dev_write;
+        writer.dev.ctx = &fd;
+        writer.log = log_cb;
+        /* no open here: a missing device is retried by the thread, never fails init */
+        if (plugin_thread_create(&thread, wz_thread, NULL, PLUGIN) != 0) {
+                ERROR(PLUGIN " plugin: cannot start the writer thread.");
+                wz_queue_destroy(&queue);
+                return -1;
+        }
+        thread_running = true;
+        plugin_register_write(PLUGIN, wz_write, NULL);
+        plugin_register_flush(PLUGIN, wz_flush, NULL);
+        if (cfg.report_stats)
+                plugin_register_read(PLUGIN, wz_read);
+        INFO(PLUGIN " plugin: writing to %s, ApplicationID %d (0x%04X), every %.3g s, at most "
+                    "%d records.",
+             cfg.device, cfg.applid, cfg.applid, cfg.write_interval, cfg.max_records);
+        return 0;
+}
+
+static int wz_shutdown(void)
+{
+        if (thread_running) {
+                pthread_mutex_lock(&queue.mu);
+                queue.stop = true;
+                pthread_cond_signal(&queue.cv);
+                pthread_mutex_unlock(&queue.mu);
+                pthread_join(thread, NULL);
+                thread_running = false;
+                wz_queue_destroy(&queue);
+        }
+        if (fd >= 0)
+                close(fd); /* the driver STOPs every record: z/VM writes their end records */
+        fd = -1;
+        wz_table_free(&table);
+        wz_filter_free(&cfg.filter);
+        return 0;
+}
+
+/* The only symbol collectd looks up; everything else stays hidden. */
+__attribute__((visibility("default"))) void module_register(void)
+{
+        plugin_register_complex_config(PLUGIN, wz_config);
+        plugin_register_init(PLUGIN, wz_init);
+        plugin_register_shutdown(PLUGIN, wz_shutdown);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * write_zvm without collectd: the bounded queue between collectd's write
+ * threads and the plugin's writer thread, the table of latest values, the
+ * packing of values into fixed-size records with stable buffer keys, and the
+ * /dev/monwriter discipline (START/update/STOP, errno handling).  The
+ * collectd glue is write_zvm.c; unit tests drive this file directly.
+ */
+#ifndef WRITE_ZVM_CORE_H
+#define WRITE_ZVM_CORE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "wzvm_format.h"
+
+#define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
+
+/* One data source value as queued and tabled. */
+struct wz_item {
+        char host[WZVM_HOST_MAX + 1];
+        struct wzvm_entry e;
+        double seen;     /* when it arrived (seconds, CLOCK_MONOTONIC) */
+        double interval; /* collectd's interval for the value list (seconds) */
+};
+
+/* Fill the identifier of an item; false if a name breaks the format's rules. */
+bool wz_item_set_names(struct wz_item *it, const char *host, const char *plugin,
+                       const char *plugin_instance, const char *type, const char *type_instance,
+                       const char *ds_name);
+
+/* ---- bounded queue: many producers (write threads), one consumer ---- */
+struct wz_queue {
+        pthread_mutex_t mu;
+        pthread_cond_t cv;
+        struct wz_item *ring;
+        size_t cap, head, n;
+        uint64_t queued, dropped; /* values */
+        bool kick;                /* flush requested */
+        bool stop;
+};
+int wz_queue_init(struct wz_queue *q, size_t cap);
+void wz_queue_destroy(struct wz_queue *q);
+/* All n items or none (a value list is never split); returns whether they went in. */
+bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n);
+/* Move up to max items out; the caller holds no lock. */
+size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max);
+
+/* ---- table of latest values, sorted by (host, plugin, pinst, type, tinst, ds_index) ---- */
+struct wz_table {
+        struct wz_item *v;
+        size_t n, cap, max;
+        uint64_t dropped_full; /* new identifiers refused because the table was full */
+};
+void wz_table_init(struct wz_table *t, size_t max);
+void wz_table_free(struct wz_table *t);
+bool wz_table_put(struct wz_table *t, const struct wz_item *it);
+/* Forget values not refreshed within factor x their interval; returns how many. */
+size_t wz_table_expire(struct wz_table *t, double now, double factor);
+
+/* ---- the device ---- */
+struct wz_dev {
+        /* write(2) or a test double: bytes written, or -1 with errno set */
+        ssize_t (*write)(void *ctx, const void *p, size_t n);
+        void *ctx;
+};
+
+typedef void (*wz_log_fn)(void *ctx, int level, const char *msg); /* syslog levels */
+
+enum wz_result {
+        WZ_OK,
+        WZ_BACKOFF, /* EPERM, ENOSPC, EINVAL: start no new records until the retry time */
+        WZ_REOPEN,  /* the device failed: close it, reopen after the retry time */
+};
+
+struct wz_writer {
+        /* configuration */
+        uint16_t applid;
+        unsigned max_records;
+        uint32_t interval_ms;
+        double retry; /* seconds, only for messages */
+        struct wz_dev dev;
+        wz_log_fn log;
+        void *log_ctx;
+        /* driver state: records 0..nstarted-1 are STARTed buffers (mod_level = index) */
+        unsigned nstarted;
+        uint32_t seq[WZ_MAX_RECORDS];
+        int complaint; /* errno we complained about and not yet recovered from, or 0 */
+        /* statistics */
+        uint64_t updates, starts, stops, errors, dropped_space;
+        uint8_t rec[WZVM_MW_HDR_LEN + WZVM_RECORD_LEN];
+        size_t starts_at[WZ_MAX_RECORDS + 1];
+};
+
+void wz_writer_init(struct wz_writer *w, uint16_t applid, unsigned max_records,
+                    uint32_t interval_ms);
+/*
+ * One pass: pack the table into records and write every one (START or
+ * update), then STOP records no longer needed.  new_ok = false (while backing
+ * off) updates only records already started.  tod stamps the headers.
+ */
+enum wz_result wz_writer_pass(struct wz_writer *w, const struct wz_table *t, uint64_t tod,
+                              bool new_ok);
+/* The device was closed: the driver stopped every buffer. */
+void wz_writer_closed(struct wz_writer *w);
+
+/* How many records the table needs (and where each starts), for tests and stats. */
+size_t wz_plan(const struct wz_table *t, size_t max_records, size_t *starts, size_t *placed);
+
+/* ---- Include / Exclude: "plugin" or "plugin/type", "*" matches any one name ---- */
+struct wz_rule {
+        char plugin[WZVM_NAME_MAX + 1];
+        char type[WZVM_NAME_MAX + 1]; /* "" = any type */
+};
+struct wz_filter {
+        struct wz_rule *inc, *exc;
+        size_t ninc, nexc;
+};
+/* Parse and add a rule; false (nothing added) if the pattern is malformed. */
+bool wz_filter_add(struct wz_filter *f, bool include, const char *pattern);
+/* Included (by any Include, or no Include given) and not excluded. */
+bool wz_filter_pass(const struct wz_filter *f, const char *plugin, const char *type);
+void wz_filter_free(struct wz_filter *f);
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* write_zvm: the bounded queue and the table of latest values. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "write_zvm_core.h"
+
+static bool copy_name(char *dst, const char *src, bool may_be_empty)
+{
+        size_t n = strnlen(src, WZVM_NAME_MAX + 1);
+        if (!wzvm_name_ok(src, n, may_be_empty))
+                return false;
+        memcpy(dst, src, n);
+        dst[n] = 0;
+        return true;
+}
+
+bool wz_item_set_names(struct wz_item *it, const char *host, const char *plugin,
+                       const char *plugin_instance, const char *type, const char *type_instance,
+                       const char *ds_name)
+{
+        return copy_name(it->host, host, false) && copy_name(it->e.plugin, plugin, false) &&
+               copy_name(it->e.plugin_instance, plugin_instance, true) &&
+               copy_name(it->e.type, type, false) &&
+               copy_name(it->e.type_instance, type_instance, true) &&
+               copy_name(it->e.ds_name, ds_name, false);
+}
+
+int wz_queue_init(struct wz_queue *q, size_t cap)
+{
+        memset(q, 0, sizeof(*q));
+        if (cap == 0)
+                return -1;
+        q->ring = calloc(cap, sizeof(*q->ring));
+        if (!q->ring)
+                return -1;
+        q->cap = cap;
+        pthread_mutex_init(&q->mu, NULL);
+        /* the writer thread waits for deadlines on the monotonic clock */
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&q->cv, &ca);
+        pthread_condattr_destroy(&ca);
+        return 0;
+}
+
+void wz_queue_destroy(struct wz_queue *q)
+{
+        if (!q->ring)
+                return;
+        free(q->ring);
+        q->ring = NULL;
+        pthread_mutex_destroy(&q->mu);
+        pthread_cond_destroy(&q->cv);
+}
+
+bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n)
+{
+        pthread_mutex_lock(&q->mu);
+        bool ok = n <= q->cap - q->n;
+        if (ok) {
+                for (size_t i = 0; i < n; i++)
+                        q->ring[(q->head + q->n + i) % q->cap] = items[i];
+                q->n += n;
+                q->queued += n;
+        } else {
+                q->dropped += n;
+        }
+        pthread_mutex_unlock(&q->mu);
+        return ok;
+}
+
+size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max)
+{
+        pthread_mutex_lock(&q->mu);
+        size_t n = q->n < max ? q->n : max;
+        for (size_t i = 0; i < n; i++)
+                out[i] = q->ring[(q->head + i) % q->cap];
+        q->head = (q->head + n) % q->cap;
+        q->n -= n;
+        pthread_mutex_unlock(&q->mu);
+        return n;
+}
+
+/* Sort order of the table: records group a host's values, a type's data sources stay adjacent. */
+static int cmp_key(const struct wz_item *a, const struct wz_item *b)
+{
+        int c;
+        if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->e.plugin, b->e.plugin)) ||
+            (c = strcmp(a->e.plugin_instance, b->e.plugin_instance)) ||
+            (c = strcmp(a->e.type, b->e.type)) ||
+            (c = strcmp(a->e.type_instance, b->e.type_instance)))
+                return c;
+        return (int)a->e.ds_index - (int)b->e.ds_index;
+}
+
+void wz_table_init(struct wz_table *t, size_t max)
+{
+        memset(t, 0, sizeof(*t));
+        t->max = max;
+}
+
+void wz_table_free(struct wz_table *t)
+{
+        free(t->v);
+        memset(t, 0, sizeof(*t));
+}
+
+bool wz_table_put(struct wz_table *t, const struct wz_item *it)
+{
+        size_t lo = 0, hi = t->n;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c = cmp_key(&t->v[mid], it);
+                if (c == 0) {
+                        t->v[mid] = *it;
+                        return true;
+                }
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        if (t->n >= t->max) {
+                t->dropped_full++;
+                return false;
+        }
+        if (t->n == t->cap) {
+                size_t cap = t->cap ? t->cap * 2 : 64;
+                struct wz_item *p = realloc(t->v, cap * sizeof(*p));
+                if (!p) {
+                        t->dropped_full++;
+                        return false;
+                }
+                t->v = p;
+                t->cap = cap;
+        }
+        memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof(*t->v));
+        t->v[lo] = *it;
+        t->n++;
+        return true;
+}
+
+size_t wz_table_expire(struct wz_table *t, double now, double factor)
+{
+        size_t j = 0, gone = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                if (now - t->v[i].seen > factor * t->v[i].interval) {
+                        gone++;
+                        continue;
+                }
+                if (i != j)
+                        t->v[j] = t->v[i];
+                j++;
+        }
+        t->n = j;
+        return gone;
+}

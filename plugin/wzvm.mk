@@ -1,0 +1,52 @@
+# write_zvm: the collectd write plugin that emits LNXAPPL records through
+# /dev/monwriter (doc/write_zvm.md).  Built like zvm.so (plugin/module.mk):
+# -DHAVE_CONFIG_H and -I/usr/include/collectd, the decoder linked in statically.
+WZVM_COLLECTD_INC ?= /usr/include/collectd
+WZVM_PLUGDIR      ?= $(PREFIX)/lib/collectd
+# Debian's headers include "collectd/core/..."; cross compilers do not search
+# /usr/include, so a private root holds a `collectd` link.
+WZVM_INCROOT      := $(BUILD)/cdinc-wzvm
+WZVM_CFLAGS       := -DHAVE_CONFIG_H -I$(WZVM_INCROOT) -I$(WZVM_COLLECTD_INC) -Iplugin
+
+WZVM_CORE_SRCS := plugin/write_zvm_queue.c plugin/write_zvm_dev.c plugin/write_zvm_filter.c
+WZVM_SRCS      := plugin/write_zvm.c $(WZVM_CORE_SRCS)
+WZVM_OBJS      := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(WZVM_SRCS))
+WZVM_SO        := $(BUILD)/write_zvm.so
+
+$(WZVM_INCROOT)/collectd:
+	@mkdir -p $(WZVM_INCROOT)
+	ln -sfn $(WZVM_COLLECTD_INC) $@
+
+$(BUILD)/plugin/write_%.o: plugin/write_%.c $(wildcard plugin/write_zvm*.h decoder/*.h) | $(WZVM_INCROOT)/collectd
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+# Only module_register is exported.
+$(WZVM_SO): $(WZVM_OBJS) $(DEC_LIB)
+	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(WZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm
+	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
+
+ALL_TARGETS += $(WZVM_SO)
+
+.PHONY: install-write-zvm
+install-write-zvm: $(WZVM_SO)
+	install -d $(DESTDIR)$(WZVM_PLUGDIR)
+	install -m 0644 $(WZVM_SO) $(DESTDIR)$(WZVM_PLUGDIR)/write_zvm.so
+INSTALL_TARGETS += install-write-zvm
+
+# Unit tests of the plugin core need no collectd headers.
+TEST_EXTRA_test_wzvm_plugin := -Iplugin $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h)
+
+# End-to-end: the real collectd daemon writing through write_zvm, into a stand-in
+# file and through zvmsim to a second collectd running the zvm plugin, plus
+# zvmsim's EPERM and ENOSPC modes (tests/e2e/wzvm/run.sh).
+.PHONY: check-wzvm-e2e
+check-wzvm-e2e: $(WZVM_SO) $(BUILD)/zvm.so $(BUILD)/zvmsim
+	tests/e2e/wzvm/run.sh $(BUILD) all
+CHECK_TARGETS += check-wzvm-e2e
+
+# The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
+# includes plugin/write_zvm.c).
+TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd

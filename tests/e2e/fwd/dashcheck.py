@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Check that every metric a Grafana dashboard queries is one collectd wrote.
+
+usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DASHBOARD.json ...
+
+The identifiers come from collectd's csv plugin output (DIR/<host>/<plugin[-
+instance]>/<type[-instance]>-<date>, whose header names the data sources).
+Each dashboard is read as Grafana would read it:
+
+  Graphite   the series paths inside every target (functions around them are
+             ignored), with write_graphite's path rules (Prefix "collectd.",
+             "." and blanks escaped as "_", the DS name appended when the type
+             has more than one), template variables replaced by the values
+             their own queries find (a variable's regex capture applied);
+  InfluxDB   the query builder fields of every target (measurement, tag
+             conditions with = and =~), with the collectd input's mapping
+             (measurement <plugin>_<ds>, tags host, instance, type,
+             type_instance); variables from their SHOW TAG VALUES queries.
+
+Every variable must find at least one value and every target must match at
+least one identifier.  Exit 0 if so, 1 with a list of what did not match.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+
+def load_types(files):
+    types = {}
+    for f in files:
+        for line in open(f):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            name, rest = line.split(None, 1)
+            types[name] = [d.split(":")[0].strip() for d in rest.split(",")]
+    return types
+
+
+def split_node(s):
+    a, _, b = s.partition("-")
+    return a, b
+
+
+def load_csv(dirs, types):
+    """Identifiers: (host, plugin, pinst, type, tinst) -> DS names."""
+    ids = {}
+    for d in dirs:
+        for f in glob.glob(os.path.join(d, "*", "*", "*")):
+            host = os.path.basename(os.path.dirname(os.path.dirname(f)))
+            plugin, pinst = split_node(os.path.basename(os.path.dirname(f)))
+            base = re.sub(r"-\d{4}-\d{2}-\d{2}$", "", os.path.basename(f))
+            typ, tinst = split_node(base)
+            with open(f) as fh:
+                head = fh.readline().strip().split(",")
+            dss = head[1:] if head and head[0] == "epoch" else types.get(typ, ["value"])
+            ids[(host, plugin, pinst, typ, tinst)] = dss
+    return ids
+
+
+# ---------------------------------------------------------------- Graphite
+def gescape(s):
+    return re.sub(r"[.\s]", "_", s)
+
+
+def graphite_paths(ids):
+    paths = set()
+    for (host, plugin, pinst, typ, tinst), dss in ids.items():
+        base = "collectd.%s.%s.%s" % (gescape(host), gescape(plugin + ("-" + pinst if pinst else "")),
+                                      gescape(typ + ("-" + tinst if tinst else "")))
+        if len(dss) > 1:
+            for ds in dss:
+                paths.add(base + "." + ds)
+        else:
+            paths.add(base)
+    return paths
+
+
+def gglob_re(expr):
+    """A Graphite glob (*, ?, [..], {a,b}) as a regex for one path."""
+    out, i = "", 0
+    while i < len(expr):
+        c = expr[i]
+        if c == "*":
+            out += "[^.]*"
+        elif c == "?":
+            out += "[^.]"
+        elif c == "{":
+            j = expr.index("}", i)
+            out += "(?:" + "|".join(re.escape(x) for x in expr[i + 1:j].split(",")) + ")"
+            i = j
+        elif c == "[":
+            j = expr.index("]", i)
+            out += expr[i:j + 1]
+            i = j
+        else:
+            out += re.escape(c)
+        i += 1
+    return out
+
+
+def subst_graphite(expr, values):
+    def rep(m):
+        v = values.get(m.group(1))
+        if v is None:
+            return m.group(0)
+        return "{" + ",".join(sorted(v)) + "}"
+    return re.sub(r"\$\{?(\w+)\}?", rep, expr)
+
+
+SERIES_RE = re.compile(r"collectd\.[^,()\s'\"]+")
+
+
+def graphite_nodes(paths, depth):
+    """Every distinct prefix of `depth` nodes."""
+    return {".".join(p.split(".")[:depth]) for p in paths if len(p.split(".")) >= depth}
+
+
+def check_graphite(dash, paths, problems, name):
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        q = subst_graphite(v["query"], values)
+        depth = len(q.split("."))
+        rx = re.compile("^" + gglob_re(q) + "$")
+        found = set()
+        for n in graphite_nodes(paths, depth):
+            if rx.match(n):
+                leaf = n.split(".")[-1]
+                if v.get("regex"):
+                    m = re.search(v["regex"].strip("/"), leaf)
+                    if not m:
+                        continue
+                    leaf = m.group(1) if m.groups() else m.group(0)
+                found.add(leaf)
+        if not found:
+            problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], q))
+        values[v["name"]] = found or {"__none__"}
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            for expr in SERIES_RE.findall(t["target"]):
+                n += 1
+                rx = re.compile("^" + gglob_re(subst_graphite(expr, values)) + "$")
+                if not any(rx.match(x) for x in paths):
+                    problems.append("%s: panel '%s': %s matches no series written" %
+                                    (name, p["title"], expr))
+    return n
+
+
+# ---------------------------------------------------------------- InfluxDB
+def influx_series(ids):
+    """(measurement, {tag: value}) for every identifier and DS."""
+    out = []
+    for (host, plugin, pinst, typ, tinst), dss in ids.items():
+        for ds in dss:
+            tags = {"host": host, "type": typ}
+            if pinst:
+                tags["instance"] = pinst
+            if tinst:
+                tags["type_instance"] = tinst
+            out.append((plugin + "_" + ds, tags))
+    return out
+
+
+def subst_regex(s, values):
+    def rep(m):
+        v = values.get(m.group(1))
+        if v is None:
+            return m.group(0)
+        return "(" + "|".join(re.escape(x) for x in sorted(v)) + ")"
+    return re.sub(r"\$\{?(\w+)\}?", rep, s)
+
+
+def literal_with_vars(value, values):
+    """A regex for a literal tag value in which $var stands for any of its values."""
+    out = ""
+    for part in re.split(r"(\$\{?\w+\}?)", value):
+        m = re.fullmatch(r"\$\{?(\w+)\}?", part)
+        if m and m.group(1) in values:
+            out += "(" + "|".join(re.escape(x) for x in sorted(values[m.group(1)])) + ")"
+        else:
+            out += re.escape(part)
+    return out
+
+
+def cond_ok(tags, key, op, value, values):
+    have = tags.get(key, "")
+    if op == "=":
+        return re.fullmatch(literal_with_vars(value, values), have) is not None
+    if op == "!=":
+        return re.fullmatch(literal_with_vars(value, values), have) is None
+    if op == "=~":
+        return re.search(subst_regex(value.strip("/"), values), have) is not None
+    raise ValueError("operator " + op)
+
+
+SHOW_RE = re.compile(r'SHOW TAG VALUES FROM "([^"]+)" WITH KEY = "([^"]+)"(?: WHERE (.*))?$')
+COND_RE = re.compile(r'"([^"]+)" (=~|=|!=) (/[^/]*/|\'[^\']*\')')
+
+
+def check_influx(dash, series, problems, name):
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        m = SHOW_RE.match(v["query"])
+        if not m:
+            problems.append("%s: variable $%s: query not understood: %s" % (name, v["name"], v["query"]))
+            continue
+        meas, key, where = m.groups()
+        conds = [(k, op, val.strip("'")) for k, op, val in COND_RE.findall(where or "")]
+        found = set()
+        for mm, tags in series:
+            if mm == meas and key in tags and all(cond_ok(tags, k, op, val, values)
+                                                  for k, op, val in conds):
+                val = tags[key]
+                if v.get("regex"):
+                    r = re.search(v["regex"].strip("/"), val)
+                    if not r:
+                        continue
+                    val = r.group(1) if r.groups() else r.group(0)
+                found.add(val)
+        if not found:
+            problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], v["query"]))
+        values[v["name"]] = found or {"__none__"}
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            n += 1
+            conds = [(c["key"], c["operator"], c["value"]) for c in t.get("tags", [])]
+            ok = any(mm == t["measurement"] and all(cond_ok(tags, k, op, val, values)
+                                                    for k, op, val in conds)
+                     for mm, tags in series)
+            if not ok:
+                problems.append("%s: panel '%s': %s WHERE %s matches no series written" % (
+                    name, p["title"], t["measurement"],
+                    " AND ".join("%s %s %s" % c for c in conds)))
+    return n
+
+
+def main(argv):
+    csvs, typefiles, dashes = [], [], []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--csv":
+            csvs.append(argv[i + 1]); i += 2
+        elif argv[i] == "--types":
+            typefiles.append(argv[i + 1]); i += 2
+        else:
+            dashes.append(argv[i]); i += 1
+    if not csvs or not dashes:
+        sys.exit(__doc__)
+    ids = load_csv(csvs, load_types(typefiles))
+    if not ids:
+        sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
+    paths, series = graphite_paths(ids), influx_series(ids)
+    problems, total = [], 0
+    for f in dashes:
+        dash = json.load(open(f))
+        kinds = {t.get("datasource", {}).get("type") for p in dash["panels"]
+                 for t in p.get("targets", [])}
+        name = os.path.basename(f)
+        if kinds == {"graphite"}:
+            total += check_graphite(dash, paths, problems, name)
+        elif kinds == {"influxdb"}:
+            total += check_influx(dash, series, problems, name)
+        else:
+            problems.append("%s: targets of unknown or mixed data sources %s" % (name, kinds))
+    for p in problems:
+        print("dashcheck: " + p)
+    print("dashcheck: %d queries in %d dashboards against %d identifiers: %d problems" % (
+        total, len(dashes), len(ids), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,19 @@
+# Forwarding and install tests (issue 7), included from contrib/module.mk.
+#
+#   check-fwd      collectd -> write_graphite -> carbon-cache (whisper) and
+#                  collectd -> network -> influxd (InfluxQL), with private
+#                  servers on free loopback ports; dashboards vs. emitted metrics
+#   check-install  make install DESTDIR=tmp, then collectd loads the installed
+#                  plugins from there
+# Each test script runs from the top of the tree and cleans up after itself.
+FWD_TESTS := tests/e2e/fwd/test_harness.sh
+
+.PHONY: check-fwd check-install
+check-fwd: all
+	@set -e; for t in $(FWD_TESTS); do echo "== $$t"; BUILD=$(BUILD) bash $$t; done
+
+check-install: all
+	@echo "== tests/e2e/fwd/test_install.sh"
+	@BUILD=$(BUILD) bash tests/e2e/fwd/test_install.sh
+
+CHECK_TARGETS += check-fwd

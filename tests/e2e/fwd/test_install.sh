@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# make install DESTDIR=... puts every file where Debian users expect it, and
+# the installed pieces work from there: collectd loads the installed zvm and
+# write_zvm plugins with the installed types.db and replays a MONWRITE file;
+# the installed zvmmon reads it; the man pages render without warnings; the
+# example configurations pass collectd's config check with the installed
+# plugins; the systemd drop-in passes systemd-analyze; PREFIX and
+# INSTALL_SYSCONF=0 are honoured.
+. tests/e2e/fwd/lib.sh
+fwd_init install
+
+BUILD=${BUILD:-build}
+MAKE=${MAKE:-make}
+ZVMSIM="$FWD_TOP/$BUILD/zvmsim"
+[ -x "$ZVMSIM" ] || fwd_fail "$ZVMSIM not built (make all)"
+
+R="$FWD_TMP/root"
+$MAKE -s --no-print-directory install DESTDIR="$R" PREFIX=/usr BUILD="$BUILD" \
+	>"$FWD_TMP/install.log" 2>&1 || { cat "$FWD_TMP/install.log" >&2; fwd_fail "make install failed"; }
+
+# ------------------------------------------------------------ the file list
+want=(
+	usr/lib/collectd/zvm.so
+	usr/lib/collectd/write_zvm.so
+	usr/bin/zvmmon
+	usr/share/collectd-zvm/types.db
+	usr/share/man/man1/zvmmon.1
+	usr/share/man/man1/zvmsim.1
+	usr/share/man/man5/collectd-zvm.5
+	usr/share/doc/collectd-zvm/examples/collector-guest.conf
+	usr/share/doc/collectd-zvm/examples/writer-guest.conf
+	usr/share/doc/collectd-zvm/examples/replay-to-graphite.conf
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-graphite.json
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-influxdb.json
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-graphite.json
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-influxdb.json
+	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-graphite.json
+	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-influxdb.json
+	usr/share/doc/collectd-zvm/examples/system/90-collectd-zvm.rules
+	lib/udev/rules.d/90-collectd-zvm.rules
+	etc/modules-load.d/collectd-zvm.conf
+	etc/modprobe.d/collectd-zvm.conf
+	etc/systemd/system/collectd.service.d/zvm.conf
+)
+for f in "${want[@]}"; do
+	[ -f "$R/$f" ] || fwd_fail "make install did not install /$f"
+done
+[ -x "$R/usr/bin/zvmmon" ] || fwd_fail "/usr/bin/zvmmon is not executable"
+cmp -s "$R/usr/share/collectd-zvm/types.db" types.db || fwd_fail "installed types.db differs"
+for j in "$R"/usr/share/doc/collectd-zvm/examples/grafana/*.json; do
+	python3 -m json.tool "$j" >/dev/null || fwd_fail "$j is not JSON"
+done
+fwd_log "installed ${#want[@]} expected files under DESTDIR"
+
+# ------------------------------------------------------------ collectd run
+# The installed plugin directory, plus copies of the collectd plugins the
+# run needs (the DESTDIR tree is scratch).
+PD="$R/usr/lib/collectd"
+cp /usr/lib/collectd/logfile.so /usr/lib/collectd/csv.so "$PD/"
+"$ZVMSIM" monwrite -o "$FWD_TMP/sample.monwrite" --intervals 4 --interval 60 --cpus 2 \
+	--guests 4 --linux 2 --seed 7 >"$FWD_TMP/zvmsim.log" 2>&1 ||
+	{ cat "$FWD_TMP/zvmsim.log" >&2; fwd_fail "zvmsim monwrite failed"; }
+mkdir -p "$FWD_TMP/collectd" "$FWD_TMP/csv"
+cat >"$FWD_TMP/collectd.conf" <<EOF
+Hostname "installtest"
+FQDNLookup false
+BaseDir "$FWD_TMP/collectd"
+PIDFile "$FWD_TMP/collectd/collectd.pid"
+PluginDir "$PD"
+TypesDB "/usr/share/collectd/types.db" "$R/usr/share/collectd-zvm/types.db"
+Interval 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File STDOUT
+</Plugin>
+LoadPlugin zvm
+<Plugin zvm>
+  File "$FWD_TMP/sample.monwrite"
+</Plugin>
+LoadPlugin write_zvm
+<Plugin write_zvm>
+  Device "$FWD_TMP/no-monwriter"
+  RetryInterval 1
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$FWD_TMP/csv"
+  StoreRates false
+</Plugin>
+EOF
+fwd_start_collectd "$FWD_TMP/collectd.conf"
+has_zvm_values() { [ -n "$(find "$FWD_TMP/csv" -path '*/zvm-cpu*' -type f 2>/dev/null | head -1)" ]; }
+fwd_until 30 has_zvm_values || fwd_fail "no zvm values in the csv output"
+sleep 2
+fwd_stop_collectd
+L="$FWD_TMP/collectd.log"
+for p in zvm write_zvm; do
+	grep -q "plugin_load: plugin \"$p\" successfully loaded" "$L" ||
+		fwd_fail "collectd did not load the installed $p plugin"
+done
+grep -q "Exiting normally" "$L" || fwd_fail "collectd did not exit normally"
+if grep -E "Dataset not found|Initialization of plugin .* failed" "$L"; then
+	fwd_fail "collectd could not use the installed plugins or types.db"
+fi
+n=$(find "$FWD_TMP/csv" -type f | wc -l)
+fwd_log "collectd loaded zvm.so and write_zvm.so from DESTDIR; $n csv series from the replay"
+
+"$R/usr/bin/zvmmon" stat "$FWD_TMP/sample.monwrite" >"$FWD_TMP/stat.txt" 2>&1 ||
+	{ cat "$FWD_TMP/stat.txt" >&2; fwd_fail "the installed zvmmon failed on the sample"; }
+
+# ------------------------------------------------------------ man pages
+for m in "$R"/usr/share/man/man*/*; do
+	w=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$m" 2>&1 >/dev/null || echo "man failed")
+	[ -z "$w" ] || fwd_fail "$(basename "$m"): $w"
+	MANWIDTH=80 man -l "$m" 2>/dev/null | grep -q . || fwd_fail "$(basename "$m") renders empty"
+done
+
+# ------------------------------------------------------------ examples
+# Each example passes collectd's configuration check (every option is parsed
+# by the installed plugins) with the installed types.db.
+for p in syslog write_graphite network cpu memory load swap interface df; do
+	cp "/usr/lib/collectd/$p.so" "$PD/"
+done
+for ex in "$R"/usr/share/doc/collectd-zvm/examples/*.conf; do
+	t="$FWD_TMP/check-$(basename "$ex")"
+	{
+		echo "PluginDir \"$PD\""
+		sed -e "s|\"/usr/share/collectd-zvm/types.db\"|\"$R/usr/share/collectd-zvm/types.db\"|" "$ex"
+	} >"$t"
+	collectd -t -C "$t" >"$t.log" 2>&1 || { cat "$t.log" >&2; fwd_fail "collectd -t rejects $(basename "$ex")"; }
+	if grep -Ei "unknown option|error" "$t.log"; then
+		fwd_fail "$(basename "$ex"): collectd -t complained"
+	fi
+done
+fwd_log "examples pass collectd -t with the installed plugins"
+
+# ------------------------------------------------------------ system files
+if command -v systemd-analyze >/dev/null; then
+	u="$FWD_TMP/units"
+	mkdir -p "$u/collectd.service.d"
+	cp /lib/systemd/system/collectd.service "$u/"
+	cp "$R/etc/systemd/system/collectd.service.d/zvm.conf" "$u/collectd.service.d/"
+	SYSTEMD_UNIT_PATH="$u:" systemd-analyze verify --man=no "$u/collectd.service" \
+		>"$FWD_TMP/verify.log" 2>&1 || true
+	if grep -E "collectd\.service|zvm\.conf" "$FWD_TMP/verify.log"; then
+		fwd_fail "systemd-analyze verify complains about the drop-in"
+	fi
+else
+	fwd_fail "systemd-analyze not found (package systemd)"
+fi
+grep -Eq '^monreader$' "$R/etc/modules-load.d/collectd-zvm.conf" || fwd_fail "modules-load.d lacks monreader"
+grep -Eq '^options monreader mondcss=' "$R/etc/modprobe.d/collectd-zvm.conf" || fwd_fail "modprobe.d lacks mondcss"
+grep -Eq '^options monwriter max_bufs=' "$R/etc/modprobe.d/collectd-zvm.conf" || fwd_fail "modprobe.d lacks max_bufs"
+
+# ------------------------------------------------------------ PREFIX, INSTALL_SYSCONF
+R2="$FWD_TMP/root2"
+$MAKE -s --no-print-directory install DESTDIR="$R2" PREFIX=/usr/local INSTALL_SYSCONF=0 \
+	BUILD="$BUILD" >"$FWD_TMP/install2.log" 2>&1 ||
+	{ cat "$FWD_TMP/install2.log" >&2; fwd_fail "make install PREFIX=/usr/local failed"; }
+for f in usr/local/lib/collectd/zvm.so usr/local/share/collectd-zvm/types.db \
+	usr/local/share/man/man5/collectd-zvm.5 usr/local/share/doc/collectd-zvm/examples/collector-guest.conf; do
+	[ -f "$R2/$f" ] || fwd_fail "PREFIX=/usr/local: /$f missing"
+done
+[ ! -e "$R2/usr/lib" ] && [ ! -e "$R2/usr/share" ] || fwd_fail "PREFIX=/usr/local installed below /usr"
+[ ! -e "$R2/etc" ] && [ ! -e "$R2/lib" ] || fwd_fail "INSTALL_SYSCONF=0 still installed system files"
+fwd_log "PREFIX=/usr/local and INSTALL_SYSCONF=0 honoured"

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# End-to-end tests of write_zvm with the real collectd daemon.
+#
+#   run.sh BUILD [fake|roundtrip|eperm|enospc|all]
+#
+# fake       collectd A (cpu, memory, load, df, interface, csv, write_zvm) writes to a
+#            regular file standing in for /dev/monwriter; the stream is replayed with the
+#            driver's rules and every value in the records must equal A's csv output.
+# roundtrip  A writes to zvmsim's monwriter; collectd B (zvm plugin) reads zvmsim's
+#            monreader; every value A wrote in the window is in B's csv output under the
+#            same identifier with the same value.
+# eperm      zvmsim without OPTION APPLMON: exactly one log line naming OPTION APPLMON,
+#            and a bounded number of attempts (no busy loop).
+# enospc     zvmsim with max_bufs 0: exactly one log line naming max_bufs, bounded attempts.
+set -euo pipefail
+
+BUILD=$(cd "${1:-build}" && pwd)
+MODE=${2:-all}
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/wzvm-e2e.XXXXXX)
+PIDS=()
+SIM_PID=
+
+fail() { echo "check-wzvm-e2e: FAIL: $*" >&2; exit 1; }
+
+cleanup() {
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+	if [ -n "$SIM_PID" ]; then
+		kill "$SIM_PID" 2>/dev/null || true
+		wait "$SIM_PID" 2>/dev/null || true
+	fi
+	if mountpoint -q "$T/mnt" 2>/dev/null; then fusermount3 -u "$T/mnt" 2>/dev/null || true; fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+command -v collectd >/dev/null || fail "collectd missing (make deps)"
+command -v python3 >/dev/null || fail "python3 missing"
+[ -f "$BUILD/write_zvm.so" ] || fail "$BUILD/write_zvm.so not built"
+
+# collectd loads <PluginDir>/<name>.so and rejects symlinks: copy everything.
+mkdir -p "$T/plugins"
+cp "$BUILD/write_zvm.so" "$T/plugins/"
+for p in cpu memory load df interface csv logfile; do
+	[ -f "/usr/lib/collectd/$p.so" ] || fail "/usr/lib/collectd/$p.so missing (collectd-core)"
+	cp "/usr/lib/collectd/$p.so" "$T/plugins/"
+done
+
+# collectd A: the writer.  $1 name, $2 device, $3 extra write_zvm options
+conf_a() {
+	local d="$T/$1"
+	mkdir -p "$d"
+	cat >"$d/collectd.conf" <<CONF
+Hostname "lnxa"
+FQDNLookup false
+BaseDir "$d"
+PIDFile "$d/pid"
+PluginDir "$T/plugins"
+TypesDB "/usr/share/collectd/types.db"
+Interval 2
+LoadPlugin logfile
+<Plugin logfile>
+  File "$d/log"
+  LogLevel info
+</Plugin>
+LoadPlugin cpu
+LoadPlugin memory
+LoadPlugin load
+LoadPlugin df
+<Plugin df>
+  FSType "fuse"
+  FSType "fuse.zvmsim"
+  IgnoreSelected true
+</Plugin>
+LoadPlugin interface
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$d/csv"
+</Plugin>
+LoadPlugin write_zvm
+<Plugin write_zvm>
+  Device "$2"
+  WriteInterval 1
+$3
+</Plugin>
+CONF
+}
+
+start_collectd() { # $1 dir
+	collectd -f -C "$1/collectd.conf" >>"$1/stdout" 2>&1 &
+	PIDS+=($!)
+}
+
+stop_all_collectd() {
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+	PIDS=()
+}
+
+start_sim() { # extra zvmsim options
+	[ -x "$BUILD/zvmsim" ] || fail "$BUILD/zvmsim not built"
+	command -v fusermount3 >/dev/null || fail "fusermount3 missing (fuse3)"
+	[ -e /dev/fuse ] || fail "/dev/fuse missing: FUSE is needed for zvmsim"
+	mkdir -p "$T/mnt"
+	"$BUILD/zvmsim" run -m "$T/mnt" --interval 1 --guests 2 --linux 0 --writer-userid LNXA "$@" \
+		>"$T/sim.log" 2>&1 &
+	SIM_PID=$!
+	for _ in $(seq 50); do
+		[ -e "$T/mnt/monwriter" ] && return 0
+		kill -0 "$SIM_PID" 2>/dev/null || { cat "$T/sim.log"; fail "zvmsim exited"; }
+		sleep 0.1
+	done
+	cat "$T/sim.log"
+	fail "zvmsim did not mount $T/mnt"
+}
+
+stop_sim() {
+	kill "$SIM_PID" 2>/dev/null || true
+	wait "$SIM_PID" 2>/dev/null || true
+	SIM_PID=
+	if mountpoint -q "$T/mnt" 2>/dev/null; then fusermount3 -u "$T/mnt" || true; fi
+}
+
+# The last value of a write_zvm self-metric in A's csv ($1 dir, $2 type-instance file prefix).
+last_stat() {
+	local f
+	f=$(ls "$1"/csv/lnxa/write_zvm/"$2"-* 2>/dev/null | head -1)
+	[ -n "$f" ] || { echo 0; return; }
+	tail -1 "$f" | cut -d, -f2 | cut -d. -f1
+}
+
+t_fake() {
+	echo "== write_zvm: collectd A into a stand-in monwriter file"
+	: >"$T/fakedev"
+	conf_a fake "$T/fakedev" ""
+	start_collectd "$T/fake"
+	sleep 7
+	stop_all_collectd
+	grep -q "write_zvm plugin: writing to" "$T/fake/log" || { cat "$T/fake/log"; fail "write_zvm did not start"; }
+	if grep -E "write_zvm plugin: .*(error|failed|refused)" "$T/fake/log"; then fail "write_zvm logged errors"; fi
+	python3 "$HERE/compare.py" records "$T/fakedev" "$T/fake/csv" lnxa || fail "records differ from A's csv"
+}
+
+t_roundtrip() {
+	echo "== write_zvm -> zvmsim -> zvm plugin: round trip"
+	[ -f "$BUILD/zvm.so" ] || fail "$BUILD/zvm.so not built"
+	cp "$BUILD/zvm.so" "$T/plugins/"
+	start_sim
+	conf_a rta "$T/mnt/monwriter" ""
+	local b="$T/rtb"
+	mkdir -p "$b"
+	cat >"$b/collectd.conf" <<CONF
+Hostname "lnxb"
+FQDNLookup false
+BaseDir "$b"
+PIDFile "$b/pid"
+PluginDir "$T/plugins"
+TypesDB "/usr/share/collectd/types.db"
+Interval 1
+LoadPlugin logfile
+<Plugin logfile>
+  File "$b/log"
+  LogLevel info
+</Plugin>
+LoadPlugin zvm
+<Plugin zvm>
+  Device "$T/mnt/monreader"
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$b/csv"
+</Plugin>
+CONF
+	start_collectd "$b"
+	sleep 1
+	local t0
+	t0=$(date +%s)
+	start_collectd "$T/rta"
+	sleep 10
+	local t1
+	t1=$(date +%s)
+	# A first: closing monwriter stops the records; B still gets the last samples.
+	kill "${PIDS[1]}"
+	wait "${PIDS[1]}" 2>/dev/null || true
+	sleep 3
+	stop_all_collectd
+	stop_sim
+	grep -q "write_zvm plugin: writing to" "$T/rta/log" || { cat "$T/rta/log"; fail "write_zvm did not start"; }
+	if grep -E "write_zvm plugin: .*(error|failed|refused)" "$T/rta/log"; then fail "write_zvm logged errors"; fi
+	[ -d "$b/csv/lnxa" ] || { cat "$b/log"; ls "$b/csv"; fail "B wrote nothing for host lnxa"; }
+	# Values A wrote from its second interval up to 3 s before A stopped.
+	python3 "$HERE/compare.py" csv "$T/rta/csv" "$b/csv" lnxa $((t0 + 3)) $((t1 - 3)) ||
+		fail "B's csv lacks values A wrote"
+}
+
+# $1 name, $2 zvmsim option, $3 pattern of the one expected log line
+t_error() {
+	echo "== write_zvm against zvmsim $2: one clear message, no busy loop"
+	start_sim $2
+	conf_a "$1" "$T/mnt/monwriter" "  RetryInterval 2"
+	start_collectd "$T/$1"
+	sleep 8
+	stop_all_collectd
+	stop_sim
+	local n
+	n=$(grep -c "$3" "$T/$1/log" || true)
+	[ "$n" -eq 1 ] || { cat "$T/$1/log"; fail "$1: expected exactly one line matching '$3', got $n"; }
+	grep "$3" "$T/$1/log"
+	# 8 s with RetryInterval 2: at most 5 attempts to start a record, not one per write.
+	local errs
+	errs=$(last_stat "$T/$1" total_operations-write_error)
+	echo "$1: failed write() calls in 8 s: $errs"
+	[ "$errs" -ge 1 ] || fail "$1: no failed write was counted"
+	[ "$errs" -le 6 ] || fail "$1: $errs failed writes in 8 s: busy loop"
+}
+
+case "$MODE" in
+fake) t_fake ;;
+roundtrip) t_roundtrip ;;
+eperm) t_error eperm --monwriter-eperm "OPTION APPLMON" ;;
+enospc) t_error enospc "--max-bufs 0" "max_bufs" ;;
+all)
+	t_fake
+	t_roundtrip
+	t_error eperm --monwriter-eperm "OPTION APPLMON"
+	t_error enospc "--max-bufs 0" "max_bufs"
+	;;
+*) fail "unknown mode $MODE" ;;
+esac
+echo "check-wzvm-e2e: $MODE passed"

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * write_zvm's collectd glue (configuration, the write callback, StoreRates,
+ * the name rules, the queue bound) with stubs for every collectd symbol the
+ * plugin calls.  The source is included so that its statics are reachable,
+ * as collectd's own plugin tests do.
+ */
+#include "../../plugin/write_zvm.c"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+/* ---- stubs ---- */
+static char logbuf[16][1024];
+static int loglevel[16];
+static size_t nlog;
+static size_t ndispatched;
+static double rate_stub[2] = {12.5, 0.25};
+
+void plugin_log(int level, const char *format, ...)
+{
+        va_list ap;
+        va_start(ap, format);
+        if (nlog < 16) {
+                loglevel[nlog] = level;
+                vsnprintf(logbuf[nlog++], sizeof(logbuf[0]), format, ap);
+        }
+        va_end(ap);
+}
+
+int plugin_register_complex_config(const char *type, int (*callback)(oconfig_item_t *))
+{
+        (void)type, (void)callback;
+        return 0;
+}
+int plugin_register_init(const char *name, plugin_init_cb callback)
+{
+        (void)name, (void)callback;
+        return 0;
+}
+int plugin_register_read(const char *name, int (*callback)(void))
+{
+        (void)name, (void)callback;
+        return 0;
+}
+int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback)
+{
+        (void)name, (void)callback;
+        return 0;
+}
+int plugin_register_write(const char *name, plugin_write_cb callback, user_data_t const *ud)
+{
+        (void)name, (void)callback, (void)ud;
+        return 0;
+}
+int plugin_register_flush(const char *name, plugin_flush_cb callback, user_data_t const *ud)
+{
+        (void)name, (void)callback, (void)ud;
+        return 0;
+}
+int plugin_dispatch_values(value_list_t const *vl)
+{
+        (void)vl;
+        ndispatched++;
+        return 0;
+}
+cdtime_t plugin_get_interval(void)
+{
+        return TIME_T_TO_CDTIME_T(10);
+}
+int plugin_thread_create(pthread_t *tid, void *(*start_routine)(void *), void *arg,
+                         char const *name)
+{
+        (void)name;
+        return pthread_create(tid, NULL, start_routine, arg);
+}
+int cf_util_get_string_buffer(const oconfig_item_t *ci, char *buffer, size_t buffer_size)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING)
+                return -1;
+        snprintf(buffer, buffer_size, "%s", ci->values[0].value.string);
+        return 0;
+}
+int cf_util_get_boolean(const oconfig_item_t *ci, bool *ret_bool)
+{
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_BOOLEAN)
+                return -1;
+        *ret_bool = ci->values[0].value.boolean;
+        return 0;
+}
+gauge_t *uc_get_rate(const data_set_t *ds, const value_list_t *vl)
+{
+        (void)vl;
+        gauge_t *r = calloc(ds->ds_num, sizeof(*r));
+        for (size_t i = 0; i < ds->ds_num && i < 2; i++)
+                r[i] = rate_stub[i];
+        return r;
+}
+
+/* ---- helpers ---- */
+static oconfig_value_t sval(const char *s)
+{
+        oconfig_value_t v = {.type = OCONFIG_TYPE_STRING};
+        v.value.string = (char *)s;
+        return v;
+}
+static oconfig_value_t nval(double d)
+{
+        oconfig_value_t v = {.type = OCONFIG_TYPE_NUMBER};
+        v.value.number = d;
+        return v;
+}
+static oconfig_value_t bval(int b)
+{
+        oconfig_value_t v = {.type = OCONFIG_TYPE_BOOLEAN};
+        v.value.boolean = b;
+        return v;
+}
+
+static int config1(const char *key, oconfig_value_t *vals, int n)
+{
+        oconfig_item_t child = {.key = (char *)key, .values = vals, .values_num = n};
+        oconfig_item_t top = {.key = "Plugin", .children = &child, .children_num = 1};
+        return wz_config(&top);
+}
+
+static data_source_t if_ds[2] = {{"rx", DS_TYPE_DERIVE, 0, NAN}, {"tx", DS_TYPE_DERIVE, 0, NAN}};
+static data_set_t if_octets = {"if_octets", 2, if_ds};
+static data_source_t g_ds[1] = {{"value", DS_TYPE_GAUGE, NAN, NAN}};
+static data_set_t gauge_set = {"memory", 1, g_ds};
+
+static value_list_t vlist(const char *plugin, const char *pinst, const char *type,
+                          const char *tinst, value_t *v, size_t n)
+{
+        value_list_t vl = VALUE_LIST_INIT;
+        vl.values = v;
+        vl.values_len = n;
+        vl.time = TIME_T_TO_CDTIME_T(1795305600);
+        vl.interval = TIME_T_TO_CDTIME_T(10);
+        snprintf(vl.host, sizeof(vl.host), "lnxa");
+        snprintf(vl.plugin, sizeof(vl.plugin), "%s", plugin);
+        snprintf(vl.plugin_instance, sizeof(vl.plugin_instance), "%s", pinst);
+        snprintf(vl.type, sizeof(vl.type), "%s", type);
+        snprintf(vl.type_instance, sizeof(vl.type_instance), "%s", tinst);
+        return vl;
+}
+
+static int setup(void **state)
+{
+        (void)state;
+        nlog = 0;
+        memset(&stats, 0, sizeof(stats));
+        wz_filter_free(&cfg.filter);
+        cfg.store_rates = false;
+        cfg.applid = WZVM_DEFAULT_APPLID;
+        return wz_queue_init(&queue, 4);
+}
+
+static int teardown(void **state)
+{
+        (void)state;
+        wz_queue_destroy(&queue);
+        wz_filter_free(&cfg.filter);
+        return 0;
+}
+
+/* ---- tests ---- */
+static void config_options(void **state)
+{
+        (void)state;
+        oconfig_value_t v[3];
+        v[0] = sval("/tmp/x");
+        assert_int_equal(config1("Device", v, 1), 0);
+        assert_string_equal(cfg.device, "/tmp/x");
+        v[0] = nval(2);
+        assert_int_not_equal(config1("ApplicationID", v, 1), 0);
+        assert_non_null(strstr(logbuf[nlog - 1], "mon_procd"));
+        v[0] = nval(1);
+        assert_int_not_equal(config1("ApplicationID", v, 1), 0);
+        assert_non_null(strstr(logbuf[nlog - 1], "mon_fsstatd"));
+        v[0] = nval(65536);
+        assert_int_not_equal(config1("ApplicationID", v, 1), 0);
+        v[0] = nval(4711);
+        assert_int_equal(config1("ApplicationID", v, 1), 0);
+        assert_int_equal(cfg.applid, 4711);
+        v[0] = sval("cpu");
+        v[1] = sval("*/percent");
+        assert_int_equal(config1("Include", v, 2), 0);
+        assert_int_equal(cfg.filter.ninc, 2);
+        v[0] = sval("a/b/c");
+        assert_int_not_equal(config1("Exclude", v, 1), 0);
+        v[0] = bval(1);
+        assert_int_equal(config1("StoreRates", v, 1), 0);
+        assert_true(cfg.store_rates);
+        v[0] = nval(0);
+        assert_int_not_equal(config1("MaxRecords", v, 1), 0);
+        v[0] = nval(1.5);
+        assert_int_not_equal(config1("QueueLength", v, 1), 0);
+        v[0] = nval(1);
+        assert_int_not_equal(config1("NoSuchOption", v, 1), 0);
+        assert_non_null(strstr(logbuf[nlog - 1], "NoSuchOption"));
+        cfg.applid = WZVM_DEFAULT_APPLID;
+}
+
+static void write_queues_each_data_source(void **state)
+{
+        (void)state;
+        value_t v[2] = {{.derive = 123456789012}, {.derive = -7}};
+        value_list_t vl = vlist("interface", "eth0", "if_octets", "", v, 2);
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
+        struct wz_item it[4];
+        assert_int_equal(wz_queue_pop(&queue, it, 4), 2);
+        assert_string_equal(it[0].host, "lnxa");
+        assert_string_equal(it[0].e.plugin_instance, "eth0");
+        assert_string_equal(it[1].e.ds_name, "tx");
+        assert_int_equal(it[0].e.ds_type, WZVM_DS_DERIVE);
+        assert_int_equal(it[1].e.ds_index, 1);
+        assert_int_equal(it[1].e.ds_count, 2);
+        assert_true((int64_t)it[0].e.value == 123456789012);
+        assert_true((int64_t)it[1].e.value == -7);
+        /* 1795305600 s after 1970 as TOD */
+        assert_true(it[0].e.time ==
+                    ((UINT64_C(1795305600) * 1000000 + UINT64_C(2208988800) * 1000000) << 12));
+        assert_true(it[0].interval == 10);
+}
+
+static void store_rates_turns_counters_into_gauges(void **state)
+{
+        (void)state;
+        cfg.store_rates = true;
+        value_t v[2] = {{.derive = 1}, {.derive = 2}};
+        value_list_t vl = vlist("interface", "eth0", "if_octets", "", v, 2);
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
+        value_t g = {.gauge = 0.75};
+        value_list_t gl = vlist("memory", "", "memory", "used", &g, 1);
+        assert_int_equal(wz_write(&gauge_set, &gl, NULL), 0);
+        struct wz_item it[4];
+        assert_int_equal(wz_queue_pop(&queue, it, 4), 3);
+        assert_int_equal(it[0].e.ds_type, WZVM_DS_GAUGE);
+        assert_int_equal(it[0].e.flags, WZVM_F_RATE);
+        assert_true(wzvm_bits_double(it[0].e.value) == 12.5);
+        assert_true(wzvm_bits_double(it[1].e.value) == 0.25);
+        assert_int_equal(it[2].e.flags, 0); /* a GAUGE stays what it was */
+        assert_true(wzvm_bits_double(it[2].e.value) == 0.75);
+}
+
+static void filter_and_names(void **state)
+{
+        (void)state;
+        assert_true(wz_filter_add(&cfg.filter, false, "memory/memory"));
+        value_t g = {.gauge = 1};
+        value_list_t gl = vlist("memory", "", "memory", "used", &g, 1);
+        assert_int_equal(wz_write(&gauge_set, &gl, NULL), 0);
+        assert_int_equal(queue.n, 0);
+        /* a 64-character type instance breaks the format's rule: dropped, one warning */
+        char longname[65];
+        memset(longname, 'x', 64);
+        longname[64] = 0;
+        value_list_t ll = vlist("df", "root", "df_complex", longname, &g, 1);
+        assert_int_equal(wz_write(&gauge_set, &ll, NULL), 0);
+        assert_int_equal(wz_write(&gauge_set, &ll, NULL), 0);
+        assert_int_equal(queue.n, 0);
+        assert_int_equal(stats.dropped_name, 2);
+        assert_int_equal(nlog, 1);
+        assert_int_equal(loglevel[0], LOG_WARNING);
+}
+
+static void a_full_queue_drops_and_counts(void **state)
+{
+        (void)state;
+        value_t v[2] = {{.derive = 1}, {.derive = 2}};
+        value_list_t vl = vlist("interface", "eth0", "if_octets", "", v, 2);
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0); /* capacity 4: dropped */
+        assert_int_equal(queue.n, 4);
+        assert_int_equal(queue.dropped, 2);
+        assert_int_equal(wz_read(), 0); /* self-metrics */
+        assert_int_equal(ndispatched, 10);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test_setup_teardown(config_options, setup, teardown),
+            cmocka_unit_test_setup_teardown(write_queues_each_data_source, setup, teardown),
+            cmocka_unit_test_setup_teardown(store_rates_turns_counters_into_gauges, setup,
+                                            teardown),
+            cmocka_unit_test_setup_teardown(filter_and_names, setup, teardown),
+            cmocka_unit_test_setup_teardown(a_full_queue_drops_and_counts, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * write_zvm plugin core: the queue, the table, record packing and keying,
+ * and the /dev/monwriter discipline, against a fake device that parses the
+ * byte stream with the monwrite_hdr rules (kernel-and-s390-tools.md 5) and
+ * keeps buffers by key the way the driver does.
+ */
+#include "vec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <syslog.h>
+
+#include "write_zvm_core.h"
+
+/* ---- a fake monwriter ---- */
+#define FAKE_MAX 64
+struct fake {
+        struct {
+                uint16_t mod;
+                uint16_t datalen;
+                uint8_t data[4010];
+        } buf[FAKE_MAX];
+        size_t nbuf;
+        unsigned max_bufs;
+        int fail_start; /* errno for every START of a new buffer, 0 = none */
+        int fail_any;   /* errno for every write */
+        size_t writes, starts, updates, stops;
+        char log[16][800];
+        int loglevel[16];
+        size_t nlog;
+};
+
+static ssize_t fake_write(void *ctx, const void *p, size_t n)
+{
+        struct fake *f = ctx;
+        f->writes++;
+        if (f->fail_any) {
+                errno = f->fail_any;
+                return -1;
+        }
+        /* one header (13 bytes, kernel-and-s390-tools.md 5.1) + datalen bytes per write */
+        const uint8_t *b = p;
+        assert_true(n >= 13);
+        uint8_t fn = b[0];
+        uint16_t applid = (uint16_t)(b[1] << 8 | b[2]);
+        uint16_t mod = (uint16_t)(b[8] << 8 | b[9]);
+        uint16_t datalen = (uint16_t)(b[10] << 8 | b[11]);
+        assert_int_equal(b[12], 13);
+        assert_int_equal(applid, 0x7A76);
+        assert_int_equal(b[3], 1);             /* record_num */
+        assert_int_equal(b[4] << 8 | b[5], 1); /* version */
+        assert_int_equal(b[6] << 8 | b[7], 0); /* release */
+        size_t i;
+        for (i = 0; i < f->nbuf && f->buf[i].mod != mod; i++)
+                ;
+        if (fn == 1) { /* STOP: no data follows */
+                assert_int_equal(n, 13);
+                if (i < f->nbuf) {
+                        f->buf[i] = f->buf[--f->nbuf];
+                        f->stops++;
+                }
+                return (ssize_t)n;
+        }
+        assert_int_equal(fn, 0);
+        assert_int_equal(n, 13u + datalen);
+        if (i < f->nbuf) {
+                /* update in place: the identical header, the same size */
+                assert_int_equal(datalen, f->buf[i].datalen);
+                memcpy(f->buf[i].data, b + 13, datalen);
+                f->updates++;
+                return (ssize_t)n;
+        }
+        if (f->nbuf >= f->max_bufs) {
+                errno = ENOSPC;
+                return -1;
+        }
+        assert_true(f->nbuf < FAKE_MAX);
+        f->buf[f->nbuf].mod = mod;
+        f->buf[f->nbuf].datalen = datalen;
+        memcpy(f->buf[f->nbuf].data, b + 13, datalen);
+        f->nbuf++;
+        if (f->fail_start) { /* the DIAG fails after the buffer was allocated */
+                errno = f->fail_start;
+                return -1;
+        }
+        f->starts++;
+        return (ssize_t)n;
+}
+
+static void fake_log(void *ctx, int level, const char *msg)
+{
+        struct fake *f = ctx;
+        if (f->nlog < 16) {
+                f->loglevel[f->nlog] = level;
+                snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s", msg);
+        }
+}
+
+static const uint8_t *fake_buf(struct fake *f, uint16_t mod)
+{
+        for (size_t i = 0; i < f->nbuf; i++)
+                if (f->buf[i].mod == mod)
+                        return f->buf[i].data;
+        return NULL;
+}
+
+static void writer_setup(struct wz_writer *w, struct fake *f, unsigned max_records)
+{
+        memset(f, 0, sizeof(*f));
+        f->max_bufs = 255;
+        wz_writer_init(w, WZVM_DEFAULT_APPLID, max_records, 10000);
+        w->dev.write = fake_write;
+        w->dev.ctx = f;
+        w->log = fake_log;
+        w->log_ctx = f;
+}
+
+static struct wz_item item(const char *host, const char *plugin, const char *pinst,
+                           const char *type, const char *tinst, const char *ds, uint8_t idx,
+                           uint8_t cnt, double gauge)
+{
+        struct wz_item it;
+        memset(&it, 0, sizeof(it));
+        assert_true(wz_item_set_names(&it, host, plugin, pinst, type, tinst, ds));
+        it.e.ds_type = WZVM_DS_GAUGE;
+        it.e.ds_index = idx;
+        it.e.ds_count = cnt;
+        uint64_t u;
+        memcpy(&u, &gauge, 8);
+        it.e.value = u;
+        it.seen = 100;
+        it.interval = 10;
+        return it;
+}
+
+/* Entries of a record read straight from the documented layout: count and first names. */
+static unsigned rec_nentries(const uint8_t *d)
+{
+        return (unsigned)(d[20] << 8 | d[21]);
+}
+
+/* ---- tests ---- */
+
+static void queue_is_bounded_and_all_or_nothing(void **state)
+{
+        (void)state;
+        struct wz_queue q;
+        assert_int_equal(wz_queue_init(&q, 5), 0);
+        struct wz_item it[3];
+        for (int i = 0; i < 3; i++)
+                it[i] = item("h", "load", "", "load", "", "shortterm", (uint8_t)i, 3, i);
+        assert_true(wz_queue_push(&q, it, 3));
+        assert_false(wz_queue_push(&q, it, 3)); /* 3 more do not fit in 5: none go in */
+        assert_true(wz_queue_push(&q, it, 2));
+        assert_int_equal(q.queued, 5);
+        assert_int_equal(q.dropped, 3);
+        struct wz_item out[8];
+        assert_int_equal(wz_queue_pop(&q, out, 4), 4);
+        assert_int_equal(out[3].e.ds_index, 0); /* FIFO across the wrap */
+        assert_true(wz_queue_push(&q, it, 3));  /* ring wraps */
+        assert_int_equal(wz_queue_pop(&q, out, 8), 4);
+        assert_int_equal(out[0].e.ds_index, 1);
+        assert_int_equal(out[3].e.ds_index, 2);
+        wz_queue_destroy(&q);
+}
+
+static void table_updates_in_place_sorted_and_expires(void **state)
+{
+        (void)state;
+        struct wz_table t;
+        wz_table_init(&t, 3);
+        struct wz_item a = item("h", "memory", "", "memory", "used", "value", 0, 1, 1);
+        struct wz_item b = item("h", "cpu", "0", "cpu", "user", "value", 0, 1, 2);
+        struct wz_item c = item("g", "zz", "", "gauge", "", "value", 0, 1, 3);
+        assert_true(wz_table_put(&t, &a));
+        assert_true(wz_table_put(&t, &b));
+        a.e.value = 42;
+        assert_true(wz_table_put(&t, &a)); /* same identifier: replaced */
+        assert_int_equal(t.n, 2);
+        assert_true(wz_table_put(&t, &c));
+        assert_string_equal(t.v[0].host, "g"); /* host first */
+        assert_string_equal(t.v[1].e.plugin, "cpu");
+        assert_true(t.v[2].e.value == 42);
+        struct wz_item d = item("h", "new", "", "gauge", "", "value", 0, 1, 4);
+        assert_false(wz_table_put(&t, &d)); /* full */
+        assert_int_equal(t.dropped_full, 1);
+        t.v[1].seen = 50; /* 50 s old at 100, interval 10, factor 2: gone */
+        assert_int_equal(wz_table_expire(&t, 100, 2), 1);
+        assert_int_equal(t.n, 2);
+        assert_string_equal(t.v[1].e.plugin, "memory");
+        wz_table_free(&t);
+}
+
+static void names_follow_the_format(void **state)
+{
+        (void)state;
+        struct wz_item it;
+        char longname[80];
+        memset(longname, 'x', sizeof(longname));
+        longname[64] = 0;
+        assert_false(wz_item_set_names(&it, "h", longname, "", "t", "", "value"));
+        longname[63] = 0;
+        assert_true(wz_item_set_names(&it, "h", longname, "", "t", "", "value"));
+        assert_false(wz_item_set_names(&it, "", "p", "", "t", "", "value"));
+        assert_false(wz_item_set_names(&it, "h", "p", "a/b", "t", "", "value"));
+        assert_false(wz_item_set_names(&it, "h", "p", "", "t", "\t", "value"));
+}
+
+static void plan_groups_hosts_and_types(void **state)
+{
+        (void)state;
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        /* 100 single-DS values of host a (62 bytes each: 63 fit in 3910), 1 of host b */
+        for (int i = 0; i < 100; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                assert_int_equal(wzvm_entry_size(&it.e), 24 + 7 + 5 + 6 + 5 + 6);
+                assert_true(wz_table_put(&t, &it));
+        }
+        struct wz_item b = item("b", "p", "", "gauge", "", "value", 0, 1, 0);
+        assert_true(wz_table_put(&t, &b));
+        size_t starts[8], placed;
+        /* 3910 / 53 = 73 per record */
+        assert_int_equal(wz_plan(&t, 8, starts, &placed), 3);
+        assert_int_equal(starts[0], 0);
+        assert_int_equal(starts[1], 73);
+        assert_int_equal(starts[2], 100); /* host b starts its own record */
+        assert_int_equal(placed, 101);
+        assert_int_equal(wz_plan(&t, 2, starts, &placed), 2);
+        assert_int_equal(placed, 100);
+        wz_table_free(&t);
+
+        /* a type's data sources are never split between records */
+        wz_table_init(&t, 10000);
+        for (int i = 0; i < 72; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                wz_table_put(&t, &it);
+        }
+        for (uint8_t i = 0; i < 2; i++) { /* "w000" sorts after "v071": 72 + 2 > 73 */
+                struct wz_item it = item("a", "plugin", "inst", "gauge", "w000", "value", i, 2, i);
+                wz_table_put(&t, &it);
+        }
+        assert_int_equal(wz_plan(&t, 8, starts, &placed), 2);
+        assert_int_equal(starts[1], 72);
+        wz_table_free(&t);
+}
+
+static void writer_starts_updates_and_stops(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        for (int i = 0; i < 100; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                wz_table_put(&t, &it);
+        }
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.starts, 2);
+        assert_int_equal(f.nbuf, 2);
+        const uint8_t *r0 = fake_buf(&f, 0), *r1 = fake_buf(&f, 1);
+        assert_non_null(r0);
+        assert_non_null(r1);
+        assert_memory_equal(r0, "WZVM", 4);
+        assert_int_equal(rec_nentries(r0) + rec_nentries(r1), 100);
+        /* sync_count_1 (offset 16) and sync_count_2 (last 4 bytes) both 1 */
+        assert_int_equal(r0[19], 1);
+        assert_int_equal(r0[4009], 1);
+        assert_int_equal(r0[29], 0); /* rec_index */
+        assert_int_equal(r1[29], 1);
+        assert_int_equal(r1[31], 2); /* rec_total */
+        /* second pass: updates in place, counters advance */
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026 + 1, true), WZ_OK);
+        assert_int_equal(f.updates, 2);
+        assert_int_equal(fake_buf(&f, 0)[19], 2);
+        assert_int_equal(fake_buf(&f, 0)[4009], 2);
+        /* fewer values: record 1 is stopped */
+        t.n = 10;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026 + 2, true), WZ_OK);
+        assert_int_equal(f.stops, 1);
+        assert_int_equal(f.nbuf, 1);
+        assert_int_equal(w.nstarted, 1);
+        assert_int_equal(rec_nentries(fake_buf(&f, 0)), 10);
+        assert_int_equal(f.nlog, 0);
+        wz_table_free(&t);
+}
+
+static void eperm_logs_once_and_backs_off(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 100);
+        struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
+        wz_table_put(&t, &it);
+        f.fail_start = EPERM;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        /* the half-started buffer was stopped so that the next START issues the DIAG again */
+        assert_int_equal(f.nbuf, 0);
+        assert_int_equal(f.nlog, 1);
+        assert_int_equal(f.loglevel[0], LOG_ERR);
+        assert_non_null(strstr(f.log[0], "OPTION APPLMON"));
+        size_t writes = f.writes;
+        /* while backing off, no new record is even attempted */
+        for (int i = 0; i < 100; i++)
+                assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_OK);
+        assert_int_equal(f.writes, writes);
+        /* retry: still refused, still one message */
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(f.nlog, 1);
+        /* fixed: one recovery notice */
+        f.fail_start = 0;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.nlog, 2);
+        assert_int_equal(f.loglevel[1], LOG_NOTICE);
+        assert_int_equal(f.nbuf, 1);
+        wz_table_free(&t);
+}
+
+static void enospc_names_max_bufs_and_keeps_updating(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        f.max_bufs = 1;
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        for (int i = 0; i < 100; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                wz_table_put(&t, &it);
+        }
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(f.nbuf, 1);
+        assert_int_equal(f.nlog, 1);
+        assert_non_null(strstr(f.log[0], "max_bufs"));
+        assert_non_null(strstr(f.log[0], "ENOSPC"));
+        assert_int_equal(w.dropped_space, 100 - 73);
+        /* backing off: record 0 is still updated, record 1 not attempted, no message */
+        size_t writes = f.writes;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_OK);
+        assert_int_equal(f.writes, writes + 1);
+        assert_int_equal(f.updates, 1);
+        assert_int_equal(f.nlog, 1);
+        wz_table_free(&t);
+}
+
+static void einval_and_device_errors(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 100);
+        struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
+        wz_table_put(&t, &it);
+        f.fail_start = EINVAL;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(f.nlog, 1);
+        assert_non_null(strstr(f.log[0], "EINVAL"));
+        assert_non_null(strstr(f.log[0], "datalen 4010"));
+        assert_non_null(strstr(f.log[0], "hdrlen 13"));
+        f.fail_start = 0;
+        f.fail_any = EIO;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(f.nlog, 2);
+        wz_writer_closed(&w);
+        assert_int_equal(w.nstarted, 0);
+        wz_table_free(&t);
+}
+
+static void filter_rules(void **state)
+{
+        (void)state;
+        struct wz_filter f = {0};
+        assert_true(wz_filter_pass(&f, "cpu", "cpu")); /* no rules: everything */
+        assert_true(wz_filter_add(&f, false, "memory/memory"));
+        assert_false(wz_filter_pass(&f, "memory", "memory"));
+        assert_true(wz_filter_pass(&f, "memory", "percent"));
+        assert_true(wz_filter_add(&f, true, "cpu"));
+        assert_true(wz_filter_add(&f, true, "*/percent"));
+        assert_true(wz_filter_pass(&f, "cpu", "cpu"));
+        assert_true(wz_filter_pass(&f, "memory", "percent"));
+        assert_false(wz_filter_pass(&f, "load", "load"));
+        assert_false(wz_filter_add(&f, true, ""));
+        assert_false(wz_filter_add(&f, true, "a/b/c"));
+        assert_false(wz_filter_add(&f, true, "cpu/"));
+        assert_false(wz_filter_add(&f, true, "/cpu"));
+        wz_filter_free(&f);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(queue_is_bounded_and_all_or_nothing),
+            cmocka_unit_test(table_updates_in_place_sorted_and_expires),
+            cmocka_unit_test(names_follow_the_format),
+            cmocka_unit_test(plan_groups_hosts_and_types),
+            cmocka_unit_test(writer_starts_updates_and_stops),
+            cmocka_unit_test(eperm_logs_once_and_backs_off),
+            cmocka_unit_test(enospc_names_max_bufs_and_keeps_updating),
+            cmocka_unit_test(einval_and_device_errors),
+            cmocka_unit_test(filter_rules),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
