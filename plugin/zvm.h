@@ -55,6 +55,7 @@ struct zvm_config {
         char **inc_guest, **exc_guest;
         size_t ninc_guest, nexc_guest;
         bool report_stats;
+        bool layouts_loaded; /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_options engine;
 };
 

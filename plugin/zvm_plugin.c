@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lay_file.h"
 #include "zvm.h"
 
 #define POLL_MS 1000
@@ -140,6 +141,8 @@ static int zvm_shutdown(void)
                 worker_running = false;
         }
         if (configured) {
+                if (cfg.layouts_loaded)
+                        zl_file_unload_all();
                 zvm_config_free(&cfg);
                 configured = false;
         }

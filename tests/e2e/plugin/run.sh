@@ -65,6 +65,15 @@ timeout 10 collectd -f -C "$T/badcfg/collectd.conf" >"$T/badcfg/out" 2>&1 || rc=
 grep -q 'IncludeRecord "D0R": expected a domain' "$T/badcfg/out" "$T/badcfg/collectd.log" ||
 	fail "bad config: no message naming the option"
 
+echo "== LayoutFile: a broken file is refused, naming file and line"
+printf '# nothing\nlayout D0R2 SYTPRP min_len\n' >"$T/bad-layouts.txt"
+conf badlay "  LayoutFile \"$T/bad-layouts.txt\""
+rc=0
+timeout 10 collectd -f -C "$T/badlay/collectd.conf" >"$T/badlay/out" 2>&1 || rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "broken LayoutFile accepted (exit $rc)"
+grep -q 'LayoutFile: .*bad-layouts.txt:2' "$T/badlay/out" "$T/badlay/collectd.log" ||
+	{ cat "$T/badlay/out"; fail "LayoutFile error names no line"; }
+
 echo "== valgrind: 100 intervals replayed and a reconnect loop, in the real daemon"
 need valgrind
 mkdir -p "$T/vg100" && "$GEN" "$T/vg100" 100 1
