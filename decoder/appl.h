@@ -144,7 +144,8 @@ enum zd_err_kind zd_procd_task_parse(zd_view data, struct zd_procd_task *out);
 /*
  * Everything the dump and the plugin need to know about one domain 10
  * record, with the checks applied in one place: header parse, payload
- * length, sync counters, staleness.  Errors are reported on d (counted).
+ * length, sync counters, staleness.  Errors are reported on d (counted) unless
+ * d is NULL; t may be NULL (then nothing is stale).
  */
 struct zd_appl_info {
         enum zd_err_kind err; /* header unusable (ZD_E_APPL_*), else ZD_E_NONE */

@@ -8,15 +8,21 @@
 
 #include "appl.h"
 
+/* zd_report, or nothing when the caller passed no decoder. */
+#define report(d, ...)                                                                             \
+        do {                                                                                       \
+                if (d)                                                                             \
+                        zd_report(d, __VA_ARGS__);                                                 \
+        } while (0)
+
 static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struct zd_appl_info *o)
 {
         struct zd_lnx_hdr h;
         enum zd_err_kind e = zd_lnx_hdr_parse(o->a.data, &h);
         if (e) {
                 o->truncated = e == ZD_E_APPL_TRUNCATED;
-                zd_report(d, e, &r->pos,
-                          "%s %s: LNXAPPL header data_offset %u data_len %u, %zu bytes",
-                          o->a.userid, o->a.prodid_text, h.data_offset, h.data_len, o->a.data.n);
+                report(d, e, &r->pos, "%s %s: LNXAPPL header data_offset %u data_len %u, %zu bytes",
+                       o->a.userid, o->a.prodid_text, h.data_offset, h.data_len, o->a.data.n);
                 return;
         }
         o->timestamp = h.time_stamp;
@@ -29,24 +35,23 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                         ;
                 if (rc < 0) {
                         o->truncated = e == ZD_E_APPL_TRUNCATED;
-                        zd_report(d, e, &r->pos,
-                                  "%s %s: mon_fsstatd entry damaged (%zu bytes left)", o->a.userid,
-                                  o->a.prodid_text, rest.n);
+                        report(d, e, &r->pos, "%s %s: mon_fsstatd entry damaged (%zu bytes left)",
+                               o->a.userid, o->a.prodid_text, rest.n);
                 }
         } else if (strcmp(k, "procd.sum") == 0) {
                 if (h.data.n < ZD_PROCD_SUM_LEN) {
                         o->truncated = true;
-                        zd_report(d, ZD_E_APPL_TRUNCATED, &r->pos,
-                                  "%s %s: mon_procd summary has %zu of %d bytes", o->a.userid,
-                                  o->a.prodid_text, h.data.n, ZD_PROCD_SUM_LEN);
+                        report(d, ZD_E_APPL_TRUNCATED, &r->pos,
+                               "%s %s: mon_procd summary has %zu of %d bytes", o->a.userid,
+                               o->a.prodid_text, h.data.n, ZD_PROCD_SUM_LEN);
                 }
         } else {
                 struct zd_procd_task pt;
                 e = zd_procd_task_parse(h.data, &pt);
                 if (e) {
                         o->truncated = e == ZD_E_APPL_TRUNCATED;
-                        zd_report(d, e, &r->pos, "%s %s: mon_procd task record damaged (%zu bytes)",
-                                  o->a.userid, o->a.prodid_text, h.data.n);
+                        report(d, e, &r->pos, "%s %s: mon_procd task record damaged (%zu bytes)",
+                               o->a.userid, o->a.prodid_text, h.data.n);
                 }
         }
 }
@@ -56,14 +61,14 @@ static void check_kernel(struct zd_decoder *d, const struct zd_record *r, struct
         const struct zd_appl *a = &o->a;
         if (a->data.n < o->layout->min_len) {
                 o->truncated = true;
-                zd_report(d, ZD_E_APPL_TRUNCATED, &r->pos, "%s %s: %s has %zu of %u bytes",
-                          a->userid, a->prodid_text, o->layout->id, a->data.n, o->layout->min_len);
+                report(d, ZD_E_APPL_TRUNCATED, &r->pos, "%s %s: %s has %zu of %u bytes", a->userid,
+                       a->prodid_text, o->layout->id, a->data.n, o->layout->min_len);
                 return;
         }
         if (!zd_lx_consistent(a->data)) {
                 o->sync_bad = true;
-                zd_report(d, ZD_E_APPL_SYNC, &r->pos, "%s %s: sync counters differ, sample dropped",
-                          a->userid, a->prodid_text);
+                report(d, ZD_E_APPL_SYNC, &r->pos, "%s %s: sync counters differ, sample dropped",
+                       a->userid, a->prodid_text);
                 return;
         }
         o->timestamp = zd_lx_timestamp(a->data);
@@ -74,7 +79,7 @@ static void check_kernel(struct zd_decoder *d, const struct zd_record *r, struct
                 (void)zl_get_u64(o->layout, a->data, "per_cpu_size", &size);
                 (void)zl_get_u64(o->layout, a->data, "cpu_offset", &off);
                 if (zd_lx_os_cpus(a, &c) != ZD_E_NONE)
-                        zd_report(
+                        report(
                             d, ZD_E_LX_CPUS, &r->pos,
                             "%s %s: %llu CPUs of %llu bytes at %llu do not fit %zu bytes (mod %s)",
                             a->userid, a->prodid_text, (unsigned long long)n,
@@ -90,11 +95,11 @@ void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const stru
         o->err = zd_appl_parse(r, &o->a);
         if (o->err) {
                 o->opaque = true;
-                zd_report(d, o->err, &r->pos,
-                          "D10R%u from %s (%s): CALDATOF %d CALDATLN %d in a %zu-byte record",
-                          r->number, o->a.userid[0] ? o->a.userid : "?",
-                          o->a.prodid_text[0] ? o->a.prodid_text : "?", o->a.dataof, o->a.dataln,
-                          r->rec.n);
+                report(d, o->err, &r->pos,
+                       "D10R%u from %s (%s): CALDATOF %d CALDATLN %d in a %zu-byte record",
+                       r->number, o->a.userid[0] ? o->a.userid : "?",
+                       o->a.prodid_text[0] ? o->a.prodid_text : "?", o->a.dataof, o->a.dataln,
+                       r->rec.n);
                 return;
         }
         o->layout = zd_appl_layout(&o->a);

@@ -38,9 +38,13 @@ bool zd_sink_text(struct zd_sink *s, FILE *out);
 struct zd_emit;
 struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out);
 void zd_emit_free(struct zd_emit *e);
+/* Also show every record's bytes in hex ("hex"), header included. */
+void zd_emit_set_hex(struct zd_emit *e, bool on);
 /* ai: zd_appl_examine() of a D10R1/D10R2 record, NULL for anything else. */
 void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai);
 void zd_emit_error(struct zd_emit *e, const struct zd_error *err);
+/* A write_zvm record (doc/write_zvm.md) as a "write_zvm" map: header and entries. */
+void zd_emit_wzvm(struct zd_sink *s, zd_view data);
 /* Bytes of hex shown for opaque application data (the size is always shown). */
 #define ZD_EMIT_HEX_MAX 4096
 

@@ -11,10 +11,18 @@
 #include "emit.h"
 #include "registry.h"
 #include "tod.h"
+#include "vm370.h"
+#include "wzvm_format.h"
 
 struct zd_emit {
         struct zd_sink s;
+        bool hex;
 };
+
+void zd_emit_set_hex(struct zd_emit *e, bool on)
+{
+        e->hex = on;
+}
 
 struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
 {
@@ -347,6 +355,12 @@ static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
                 ku(s, "recnum", a->recnum);
                 kstr(s, "mod_level", a->modlvl_text);
         }
+        if (a->kind == ZD_APPL_LNXAPPL && wzvm_is_record(a->data)) {
+                kstr(s, "type", "write_zvm"); /* self-describing, any applid */
+                zd_emit_wzvm(s, a->data);
+                s->map_close(s->ctx);
+                return;
+        }
         const char *k = zd_appl_kind_name(a);
         kstr(s, "type", k ? k : "opaque");
         if (ai->opaque || !ai->layout) {
@@ -381,6 +395,31 @@ static void pos(struct zd_sink *s, const struct zd_pos *p)
         ku(s, "block", p->block);
 }
 
+/* A VM/370 Monitor tape record (vm370.h): class and code instead of domain and record. */
+static void vm370(struct zd_sink *s, const struct zd_record *r)
+{
+        kstr(s, "family", "vm370");
+        ku(s, "class", r->domain);
+        const char *cn = zd_vm370_class_name(r->domain);
+        kstr(s, "class_name", cn ? cn : "unknown");
+        ku(s, "code", r->number);
+        const char *n = zd_vm370_code_name(r->domain, r->number);
+        kstr(s, "code_name", n ? n : "unknown");
+        ku(s, "length", r->rec.n);
+        if (r->tod) /* 0: no tape header yet, the year is unknown */
+                ktod(s, "tod", "time", r->tod);
+        const struct zl_layout *h = zl_find("VM370.MNH", r->rec.n);
+        if (h)
+                fields(s, "header", h, r->rec);
+        const struct zl_layout *l = zd_vm370_layout(r->domain, r->number, r->rec.n);
+        if (l) {
+                kstr(s, "layout", l->id);
+                fields(s, "fields", l, r->rec);
+        } else {
+                khex(s, "data", r->body, ZD_EMIT_HEX_MAX);
+        }
+}
+
 void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai)
 {
         struct zd_sink *s = &e->s;
@@ -388,6 +427,12 @@ void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct z
         s->map_open(s->ctx);
         kstr(s, "type", "record");
         pos(s, &r->pos);
+        if (r->family == ZD_FAM_VM370) {
+                vm370(s, r);
+                s->map_close(s->ctx);
+                s->end(s->ctx);
+                return;
+        }
         ku(s, "domain", r->domain);
         const char *dn = zr_domain_name(r->domain);
         kstr(s, "domain_name", dn ? dn : "unknown");
@@ -406,6 +451,8 @@ void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct z
         }
         if (ai)
                 appl(s, ai);
+        if (e->hex)
+                khex(s, "hex", r->rec, r->rec.n);
         s->map_close(s->ctx);
         s->end(s->ctx);
 }

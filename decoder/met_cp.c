@@ -58,13 +58,26 @@ static bool rd(const struct zl_layout *l, zd_view rec, const char *name, uint64_
         return true;
 }
 
+/*
+ * A name for an identifier (userid, NIC owner, partition): CP names are
+ * A-Z 0-9 @ # $ and a few more; anything else (a misplaced field, hostile
+ * bytes) becomes '_' so that it can never inject '/' or blanks into a
+ * collectd identifier.
+ */
 static void rd_text(const struct zl_layout *l, zd_view rec, const char *name, char *out,
                     size_t outsz)
 {
         struct zl_value v;
         out[0] = '\0';
-        if (l && zl_get(l, rec, name, &v) && v.present)
-                zl_text(&v, out, outsz);
+        if (!l || !zl_get(l, rec, name, &v) || !v.present)
+                return;
+        zl_text(&v, out, outsz);
+        for (char *p = out; *p; p++) {
+                unsigned char c = (unsigned char)*p;
+                if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '@' || c == '#' || c == '$' || c == '_' || c == '-' || c == '.'))
+                        *p = '_';
+        }
 }
 
 /* Take one field into slot i.  UNCERTAIN fields never feed a metric. */
@@ -177,6 +190,11 @@ static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_r
         set(x, A_RES, l, r->rec, "USEACT_VMDCTPVR");
         set(x, A_PGR, l, r->rec, "USEACT_CALCPPGR");
         set(x, A_PGW, l, r->rec, "USEACT_CALCPPGW");
+        set(x, A_VC, l, r->rec, "USEACT_VMDVCSCT");
+        set(x, A_VD, l, r->rec, "USEACT_VMDVDSCT");
+        set(x, A_VU, l, r->rec, "USEACT_VMDVUSCT");
+        set(x, A_VTP, l, r->rec, "USEACT_VMDVTSCT");
+        set(x, A_VO, l, r->rec, "USEACT_VMDVOSCT");
 }
 
 static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -212,7 +230,7 @@ static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_r
         static const char *const f[] = {"VNDSES_SESTXBYT", "VNDSES_SESRXBYT", "VNDSES_SESTXPKT",
                                         "VNDSES_SESRXPKT", "VNDSES_SESTXERR", "VNDSES_SESRXERR",
                                         "VNDSES_SESTXDSC", "VNDSES_SESRXDSC"};
-        for (int i = 0; i < CP_NV; i++)
+        for (int i = 0; i <= N_RXD; i++)
                 set(x, i, l, r->rec, f[i]);
 }
 
@@ -235,11 +253,13 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
         if (!part[0] || of.s < 20 || ln.s < 14 || (uint64_t)of.s + n * (uint64_t)ln.s > r->rec.n) {
                 s->lpar_bad++;
                 s->lpar_badnow = true;
-                zm_log(
-                    e, 4,
-                    "zvm: SYTCUP entries do not fit: CALCPUOF %lld, CALCPULN %lld, %llu entries, "
-                    "record length %zu",
-                    (long long)of.s, (long long)ln.s, (unsigned long long)n, r->rec.n);
+                /* every record of every interval may be bad: log the 1st, 2nd, 4th, 8th ... */
+                if ((s->lpar_bad & (s->lpar_bad - 1)) == 0)
+                        zm_log(e, 4,
+                               "zvm: SYTCUP entries do not fit: CALCPUOF %lld, CALCPULN %lld, "
+                               "%llu entries, record length %zu (%llu such records)",
+                               (long long)of.s, (long long)ln.s, (unsigned long long)n, r->rec.n,
+                               (unsigned long long)s->lpar_bad);
                 return;
         }
         for (uint64_t i = 0; i < n; i++) {

@@ -18,7 +18,7 @@
 
 #include "met_verify.h"
 
-#define CP_NV 8
+#define CP_NV 12
 
 struct cp_ent {
         char key[40];
@@ -41,10 +41,22 @@ struct cp_tab {
 };
 
 /* Value slots per table. */
-enum { P_UT, P_SYS, P_PRB, P_WT };                               /* prp: SYTPRP per CPU */
-enum { Y_DIAG, Y_PRVIS, Y_SS, Y_RS, Y_PIOPR, Y_PIOPW };          /* syp: SYTSYP per CPU */
-enum { A_TT, A_VT, A_RES, A_PGR, A_PGW };                        /* vcpu: USEACT */
-enum { G_TT, G_VT, G_PGR, G_PGW, G_RES };                        /* guest: sums per userid */
+enum { P_UT, P_SYS, P_PRB, P_WT };                      /* prp: SYTPRP per CPU */
+enum { Y_DIAG, Y_PRVIS, Y_SS, Y_RS, Y_PIOPR, Y_PIOPW }; /* syp: SYTSYP per CPU */
+enum {
+        A_TT,
+        A_VT,
+        A_RES,
+        A_PGR,
+        A_PGW,
+        A_VC,
+        A_VD,
+        A_VU,
+        A_VTP,
+        A_VO
+};                                                               /* A_VC..A_VO: virtual I/O */
+                                                                 /* vcpu: USEACT */
+enum { G_TT, G_VT, G_PGR, G_PGW, G_RES, G_VIO };                 /* guest: sums per userid */
 enum { D_SSCH16, D_SSCHG };                                      /* dev: IODDEV */
 enum { N_TXB, N_RXB, N_TXP, N_RXP, N_TXE, N_RXE, N_TXD, N_RXD }; /* nic: VNDSES */
 enum { L_ACT };                                                  /* lpar: SYTCUP entries */

@@ -97,14 +97,15 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
                         timer(e, x, A_VT, false);
                 }
                 ctr(x, A_PGR, 4);
-                ctr(x, A_PGW, 4);
+                for (int k = A_PGW; k <= A_VO; k++)
+                        ctr(x, k, 4);
         }
         for (size_t i = 0; i < s->dev.n; i++) {
                 ctr(&s->dev.e[i], D_SSCH16, 2);
                 ctr(&s->dev.e[i], D_SSCHG, 4);
         }
         for (size_t i = 0; i < s->nic.n; i++)
-                for (int k = 0; k < CP_NV; k++)
+                for (int k = 0; k <= N_RXD; k++)
                         ctr(&s->nic.e[i], k, 8);
         for (size_t i = 0; i < s->lpar.n; i++)
                 if (cp_elapsed_us(&s->lpar.e[i]))
@@ -145,6 +146,18 @@ static void guests(struct cp_state *s)
                                 if (x->hint & (1u << map[k][0]))
                                         g->hint |= 1u << map[k][1];
                         }
+                uint32_t vio =
+                    (1u << A_VC) | (1u << A_VD) | (1u << A_VU) | (1u << A_VTP) | (1u << A_VO);
+                if ((x->dok & vio) == vio) {
+                        uint64_t d = 0;
+                        for (int k = A_VC; k <= A_VO; k++)
+                                d += x->d[k];
+                        g->d[G_VIO] += d;
+                        g->acc[G_VIO] += d;
+                        g->dok |= 1u << G_VIO;
+                        if (x->hint & vio)
+                                g->hint |= 1u << G_VIO;
+                }
                 if (x->have & (1u << A_RES)) {
                         g->v[G_RES] += x->v[A_RES];
                         g->have |= 1u << G_RES;

@@ -161,6 +161,9 @@ static void guests(struct zm_engine *e, struct cp_state *s)
                         gauge(e, s, g, 4, 3, pi, "memory", "resident",
                               cp_check(g, (1u << G_RES), "guest-resident"),
                               (double)g->v[G_RES] * PAGE);
+                if (HAS(g, G_VIO))
+                        derive(e, s, g, 4, 3, pi, "operations", "virtual-io",
+                               cp_check(g, 1u << G_VIO, "guest-vio"), g->acc[G_VIO]);
                 if (HAS(g, G_PGR) && HAS(g, G_PGW)) {
                         struct zm_metric m;
                         start(&m, g, 4, 3, pi, "vmpage_io", "paging",

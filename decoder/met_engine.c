@@ -83,9 +83,12 @@ void zm_engine_free(struct zm_engine *e)
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
-	for (size_t i = 0; modules[i]; i++)
-		if (modules[i]->record)
+	unsigned fam = 1u << r->family;
+	for (size_t i = 0; modules[i]; i++) {
+		unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
+		if (modules[i]->record && (want & fam))
 			modules[i]->record(e, e->state[i], r);
+	}
 }
 
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)

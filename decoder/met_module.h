@@ -15,6 +15,11 @@ struct zm_module {
 	void (*destroy)(void *state);
 	void (*record)(struct zm_engine *e, void *state, const struct zd_record *r);
 	void (*interval_end)(struct zm_engine *e, void *state, const struct zd_record *r);
+	/*
+	 * Record families (1 << ZD_FAM_x) the module is given; 0 means CP only, so
+	 * a VM/370 tape record never reaches a module that reads CP layouts.
+	 */
+	unsigned families;
 };
 
 /* Emit one metric (the engine applies the series cap and counts it). */

@@ -18,7 +18,8 @@ static const struct {
                      "per CPU: d(PFXUTIME + PFXTMSYS + PFXTOTWT) = elapsed time between its "
                      "records (MRHDRTOD)"},
     [ZV_GUEST_CPU] = {"guest-cpu", "USEACT_VMDTTIME",
-                      "sum over guests of d(VMDTTIME) = sum over CPUs of d(SYTPRP_PFXUTIME)"},
+                      "sum over guests of d(VMDTTIME) = sum over CPUs of d(SYTPRP_PFXUTIME); "
+                      "d(VMDTTIME) <= elapsed for every virtual CPU"},
     [ZV_GUEST_VCPU] = {"guest-vcpu", "USEACT_VMDVTIME",
                        "sum over guests of d(VMDVTIME) = sum over CPUs of d(SYTPRP_PFXPRBTM); "
                        "d(VMDVTIME) <= d(VMDTTIME) for every virtual CPU"},
@@ -36,6 +37,9 @@ static const struct {
     [ZV_DEVICE_SSCH] = {"device-ssch", "IODDEV_SCMSSCH, IODDEV_SCGSSCH, IODDEV_RDEVDEV",
                         "per device d(SCMSSCH) = d(SCGSSCH) mod 2^16; sum of d(SCGSSCH) <= sum "
                         "over CPUs of d(SYTSYP_PLSCTSS + PLSCTRS)"},
+    [ZV_GUEST_VIO] = {"guest-vio", "USEACT_VMDVCSCT, VMDVDSCT, VMDVUSCT, VMDVTSCT, VMDVOSCT",
+                      "sum over guests of d(virtual I/O) <= sum over CPUs of d(SYTSYP_PLSPRVIS + "
+                      "PLSDIAGT): every virtual I/O is simulated by CP (a bound, not an equality)"},
     [ZV_VNIC] = {"vnic", "VNDSES_SES*",
                  "per NIC and direction: 14 * d(packets) <= d(bytes) <= 65535 * d(packets); "
                  "errors and discards <= packets"},

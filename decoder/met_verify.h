@@ -41,6 +41,7 @@ enum zv_law {
         ZV_LPAR,           /* SYTCUP fixed part and LCUCACTM entries */
         ZV_DEVICE_SSCH,    /* IODDEV_SCMSSCH, SCGSSCH, RDEVDEV */
         ZV_VNIC,           /* VNDSES counters */
+        ZV_GUEST_VIO,      /* USEACT_VMDV*SCT */
         ZV_NLAWS
 };
 

@@ -67,4 +67,5 @@ static void vm370_record(struct zm_engine *e, void *state, const struct zd_recor
 const struct zm_module zm_mod_vm370 = {
 	.name = "vm370",
 	.record = vm370_record,
+	.families = 1u << ZD_FAM_VM370,
 };

@@ -24,7 +24,13 @@ struct wz_buf {
         uint64_t tod;
 };
 
-/* Last value time per series, by hash (open addressing, never deleted). */
+/*
+ * Last value time per series, by hash (open addressing).  Guests choose the
+ * names, so both tables are bounded: when one is full it starts afresh, and
+ * at worst a value is reported twice (the zvm plugin drops same-time repeats).
+ */
+#define WZ_MAX_SEEN (1u << 18)
+#define WZ_MAX_BUFS 65536
 struct wz_seen {
         uint64_t id, tod;
 };

@@ -20,8 +20,6 @@
 
 /* Bytes looked at before deciding between blocked and unblocked. */
 #define DECIDE_HEAD (16 * 1024)
-/* CP record TODs below this (top byte X'A0', about 1989) are not z/VM's. */
-#define CP_TOD_FLOOR UINT64_C(0xA000000000000000)
 
 struct zd_vb {
 	struct zd_decoder *d;
@@ -36,136 +34,6 @@ struct zd_vb {
 	bool cp_prepended;
 	uint64_t ref_tod; /* VM/370: a TOD close to the next record's */
 };
-
-/* The CP record inside a variable record rv (RDW included). */
-static zd_view cp_record_view(zd_view rv)
-{
-	zd_view payload = zd_view_tail(rv, 4);
-	uint16_t len = 0, zeros = 1;
-	(void)zd_u16(payload, 0, &len);
-	(void)zd_u16(payload, 2, &zeros);
-	if (payload.n >= ZD_HDR_LEN && len == payload.n && zeros == 0)
-		return payload; /* RDW, then the record */
-	return rv;              /* the record's own MRHDRLEN is the RDW */
-}
-
-static bool plausible_cp(zd_view rv, bool prepended_only)
-{
-	struct zd_hdr h;
-	zd_view rec = cp_record_view(rv);
-	if (prepended_only && rec.p == rv.p)
-		return false;
-	return zd_hdr_parse(rec, &h) == ZD_E_NONE && h.domain <= ZD_MAX_DOMAIN &&
-	       h.tod >= CP_TOD_FLOOR;
-}
-
-static bool is_tape_header(zd_view rv)
-{
-	struct zd_vm370_hdr h;
-	return zd_vm370_hdr_parse(rv, &h) == ZD_E_NONE && h.cls == 0 &&
-	       h.code == ZD_VM370_TAPE_HEADER && h.len >= 80 && zd_vm370_session_tod(rv) != 0;
-}
-
-static bool plausible_vm370(zd_view rv)
-{
-	struct zd_vm370_hdr h;
-	if (zd_vm370_hdr_parse(rv, &h) != ZD_E_NONE || h.cls > 15 || h.code > 255)
-		return false;
-	return !(h.cls == 0 && h.code == ZD_VM370_TAPE_HEADER) || is_tape_header(rv);
-}
-
-static bool plausible(int family, zd_view rv)
-{
-	return family == ZD_FAM_VM370 ? plausible_vm370(rv) : plausible_cp(rv, false);
-}
-
-/* A descriptor word that keeps the framing: zeros in the low half, 4..32760. */
-static bool dw_ok(zd_view v, size_t off, uint16_t *len)
-{
-	uint16_t z = 1;
-	if (!zd_u16(v, off, len) || !zd_u16(v, off + 2, &z))
-		return false;
-	return z == 0 && *len >= 4 && *len <= ZD_VB_MAX_BLOCK;
-}
-
-struct walk {
-	size_t recs;
-	bool header; /* the first record is a VM/370 tape header */
-	bool clean;  /* stopped at the end of the view, not at damage */
-};
-
-static struct walk walk_records(zd_view v, int family)
-{
-	struct walk w = {0};
-	size_t off = 0;
-	uint16_t len;
-	while (off + 4 <= v.n && dw_ok(v, off, &len)) {
-		zd_view rv;
-		if (!zd_view_sub(v, off, len, &rv)) {
-			w.clean = true; /* cut by the end of the head */
-			return w;
-		}
-		if (!plausible(family, rv))
-			return w;
-		if (w.recs++ == 0 && family == ZD_FAM_VM370)
-			w.header = is_tape_header(rv);
-		off += len;
-	}
-	w.clean = off == v.n;
-	return w;
-}
-
-static struct walk walk_blocks(zd_view v, int family)
-{
-	struct walk w = {0};
-	size_t off = 0;
-	uint16_t len;
-	while (off + 4 <= v.n && dw_ok(v, off, &len) && len >= 8) {
-		zd_view inner = zd_view_tail(v, off + 4);
-		bool cut = inner.n < (size_t)len - 4;
-		if (!cut)
-			inner.n = (size_t)len - 4;
-		struct walk b = walk_records(inner, family);
-		if (w.recs == 0)
-			w.header = b.header;
-		w.recs += b.recs;
-		if (cut || !b.clean) {
-			w.clean = cut && b.clean;
-			return w;
-		}
-		off += len;
-	}
-	w.clean = off == v.n;
-	return w;
-}
-
-int zd_vb_score(zd_view head, int family, int *bdw)
-{
-	struct walk a = walk_records(head, family), b = walk_blocks(head, family);
-	/* Ties (one record per block) read the same either way; tapes are blocked. */
-	bool blocked = b.recs > a.recs || (b.recs == a.recs && family == ZD_FAM_VM370);
-	struct walk w = blocked ? b : a;
-	if (bdw)
-		*bdw = blocked;
-	if (w.recs == 0)
-		return 0;
-	if (family == ZD_FAM_VM370) {
-		if (w.header)
-			return 95;
-		/* Without the header, VM/370 records have little to recognise them by. */
-		return w.recs >= 3 && w.clean ? 45 : 20;
-	}
-	return w.recs >= 3 || w.clean ? 85 : 50;
-}
-
-int zd_vb_guess_family(zd_view block)
-{
-	zd_view recs = zd_view_tail(block, 4);
-	struct walk vm = walk_records(recs, ZD_FAM_VM370), cp = walk_records(recs, ZD_FAM_CP);
-	if (vm.header)
-		return ZD_FAM_VM370;
-	return cp.recs > 0 && cp.recs >= vm.recs ? ZD_FAM_CP : ZD_FAM_VM370;
-}
 
 struct zd_vb *zd_vb_new(struct zd_decoder *d, int family, int bdw, bool tape)
 {
@@ -223,7 +91,7 @@ static void deliver_vm370(struct zd_vb *vb, zd_view rv, const struct zd_pos *pos
 
 static void deliver_cp(struct zd_vb *vb, zd_view rv, struct zd_pos *pos)
 {
-	zd_view rec = cp_record_view(rv);
+	zd_view rec = zd_vb_cp_record(rv);
 	if (rec.p == rv.p && vb->cp_prepended) {
 		uint16_t inner = 0;
 		(void)zd_u16(rv, 4, &inner);
@@ -309,7 +177,7 @@ void zd_vb_block(struct zd_vb *vb, zd_view blk, uint64_t off)
 {
 	uint16_t len = 0;
 	struct zd_pos pos = {.offset = off, .set = vb->file, .block = vb->block};
-	if (!dw_ok(blk, 0, &len) || len < 8) {
+	if (!zd_vb_dw_ok(blk, 0, &len) || len < 8) {
 		zd_report(vb->d, ZD_E_VB_BDW, &pos,
 			  "tape block %llu (%zu bytes) does not start with a block descriptor word; "
 			  "skipped",
@@ -334,7 +202,7 @@ static int could_start(const struct zd_vb *vb, zd_view v, bool final)
 	uint16_t len, rlen;
 	if (v.n < 4)
 		return final ? 0 : -1;
-	if (!dw_ok(v, 0, &len))
+	if (!zd_vb_dw_ok(v, 0, &len))
 		return 0;
 	size_t first = 0;
 	if (vb->bdw) {
@@ -342,7 +210,7 @@ static int could_start(const struct zd_vb *vb, zd_view v, bool final)
 			return 0;
 		if (v.n < 8)
 			return final ? 0 : -1;
-		if (!dw_ok(v, 4, &rlen) || rlen > len - 4)
+		if (!zd_vb_dw_ok(v, 4, &rlen) || rlen > len - 4)
 			return 0;
 		first = 4;
 		len = rlen;
@@ -350,8 +218,8 @@ static int could_start(const struct zd_vb *vb, zd_view v, bool final)
 	zd_view rv;
 	if (!zd_view_sub(v, first, len, &rv))
 		return final ? 0 : -1;
-	int fam = vb->family < 0 ? (plausible_vm370(rv) ? ZD_FAM_VM370 : ZD_FAM_CP) : vb->family;
-	return fam == ZD_FAM_CP ? plausible_cp(rv, vb->cp_prepended) : plausible_vm370(rv);
+	int fam = vb->family < 0 ? (zd_vb_plausible_vm370(rv) ? ZD_FAM_VM370 : ZD_FAM_CP) : vb->family;
+	return fam == ZD_FAM_CP ? zd_vb_plausible_cp(rv, vb->cp_prepended) : zd_vb_plausible_vm370(rv);
 }
 
 static bool all_zero(zd_view v)
@@ -413,7 +281,7 @@ static void drain(struct zd_vb *vb, bool final)
 			}
 			break;
 		}
-		if (!dw_ok(v, 0, &len) || (vb->bdw && len < 8)) {
+		if (!zd_vb_dw_ok(v, 0, &len) || (vb->bdw && len < 8)) {
 			vb->resyncing = true;
 			vb->resync_reported = false;
 			continue;
@@ -436,7 +304,7 @@ static void drain(struct zd_vb *vb, bool final)
 			on_block(vb, unit, zp.offset, false);
 		} else {
 			if (vb->family < 0)
-				vb->family = plausible_vm370(unit) ? ZD_FAM_VM370 : ZD_FAM_CP;
+				vb->family = zd_vb_plausible_vm370(unit) ? ZD_FAM_VM370 : ZD_FAM_CP;
 			on_record(vb, unit, zp.offset);
 		}
 		pos += len;

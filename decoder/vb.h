@@ -47,4 +47,14 @@ int zd_vb_score(zd_view head, int family, int *bdw);
 /* Which family the records of a block (BDW included) belong to. */
 int zd_vb_guess_family(zd_view block);
 
+/* The checks behind both (src_vb_scan.c); rv is a variable record, RDW included. */
+/* A descriptor word that keeps the framing: zeros in the low half, length 4..32760. */
+bool zd_vb_dw_ok(zd_view v, size_t off, uint16_t *len);
+/* The CP record in rv: after the RDW if its MRHDRLEN says so, else starting at it. */
+zd_view zd_vb_cp_record(zd_view rv);
+/* Valid MRHDR, domain 0-11, TOD after 1989 (prepended_only: the RDW must precede it). */
+bool zd_vb_plausible_cp(zd_view rv, bool prepended_only);
+/* Valid MNH, class 0-15, code 0-255; a tape header must have a readable session date. */
+bool zd_vb_plausible_vm370(zd_view rv);
+
 #endif

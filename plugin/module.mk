@@ -66,3 +66,9 @@ demo-run: $(ZVM_SO) $(E2E_GEN) $(wildcard $(BUILD)/zvmsim)
 
 # write_zvm (plugin/wzvm.mk) is kept in its own file; the zvm read plugin's rules live here.
 include plugin/wzvm.mk
+
+# Historic formats (VM/370 Monitor tape as an AWSTAPE image) through the real daemon.
+.PHONY: check-hist-e2e
+check-hist-e2e: $(ZVM_SO)
+	tests/e2e/hist/run.sh . $(BUILD)
+CHECK_TARGETS += check-hist-e2e

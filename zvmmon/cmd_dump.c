@@ -11,11 +11,13 @@
 
 struct dump {
         struct zd_emit *emit;
-        struct zd_decoder *d; /* set on the first callback: errors found here are reported */
         struct zd_appl_tracker *t;
         int domain, record;
         const char *userid;
         struct zd_stats extra; /* domain 10 errors counted outside the stream's decoder */
+        /* Errors zd_appl_examine found in the current record, shown only with it. */
+        struct zd_error held[4];
+        unsigned nheld;
 };
 
 static void on_error(void *ctx, const struct zd_error *e)
@@ -23,27 +25,46 @@ static void on_error(void *ctx, const struct zd_error *e)
         zd_emit_error(((struct dump *)ctx)->emit, e);
 }
 
+static void hold_error(void *ctx, const struct zd_error *e)
+{
+        struct dump *x = ctx;
+        if (x->nheld < sizeof(x->held) / sizeof(x->held[0]))
+                x->held[x->nheld++] = *e;
+}
+
+static bool wanted(const struct dump *x, const struct zd_record *r, bool d10,
+                   const struct zd_appl_info *ai)
+{
+        if (x->domain >= 0 && r->domain != x->domain)
+                return false;
+        if (x->record >= 0 && r->number != x->record)
+                return false;
+        if (x->userid &&
+            (!d10 || ai->err == ZD_E_APPL_SHORT || fnmatch(x->userid, ai->a.userid, 0) != 0))
+                return false;
+        return true;
+}
+
 static void on_record(void *ctx, const struct zd_record *r)
 {
         struct dump *x = ctx;
         struct zd_appl_info ai;
-        bool d10 = r->domain == 10 && (r->number == 1 || r->number == 2);
+        bool d10 = r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2);
+        x->nheld = 0;
         if (d10) {
-                /* A private decoder: its errors are emitted in-band and counted in extra. */
-                struct zd_handler h = {x, NULL, on_error, NULL};
+                /* Every domain 10 record is examined (the staleness tracker must see all
+                 * of them) and its errors counted; they are shown with the record. */
+                struct zd_handler h = {x, NULL, hold_error, NULL};
                 struct zd_decoder d;
                 zd_decoder_init(&d, &h);
                 zd_appl_examine(&d, x->t, r, &ai);
                 for (int k = 0; k < ZD_E__COUNT; k++)
                         x->extra.errors[k] += d.st.errors[k];
         }
-        if (x->domain >= 0 && r->domain != x->domain)
+        if (!wanted(x, r, d10, &ai))
                 return;
-        if (x->record >= 0 && r->number != x->record)
-                return;
-        if (x->userid &&
-            (!d10 || ai.err == ZD_E_APPL_SHORT || fnmatch(x->userid, ai.a.userid, 0) != 0))
-                return;
+        for (unsigned i = 0; i < x->nheld; i++)
+                zd_emit_error(x->emit, &x->held[i]);
         zd_emit_record(x->emit, r, d10 ? &ai : NULL);
 }
 
@@ -60,20 +81,18 @@ static int number(const char *s, int max, int *out)
 int zm_cmd_dump(int argc, char **argv)
 {
         static const struct option opts[] = {
-            {"format", required_argument, NULL, 'f'},
-            {"domain", required_argument, NULL, 'd'},
-            {"record", required_argument, NULL, 'r'},
-            {"userid", required_argument, NULL, 'u'},
-            {"input", required_argument, NULL, 'i'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
+            {"format", required_argument, NULL, 'f'}, {"domain", required_argument, NULL, 'd'},
+            {"record", required_argument, NULL, 'r'}, {"userid", required_argument, NULL, 'u'},
+            {"input", required_argument, NULL, 'i'},  {"hex", no_argument, NULL, 'x'},
+            {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
         };
         struct dump x = {.domain = -1, .record = -1};
         enum zd_emit_fmt fmt = ZD_EMIT_JSON;
+        bool hex = false;
         struct zm_input in = {0};
         int c;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "f:d:r:u:i:h", opts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xh", opts, NULL)) != -1) {
                 switch (c) {
                 case 'f':
                         if (!strcmp(optarg, "json"))
@@ -115,9 +134,12 @@ int zm_cmd_dump(int argc, char **argv)
                         in.fmt = o->fmt;
                         break;
                 }
+                case 'x':
+                        hex = true;
+                        break;
                 case 'h':
                         puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
-                             "[--record N] [--userid GLOB] FILE|-");
+                             "[--record N] [--userid GLOB] [--hex] FILE|-");
                         return ZM_OK;
                 default:
                         return ZM_UNUSABLE;
@@ -129,6 +151,8 @@ int zm_cmd_dump(int argc, char **argv)
         }
         in.path = argv[optind];
         x.emit = zd_emit_new(fmt, stdout);
+        if (x.emit)
+                zd_emit_set_hex(x.emit, hex);
         x.t = zd_appl_tracker_new();
         if (!x.emit || !x.t) {
                 fprintf(stderr, "zvmmon: out of memory\n");

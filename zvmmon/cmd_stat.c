@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "registry.h"
 #include "tod.h"
+#include "vm370.h"
 #include "zvmmon.h"
 
 struct stat_ctx {
@@ -18,7 +19,7 @@ struct stat_ctx {
 static void on_record(void *ctx, const struct zd_record *r)
 {
         struct stat_ctx *x = ctx;
-        if (r->domain != 10 || (r->number != 1 && r->number != 2))
+        if (r->family != ZD_FAM_CP || r->domain != 10 || (r->number != 1 && r->number != 2))
                 return;
         struct zd_decoder d;
         zd_decoder_init(&d, NULL);
@@ -87,6 +88,36 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
                 }
         s->array_close(s->ctx);
         num(s, "unknown_domain", st->unknown_domain);
+        /* VM/370 Monitor tapes: records by MONITOR CALL class and code. */
+        bool vm370 = false;
+        for (unsigned c = 0; c < ZD_NDOMAINS; c++)
+                for (unsigned k = 0; k < ZD_NRECSLOTS; k++)
+                        vm370 |= st->by_vm370[c][k] != 0;
+        if (vm370) {
+                s->key(s->ctx, "by_vm370");
+                s->array_open(s->ctx);
+                for (unsigned c = 0; c < ZD_NDOMAINS; c++)
+                        for (unsigned k = 0; k < ZD_NRECSLOTS; k++) {
+                                if (!st->by_vm370[c][k])
+                                        continue;
+                                s->map_open(s->ctx);
+                                num(s, "class", c);
+                                const char *cn = zd_vm370_class_name(c);
+                                text(s, "class_name", cn ? cn : "unknown");
+                                num(s, "code", k);
+                                const char *kn = zd_vm370_code_name(c, k);
+                                text(s, "code_name", k == ZD_NRECSLOTS - 1 ? "127 or above"
+                                                     : kn                  ? kn
+                                                                           : "unknown");
+                                num(s, "count", st->by_vm370[c][k]);
+                                s->map_close(s->ctx);
+                        }
+                s->array_close(s->ctx);
+        }
+        if (st->blocks)
+                num(s, "blocks", st->blocks);
+        if (st->tapemarks)
+                num(s, "tapemarks", st->tapemarks);
 
         const struct zm_appl_counts *a = &x->ac;
         s->key(s->ctx, "appldata");

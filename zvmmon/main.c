@@ -2,6 +2,7 @@
 /* zvmmon command line: global options, then a command. */
 #include <string.h>
 
+#include "lay_file.h"
 #include "layout.h"
 #include "zvmmon.h"
 
@@ -12,14 +13,16 @@ static void usage(FILE *f)
               "\n"
               "Commands:\n"
               "  dump [--format json|text] [--input FMT] [--domain N] [--record N]\n"
-              "       [--userid GLOB] FILE|-      every record, decoded (JSON Lines by default)\n"
+              "       [--userid GLOB] [--hex] FILE|-\n"
+              "                                  every record, decoded (JSON Lines by default)\n"
               "  stat [--input FMT] FILE|-       counts by domain, record and error, time range\n"
               "  capture -o FILE [--device PATH] [--sets N] [--seconds N]\n"
               "                                  record monreader data sets into a capture file\n"
               "  layouts [--markdown]            every record layout with field provenance\n"
               "\n"
               "Global options:\n"
-              "  --layouts FILE   load extra record layouts (overrides built-in ones)\n"
+              "  --layouts FILE   load record layouts from FILE (doc/layoutfile.md); they win\n"
+              "                   over built-in layouts with the same id and min_len\n"
               "  -h, --help       this help\n"
               "  -V, --version    version\n"
               "\n"
@@ -48,13 +51,13 @@ int main(int argc, char **argv)
                                 fputs("zvmmon: --layouts needs a FILE\n", stderr);
                                 return ZM_UNUSABLE;
                         }
-                        /* TODO: call zl_load_file(path, err, sizeof(err)) once the layout loader
-                         * is part of the decoder library. */
-                        fprintf(stderr,
-                                "zvmmon: --layouts %s: layout files are not supported by this "
-                                "build\n",
-                                path);
-                        return ZM_UNUSABLE;
+                        char err[256];
+                        if (!zl_load_file(path, err, sizeof(err))) {
+                                fprintf(stderr, "zvmmon: --layouts: %s\n", err);
+                                zl_file_unload_all();
+                                return ZM_UNUSABLE;
+                        }
+                        continue;
                 }
                 fprintf(stderr, "zvmmon: unknown option %s (try --help)\n", a);
                 return ZM_UNUSABLE;
@@ -82,6 +85,6 @@ int main(int argc, char **argv)
                 fprintf(stderr, "zvmmon: unknown command '%s' (try --help)\n", cmd);
                 rc = ZM_UNUSABLE;
         }
-        zl_unregister_all();
+        zl_file_unload_all();
         return rc;
 }

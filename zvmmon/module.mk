@@ -25,9 +25,11 @@ $(ZVMMON_GEN): tests/e2e/zvmmon/gen_d10.c $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LDFLAGS_ALL)
 
 # zvmmon runs with ASan and UBSan here: no input may crash it or read out of bounds.
+# Own build directories, so that make -j check does not build the same objects
+# twice at once (check-unit uses build/asan, check-s390x build/s390x).
 .PHONY: check-zvmmon run-zvmmon-e2e
 check-zvmmon:
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 run-zvmmon-e2e
+	@$(MAKE) --no-print-directory BUILD=build/zvmmon-asan SAN=1 run-zvmmon-e2e
 
 run-zvmmon-e2e: $(ZVMMON) $(ZVMMON_GEN)
 	tests/e2e/zvmmon/run.sh $(ZVMMON) $(ZVMMON_GEN) $(BUILD)/e2e/zvmmon
@@ -37,10 +39,25 @@ CHECK_TARGETS += check-zvmmon
 .PHONY: check-zvmmon-s390x
 check-zvmmon-s390x:
 	@command -v qemu-s390x >/dev/null || { echo "check-zvmmon-s390x: qemu-s390x missing (make deps)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=build/s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
-		build/s390x/zvmmon/zvmmon
+	@$(MAKE) --no-print-directory BUILD=build/zvmmon-s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
+		build/zvmmon-s390x/zvmmon/zvmmon
 	@$(MAKE) --no-print-directory BUILD=build build/e2e/gen_d10
-	@printf '#!/bin/sh\nexec qemu-s390x -L / %s "$$@"\n' "$(CURDIR)/build/s390x/zvmmon/zvmmon" \
-		>build/s390x/zvmmon/zvmmon-qemu && chmod +x build/s390x/zvmmon/zvmmon-qemu
-	tests/e2e/zvmmon/run.sh build/s390x/zvmmon/zvmmon-qemu build/e2e/gen_d10 build/s390x/e2e/zvmmon
+	@printf '#!/bin/sh\nexec qemu-s390x -L / %s "$$@"\n' "$(CURDIR)/build/zvmmon-s390x/zvmmon/zvmmon" \
+		>build/zvmmon-s390x/zvmmon/zvmmon-qemu && chmod +x build/zvmmon-s390x/zvmmon/zvmmon-qemu
+	tests/e2e/zvmmon/run.sh build/zvmmon-s390x/zvmmon/zvmmon-qemu build/e2e/gen_d10 build/zvmmon-s390x/e2e/zvmmon
 CHECK_TARGETS += check-zvmmon-s390x
+
+# The capture loop is tested against a scripted device (tests/unit/test_zvmmon_capture.c).
+TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
+$(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
+
+# zvmmon capture against zvmsim's FUSE monreader: EOVERFLOW, EFAULT, sever.
+.PHONY: check-zvmmon-sim
+check-zvmmon-sim: $(ZVMMON) $(SIM_BIN)
+	tests/e2e/zvmmon/sim.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-sim
+CHECK_TARGETS += check-zvmmon-sim
+
+# The layout reference, generated from the decoder's tables (not part of make check).
+.PHONY: doc-layouts
+doc-layouts: $(ZVMMON)
+	$(ZVMMON) layouts --markdown >doc/layouts.md

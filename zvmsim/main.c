@@ -199,6 +199,7 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                 case O_MAXBUFS:
                         ok = num(a, &v) && v <= 65535;
                         o->max_bufs = (unsigned)v;
+                        o->max_bufs_given = true;
                         break;
                 case O_MSGLIM:
                         ok = num(a, &v) && v >= 1 && v <= 65535;

@@ -47,6 +47,10 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@$(BUILD)/tests/e2e/monreader_client $(SIM_BIN)
 	@echo "== check-sim: monwriter client (errno cases, buffers, domain 10 records)"
 	@$(BUILD)/tests/e2e/monwriter_client $(SIM_BIN)
+	@echo "== check-sim: both clients against an ASan+UBSan build of zvmsim"
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/zvmsim >/dev/null
+	@$(BUILD)/tests/e2e/monreader_client build/asan/zvmsim
+	@$(BUILD)/tests/e2e/monwriter_client build/asan/zvmsim
 	@echo "== check-sim: decoder and metric laws, 3600 x 1 s intervals, 16 CPUs, 500 guests, 100 Linux, 200 devices"
 	@$(BUILD)/tests/e2e/sim_walk gen $(SIM_HOUR) --laws all
 	@echo "== check-sim: --break-law breaks exactly that law"

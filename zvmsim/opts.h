@@ -14,6 +14,7 @@ struct sim_opts {
         bool start_given;
         unsigned long intervals;
         unsigned msglim, max_bufs;
+        bool max_bufs_given; /* --max-bufs 0 is meaningful: every START gets ENOSPC */
         double interval_s;
 };
 

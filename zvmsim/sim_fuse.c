@@ -430,8 +430,22 @@ static const struct fuse_operations ops = {
     .truncate = fs_truncate,
 };
 
+/*
+ * With cfg->intr libfuse signals a worker thread (SIGUSR1) when the kernel
+ * interrupts its request; a blocked monreader read then sees
+ * fuse_interrupted() and returns EINTR.  This libfuse only installs its own
+ * handler when "intr" is given at fuse_new(), which it does not accept.
+ */
+static void on_intr_signal(int sig)
+{
+        (void)sig;
+}
+
 int sim_run(struct sim_opts *o)
 {
+        struct sigaction sa = {.sa_handler = on_intr_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGUSR1, &sa, NULL);
         G.o = o;
         if (o->truth && !(G.truth = sim_truth_open(o->truth, !o->truth_counts))) {
                 fprintf(stderr, "zvmsim: cannot write %s\n", o->truth);
@@ -441,13 +455,14 @@ int sim_run(struct sim_opts *o)
         sim_mr_init(&G.mr, o->msglim);
         sim_mw_init(&G.mw, o->cfg.writer_userid);
         G.mw.eperm = o->eperm;
-        if (o->max_bufs)
+        if (o->max_bufs_given)
                 G.mw.max_bufs = o->max_bufs;
         sim_sys_attach_writer(G.sys, &G.mw);
 
         char *argv[] = {"zvmsim", "-o", "fsname=zvmsim,subtype=zvmsim", NULL};
         struct fuse_args args = FUSE_ARGS_INIT(3, argv);
         struct fuse *f = fuse_new(&args, &ops, sizeof(ops), NULL);
+        fuse_opt_free_args(&args);
         int rc = 1;
         if (!f) {
                 fputs("zvmsim: fuse_new failed\n", stderr);

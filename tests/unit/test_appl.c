@@ -236,6 +236,12 @@ static void examine_counts_sync_stale_and_lies(void **state)
         assert_true(ai.opaque);
         assert_int_equal(ai.err, ZD_E_NONE);
         assert_int_equal(zd_stats_errors(&d.st), 4); /* opaque is not an error */
+
+        /* Without a decoder nothing is reported, the verdict is the same. */
+        r = mem_record(2, "LINUX09", 50, 1, 2);
+        zd_appl_examine(NULL, NULL, &r, &ai);
+        assert_true(ai.sync_bad);
+        assert_int_equal(zd_stats_errors(&d.st), 4);
         zd_appl_tracker_free(t);
 }
 

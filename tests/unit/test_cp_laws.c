@@ -225,6 +225,44 @@ static void vnic(void **state)
         feed_free(f);
 }
 
+/* Guests' virtual I/O bounded by the CPUs' simulated instructions and diagnoses. */
+static void guest_vio(void **state)
+{
+        (void)state;
+        for (int broken = 0; broken < 2; broken++) {
+                struct feed *f = feed_new(-1, 2);
+                for (unsigned i = 0; i < 4; i++) {
+                        uint64_t tod = T0 + SEC(60) * i;
+                        /* SYTSYP 116: 20 CPUAD, 28 DIAGT 100, 32 PRVIS 400 per interval */
+                        memset(f->buf, 0, 116);
+                        vec_hdr(f->buf, 116, 0, 1, tod);
+                        be32(f->buf + 28, 100 * i);
+                        be32(f->buf + 32, 400 * i);
+                        feed_rec(f, 116);
+                        /* USEACT 508: 20 VMDUSER, 132 VMDVDSCT 450 (kept) or 900 (broken) */
+                        memset(f->buf, 0, 508);
+                        vec_hdr(f->buf, 508, 4, 3, tod);
+                        ebc(f->buf + 20, "LINUX01", 8);
+                        be32(f->buf + 132, (broken ? 900u : 450u) * i);
+                        feed_rec(f, 508);
+                        feed_end(f, tod + SEC(1));
+                }
+                const struct zm_metric *m =
+                    feed_find(f, 0, "user-LINUX01", "operations", "virtual-io");
+                if (broken) {
+                        assert_false(zm_law_status(f->e, "guest-vio")->on);
+                        assert_null(m);
+                        assert_true(feed_logged(f, "guests report 900 virtual I/Os, but CP "
+                                                   "simulated only 500"));
+                } else {
+                        assert_true(zm_law_status(f->e, "guest-vio")->on);
+                        assert_non_null(m);
+                        assert_int_equal(m->derive[0], 900);
+                }
+                feed_free(f);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -233,6 +271,7 @@ int main(void)
             cmocka_unit_test(lpar),
             cmocka_unit_test(devices),
             cmocka_unit_test(vnic),
+            cmocka_unit_test(guest_vio),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

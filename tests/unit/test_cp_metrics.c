@@ -169,6 +169,16 @@ static void hostile_records(void **state)
         vec_hdr(f->buf, 40, 0, 2, T0);
         feed_rec(f, 40);
         feed_end(f, T0 + SEC(1));
+        /* a userid with EBCDIC '/' (0x61) and blank (0x40) inside cannot break identifiers */
+        for (unsigned i = 0; i < 2; i++) {
+                feed_useact(f, T0 + SEC(60) * i, "A", 0, US(1000000ull * i), 0, 0, 0, 0);
+                f->buf[21] = 0x61;
+                f->buf[22] = 0x40;
+                f->buf[23] = 0xC2;
+                feed_rec(f, 508);
+                feed_end(f, T0 + SEC(60) * i + SEC(1));
+        }
+        assert_non_null(feed_find(f, 0, "user-A__B", "percent", "cpu-total"));
         assert_true(feed_logged(f, "SYTCUP entries do not fit"));
         assert_null(feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0"));
         feed_free(f);

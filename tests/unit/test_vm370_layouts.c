@@ -4,6 +4,7 @@
 
 #include "vec_hist.h"
 
+#include "emit.h"
 #include "layout.h"
 #include "metric.h"
 #include "vm370.h"
@@ -221,12 +222,79 @@ static void metrics_from_tape(void **state)
 	zm_engine_free(e);
 }
 
+/* CP metric modules never see VM/370 records, whatever their class and code. */
+static void cp_modules_ignore_vm370(void **state)
+{
+	(void)state;
+	struct mcol c = {0};
+	struct zm_engine *e = zm_engine_new(NULL, mcol_emit, NULL, &c);
+	uint8_t b[4096];
+	/* Class 0 codes 1..13 and class 1 code 11 look like CP D0Rn / D1R11 by number. */
+	for (uint16_t code = 1; code <= 13; code++) {
+		size_t n = vm_hdr(b, 300, 0, code, T1982);
+		memset(b + 12, 0x7F, n - 12);
+		struct zd_record r = {.domain = 0, .number = code, .tod = T1982,
+				      .rec = zd_view_make(b, n), .family = ZD_FAM_VM370};
+		r.body = zd_view_tail(r.rec, 12);
+		zm_engine_record(e, &r);
+	}
+	assert_int_equal(c.n, 0);
+	/* Class 1 code 4 shaped like D1R4 with a system id at +88: not taken as one. */
+	size_t n = vm_hdr(b, 400, 1, 4, T1982);
+	ebc(b + 88, "GARBAGE", 8);
+	struct zd_record r = {.domain = 1, .number = 4, .tod = T1982, .rec = zd_view_make(b, n),
+			      .family = ZD_FAM_VM370};
+	r.body = zd_view_tail(r.rec, 12);
+	zm_engine_record(e, &r);
+	assert_string_equal(zm_engine_system(e), "");
+	/* The same bytes as a CP record do name the system (so the check above can fail). */
+	vec_hdr(b, 400, 1, 4, VEC_TOD_2026);
+	r.family = ZD_FAM_CP;
+	r.kind = 'S';
+	zm_engine_record(e, &r);
+	assert_string_equal(zm_engine_system(e), "garbage");
+	zm_engine_free(e);
+}
+
+static void dump_names_vm370(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	struct zd_emit *em = zd_emit_new(ZD_EMIT_JSON, f);
+	assert_non_null(em);
+	uint8_t b[96];
+	vm_tape_header(b, T1982);
+	struct zd_record r = {.domain = 0, .number = 97, .tod = T1982, .rec = zd_view_make(b, 80),
+			      .family = ZD_FAM_VM370};
+	r.body = zd_view_tail(r.rec, 12);
+	zd_emit_record(em, &r, NULL);
+	vm_hdr(b, 16, 4, 0, T1982);
+	r = (struct zd_record){.domain = 4, .number = 0, .rec = zd_view_make(b, 16),
+			       .family = ZD_FAM_VM370};
+	r.body = zd_view_tail(r.rec, 12);
+	zd_emit_record(em, &r, NULL);
+	zd_emit_free(em);
+	fclose(f);
+	assert_non_null(strstr(text, "\"class_name\":\"PERFORM\""));
+	assert_non_null(strstr(text, "\"code_name\":\"Tape header record\""));
+	assert_non_null(strstr(text, "\"layout\":\"VM370.HDR\""));
+	assert_non_null(strstr(text, "\"MN097UID\":\"OPERATOR\""));
+	assert_non_null(strstr(text, "\"class_name\":\"USER\""));
+	assert_non_null(strstr(text, "\"data\":\"00000000\""));
+	assert_null(strstr(text, "domain_name"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(header_record),     cmocka_unit_test(control_records),
 		cmocka_unit_test(class0_code0),      cmocka_unit_test(layouts_are_sound),
 		cmocka_unit_test(names_and_time),    cmocka_unit_test(metrics_from_tape),
+		cmocka_unit_test(cp_modules_ignore_vm370), cmocka_unit_test(dump_names_vm370),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,45 @@ static void t_blocking(struct sim *s)
         close(fd);
 }
 
+static void on_usr1(int sig)
+{
+        (void)sig;
+}
+
+struct killer {
+        pthread_t target;
+        long ms;
+};
+static void *do_kill(void *arg)
+{
+        struct killer *k = arg;
+        msleep(k->ms);
+        pthread_kill(k->target, SIGUSR1);
+        return NULL;
+}
+
+/* A signal interrupts a blocked read: EINTR, and the device stays usable. */
+static void t_eintr(struct sim *s)
+{
+        int fd = open_reader(s, 0);
+        CHECK(fd >= 0, "open blocking");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+        struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART */
+        sigaction(SIGUSR1, &sa, NULL);
+        pthread_t t;
+        struct killer k = {pthread_self(), 300};
+        pthread_create(&t, NULL, do_kill, &k);
+        long r = rd(fd, 65536);
+        pthread_join(t, NULL);
+        CHECK(r == -EINTR, "blocked read hit by a signal returned %ld, want -EINTR", r);
+        ctl(s, "interval");
+        CHECK(read_set(fd, 65536, &si) && si.ends == 1, "a set after EINTR");
+        close(fd);
+}
+
 static void t_overflow(struct sim *s)
 {
         int fd = open_reader(s, O_NONBLOCK);
@@ -352,6 +391,7 @@ int main(int argc, char **argv)
         t_basic(&s);
         t_multi_mce(&s);
         t_blocking(&s);
+        t_eintr(&s);
         t_overflow(&s);
         t_sever_efault(&s);
         t_bigread(&s);

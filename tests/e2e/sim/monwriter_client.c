@@ -312,5 +312,14 @@ int main(int argc, char **argv)
         CHECK(rec(fd, 2, 1, 0, 0, "x", 1) == -EPERM, "--monwriter-eperm: GEN_EVENT gives EPERM");
         close(fd);
         sim_stop(&s);
+
+        /* --max-bufs 0: no buffer fits; every START and GEN_EVENT gets ENOSPC. */
+        sim_start(&s, argv[1], "--interval", "0", "--max-bufs", "0", NULL);
+        fd = open(simpath(&s, "monwriter"), O_WRONLY);
+        CHECK(fd >= 0, "open monwriter (max-bufs 0)");
+        CHECK(rec(fd, 0, 1, 0, 0, "x", 1) == -ENOSPC, "--max-bufs 0: START gives ENOSPC");
+        CHECK(rec(fd, 1, 1, 0, 0, NULL, 0) == 13, "--max-bufs 0: STOP still succeeds");
+        close(fd);
+        sim_stop(&s);
         return finish("monwriter_client");
 }

@@ -66,6 +66,11 @@ expect 0 "dump --domain 10 --record 1" -- "$Z" dump --domain 10 --record 1 "$W/c
 expect 0 "dump --userid" -- "$Z" dump --userid 'linux0[24]' "$W/clean.cap"
 [ "$(jq -r .appl.userid "$W/out" | sort -u | tr '\n' ' ')" = "LINUX02 LINUX04 " ] &&
 	ok "filter by userid glob" || fail "filter by userid: $(jq -r .appl.userid "$W/out" | tr '\n' ' ')"
+expect 0 "dump --hex" -- "$Z" dump --hex --domain 10 "$W/clean.cap"
+# The first record: MRHDR length 196 (00C4), zeros, domain 10, record 2, then CALDATOF 52 at +20.
+first=$(head -1 "$W/out" | jq -r .hex)
+[ "${first:0:16}" = "00C400000A000002" ] && [ "${first:40:4}" = "0034" ] && [ ${#first} -eq 392 ] &&
+	ok "--hex shows the record bytes" || fail "--hex: ${first:0:48}"
 expect 0 "dump from stdin" -- sh -c "\"$Z\" dump - <\"$W/clean.cap\""
 cmp -s "$W/out" "$W/clean.json" && ok "stdin gives the same dump" || fail "stdin dump differs"
 
@@ -107,6 +112,20 @@ expect 0 "--version" -- "$Z" --version
 expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
 	ok "layouts list domain 10 tables" || fail "layouts output"
+
+# --layouts: a layout file wins over the built-in D10R2 (same id and min_len).
+cat >"$W/layouts.txt" <<'LAYOUTS'
+layout D10R2 APLSDT min_len 52 level "test" source "run.sh"
+  field APLSDT_CALDATOF 20 2 sint hint none bytes "run.sh" "data offset"
+  field APLSDT_RSVD49 49 3 hex uncertain none - "run.sh" "the reserved bytes, shown"
+end
+LAYOUTS
+expect 0 "dump --layouts FILE" -- "$Z" --layouts "$W/layouts.txt" dump --domain 10 --record 2 "$W/clean.cap"
+[ "$(jq -c '.fields | keys' "$W/out" | sort -u)" = '["APLSDT_CALDATOF","APLSDT_RSVD49"]' ] &&
+	ok "loaded layout used for D10R2" || fail "--layouts not applied: $(head -1 "$W/out")"
+printf 'layout D10R2 APLSDT min_len 52\n  field X 60 2 uint\n' >"$W/bad-layouts.txt"
+expect 2 "bad layout file" -- "$Z" --layouts "$W/bad-layouts.txt" dump "$W/clean.cap"
+grep -q 'bad-layouts.txt:' "$W/err" && ok "layout file error names file and line" || fail "layout error: $(cat "$W/err")"
 
 # capture: a FIFO stands in for the device (data, then a 0-byte read at close).
 mkfifo "$W/dev"

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* zvmmon's JSON of a write_zvm record (decoder/emit_wzvm.c), from a hand-written vector. */
+#include "wzvm_vec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emit.h"
+
+static char *dump(const uint8_t *data, size_t n)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        struct zd_sink s;
+        assert_true(zd_sink_json(&s, f));
+        s.begin(s.ctx);
+        s.map_open(s.ctx);
+        zd_emit_wzvm(&s, zd_view_make(data, n));
+        s.map_close(s.ctx);
+        s.end(s.ctx);
+        s.destroy(s.ctx);
+        fclose(f);
+        return buf;
+}
+
+static void record_as_json(void **state)
+{
+        (void)state;
+        uint8_t r[REC_LEN];
+        vec_record(r);
+        char *j = dump(r, sizeof(r));
+        assert_non_null(strstr(j, "\"host\":\"lnx01\""));
+        assert_non_null(strstr(j, "\"consistent\":true"));
+        assert_non_null(strstr(j, "\"nentries\":2"));
+        assert_non_null(strstr(j, "\"plugin\":\"memory\""));
+        assert_non_null(strstr(j, "\"type_instance\":\"used\""));
+        assert_non_null(strstr(j, "\"ds_type\":\"GAUGE\""));
+        assert_non_null(strstr(j, "\"value\":0.75"));
+        assert_non_null(strstr(j, "\"plugin_instance\":\"eth0\""));
+        assert_non_null(strstr(j, "\"ds_type\":\"DERIVE\""));
+        assert_non_null(strstr(j, "\"value\":-5"));
+        assert_non_null(strstr(j, "\"time\":\"2026-11-22T00:00:00"));
+        assert_null(strstr(j, "error"));
+        free(j);
+        /* a NaN gauge is a string, not invalid JSON */
+        be64(r + 96 + 16, UINT64_C(0x7FF8000000000000));
+        j = dump(r, sizeof(r));
+        assert_non_null(strstr(j, "\"value\":\"nan\""));
+        free(j);
+        /* damage is named */
+        vec_record(r);
+        r[4] = 9;
+        j = dump(r, sizeof(r));
+        assert_non_null(strstr(j, "\"error\":\"wzvm_version\""));
+        free(j);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(record_as_json),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

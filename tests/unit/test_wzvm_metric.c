@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * met_wzvm: write_zvm records inside D10R2 records (written here from
+ * zvm-monitor-records / kernel-and-s390-tools.md 3 and doc/write_zvm.md)
+ * through the metric engine.
+ */
+#include "wzvm_vec.h"
+
+#include "decoder.h"
+#include "metric.h"
+
+#define MAXM 16
+struct seen {
+        size_t n;
+        struct zm_metric m[MAXM];
+};
+
+static void emit(void *ctx, const struct zm_metric *m)
+{
+        struct seen *s = ctx;
+        if (s->n < MAXM)
+                s->m[s->n++] = *m;
+}
+
+/* EBCDIC "LINUX01 " */
+static const uint8_t userid[8] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40};
+
+/* D10R2: MRHDR, CALDATOF 52, CALDATLN, userid, product id "LNXAPPL" applid 1 1 0 mod, data. */
+static size_t d10(uint8_t *out, const uint8_t *data, size_t n, uint16_t applid, uint16_t mod)
+{
+        size_t len = 52 + n;
+        vec_hdr(out, (uint16_t)len, 10, 2, VEC_TOD_2026);
+        memset(out + 20, 0, 32);
+        be16(out + 20, 52);
+        be16(out + 22, (uint16_t)n);
+        memcpy(out + 24, userid, 8);
+        memcpy(out + 32, "LNXAPPL", 7);
+        be16(out + 39, applid);
+        out[41] = 1;
+        be16(out + 42, 1);
+        be16(out + 44, 0);
+        be16(out + 46, mod);
+        memcpy(out + 52, data, n);
+        return len;
+}
+
+/* A write_zvm record: load/load (3 GAUGE), interface-eth0/if_octets (rx, tx DERIVE). */
+static size_t wz_data(uint8_t *r, uint32_t sync1, uint32_t sync2, uint64_t tod, const char *host)
+{
+        memset(r, 0, REC_LEN);
+        memcpy(r, "WZVM", 4);
+        r[4] = 1;
+        be16(r + 6, 96);
+        be64(r + 8, tod);
+        be32(r + 16, sync1);
+        size_t off = 96;
+        off += vec_entry(r + off, 1, 0, 0, 3, tod, BITS_0_75, "load", "", "load", "", "shortterm");
+        off += vec_entry(r + off, 1, 0, 1, 3, tod, UINT64_C(0x3FF0000000000000), "load", "", "load",
+                         "", "midterm"); /* 1.0 */
+        off += vec_entry(r + off, 1, 0, 2, 3, tod, 0, "load", "", "load", "", "longterm");
+        off += vec_entry(r + off, 2, 0, 0, 2, tod, UINT64_C(123456789012), "interface", "eth0",
+                         "if_octets", "", "rx");
+        off += vec_entry(r + off, 2, 0, 1, 2, tod, (uint64_t)-7, "interface", "eth0", "if_octets",
+                         "", "tx");
+        be16(r + 20, 5);
+        be16(r + 22, (uint16_t)off);
+        be32(r + 24, 10000);
+        memcpy(r + 32, host, strlen(host));
+        be32(r + REC_LEN - 4, sync2);
+        return REC_LEN;
+}
+
+static void feed(struct zm_engine *e, const uint8_t *rec, size_t len)
+{
+        struct zd_record r;
+        memset(&r, 0, sizeof(r));
+        r.domain = 10;
+        r.number = 2;
+        r.tod = VEC_TOD_2026;
+        r.kind = 'S';
+        r.rec = zd_view_make(rec, len);
+        r.body = zd_view_tail(r.rec, 20);
+        zm_engine_record(e, &r);
+}
+
+static void values_come_back_as_written(void **state)
+{
+        (void)state;
+        struct seen s = {0};
+        struct zm_engine *e = zm_engine_new(NULL, emit, NULL, &s);
+        uint8_t data[REC_LEN], rec[REC_LEN + 52];
+        wz_data(data, 4, 4, VEC_TOD_2026 + 4096, "lnx01");
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 2);
+        struct zm_metric *m = &s.m[0];
+        assert_int_equal(m->scope, ZM_GUEST);
+        assert_string_equal(m->guest, "LINUX01");
+        assert_string_equal(m->host, "lnx01");
+        assert_string_equal(m->plugin, "load");
+        assert_string_equal(m->type, "load");
+        assert_int_equal(m->nvalues, 3);
+        assert_int_equal(m->ds[0], ZM_GAUGE);
+        assert_true(m->gauge[0] == 0.75);
+        assert_true(m->gauge[1] == 1.0);
+        assert_true(m->gauge[2] == 0.0);
+        assert_true(m->tod == VEC_TOD_2026 + 4096);
+        m = &s.m[1];
+        assert_string_equal(m->plugin, "interface");
+        assert_string_equal(m->plugin_instance, "eth0");
+        assert_string_equal(m->type, "if_octets");
+        assert_string_equal(m->type_instance, "");
+        assert_int_equal(m->nvalues, 2);
+        assert_int_equal(m->ds[0], ZM_DERIVE);
+        assert_true(m->derive[0] == INT64_C(123456789012));
+        assert_true(m->derive[1] == -7);
+
+        /* the same record again (z/VM sampled an unchanged buffer): nothing new */
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 2);
+        assert_int_equal(zm_engine_counters(e)->appl_stale, 1);
+
+        /* a torn copy: dropped and counted */
+        wz_data(data, 6, 5, VEC_TOD_2026 + 8192, "lnx01");
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 2);
+        assert_int_equal(zm_engine_counters(e)->appl_sync, 1);
+
+        /* a new record whose values were not refreshed: not reported twice */
+        wz_data(data, 6, 6, VEC_TOD_2026 + 4096, "lnx01");
+        be64(data + 8, VEC_TOD_2026 + 12288); /* record timestamp only */
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 2);
+        assert_int_equal(zm_engine_counters(e)->appl_stale, 1 + 2);
+
+        /* fresh values, another ApplicationID, no host name: host left to the plugin */
+        wz_data(data, 7, 7, VEC_TOD_2026 + 16384, "");
+        feed(e, rec, d10(rec, data, REC_LEN, 77, 3));
+        assert_int_equal(s.n, 4);
+        assert_string_equal(s.m[2].host, "");
+        assert_string_equal(s.m[2].guest, "LINUX01");
+        zm_engine_free(e);
+}
+
+static void damaged_records_emit_nothing(void **state)
+{
+        (void)state;
+        struct seen s = {0};
+        struct zm_engine *e = zm_engine_new(NULL, emit, NULL, &s);
+        uint8_t data[REC_LEN], rec[REC_LEN + 52];
+        wz_data(data, 1, 1, VEC_TOD_2026, "lnx01");
+        be16(data + 20, 6); /* one entry more than there is: the good ones are not emitted either */
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 0);
+        assert_int_equal(zm_engine_counters(e)->appl_bad, 1);
+        /* not a write_zvm record (mon_fsstatd's data): not ours, not counted */
+        memset(data, 0, REC_LEN);
+        feed(e, rec, d10(rec, data, 100, 1, 0));
+        assert_int_equal(s.n, 0);
+        assert_int_equal(zm_engine_counters(e)->appl_bad, 1);
+        /* CALDATLN lying past the record: not decoded */
+        wz_data(data, 1, 1, VEC_TOD_2026, "lnx01");
+        size_t len = d10(rec, data, REC_LEN, 0x7A76, 0);
+        be16(rec + 22, REC_LEN + 1);
+        feed(e, rec, len);
+        assert_int_equal(s.n, 0);
+        /* a data source missing from a group: that metric is skipped, the rest is fine */
+        wz_data(data, 1, 1, VEC_TOD_2026, "lnx01");
+        size_t e1 = (size_t)(data[96] << 8 | data[97]);
+        data[96 + e1 + 4] = 2; /* midterm claims index 2 */
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 1);
+        assert_string_equal(s.m[0].plugin, "interface");
+        zm_engine_free(e);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(values_come_back_as_written),
+            cmocka_unit_test(damaged_records_emit_nothing),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

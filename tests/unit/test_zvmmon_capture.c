@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zvmmon capture's loop against a scripted monreader (kernel-and-s390-tools.md
+ * 2.5, 2.6): data sets end at 0-byte reads, EOVERFLOW flags the set before it,
+ * EIO and EFAULT discard the partial set, EAGAIN waits.  The output is checked
+ * byte by byte against the capture format of decoder/source.h.
+ */
+#include "vec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../zvmmon/capture.h"
+
+enum { DATA, ZERO, ERR, SEVER };
+struct step {
+        int what;
+        const char *bytes; /* DATA */
+        int err;           /* ERR */
+};
+
+struct script {
+        const struct step *s;
+        size_t n, i;
+        int reopens, pauses;
+        double t;
+        volatile sig_atomic_t stop;
+};
+
+static ssize_t s_read(void *ctx, void *buf, size_t n)
+{
+        struct script *sc = ctx;
+        if (sc->i >= sc->n) {
+                sc->stop = 1; /* script over: behave like SIGTERM */
+                errno = EINTR;
+                return -1;
+        }
+        const struct step *st = &sc->s[sc->i++];
+        switch (st->what) {
+        case DATA: {
+                size_t len = strlen(st->bytes);
+                assert_true(len <= n);
+                memcpy(buf, st->bytes, len);
+                return (ssize_t)len;
+        }
+        case ZERO:
+                return 0;
+        case SEVER:
+                errno = EAGAIN;
+                return -1;
+        default:
+                errno = st->err;
+                return -1;
+        }
+}
+
+static int s_wait(void *ctx, int ms)
+{
+        struct script *sc = ctx;
+        (void)ms;
+        /* A SEVER step makes the EAGAIN's poll report POLLERR. */
+        return sc->i > 0 && sc->s[sc->i - 1].what == SEVER ? -1 : 1;
+}
+
+static int s_reopen(void *ctx)
+{
+        ((struct script *)ctx)->reopens++;
+        return 0;
+}
+
+static void s_pause(void *ctx, int ms)
+{
+        (void)ms;
+        ((struct script *)ctx)->pauses++;
+}
+
+static double s_mono(void *ctx)
+{
+        return ((struct script *)ctx)->t += 0.001;
+}
+
+static int64_t s_unix_us(void *ctx)
+{
+        (void)ctx;
+        return 1795305600000000;
+}
+
+static char *outbuf;
+static size_t outlen;
+
+static struct zm_cap_result run(struct script *sc, unsigned long long max_sets)
+{
+        FILE *f = open_memstream(&outbuf, &outlen);
+        assert_non_null(f);
+        struct zm_cap_io io = {sc, s_read, s_wait, s_reopen, s_pause, s_mono, s_unix_us};
+        struct zm_cap_opts o = {max_sets, 0, &sc->stop, "scripted", "memory"};
+        struct zm_cap_result r;
+        zm_capture_run(&io, f, &o, &r);
+        fclose(f);
+        return r;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Frame i of the output: its status and payload; false if there is none. */
+static bool frame(size_t i, uint32_t *status, const char **data, size_t *len)
+{
+        const uint8_t *p = (const uint8_t *)outbuf;
+        assert_true(outlen >= 16);
+        assert_memory_equal(p, "ZVMCAP\r\n\0\1\0\x10\0\0\0\0", 16);
+        size_t off = 16;
+        for (size_t k = 0;; k++) {
+                if (off == outlen)
+                        return false;
+                assert_true(outlen - off >= 24);
+                assert_memory_equal(p + off, "DSET", 4);
+                uint32_t n = get32(p + off + 4);
+                assert_true(outlen - off - 24 >= n);
+                assert_int_equal(get32(p + off + 20), 0);
+                if (k == i) {
+                        *status = get32(p + off + 16);
+                        *data = (const char *)p + off + 24;
+                        *len = n;
+                        return true;
+                }
+                off += 24 + n;
+        }
+}
+
+static void expect_frame(size_t i, const char *want, uint32_t want_status)
+{
+        uint32_t st;
+        const char *d;
+        size_t n;
+        assert_true(frame(i, &st, &d, &n));
+        assert_int_equal(n, strlen(want));
+        assert_memory_equal(d, want, n);
+        assert_int_equal(st, want_status);
+}
+
+static void sets_end_at_zero_reads(void **state)
+{
+        (void)state;
+        /* MCE and record set arrive in separate reads; empty sets are not written. */
+        static const struct step s[] = {
+            {ZERO, NULL, 0},     {DATA, "MCE-MCE-MCE-", 0}, {DATA, "records1", 0}, {ZERO, NULL, 0},
+            {ERR, NULL, EAGAIN}, {DATA, "set2", 0},         {ZERO, NULL, 0}};
+        struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
+        struct zm_cap_result r = run(&sc, 0);
+        assert_int_equal(r.sets, 2);
+        assert_int_equal(r.bytes, 24);
+        assert_int_equal(r.empty, 1);
+        assert_int_equal(r.overflows + r.discarded, 0);
+        expect_frame(0, "MCE-MCE-MCE-records1", 0);
+        expect_frame(1, "set2", 0);
+        uint32_t st;
+        const char *d;
+        size_t n;
+        assert_false(frame(2, &st, &d, &n));
+        free(outbuf);
+}
+
+static void overflow_flags_the_set_before(void **state)
+{
+        (void)state;
+        static const struct step s[] = {
+            {DATA, "first", 0}, {ZERO, NULL, 0},    {ERR, NULL, EOVERFLOW}, {DATA, "second", 0},
+            {ZERO, NULL, 0},    {DATA, "third", 0}, {ZERO, NULL, 0},        {ERR, NULL, EOVERFLOW}};
+        struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
+        struct zm_cap_result r = run(&sc, 0);
+        assert_int_equal(r.sets, 3);
+        assert_int_equal(r.overflows, 2);
+        expect_frame(0, "first", 1);
+        expect_frame(1, "second", 0);
+        expect_frame(2, "third", 1); /* held until the script ended */
+        free(outbuf);
+}
+
+static void eio_and_efault_discard_partial_sets(void **state)
+{
+        (void)state;
+        static const struct step s[] = {
+            {DATA, "good1", 0}, {ZERO, NULL, 0}, {DATA, "partial-a", 0}, {ERR, NULL, EIO},
+            {DATA, "good2", 0}, {ZERO, NULL, 0}, {DATA, "partial-b", 0}, {ERR, NULL, EFAULT},
+            {DATA, "good3", 0}, {ZERO, NULL, 0}, {DATA, "cut", 0},       {SEVER, NULL, 0},
+            {DATA, "good4", 0}, {ZERO, NULL, 0}, {DATA, "never-ends", 0}};
+        struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
+        struct zm_cap_result r = run(&sc, 0);
+        assert_int_equal(r.sets, 4);
+        assert_int_equal(r.discarded, 4); /* EIO, EFAULT, sever, and the set cut at the end */
+        assert_int_equal(sc.reopens, 2);  /* after EIO and after the sever */
+        expect_frame(0, "good1", 0);
+        expect_frame(1, "good2", 0);
+        expect_frame(2, "good3", 0);
+        expect_frame(3, "good4", 0);
+        free(outbuf);
+}
+
+static void stops_after_n_sets(void **state)
+{
+        (void)state;
+        static const struct step s[] = {{DATA, "a", 0},  {ZERO, NULL, 0}, {DATA, "b", 0},
+                                        {ZERO, NULL, 0}, {DATA, "c", 0},  {ZERO, NULL, 0}};
+        struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
+        struct zm_cap_result r = run(&sc, 2);
+        assert_int_equal(r.sets, 2);
+        assert_int_equal(sc.i, 4); /* the third set was never read */
+        expect_frame(1, "b", 0);
+        free(outbuf);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(sets_end_at_zero_reads),
+            cmocka_unit_test(overflow_flags_the_set_before),
+            cmocka_unit_test(eio_and_efault_discard_partial_sets),
+            cmocka_unit_test(stops_after_n_sets),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capture loop, apart from the device so that tests can script every
+ * read() outcome (data, 0, EAGAIN, EOVERFLOW, EIO, EFAULT).
+ */
+#ifndef ZVMMON_CAPTURE_H
+#define ZVMMON_CAPTURE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct zm_cap_io {
+        void *ctx;
+        /* read(2) on the device: bytes, 0, or -1 with errno set. */
+        ssize_t (*read)(void *ctx, void *buf, size_t n);
+        /* Wait up to ms for input: 1 ready, 0 nothing yet, -1 the path was severed. */
+        int (*wait)(void *ctx, int ms);
+        /* Close and open the device again (after EIO or a sever): 0, or -1. */
+        int (*reopen)(void *ctx);
+        void (*pause)(void *ctx, int ms);
+        double (*mono)(void *ctx);     /* monotonic seconds */
+        int64_t (*unix_us)(void *ctx); /* wall clock for the frame headers */
+};
+
+struct zm_cap_opts {
+        unsigned long long max_sets; /* 0: no limit */
+        double seconds;              /* 0: no limit */
+        volatile sig_atomic_t *stop; /* set by a signal handler; may be NULL */
+        const char *dev, *out_name;  /* for messages */
+};
+
+struct zm_cap_result {
+        unsigned long long sets, bytes, overflows, discarded, empty, reopens;
+        bool write_failed, device_lost, no_memory;
+};
+
+/* Write the capture file header and every complete data set to out. */
+void zm_capture_run(const struct zm_cap_io *io, FILE *out, const struct zm_cap_opts *o,
+                    struct zm_cap_result *res);
+
+#endif
