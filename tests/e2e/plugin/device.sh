@@ -99,6 +99,23 @@ sim_stop
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth.jsonl" "$T/dev/csv" "$T/dev/collectd.log" \
 	--skip-intervals "$SKIP" --min 200
 
+echo "== zvmmon capture of the live device, replayed by File: the same values as the truth"
+ZVMMON="$TOP/$BUILD/zvmmon/zvmmon"
+[ -x "$ZVMMON" ] || fail "$ZVMMON not built"
+sim_start "$T/truth-cap.jsonl"
+"$ZVMMON" capture -o "$T/live.cap" --device "$M/monreader" --sets 6 >"$T/zvmmon.log" 2>&1 &
+ZP=$!
+wait_open 1 5
+intervals 5
+for _ in $(seq 50); do kill -0 "$ZP" 2>/dev/null || break; sleep 0.1; done
+wait "$ZP" || { cat "$T/zvmmon.log"; fail "zvmmon capture failed"; }
+sim_stop
+conf capreplay "  File \"$T/live.cap\"" json
+run capreplay 4
+logged capreplay 'live.cap" (capture) replayed: 6 data sets'
+python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth-cap.jsonl" "$T/capreplay/csv" \
+	"$T/capreplay/collectd.log" --min 50
+
 echo "== valgrind: 100 live intervals from zvmsim in the real daemon"
 sim_start "$T/truth-vg.jsonl"
 conf vgdev "  Device \"$M/monreader\"
