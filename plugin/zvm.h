@@ -17,6 +17,7 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,7 +149,7 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
 
 /* ---- replay (zvm_replay.c) ---- */
 /* Replay one file through the pipe; false (logged) if it could not be read. */
-bool zvm_replay_file(struct zvm_pipe *p, const char *path, const volatile bool *stop);
+bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
 
 double zvm_monotonic(void);
 
