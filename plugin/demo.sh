@@ -3,7 +3,7 @@
 # make demo: the real collectd with the zvm plugin, reading a live zvmsim
 # monreader over FUSE (or, where FUSE is unavailable, replaying the bundled
 # sample MONWRITE file), showing what is dispatched, stopping by itself.
-# usage: plugin/demo.sh BUILD [SECONDS]
+# usage: plugin/demo.sh BUILD [SECONDS]   (ZVM_DEMO_NO_FUSE=1 forces the replay)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$1
@@ -30,7 +30,7 @@ for p in logfile write_log csv; do cp "/usr/lib/collectd/$p.so" "$D/plugins/"; d
 [ -n "${DEMO_KEEP:-}" ] && trap - EXIT
 
 live=0
-if [ -x "$SIM" ] && [ -e /dev/fuse ] && command -v fusermount3 >/dev/null; then
+if [ -z "${ZVM_DEMO_NO_FUSE:-}" ] && [ -x "$SIM" ] && [ -e /dev/fuse ] && command -v fusermount3 >/dev/null; then
 	mkdir -p "$D/mnt"
 	# Intervals are driven from here (control file), one per second.
 	"$SIM" run -m "$D/mnt" --interval 0 --cpus 2 --guests 6 --linux 2 --devices 3 \
