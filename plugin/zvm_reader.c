@@ -366,15 +366,16 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
         static uint8_t sink[READ_CHUNK]; /* where an oversized set's bytes go */
         for (int i = 0; i < READS_PER_STEP; i++) {
                 bool ok = !r->oversized && !r->poisoned && room(r);
-                if (!ok && !r->poisoned)
-                        r->oversized = true;
                 uint8_t *dst = ok ? r->buf + r->n : sink;
-                size_t want = ok ? r->cap - r->n : sizeof(sink);
+                size_t lim = r->cap < r->cfg->max_set ? r->cap : r->cfg->max_set;
+                size_t want = ok ? lim - r->n : sizeof(sink);
                 ssize_t got = r->sys->read(r->fd, dst, want);
                 if (got > 0) {
                         r->in_set = true;
                         if (ok)
                                 r->n += (size_t)got;
+                        else if (!r->poisoned)
+                                r->oversized = true; /* a set of exactly max_set bytes is fine */
                         continue;
                 }
                 if (got == 0) {
