@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 """Compare what collectd wrote (csv) with zvmsim's ground truth (JSON Lines).
 
-usage: check_truth.py TRUTH.jsonl CSVDIR JSONLOG [--skip-intervals a,b,...] [--min N]
+usage: check_truth.py TRUTH.jsonl CSVDIR JSONLOG [--skip-intervals a,b,...] [--min N] [--cp-min N]
 
 Linux guests (kernel APPLDATA MEM, OS, NET_SUM; host = userid lower-cased):
   every csv row must equal the truth value at the guest's own timestamp (GAUGE
   exactly as csv prints it, DERIVE as the raw counter), and every truth sample
   of an interval not listed in --skip-intervals must be there.
 CP data: host = the system id from D1R4 lower-cased; every time written under
-  plugin zvm equals the TOD of a record zvmsim produced.
+  plugin zvm equals the TOD of a record zvmsim produced; zvm-storage/memory-free
+  equals SYTRSG_RSAAVAIL x 4096 (at least --cp-min rows).
 write_log JSON: every zvm value list carries the D1R9 interval.
 """
 import glob, json, os, sys
@@ -21,7 +22,7 @@ def unix(tod):
 
 def main(a):
     truth, csvdir, jsonlog = a[0], a[1], a[2]
-    skip, minimum = set(), 1
+    skip, minimum, cp_min = set(), 1, 0
     i = 3
     while i < len(a):
         if a[i] == "--skip-intervals":
@@ -29,11 +30,14 @@ def main(a):
             i += 2
         elif a[i] == "--min":
             minimum = int(a[i + 1]); i += 2
+        elif a[i] == "--cp-min":
+            cp_min = int(a[i + 1]); i += 2
         else:
             sys.exit("check_truth.py: unknown argument " + a[i])
     expect = {}      # (ident, time) -> (values, interval)
     cp_tods, system, interval = set(), None, None
     seen_ts = set()
+    rsg = {}  # D0R3 time -> SYTRSG_RSAAVAIL (frames)
     for line in open(truth):
         r = json.loads(line)
         if "domain" not in r:
@@ -45,6 +49,8 @@ def main(a):
             interval = float(r["fields"]["MTRSPR_INTERVAL"])
         if d != 10:
             cp_tods.add(round(unix(r["tod"]), 3))
+            if d == 0 and rec == 3 and "SYTRSG_RSAAVAIL" in r.get("fields", {}):
+                rsg[round(unix(r["tod"]), 3)] = r["fields"]["SYTRSG_RSAAVAIL"]
             continue
         p, lay = r.get("payload"), r.get("payload_layout", "")
         if not p or not lay.startswith("LINUXKRNL") or p["sync_count_1"] != p["sync_count_2"]:
@@ -139,6 +145,26 @@ def main(a):
                     print(f"CPTIME  {f}: time {t} is no record TOD")
                     bad += 1
                     break
+    # A CP gauge against the truth: zvm-storage/memory-free = SYTRSG_RSAAVAIL x 4096
+    # at the D0R3 record's TOD (held back by the cp module until its law holds).
+    if system:
+        n_cp = 0
+        for f in glob.glob(os.path.join(csvdir, system, "zvm-storage", "memory-free-*")):
+            for line in open(f):
+                if line.startswith("epoch"):
+                    continue
+                q = line.strip().split(",")
+                t = round(float(q[0]), 3)
+                want = rsg.get(t, rsg.get(round(t - 0.001, 3), rsg.get(round(t + 0.001, 3))))
+                n_cp += 1
+                if want is None or q[1] != "%.6f" % (want * 4096.0):
+                    print(f"CPVALUE zvm-storage/memory-free at {t}: {q[1]}, truth {want} frames")
+                    bad += 1
+        if n_cp < cp_min:
+            print(f"CP      only {n_cp} zvm-storage/memory-free values (want {cp_min})")
+            bad += 1
+        else:
+            print(f"check_truth.py: {n_cp} zvm-storage/memory-free values equal SYTRSG_RSAAVAIL x 4096")
     # Interval from write_log JSON.
     n_iv = 0
     for line in open(jsonlog):

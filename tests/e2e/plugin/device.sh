@@ -97,7 +97,7 @@ logged dev "reported EOVERFLOW"
 logged dev "larger than MaxDataSetSize"
 sim_stop
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth.jsonl" "$T/dev/csv" "$T/dev/collectd.log" \
-	--skip-intervals "$SKIP" --min 200
+	--skip-intervals "$SKIP" --min 200 --cp-min 5
 
 echo "== zvmmon capture of the live device, replayed by File: the same values as the truth"
 ZVMMON="$TOP/$BUILD/zvmmon/zvmmon"
