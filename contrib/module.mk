@@ -2,37 +2,42 @@
 # installed to the usual Debian paths; and the forwarding/install tests.
 #
 # Paths (all below $(DESTDIR)):
+#   $(DOCDIR)/                      the user documentation (doc/*.md)
 #   $(DOCDIR)/examples/             collectd.conf examples, Grafana dashboards,
 #                                   and a copy of every system file below
-#   $(DATADIR)/types.db             the project's types (TypesDB ... this file)
-#   $(MANDIR)/man1, man5            zvmmon(1), zvmsim(1), collectd-zvm(5)
+#                                   (examples/system/<dir>/<file>)
+#   $(MANDIR)/man5                  collectd-zvm(5), and any man page written
+#                                   as POD (man/NAME.N.pod)
 # System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
 # on a machine that is not a z/VM guest):
 #   $(UDEVRULESDIR)/90-collectd-zvm.rules           default /lib/udev/rules.d
 #   $(SYSCONFDIR)/modules-load.d/collectd-zvm.conf  default /etc
 #   $(SYSCONFDIR)/modprobe.d/collectd-zvm.conf
 #   $(SYSCONFDIR)/systemd/system/collectd.service.d/zvm.conf
-# The plugins (.so) and zvmmon are installed by plugin/ and decoder/ rules.
+# Installed by other modules (one owner per file, so that make -j install
+# never writes a file twice at once): the plugins and $(PREFIX)/share/
+# collectd-zvm/types.db (plugin/), zvmmon and zvmmon(1) (zvmmon/), zvmsim(1)
+# (zvmsim/).  check-install checks that every one of them is installed.
 DOCDIR          ?= $(PREFIX)/share/doc/collectd-zvm
-DATADIR         ?= $(PREFIX)/share/collectd-zvm
 MANDIR          ?= $(PREFIX)/share/man
 SYSCONFDIR      ?= /etc
 UDEVRULESDIR    ?= /lib/udev/rules.d
 INSTALL_SYSCONF ?= 1
 INSTALL         ?= install
 
+CONTRIB_DOCS     := $(sort $(wildcard doc/*.md))
 CONTRIB_EXAMPLES := $(sort $(wildcard contrib/*.conf))
 CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))
 CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
                     contrib/modules-load.d/collectd-zvm.conf \
                     contrib/modprobe.d/collectd-zvm.conf \
                     contrib/systemd/collectd.service.d/zvm.conf
-# Man pages are written by several helpers, as roff (man/NAME.N) or as POD
-# (man/NAME.N.pod, turned into $(BUILD)/man/NAME.N with pod2man from perl,
-# which build-essential brings); install those that exist.
+# Man pages written as POD (man/NAME.N.pod) become $(BUILD)/man/NAME.N with
+# pod2man (perl, which build-essential brings); roff pages in man/ belong to
+# the module of their program (zvmmon/, zvmsim/), except section 5.
 MAN_PODS := $(sort $(wildcard man/*.pod))
 MAN_GEN  := $(patsubst man/%.pod,$(BUILD)/man/%,$(MAN_PODS))
-CONTRIB_MAN1 := $(sort $(wildcard man/*.1) $(filter %.1,$(MAN_GEN)))
+CONTRIB_MAN1 := $(sort $(filter %.1,$(MAN_GEN)))
 CONTRIB_MAN5 := $(sort $(wildcard man/*.5) $(filter %.5,$(MAN_GEN)))
 
 $(BUILD)/man/%: man/%.pod
@@ -48,11 +53,11 @@ ALL_TARGETS += $(MAN_GEN)
 .PHONY: install-contrib
 install-contrib: $(MAN_GEN)
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system
+	$(INSTALL) -m 644 $(CONTRIB_DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 $(CONTRIB_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(DOCDIR)/examples/grafana/
-	$(INSTALL) -m 644 $(CONTRIB_SYSFILES) $(DESTDIR)$(DOCDIR)/examples/system/
-	$(INSTALL) -d $(DESTDIR)$(DATADIR)
-	$(INSTALL) -m 644 types.db $(DESTDIR)$(DATADIR)/types.db
+	for f in $(patsubst contrib/%,%,$(CONTRIB_SYSFILES)); do \
+		$(INSTALL) -D -m 644 contrib/$$f $(DESTDIR)$(DOCDIR)/examples/system/$$f || exit 1; done
 ifneq ($(CONTRIB_MAN1),)
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(CONTRIB_MAN1) $(DESTDIR)$(MANDIR)/man1/

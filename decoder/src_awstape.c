@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "source.h"
 #include "vb.h"
 
@@ -303,27 +304,15 @@ static void drain(struct aws_state *s, bool final)
 	s->d->st.bytes += pos;
 	if (pos == 0)
 		return;
-	memmove(s->buf, s->buf + pos, s->n - pos);
-	s->n -= pos;
+	zd_bytes_consume(s->buf, &s->n, pos);
 	s->consumed += pos;
 }
 
 static int aws_feed(void *st, zd_view b)
 {
 	struct aws_state *s = st;
-	if (b.n > s->cap - s->n) {
-		size_t cap = s->cap ? s->cap : 65536;
-		while (cap - s->n < b.n)
-			cap *= 2;
-		uint8_t *p = realloc(s->buf, cap);
-		if (!p)
-			return -1;
-		s->buf = p;
-		s->cap = cap;
-	}
-	if (b.n)
-		memcpy(s->buf + s->n, b.p, b.n);
-	s->n += b.n;
+	if (!zd_bytes_append(&s->buf, &s->n, &s->cap, b))
+		return -1;
 	drain(s, false);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "source.h"
 
 /* A capture frame longer than this is damage, not a data set (the DCSS limit is 2 GB). */
@@ -55,8 +56,7 @@ static void *cap_create(struct zd_decoder *d)
 
 static void drop(struct cap_state *s, size_t k)
 {
-	memmove(s->buf, s->buf + k, s->n - k);
-	s->n -= k;
+	zd_bytes_consume(s->buf, &s->n, k);
 	s->consumed += k;
 }
 
@@ -126,18 +126,8 @@ static int cap_feed(void *st, zd_view b)
 	struct cap_state *s = st;
 	if (s->dead)
 		return -1;
-	if (b.n > s->cap - s->n) {
-		size_t cap = s->cap ? s->cap : 65536;
-		while (cap - s->n < b.n)
-			cap *= 2;
-		uint8_t *p = realloc(s->buf, cap);
-		if (!p)
-			return -1;
-		s->buf = p;
-		s->cap = cap;
-	}
-	memcpy(s->buf + s->n, b.p, b.n);
-	s->n += b.n;
+	if (!zd_bytes_append(&s->buf, &s->n, &s->cap, b))
+		return -1;
 	cap_drain(s);
 	return s->dead ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "source.h"
 
 struct ds_state {
@@ -40,19 +41,8 @@ static void *ds_create(struct zd_decoder *d)
 static int ds_feed(void *st, zd_view b)
 {
 	struct ds_state *s = st;
-	if (b.n > s->cap - s->n) {
-		size_t cap = s->cap ? s->cap : 65536;
-		while (cap - s->n < b.n)
-			cap *= 2;
-		uint8_t *p = realloc(s->buf, cap);
-		if (!p)
-			return -1;
-		s->buf = p;
-		s->cap = cap;
-	}
-	if (b.n)
-		memcpy(s->buf + s->n, b.p, b.n);
-	s->n += b.n;
+	if (!zd_bytes_append(&s->buf, &s->n, &s->cap, b))
+		return -1;
 	return 0;
 }
 

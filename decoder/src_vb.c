@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "source.h"
 #include "vb.h"
 #include "vm370.h"
@@ -312,26 +313,14 @@ static void drain(struct zd_vb *vb, bool final)
 	vb->d->st.bytes += pos;
 	if (pos == 0)
 		return;
-	memmove(vb->buf, vb->buf + pos, vb->n - pos);
-	vb->n -= pos;
+	zd_bytes_consume(vb->buf, &vb->n, pos);
 	vb->consumed += pos;
 }
 
 int zd_vb_feed(struct zd_vb *vb, zd_view b)
 {
-	if (b.n > vb->cap - vb->n) {
-		size_t cap = vb->cap ? vb->cap : 65536;
-		while (cap - vb->n < b.n)
-			cap *= 2;
-		uint8_t *p = realloc(vb->buf, cap);
-		if (!p)
-			return -1;
-		vb->buf = p;
-		vb->cap = cap;
-	}
-	if (b.n)
-		memcpy(vb->buf + vb->n, b.p, b.n);
-	vb->n += b.n;
+	if (!zd_bytes_append(&vb->buf, &vb->n, &vb->cap, b))
+		return -1;
 	drain(vb, false);
 	return 0;
 }

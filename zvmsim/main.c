@@ -212,9 +212,23 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                 case O_CAPTURE:
                         o->capture = true;
                         break;
-                case O_FAULT:
-                        fprintf(stderr, "zvmsim: --fault: use the control file (see zvmsim(1))\n");
-                        return -1;
+                case O_FAULT: {
+                        /* [@N:]COMMAND: a control command, at start or when interval N is made. */
+                        unsigned long at = 0;
+                        const char *cmd = a;
+                        if (a[0] == '@') {
+                                char *end;
+                                at = strtoul(a + 1, &end, 10);
+                                ok = end != a + 1 && *end == ':';
+                                cmd = end + 1;
+                        }
+                        ok = ok && *cmd && o->nfaults < SIM_MAX_FAULTS;
+                        if (ok) {
+                                o->faults[o->nfaults].at = at;
+                                o->faults[o->nfaults++].cmd = cmd;
+                        }
+                        break;
+                }
                 default:
                         usage(stderr);
                         return -1;
@@ -259,15 +273,16 @@ static int offline(struct sim_opts *o, bool file)
                 rc = 1;
         sim_set_free(set);
         for (unsigned long i = 0; i < o->intervals && !rc; i++) {
-                set = sim_sys_interval(s);
-                if (out && sim_out_set(out, set))
-                        rc = 1;
-                sim_set_free(set);
+                struct sim_set *sample = sim_sys_interval(s);
+                /* The interval's events happened before its samples were taken. */
                 while ((set = sim_sys_next_event(s))) {
                         if (out && sim_out_set(out, set))
                                 rc = 1;
                         sim_set_free(set);
                 }
+                if (out && sim_out_set(out, sample))
+                        rc = 1;
+                sim_set_free(sample);
         }
         if (out && sim_out_close(out))
                 rc = 1;

@@ -30,12 +30,13 @@ $(BUILD)/tests/e2e/%: tests/e2e/sim/%.c $(SIM_LIB_OBJS) $(DEC_LIB) $(wildcard zv
 SIM_UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_sim_*.c))
 $(SIM_UNIT_BINS): $(SIM_LIB_SRCS) $(wildcard zvmsim/*.h)
 
+# (The ASan zvmsim has its own build directory so that a parallel check-unit
+# never compiles the same objects at the same time.)
 # make check-sim: the FUSE devices through plain C clients, the decoder
 # against an hour of a mid-size system, MONWRITE and capture round trips
 # against the ground truth, determinism, and the bundled sample.
 SIM_TMP  = $(BUILD)/sim-check
 SIM_HOUR = --intervals 3600 --cpus 16 --guests 500 --linux 100 --devices 200
-SIM_LAWS = cpu-wait guest-cpu guest-vcpu paging storage guest-resident lpar device-ssch vnic
 SIM_SAMPLE := tests/data/sample.monwrite
 SIM_SAMPLE_OPTS := --seed 1 --interval 60 --intervals 30 --cpus 4 --guests 20 --linux 4 \
 	--devices 10 --vnics 4 --lpars 2 --fsstatd 2 --procd 2
@@ -48,13 +49,13 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@echo "== check-sim: monwriter client (errno cases, buffers, domain 10 records)"
 	@$(BUILD)/tests/e2e/monwriter_client $(SIM_BIN)
 	@echo "== check-sim: both clients against an ASan+UBSan build of zvmsim"
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/zvmsim >/dev/null
-	@$(BUILD)/tests/e2e/monreader_client build/asan/zvmsim
-	@$(BUILD)/tests/e2e/monwriter_client build/asan/zvmsim
+	@$(MAKE) --no-print-directory BUILD=build/asan-sim SAN=1 build/asan-sim/zvmsim >/dev/null
+	@$(BUILD)/tests/e2e/monreader_client build/asan-sim/zvmsim
+	@$(BUILD)/tests/e2e/monwriter_client build/asan-sim/zvmsim
 	@echo "== check-sim: decoder and metric laws, 3600 x 1 s intervals, 16 CPUs, 500 guests, 100 Linux, 200 devices"
 	@$(BUILD)/tests/e2e/sim_walk gen $(SIM_HOUR) --laws all
 	@echo "== check-sim: --break-law breaks exactly that law"
-	@for l in $(SIM_LAWS); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
+	@for l in $$($(BUILD)/tests/e2e/sim_walk laws); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
 		grep -q "(broken on purpose): ok" || { echo "FAIL: --break-law $$l"; exit 1; }; done
 	@echo "laws broken one at a time: ok"
 	@echo "== check-sim: MONWRITE round trip with several MCEs per set and a wrapping DCSS"

@@ -15,6 +15,12 @@ struct sim_opts {
         unsigned long intervals;
         unsigned msglim, max_bufs;
         bool max_bufs_given; /* --max-bufs 0 is meaningful: every START gets ENOSPC */
+#define SIM_MAX_FAULTS 16
+        struct {
+                unsigned long at; /* interval number, 0 = at start */
+                const char *cmd;  /* a control-file command */
+        } faults[SIM_MAX_FAULTS];
+        size_t nfaults;
         double interval_s;
 };
 

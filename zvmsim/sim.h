@@ -146,7 +146,8 @@ void sim_truth_close(struct sim_truth *t);
 /* A CP record (payload NULL) or a domain 10 record with its payload layout. */
 void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char kind,
                       unsigned domain, unsigned number, const char *key, const struct zl_layout *l,
-                      zd_view rec, const struct zl_layout *pl, zd_view payload, const char *note);
+                      zd_view rec, const struct zl_layout *pl, size_t pl_off, zd_view payload,
+                      const char *note);
 void sim_truth_set(struct sim_truth *t, const struct sim_set *s);
 
 /* ---- MONWRITE and capture output (sim_monwrite.c) ---- */

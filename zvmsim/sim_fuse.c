@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -87,16 +88,31 @@ static void flush_events(void)
 }
 
 /* Under the lock: one sample interval. */
+static int control(const char *cmd);
+
+/* --fault @N:COMMAND: run the command just before interval N is made. */
+static void scheduled_faults(unsigned long next)
+{
+        for (size_t i = 0; i < G.o->nfaults; i++)
+                if (G.o->faults[i].at == next && control(G.o->faults[i].cmd) != 0)
+                        fprintf(stderr, "zvmsim: --fault %s: unknown command\n",
+                                G.o->faults[i].cmd);
+}
+
 static void interval(void)
 {
+        scheduled_faults(sim_sys_interval_no(G.sys) + 1);
         struct sim_set *s = sim_sys_interval(G.sys);
-        if (G.stall) {
+        if (G.stall) { /* CP sends nothing: the interval's events go too */
                 G.stall--;
+                struct sim_set *e;
+                while ((e = sim_sys_next_event(G.sys)))
+                        sim_set_free(e);
                 sim_set_free(s);
         } else {
+                flush_events(); /* events of the interval come before its samples */
                 sim_mr_push(&G.mr, s);
         }
-        flush_events();
         notify();
 }
 
@@ -260,8 +276,14 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                 return -EINVAL;
         bool nonblock = (fi->flags & O_NONBLOCK) != 0;
         size_t want = size;
-        if (size >= FUSE_SPLIT_MIN && size % 4096 == 0)
-                want = size; /* decided below, once the unit's remainder is known */
+        /*
+         * libfuse cancels its workers when the session ends; a worker
+         * cancelled inside the wait below would die holding the lock.  Keep
+         * cancellation off and leave the wait when the session has ended.
+         */
+        int oldcancel;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &oldcancel);
+        struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
         pthread_mutex_lock(&G.lock);
         ssize_t r;
         for (;;) {
@@ -296,8 +318,13 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                         r = -EINTR;
                         break;
                 }
+                if (G.stop || fuse_session_exited(se)) {
+                        r = -EIO; /* the monitor went away */
+                        break;
+                }
         }
         pthread_mutex_unlock(&G.lock);
+        pthread_setcancelstate(oldcancel, NULL);
         return (int)r;
 }
 
@@ -473,6 +500,9 @@ int sim_run(struct sim_opts *o)
                 fuse_destroy(f);
                 goto out;
         }
+        pthread_mutex_lock(&G.lock);
+        scheduled_faults(0);
+        pthread_mutex_unlock(&G.lock);
         struct fuse_session *se = fuse_get_session(f);
         if (fuse_set_signal_handlers(se) != 0) {
                 fuse_unmount(f);

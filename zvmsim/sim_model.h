@@ -21,6 +21,7 @@ struct m_cpu {
 struct m_appl {
         uint8_t prodid[16];
         const char *layout; /* payload layout id for the truth, or NULL */
+        size_t layout_off;  /* where that layout starts in the data */
         const char *kind;   /* "mem", "os", "net", "fsstat", "procsum", "proctask" */
         uint8_t data[SIM_LX_BUFMAX];
         size_t len;
@@ -57,8 +58,9 @@ struct m_guest {
         uint32_t weight;
         uint64_t *ttime, *vtime; /* per vCPU, counting up */
         uint64_t resident, wss;
-        uint64_t pgread, pgwrite, vio;
-        int lx; /* index into linux[], or -1 */
+        uint64_t pgread, pgwrite;
+        uint64_t vio[5]; /* virtual I/O: console, DASD, unit record, tape, other */
+        int lx;          /* index into linux[], or -1 */
 };
 
 struct m_dev {
@@ -108,7 +110,7 @@ void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigne
 /* A domain 10 record around a payload (kind 'S' -> D10R2, 'E' -> D10R1). */
 void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
                    const uint8_t *data, size_t len, char kind, const char *payload_layout,
-                   const char *key, const char *note);
+                   size_t payload_off, const char *key, const char *note);
 
 /* --break-law NAME names this law. */
 bool sim_broken(const struct sim_sys *s, const char *law);

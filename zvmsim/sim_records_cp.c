@@ -205,6 +205,11 @@ static void useact(struct sim_sys *s, const struct m_guest *g, unsigned v)
                 sim_set_u(r, "USEACT_VMDWSSPR", base ? g->wss : 0);
                 sim_set_u(r, "USEACT_CALCPPGR", base ? g->pgread : 0);
                 sim_set_u(r, "USEACT_CALCPPGW", base ? g->pgwrite : 0);
+                static const char *const vio[5] = {"USEACT_VMDVCSCT", "USEACT_VMDVDSCT",
+                                                   "USEACT_VMDVUSCT", "USEACT_VMDVTSCT",
+                                                   "USEACT_VMDVOSCT"};
+                for (unsigned k = 0; k < 5; k++)
+                        sim_set_u(r, vio[k], base ? g->vio[k] : 0);
                 END(4, 3, 'S');
         }
 }

@@ -232,6 +232,7 @@ static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
                 lx->fs_used[i] += sim_rng_below(&s->rng, 100);
                 uint64_t used = lx->fs_used[i] % blocks;
                 struct sim_rec r = prec("LNXAPPL.1.0.FS", a->data, sizeof(a->data), at);
+                a->layout_off = at;
                 sim_set_u(&r, "fs_bsize", 4096);
                 sim_set_u(&r, "fs_frsize", 4096);
                 sim_set_u(&r, "fs_blocks", blocks);
@@ -284,9 +285,28 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
         sim_set_u(&r, "swap_total", lx->totalswap);
         sim_set_u(&r, "swap_used", lx->totalswap - lx->freeswap);
         sim_set_u(&r, "swap_free", lx->freeswap);
+        sim_set_u(&r, "swap_cached", lx->cached);
+        sim_set_u(&r, "swap_pswpin", lx->pswpin);
+        sim_set_u(&r, "swap_pswpout", lx->pswpout);
+        sim_set_u(&r, "mem_pgpgin", lx->pgpgin);
+        sim_set_u(&r, "mem_pgpgout", lx->pgpgout);
+        sim_set_u(&r, "task_stopped", 0);
+        sim_set_u(&r, "task_zombie", lx->guest % 2);
+        /* CPU shares in 1/100 %, from the per-CPU jiffies of the OS record. */
+        uint64_t tot[8] = {0}, all = 0;
+        for (unsigned c = 0; c < n; c++)
+                for (unsigned k = 0; k < 8; k++)
+                        tot[k] += lx->jiffies[c * 8 + k];
+        for (unsigned k = 0; k < 8; k++)
+                all += tot[k];
+        static const char *const share[8] = {"cpu_user", "cpu_nice",    "cpu_system", "cpu_idle",
+                                             "cpu_irq",  "cpu_softirq", "cpu_iowait", "cpu_steal"};
+        for (unsigned k = 0; k < 8 && all; k++)
+                sim_set_u(&r, share[k], tot[k] * 10000 / all);
         a->len = 178;
         lnxappl_prodid(a->prodid, 2, 0, 0);
         a->layout = "LNXAPPL.2.0";
+        a->layout_off = body_base("LNXAPPL.2.0");
         a->kind = "procsum";
         static const char *const cmd[] = {"systemd", "sshd", "collectd", "java",    "db2sysc",
                                           "httpd",   "cron", "rsyslogd", "postgres"};
@@ -304,7 +324,18 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
                 sim_set_u(&e, "total_time", (g->ttime[0] >> 12) / 10000 / (i + 2));
                 sim_set_u(&e, "size", 10000 + i * 5000);
                 sim_set_u(&e, "resident", 5000 + i * 2000);
-                sim_set_u(&e, "state", 'S');
+                sim_set_t(&e, "state", i % 5 == 0 ? "R" : "S");
+                sim_set_u(&e, "euid", 0);
+                sim_set_u(&e, "priority", 20);
+                sim_set_u(&e, "nice", 0);
+                sim_set_u(&e, "ctotal_time", (g->ttime[0] >> 12) / 10000 / (i + 2) + i);
+                sim_set_u(&e, "swap", 5000 + i * 3000);
+                sim_set_u(&e, "trs", 800 + i);
+                sim_set_u(&e, "drs", 3000 + i * 1000);
+                sim_set_u(&e, "share", 1000 + i * 10);
+                sim_set_u(&e, "dt", 0);
+                sim_set_u(&e, "maj_flt", lx->pgmajfault / (i + 1));
+                sim_set_u(&e, "flags", 0x400100);
                 size_t at = 12 + 111;
                 const char *c = cmd[(lx->guest + i) % 9];
                 at = put_str(t->data, at, sizeof(t->data), "root");
@@ -331,6 +362,7 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
                         large += 2;
                 lnxappl_prodid(t->prodid, 2, 1, mod);
                 t->layout = "LNXAPPL.2.1";
+                t->layout_off = base;
                 t->kind = "proctask";
         }
 }
@@ -426,7 +458,8 @@ static void sample_one(struct sim_sys *s, const struct m_guest *g, struct m_appl
                 (void)zd_u8(pv, 9, &rec);
                 snprintf(key, sizeof(key), "%s %s %u", g->name, a->kind, mod);
         }
-        sim_emit_appl(s, g->name, a->prodid, copy, a->len, 'S', a->layout, key, note);
+        sim_emit_appl(s, g->name, a->prodid, copy, a->len, 'S', a->layout, a->layout_off, key,
+                      note);
 }
 
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx)

@@ -16,9 +16,9 @@
 #include "sim_model.h"
 
 /* The conservation laws of decoder/met_verify.c, by the same names. */
-static const char *const laws[] = {
-    "cpu-wait",       "guest-cpu", "guest-vcpu",  "paging", "storage",
-    "guest-resident", "lpar",      "device-ssch", "vnic",   NULL};
+static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu", "paging",
+                                   "storage",  "guest-resident", "lpar",       "device-ssch",
+                                   "vnic",     "guest-vio",      NULL};
 
 const char *const *sim_law_names(void)
 {
@@ -275,12 +275,13 @@ void sim_emit_end(struct sim_sys *s, struct sim_rec *r, unsigned domain, unsigne
         count(s, domain, number);
         if (s->truth)
                 sim_truth_record(s->truth, s->n, s->tod, kind, domain, number, key, r->l,
-                                 zd_view_make(r->b.p, r->b.cap), NULL, zd_view_make(NULL, 0), NULL);
+                                 zd_view_make(r->b.p, r->b.cap), NULL, 0, zd_view_make(NULL, 0),
+                                 NULL);
 }
 
 void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[16],
                    const uint8_t *data, size_t len, char kind, const char *payload_layout,
-                   const char *key, const char *note)
+                   size_t payload_off, const char *key, const char *note)
 {
         unsigned number = kind == 'E' ? 1 : 2;
         if (!enabled(s, 10))
@@ -315,7 +316,8 @@ void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[1
                 const struct zl_layout *pl =
                     payload_layout ? sim_payload_layout(payload_layout, NULL) : NULL;
                 sim_truth_record(s->truth, s->n, s->tod, kind, 10, number, key, l,
-                                 zd_view_make(p, hl + len), pl, zd_view_make(p + hl, len), note);
+                                 zd_view_make(p, hl + len), pl, payload_off,
+                                 zd_view_make(p + hl, len), note);
         }
 }
 
@@ -364,7 +366,7 @@ static void mw_event(void *ctx, enum sim_mw_what what, const char *userid,
                  h->version, h->release, h->mod_level);
         sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
         s->sb = &sb;
-        sim_emit_appl(s, userid, prodid, data, len, 'E', NULL, key,
+        sim_emit_appl(s, userid, prodid, data, len, 'E', NULL, 0, key,
                       what == SIM_MW_EV_STOP ? "stop" : "event");
         s->sb = save;
         struct sim_set *set = sim_sb_end(&sb, false, s->tod);
@@ -392,7 +394,7 @@ static void mw_sample(void *ctx, const struct sim_mw_buf *b)
         sim_mw_prodid(&b->hdr, prodid);
         snprintf(key, sizeof(key), "%s LNXAPPL %u.%u.%u.%u.%u", s->mw->userid, b->hdr.applid,
                  b->hdr.record, b->hdr.version, b->hdr.release, b->hdr.mod_level);
-        sim_emit_appl(s, s->mw->userid, prodid, b->data, b->hdr.datalen, 'S', NULL, key, NULL);
+        sim_emit_appl(s, s->mw->userid, prodid, b->data, b->hdr.datalen, 'S', NULL, 0, key, NULL);
 }
 
 /* ---- sets ---- */
@@ -441,7 +443,7 @@ bool sim_broken(const struct sim_sys *s, const char *law)
 static void advance(struct sim_sys *s)
 {
         const struct sim_cfg *c = &s->cfg;
-        uint64_t PR = 0, PW = 0, used = 0;
+        uint64_t PR = 0, PW = 0, used = 0, VIO = 0;
         /* One quantum = 5 us, so the virtual part (4/5) stays exact. */
         const uint64_t Q = 5 * ZD_TOD_PER_US;
         uint64_t U = 0;
@@ -510,15 +512,23 @@ static void advance(struct sim_sys *s)
                 g->pgwrite += pw;
                 PR += pr;
                 PW += pw;
-                g->vio += sim_rng_below(&s->rng, 200);
+                for (unsigned q = 0; q < 5; q++) {
+                        uint64_t n =
+                            q == 1 ? sim_rng_below(&s->rng, 200) : sim_rng_below(&s->rng, 4);
+                        g->vio[q] += n;
+                        VIO += n;
+                }
+                if (i == 0 && sim_broken(s, "guest-vio"))
+                        g->vio[1] += 100000;
                 used += g->resident;
         }
         free(w);
         free(share);
         if (sim_broken(s, "paging") && c->guests)
                 s->guest[0].pgread += 1000;
-        /* CP did the guests' paging I/O on its processors. */
+        /* CP did the guests' paging I/O on its processors, and simulated their virtual I/O. */
         for (unsigned i = 0; i < c->cpus; i++) {
+                s->cpu[i].simins += VIO / c->cpus + (i < VIO % c->cpus);
                 s->cpu[i].pior += PR / c->cpus + (i < PR % c->cpus);
                 s->cpu[i].piow += PW / c->cpus + (i < PW % c->cpus);
         }
@@ -574,11 +584,50 @@ static void advance(struct sim_sys *s)
         }
 }
 
+/*
+ * Events of the interval: now and then a short batch guest logs on and off
+ * between two samples (D4R1 USELON, D4R2 USELOF), stamped mid-interval and
+ * queued ahead of the interval's sample set.
+ */
+static void guest_events(struct sim_sys *s)
+{
+        if (s->n % 7 != 0 || !enabled(s, 4))
+                return;
+        struct sim_sb sb, *save = s->sb;
+        uint64_t save_tod = s->tod;
+        char name[9];
+        name8(name, "BATCH", (unsigned)(s->n / 7 % 1000));
+        s->tod -= s->dt / 2;
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
+        s->sb = &sb;
+        for (unsigned rec = 1; rec <= 2; rec++) {
+                char key[32];
+                snprintf(key, sizeof(key), "user %s", name);
+                struct sim_rec R, *r = sim_emit_begin(s, &R, 4, rec, key);
+                if (!r)
+                        continue;
+                sim_set_t(r, rec == 1 ? "USELON_VMDUSER" : "USELOF_VMDUSER", name);
+                sim_set_u(r, rec == 1 ? "USELON_VMDCPUAD" : "USELOF_VMDCPUAD", 0);
+                sim_emit_end(s, r, 4, rec, key, 'E');
+                s->tod += s->dt / 10; /* logged off a little later */
+        }
+        s->sb = save;
+        struct sim_set *set = sim_sb_end(&sb, false, s->tod);
+        s->tod = save_tod;
+        add_eofs(s, set);
+        set->interval = s->n;
+        s->counts.sets++;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        queue_event(s, set);
+}
+
 struct sim_set *sim_sys_interval(struct sim_sys *s)
 {
         s->n++;
         s->tod += s->dt;
         advance(s);
+        guest_events(s);
         struct sim_sb sb;
         sim_sb_begin(&sb, &s->dcss, SIM_AREA_SAMPLE, 'S');
         s->sb = &sb;
@@ -595,7 +644,8 @@ struct sim_set *sim_sys_interval(struct sim_sys *s)
                 for (unsigned i = 0; i < s->bigset_frames; i++) {
                         char key[32];
                         snprintf(key, sizeof(key), "BIGSET %u", i);
-                        sim_emit_appl(s, "BIGSET", pid, data, sizeof(data), 'S', NULL, key, NULL);
+                        sim_emit_appl(s, "BIGSET", pid, data, sizeof(data), 'S', NULL, 0, key,
+                                      NULL);
                 }
                 s->bigset_frames = 0;
         }

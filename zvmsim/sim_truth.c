@@ -126,7 +126,8 @@ static void fields(FILE *f, const char *name, const struct zl_layout *l, zd_view
 
 void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char kind,
                       unsigned domain, unsigned number, const char *key, const struct zl_layout *l,
-                      zd_view rec, const struct zl_layout *pl, zd_view payload, const char *note)
+                      zd_view rec, const struct zl_layout *pl, size_t pl_off, zd_view payload,
+                      const char *note)
 {
         FILE *f = t->f;
         fprintf(
@@ -152,8 +153,11 @@ void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char
                 else
                         fputs("null", f);
                 if (t->fields) {
-                        if (pl)
-                                fields(f, "payload", pl, payload);
+                        if (pl) {
+                                if (pl_off)
+                                        fprintf(f, ",\"payload_offset\":%zu", pl_off);
+                                fields(f, "payload", pl, zd_view_tail(payload, pl_off));
+                        }
                         fputs(",\"data_hex\":", f);
                         jhex(f, payload);
                 }

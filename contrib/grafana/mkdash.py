@@ -88,9 +88,9 @@ GUESTS = dict(
         P("Guest resident storage", "bytes",
           [S("$system", "zvm", "user-$guest", "memory", "resident", legend="pinst")]),
         P("Guest virtual NIC traffic", "Bps",
-          [S("$system", "zvm", "vnic-$guest-*", "if_octets", "vnic", ds="rx", derive=DERIVE,
+          [S("$system", "zvm", "vnic-$guest-*", "if_octets", "", ds="rx", derive=DERIVE,
              legend="pinst rx"),
-           S("$system", "zvm", "vnic-$guest-*", "if_octets", "vnic", ds="tx", derive=DERIVE,
+           S("$system", "zvm", "vnic-$guest-*", "if_octets", "", ds="tx", derive=DERIVE,
              legend="pinst tx")],
           desc="Bytes per second through each guest's virtual NICs (D8R1)."),
     ])

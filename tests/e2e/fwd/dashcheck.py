@@ -3,6 +3,8 @@
 """Check that every metric a Grafana dashboard queries is one collectd wrote.
 
 usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DASHBOARD.json ...
+       dashcheck.py --whisper DIR GRAPHITE-DASHBOARD.json ...
+       dashcheck.py --influx PORT INFLUXDB-DASHBOARD.json ...
 
 The identifiers come from collectd's csv plugin output (DIR/<host>/<plugin[-
 instance]>/<type[-instance]>-<date>, whose header names the data sources).
@@ -19,7 +21,12 @@ Each dashboard is read as Grafana would read it:
              type_instance); variables from their SHOW TAG VALUES queries.
 
 Every variable must find at least one value and every target must match at
-least one identifier.  Exit 0 if so, 1 with a list of what did not match.
+least one identifier.
+
+--whisper takes the series from a carbon-cache's whisper tree instead (the
+paths Graphite really has); --influx runs every variable query and every
+target, rendered as Grafana renders the query builder's fields into
+InfluxQL, on a live influxd (database "collectd") and requires rows.  Exit 0 if so, 1 with a list of what did not match.
 """
 import glob
 import json
@@ -239,38 +246,152 @@ def check_influx(dash, series, problems, name):
     return n
 
 
+# ---------------------------------------------------------------- live
+def whisper_paths(wdir):
+    paths = set()
+    for root, _, files in os.walk(wdir):
+        for f in files:
+            if f.endswith(".wsp"):
+                rel = os.path.relpath(os.path.join(root, f[:-4]), wdir)
+                paths.add(rel.replace(os.sep, "."))
+    return paths
+
+
+def influx_run(port, q):
+    import subprocess
+    out = subprocess.run(["influx", "-host", "127.0.0.1", "-port", str(port), "-database",
+                          "collectd", "-format", "json", "-execute", q],
+                         capture_output=True, text=True)
+    if out.returncode != 0 or not out.stdout.strip():
+        return None, (out.stderr or out.stdout).strip()
+    d = json.loads(out.stdout)
+    rows = []
+    for r in d.get("results", []):
+        if "error" in r:
+            return None, r["error"]
+        for srs in r.get("series", []):
+            rows.extend(srs.get("values", []))
+    return rows, None
+
+
+def grafana_regex_value(values):
+    """What Grafana puts for $var inside /regex/: (a|b), regex-escaped."""
+    return "(" + "|".join(re.escape(v) for v in sorted(values)) + ")"
+
+
+def render_influx(t, values):
+    """InfluxQL for a query-builder target, as Grafana renders it (1.x syntax)."""
+    sel = t["select"][0]
+    expr = '"%s"' % sel[0]["params"][0]
+    for part in sel[1:]:
+        if part["type"] == "non_negative_derivative":
+            expr = "non_negative_derivative(%s, %s)" % (expr, part["params"][0])
+        else:
+            expr = "%s(%s)" % (part["type"], expr)
+    conds = []
+    for c in t.get("tags", []):
+        v = c["value"]
+        if c["operator"] in ("=~", "!~"):
+            v = re.sub(r"\$(\w+)", lambda m: grafana_regex_value(values.get(m.group(1), [])), v)
+        else:
+            v = "'%s'" % v
+        cond = '"%s" %s %s' % (c["key"], c["operator"], v)
+        conds.append((c.get("condition", "") + " " + cond).strip())
+    where = " ".join(conds)
+    group = []
+    for g in t.get("groupBy", []):
+        if g["type"] == "time":
+            # $__interval: the test data span seconds at 1 s intervals.
+            group.append("time(1s)")
+        elif g["type"] == "tag":
+            group.append('"%s"' % g["params"][0])
+        elif g["type"] == "fill":
+            fill = g["params"][0]
+    q = 'SELECT %s FROM "%s" WHERE (%s) AND time > now() - 1h GROUP BY %s fill(%s)' % (
+        expr, t["measurement"], where, ", ".join(group), fill)
+    return q
+
+
+def check_influx_live(dash, port, problems, name):
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        q = re.sub(r"\$(\w+)", lambda m: grafana_regex_value(values.get(m.group(1), [])),
+                   v["query"])
+        rows, err = influx_run(port, q)
+        found = set()
+        for r in rows or []:
+            val = r[-1]
+            if v.get("regex"):
+                m = re.search(v["regex"].strip("/"), val)
+                if not m:
+                    continue
+                val = m.group(1) if m.groups() else m.group(0)
+            found.add(val)
+        if not found:
+            problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
+        values[v["name"]] = found or {"__none__"}
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            n += 1
+            q = render_influx(t, values)
+            rows, err = influx_run(port, q)
+            if err or not any(r[1] is not None for r in rows or []):
+                problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
+                                                              err or "no values"))
+    return n
+
+
 def main(argv):
     csvs, typefiles, dashes = [], [], []
+    whisper = influx = None
     i = 0
     while i < len(argv):
         if argv[i] == "--csv":
             csvs.append(argv[i + 1]); i += 2
         elif argv[i] == "--types":
             typefiles.append(argv[i + 1]); i += 2
+        elif argv[i] == "--whisper":
+            whisper = argv[i + 1]; i += 2
+        elif argv[i] == "--influx":
+            influx = argv[i + 1]; i += 2
         else:
             dashes.append(argv[i]); i += 1
-    if not csvs or not dashes:
+    if not (csvs or whisper or influx) or not dashes:
         sys.exit(__doc__)
-    ids = load_csv(csvs, load_types(typefiles))
-    if not ids:
-        sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
-    paths, series = graphite_paths(ids), influx_series(ids)
+    if csvs:
+        ids = load_csv(csvs, load_types(typefiles))
+        if not ids:
+            sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
+        paths, series = graphite_paths(ids), influx_series(ids)
+        nident = len(ids)
+    elif whisper:
+        paths, series = whisper_paths(whisper), []
+        nident = len(paths)
+        if not paths:
+            sys.exit("dashcheck: no whisper files in " + whisper)
+    else:
+        paths, series, nident = set(), [], 0
     problems, total = [], 0
     for f in dashes:
         dash = json.load(open(f))
         kinds = {t.get("datasource", {}).get("type") for p in dash["panels"]
                  for t in p.get("targets", [])}
         name = os.path.basename(f)
-        if kinds == {"graphite"}:
+        if kinds == {"graphite"} and not influx:
             total += check_graphite(dash, paths, problems, name)
-        elif kinds == {"influxdb"}:
+        elif kinds == {"influxdb"} and influx:
+            total += check_influx_live(dash, influx, problems, name)
+        elif kinds == {"influxdb"} and not whisper:
             total += check_influx(dash, series, problems, name)
         else:
             problems.append("%s: targets of unknown or mixed data sources %s" % (name, kinds))
     for p in problems:
         print("dashcheck: " + p)
-    print("dashcheck: %d queries in %d dashboards against %d identifiers: %d problems" % (
-        total, len(dashes), len(ids), len(problems)))
+    what = ("live influxd" if influx else "%d %s" % (
+        nident, "whisper series" if whisper else "identifiers"))
+    print("dashcheck: %d queries in %d dashboards against %s: %d problems" % (
+        total, len(dashes), what, len(problems)))
     return 1 if problems else 0
 
 

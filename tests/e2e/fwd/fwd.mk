@@ -6,7 +6,9 @@
 #   check-install  make install DESTDIR=tmp, then collectd loads the installed
 #                  plugins from there
 # Each test script runs from the top of the tree and cleans up after itself.
-FWD_TESTS := tests/e2e/fwd/test_harness.sh
+FWD_TESTS := tests/e2e/fwd/test_harness.sh tests/e2e/fwd/test_graphite.sh \
+             tests/e2e/fwd/test_influxdb.sh tests/e2e/fwd/test_replay.sh \
+             tests/e2e/fwd/test_dashboards.sh
 
 .PHONY: check-fwd check-install
 check-fwd: all
@@ -14,6 +16,6 @@ check-fwd: all
 
 check-install: all
 	@echo "== tests/e2e/fwd/test_install.sh"
-	@BUILD=$(BUILD) bash tests/e2e/fwd/test_install.sh
+	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/e2e/fwd/test_install.sh
 
-CHECK_TARGETS += check-fwd
+CHECK_TARGETS += check-fwd check-install

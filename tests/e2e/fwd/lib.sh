@@ -15,7 +15,7 @@ set -euo pipefail
 
 FWD_TOP=${FWD_TOP:-$(pwd)}
 FWD_PIDS=()
-declare -A FWD_GRACE=()
+declare -A FWD_GRACE=() FWD_WHAT=()
 FWD_NAME=fwd
 FWD_TMP=
 FWD_T0=$(date +%s)
@@ -45,7 +45,7 @@ fwd_stop_pid() {
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		fwd_log "pid $pid still running ${grace} s after SIGTERM, killing it"
+		fwd_log "pid $pid ${FWD_WHAT[$pid]:-} still running ${grace} s after SIGTERM, killing it"
 		kill -KILL "$pid" 2>/dev/null || true
 	fi
 	wait "$pid" 2>/dev/null || true
@@ -69,6 +69,10 @@ fwd_cleanup() {
 	for ((i = ${#FWD_PIDS[@]} - 1; i >= 0; i--)); do
 		fwd_stop_pid "${FWD_PIDS[$i]}"
 	done
+	# zvmsim unmounts on SIGTERM; a killed one leaves its mount behind.
+	if [ -n "$FWD_TMP" ] && mountpoint -q "$FWD_TMP/mnt" 2>/dev/null; then
+		fusermount3 -u "$FWD_TMP/mnt" 2>/dev/null || umount -l "$FWD_TMP/mnt" 2>/dev/null
+	fi
 	if [ "$rc" -ne 0 ]; then
 		fwd_dump_logs
 		if [ -n "${FWD_KEEP:-}" ]; then
@@ -121,12 +125,16 @@ sys.exit(1)
 EOF
 }
 
-# A loopback port free for both TCP and UDP right now.  Another process may
-# take it before the server binds; the readiness wait then fails clearly.
+# N (default 1) distinct loopback ports, each free for both TCP and UDP
+# right now, one per line.  Another process may take one before the server
+# binds it; the readiness wait then fails clearly.
 fwd_free_port() {
-	python3 - <<'EOF'
-import socket
-for _ in range(200):
+	python3 - "${1:-1}" <<'EOF'
+import socket, sys
+held, ports = [], []
+for _ in range(1000):
+    if len(ports) == int(sys.argv[1]):
+        break
     t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     t.bind(("127.0.0.1", 0))
     port = t.getsockname()[1]
@@ -135,8 +143,9 @@ for _ in range(200):
         u.bind(("127.0.0.1", port))
     except OSError:
         continue
-    print(port)
-    break
+    held += [t, u]  # kept bound until all are chosen: no duplicates
+    ports.append(port)
+print("\n".join(map(str, ports)))
 EOF
 }
 
@@ -173,10 +182,8 @@ fwd_start_carbon() {
 	fwd_need carbon-cache graphite-carbon
 	fwd_need whisper-fetch python3-whisper
 	mkdir -p "$d/storage/whisper" "$d/storage/lists" "$d/log"
-	CARBON_PORT=$(fwd_free_port)
 	local pickle query
-	pickle=$(fwd_free_port)
-	query=$(fwd_free_port)
+	{ read -r CARBON_PORT; read -r pickle; read -r query; } < <(fwd_free_port 3)
 	CARBON_WHISPER="$d/storage/whisper"
 	# Limits off: a test creates hundreds of series at once and checks
 	# them seconds later; the packaged defaults throttle creates to 50/min.
@@ -263,10 +270,9 @@ fwd_start_influxd() {
 	fwd_need influxd influxdb
 	fwd_need influx influxdb-client
 	mkdir -p "$d/meta" "$d/data" "$d/wal" "$d/typesdb"
-	INFLUX_HTTP=$(fwd_free_port)
-	INFLUX_COLLECTD=$(fwd_free_port)
 	local rpc
-	rpc=$(fwd_free_port)
+	{ read -r INFLUX_HTTP; read -r INFLUX_COLLECTD; read -r rpc; } < <(fwd_free_port 3)
+	# shellcheck disable=SC2034 # for the tests that source this file
 	INFLUX_TYPESDB="$d/typesdb"
 	# A directory: the collectd input loads every file in it.
 	cp /usr/share/collectd/types.db "$d/typesdb/collectd.types.db"
@@ -308,6 +314,7 @@ EOF
 	# retention service, before "Closed collectd service"); the instance and
 	# its data are thrown away, so it gets a short grace.
 	FWD_GRACE[$INFLUX_PID]=3
+	FWD_WHAT[$INFLUX_PID]="(influxd; a known hang in its collectd input's shutdown)"
 	fwd_wait_tcp "$INFLUX_PID" "$INFLUX_HTTP" "influxd"
 	fwd_until 30 fwd_influx_ready || fwd_fail "influxd did not answer /ping on port $INFLUX_HTTP"
 	# The collectd input creates its database only with its first batch;
@@ -318,7 +325,13 @@ EOF
 }
 
 fwd_influx_ready() {
-	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$INFLUX_HTTP/ping")" = 204 ]
+	python3 -c "
+import sys, urllib.request
+try:
+    r = urllib.request.urlopen('http://127.0.0.1:$INFLUX_HTTP/ping', timeout=2)
+    sys.exit(0 if r.status == 204 else 1)
+except Exception:
+    sys.exit(1)"
 }
 
 fwd_influx_has_db() {
@@ -408,4 +421,90 @@ for line in sys.stdin:
 if n == 0:
     sys.exit("unixsock: no commands on stdin")
 ' "$1"
+}
+
+# ---------------------------------------------------------------------- zvmsim
+# Start zvmsim on $FWD_TMP/mnt (monreader, monwriter) with ARGS; the ground
+# truth goes to $FWD_TMP/truth.jsonl.  ZVMSIM_PID.
+fwd_start_zvmsim() {
+	local sim="$FWD_TOP/${BUILD:-build}/zvmsim"
+	[ -x "$sim" ] || fwd_fail "$sim not built (make all)"
+	[ -c /dev/fuse ] || fwd_fail "/dev/fuse missing: zvmsim needs FUSE (package fuse3)"
+	fwd_need fusermount3 fuse3
+	mkdir -p "$FWD_TMP/mnt"
+	"$sim" run -m "$FWD_TMP/mnt" --truth "$FWD_TMP/truth.jsonl" "$@" >"$FWD_TMP/zvmsim.log" 2>&1 &
+	ZVMSIM_PID=$!
+	FWD_PIDS+=("$ZVMSIM_PID")
+	fwd_until 20 test -e "$FWD_TMP/mnt/monreader" || fwd_fail "zvmsim did not mount $FWD_TMP/mnt"
+	fwd_log "zvmsim pid $ZVMSIM_PID on $FWD_TMP/mnt ($*)"
+}
+
+# The zvm plugin on zvmsim's monreader, writing to csv (for the identifiers)
+# plus the collectd plugins named in PLUGINS configured by EXTRA; prints the
+# configuration file's path.
+fwd_zvm_conf() {
+	local extra=$1 plugins=$2 conf="$FWD_TMP/collectd.conf" pd
+	pd=$(fwd_plugindir logfile csv $plugins "$FWD_TOP/${BUILD:-build}/zvm.so")
+	mkdir -p "$FWD_TMP/collectd" "$FWD_TMP/csv"
+	cat >"$conf" <<EOF
+Hostname "collector"
+FQDNLookup false
+BaseDir "$FWD_TMP/collectd"
+PIDFile "$FWD_TMP/collectd/collectd.pid"
+PluginDir "$pd"
+TypesDB "/usr/share/collectd/types.db" "$FWD_TOP/types.db"
+Interval 1
+# One write thread keeps each series in time order (StoreRates needs it).
+WriteThreads 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File STDOUT
+</Plugin>
+LoadPlugin zvm
+<Plugin zvm>
+  Device "$FWD_TMP/mnt/monreader"
+  GuestHostFormat "%u"
+  ReportStats true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$FWD_TMP/csv"
+  StoreRates false
+</Plugin>
+$extra
+EOF
+	printf '%s\n' "$conf"
+}
+
+# The simulated system of the forwarding tests: small, every kind of source.
+# Intervals are driven from here ("--interval 0": one sample interval, 1 s
+# of monitor time, per "interval" written to the control file), one per
+# second of wall time, so that the monitor's time stamps stay close to now:
+# carbon-cache drops points from the future or beyond its retention.
+FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 0 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2}
+FWD_INTERVALS=${FWD_INTERVALS:-8}
+FWD_MIN_SAMPLES=${FWD_MIN_SAMPLES:-3}
+
+# Let collectd read FWD_INTERVALS sample intervals, then a little more.
+fwd_run_intervals() {
+	local i
+	for i in $(seq 1 "$FWD_INTERVALS"); do
+		sleep 1
+		echo interval >"$FWD_TMP/mnt/control" || fwd_fail "zvmsim refused an interval"
+	done
+	sleep 2
+	kill -0 "$COLLECTD_PID" 2>/dev/null || fwd_fail "collectd died"
+}
+
+# collectd ran cleanly: loaded the zvm plugin, exited normally, no unknown types.
+fwd_collectd_ok() {
+	local L="$FWD_TMP/collectd.log"
+	grep -q 'plugin_load: plugin "zvm" successfully loaded' "$L" || fwd_fail "collectd did not load zvm.so"
+	grep -q "Exiting normally" "$L" || fwd_fail "collectd did not exit normally"
+	if grep -qE "Dataset not found|check your types.db" "$L"; then
+		grep -E "Dataset not found|check your types.db" "$L" | head -3 >&2
+		fwd_fail "collectd lacks types the zvm plugin uses"
+	fi
+	[ -n "$(find "$FWD_TMP/csv" -type f | head -1)" ] || fwd_fail "collectd wrote no values at all"
 }

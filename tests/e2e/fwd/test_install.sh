@@ -25,8 +25,9 @@ want=(
 	usr/bin/zvmmon
 	usr/share/collectd-zvm/types.db
 	usr/share/man/man1/zvmmon.1
-	usr/share/man/man1/zvmsim.1
 	usr/share/man/man5/collectd-zvm.5
+	usr/share/doc/collectd-zvm/real-zvm.md
+	usr/share/doc/collectd-zvm/forwarding.md
 	usr/share/doc/collectd-zvm/examples/collector-guest.conf
 	usr/share/doc/collectd-zvm/examples/writer-guest.conf
 	usr/share/doc/collectd-zvm/examples/replay-to-graphite.conf
@@ -36,12 +37,20 @@ want=(
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-influxdb.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-graphite.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-influxdb.json
-	usr/share/doc/collectd-zvm/examples/system/90-collectd-zvm.rules
+	usr/share/doc/collectd-zvm/examples/system/udev/90-collectd-zvm.rules
+	usr/share/doc/collectd-zvm/examples/system/modprobe.d/collectd-zvm.conf
+	usr/share/doc/collectd-zvm/examples/system/systemd/collectd.service.d/zvm.conf
 	lib/udev/rules.d/90-collectd-zvm.rules
 	etc/modules-load.d/collectd-zvm.conf
 	etc/modprobe.d/collectd-zvm.conf
 	etc/systemd/system/collectd.service.d/zvm.conf
 )
+# Every man page of the tree (roff or POD), whoever wrote it.
+for m in man/*.[0-9] man/*.[0-9].pod; do
+	[ -e "$m" ] || continue
+	m=$(basename "${m%.pod}")
+	want+=("usr/share/man/man${m##*.}/$m")
+done
 for f in "${want[@]}"; do
 	[ -f "$R/$f" ] || fwd_fail "make install did not install /$f"
 done
@@ -110,10 +119,12 @@ fwd_log "collectd loaded zvm.so and write_zvm.so from DESTDIR; $n csv series fro
 	{ cat "$FWD_TMP/stat.txt" >&2; fwd_fail "the installed zvmmon failed on the sample"; }
 
 # ------------------------------------------------------------ man pages
+# Rendered the way man(1) does, with every groff warning turned on.
+fwd_need groff groff-base
 for m in "$R"/usr/share/man/man*/*; do
-	w=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$m" 2>&1 >/dev/null || echo "man failed")
+	w=$(groff -man -Tutf8 -ww -z "$m" 2>&1) || w="groff failed: $w"
 	[ -z "$w" ] || fwd_fail "$(basename "$m"): $w"
-	MANWIDTH=80 man -l "$m" 2>/dev/null | grep -q . || fwd_fail "$(basename "$m") renders empty"
+	groff -man -Tutf8 -P-cbou "$m" 2>/dev/null | grep -q "^NAME" || fwd_fail "$(basename "$m") has no NAME section"
 done
 
 # ------------------------------------------------------------ examples
@@ -136,18 +147,17 @@ done
 fwd_log "examples pass collectd -t with the installed plugins"
 
 # ------------------------------------------------------------ system files
-if command -v systemd-analyze >/dev/null; then
-	u="$FWD_TMP/units"
-	mkdir -p "$u/collectd.service.d"
-	cp /lib/systemd/system/collectd.service "$u/"
-	cp "$R/etc/systemd/system/collectd.service.d/zvm.conf" "$u/collectd.service.d/"
-	SYSTEMD_UNIT_PATH="$u:" systemd-analyze verify --man=no "$u/collectd.service" \
-		>"$FWD_TMP/verify.log" 2>&1 || true
-	if grep -E "collectd\.service|zvm\.conf" "$FWD_TMP/verify.log"; then
-		fwd_fail "systemd-analyze verify complains about the drop-in"
-	fi
-else
-	fwd_fail "systemd-analyze not found (package systemd)"
+fwd_need systemd-analyze systemd
+u="$FWD_TMP/units"
+mkdir -p "$u/collectd.service.d"
+cp /lib/systemd/system/collectd.service "$u/"
+cp "$R/etc/systemd/system/collectd.service.d/zvm.conf" "$u/collectd.service.d/"
+# Only messages about collectd.service or the drop-in count: verify also
+# looks at unrelated units installed on the machine.
+SYSTEMD_UNIT_PATH="$u:" systemd-analyze verify --man=no "$u/collectd.service" \
+	>"$FWD_TMP/verify.log" 2>&1 || true
+if grep -E "collectd\.service|zvm\.conf" "$FWD_TMP/verify.log"; then
+	fwd_fail "systemd-analyze verify complains about the drop-in"
 fi
 grep -Eq '^monreader$' "$R/etc/modules-load.d/collectd-zvm.conf" || fwd_fail "modules-load.d lacks monreader"
 grep -Eq '^options monreader mondcss=' "$R/etc/modprobe.d/collectd-zvm.conf" || fwd_fail "modprobe.d lacks mondcss"

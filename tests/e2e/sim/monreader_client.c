@@ -117,6 +117,18 @@ static bool read_set(int fd, size_t bs, struct setinfo *si)
         return true;
 }
 
+/* The next sample set (Interval End), skipping event sets (guest logon/logoff) before it. */
+static bool read_sample(int fd, size_t bs, struct setinfo *si)
+{
+        for (int i = 0; i < 8; i++) {
+                if (!read_set(fd, bs, si))
+                        return false;
+                if (si->ends)
+                        return si->ends == 1;
+        }
+        return false;
+}
+
 static int open_reader(struct sim *s, int flags)
 {
         int fd = open(simpath(s, "monreader"), O_RDONLY | flags);
@@ -176,7 +188,7 @@ static void t_basic(struct sim *s)
         /* Several intervals queued: each is its own set with its own 0-byte read. */
         ctl(s, "interval 3");
         for (int i = 0; i < 3; i++) {
-                CHECK(read_set(fd, 100, &si), "queued set %d", i);
+                CHECK(read_sample(fd, 100, &si), "queued set %d", i);
                 CHECK(si.ends == 1, "queued set %d: %zu Interval Ends", i, si.ends);
         }
         CHECK(rd(fd, 10) == -EAGAIN, "three sets read: EAGAIN");
@@ -286,7 +298,7 @@ static void t_eintr(struct sim *s)
         pthread_join(t, NULL);
         CHECK(r == -EINTR, "blocked read hit by a signal returned %ld, want -EINTR", r);
         ctl(s, "interval");
-        CHECK(read_set(fd, 65536, &si) && si.ends == 1, "a set after EINTR");
+        CHECK(read_sample(fd, 65536, &si) && si.ends == 1, "a set after EINTR");
         close(fd);
 }
 
@@ -312,7 +324,7 @@ static void t_overflow(struct sim *s)
         /* Reading continues normally. */
         ctl(s, "interval");
         struct setinfo si;
-        CHECK(read_set(fd, 65536, &si) && si.ends == 1, "a set after EOVERFLOW");
+        CHECK(read_sample(fd, 65536, &si) && si.ends == 1, "a set after EOVERFLOW");
         CHECK(status(s, "dropped") >= 46, "status dropped = %ld", status(s, "dropped"));
         close(fd);
 }
@@ -357,9 +369,32 @@ static void t_sever_efault(struct sim *s)
         if (fd >= 0) {
                 CHECK(read_set(fd, 65536, &si) && si.ends == 1, "config set after reopen");
                 ctl(s, "interval");
-                CHECK(read_set(fd, 65536, &si) && si.ends == 1, "sample set after reopen");
+                CHECK(read_sample(fd, 65536, &si) && si.ends == 1, "sample set after reopen");
                 close(fd);
         }
+}
+
+/* stall N: N intervals generated but never sent; the reader sees a gap. */
+static void t_stall(struct sim *s)
+{
+        int fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open");
+        if (fd < 0)
+                return;
+        struct setinfo si;
+        read_set(fd, 65536, &si);
+        long before = status(s, "interval");
+        ctl(s, "stall 2");
+        ctl(s, "interval 3");
+        size_t samples = 0, sets = 0;
+        while (read_set(fd, 65536, &si)) {
+                sets++;
+                samples += si.ends;
+        }
+        CHECK(si.first_err == -EAGAIN, "queue drained: %ld", si.first_err);
+        CHECK(samples == 1, "stall 2 + 3 intervals: %zu sample sets arrived, want 1", samples);
+        CHECK(status(s, "interval") == before + 3, "the model still advanced 3 intervals");
+        close(fd);
 }
 
 static void t_bigread(struct sim *s)
@@ -380,6 +415,27 @@ static void t_bigread(struct sim *s)
         close(fd);
 }
 
+struct blocked {
+        struct sim *s;
+        volatile int ready;
+        int fd;
+        long r;
+};
+static void *blocked_reader(void *arg)
+{
+        struct blocked *b = arg;
+        struct setinfo si;
+        b->fd = open_reader(b->s, 0);
+        if (b->fd < 0)
+                return NULL;
+        while (read_set(b->fd, 65536, &si)) /* drain what is queued, then block */
+                if (status(b->s, "queued") == 0)
+                        break;
+        b->ready = 1;
+        b->r = rd(b->fd, 65536);
+        return NULL;
+}
+
 int main(int argc, char **argv)
 {
         if (argc != 2) {
@@ -394,7 +450,25 @@ int main(int argc, char **argv)
         t_eintr(&s);
         t_overflow(&s);
         t_sever_efault(&s);
+        t_stall(&s);
         t_bigread(&s);
+        sim_stop(&s);
+
+        /* --fault @N:COMMAND runs a control command when interval N is made. */
+        sim_start(&s, argv[1], "--interval", "0", "--fault", "@3:sever", "--fault", "stall 1",
+                  NULL);
+        {
+                int fd = open_reader(&s, O_NONBLOCK);
+                struct setinfo si;
+                CHECK(fd >= 0 && read_set(fd, 65536, &si), "config set (faults)");
+                ctl(&s, "interval 2"); /* interval 1 withheld by "stall 1" at start */
+                CHECK(read_sample(fd, 65536, &si), "interval 2 arrives");
+                CHECK(rd(fd, 100) == -EAGAIN, "interval 1 was stalled");
+                ctl(&s, "interval");
+                CHECK(rd(fd, 100) == -EIO, "--fault @3:sever severed before interval 3");
+                if (fd >= 0)
+                        close(fd);
+        }
         sim_stop(&s);
 
         /* Timed intervals come at the configured pace (a loose bound, not a timing test). */
@@ -405,9 +479,23 @@ int main(int argc, char **argv)
         int fd = open_reader(&s, 0);
         struct setinfo si;
         CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "config set, timed mode");
-        CHECK(fd >= 0 && read_set(fd, 65536, &si) && si.ends == 1, "a timed interval arrives");
+        CHECK(fd >= 0 && read_sample(fd, 65536, &si) && si.ends == 1, "a timed interval arrives");
         if (fd >= 0)
                 close(fd);
         sim_stop(&s);
+
+        /* SIGTERM while a reader is blocked: the read fails, zvmsim exits 0 and unmounts. */
+        sim_start(&s, argv[1], "--interval", "0", NULL);
+        pthread_t t;
+        struct blocked b = {.s = &s};
+        pthread_create(&t, NULL, blocked_reader, &b);
+        for (int i = 0; i < 50 && !b.ready; i++)
+                msleep(20);
+        msleep(300);
+        sim_stop(&s);
+        pthread_join(t, NULL);
+        CHECK(b.ready && b.r < 0, "blocked read at shutdown returned %ld", b.r);
+        if (b.fd >= 0)
+                close(b.fd);
         return finish("monreader_client");
 }

@@ -208,7 +208,7 @@ static void on_value_record(void *ctx, const struct zd_record *r)
         uint16_t off = 0, len = 0;
         if (r->domain == 10 && zd_u16(r->rec, 20, &off) && zd_u16(r->rec, 22, &len))
                 (void)zd_view_sub(r->rec, off, len, &data);
-        sim_truth_record(t, 0, r->tod, r->kind, r->domain, r->number, "", l, r->rec, NULL, data,
+        sim_truth_record(t, 0, r->tod, r->kind, r->domain, r->number, "", l, r->rec, NULL, 0, data,
                          NULL);
         sim_truth_close(t);
         fclose(m);
@@ -347,6 +347,18 @@ static int generate(int argc, char **argv)
                         return 2;
                 }
         }
+        if (c.break_law) {
+                bool known = false;
+                for (const char *const *n = sim_law_names(); *n; n++)
+                        known |= strcmp(*n, c.break_law) == 0;
+                if (!known) {
+                        fprintf(stderr,
+                                "FAIL: zvmsim has no way to break law %s (add it to "
+                                "zvmsim/sim_system.c)\n",
+                                c.break_law);
+                        return 1;
+                }
+        }
         struct sim_sys *s = sim_sys_new(&c, NULL);
         struct zd_handler h = {.error = on_error, .record = on_record, .interval_end = on_interval};
         if (laws) {
@@ -362,7 +374,8 @@ static int generate(int argc, char **argv)
         }
         uint64_t setno = 0, off = 0, maxset = 0;
         struct sim_set *set = sim_sys_config(s, sim_sys_tod(s));
-        for (unsigned long i = 0;; i++) {
+        struct sim_set *sample = NULL;
+        for (;;) {
                 if (set->len > maxset)
                         maxset = set->len;
                 zd_decode_dataset(&d, zd_view_make(set->buf, set->len), setno++, off);
@@ -372,9 +385,15 @@ static int generate(int argc, char **argv)
                         return 2;
                 }
                 sim_set_free(set);
-                if (i == intervals)
+                /* Events first, then the interval's sample set. */
+                if (!sample && sim_sys_interval_no(s) == intervals)
                         break;
-                set = sim_sys_interval(s);
+                if (!sample)
+                        sample = sim_sys_interval(s);
+                if ((set = sim_sys_next_event(s)))
+                        continue;
+                set = sample;
+                sample = NULL;
         }
         if (out)
                 sim_out_close(out);
@@ -414,6 +433,14 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
+        if (argc == 2 && strcmp(argv[1], "laws") == 0) { /* the metric engine's laws */
+                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
+                struct zm_engine *e = zm_engine_new(&opt, on_metric, on_log, NULL);
+                for (size_t i = 0; zm_law_at(e, i); i++)
+                        printf("%s\n", zm_law_at(e, i)->name);
+                zm_engine_free(e);
+                return 0;
+        }
         if ((argc == 3 || argc == 4) && strcmp(argv[1], "file") == 0)
                 return from_file(argv[2], argc == 4 ? argv[3] : NULL);
         fputs("usage: sim_walk gen [options] | sim_walk file FILE [TRUTH]\n", stderr);

@@ -66,6 +66,24 @@ static void msleep(long ms)
         nanosleep(&t, NULL);
 }
 
+/* Whatever happens to the client, leave no zvmsim and no mount behind. */
+static struct sim *live_sim;
+static void sim_cleanup(void)
+{
+        if (!live_sim || live_sim->pid <= 0)
+                return;
+        kill(live_sim->pid, SIGKILL);
+        waitpid(live_sim->pid, NULL, 0);
+        if (is_mounted(live_sim->mnt)) {
+                char cmd[400];
+                snprintf(cmd, sizeof(cmd), "fusermount3 -u -z '%s' 2>/dev/null", live_sim->mnt);
+                if (system(cmd) != 0)
+                        fprintf(stderr, "could not unmount %s\n", live_sim->mnt);
+        }
+        rmdir(live_sim->mnt);
+        live_sim->pid = 0;
+}
+
 /* Start `zvmsim run -m MNT ARGS...` (NULL-terminated); exit(1) if it does not come up. */
 static void sim_start(struct sim *s, const char *bin, ...)
 {
@@ -83,6 +101,12 @@ static void sim_start(struct sim *s, const char *bin, ...)
                 argv[n++] = a;
         va_end(ap);
         argv[n] = NULL;
+        static bool registered;
+        if (!registered) {
+                atexit(sim_cleanup);
+                registered = true;
+        }
+        live_sim = s;
         s->pid = fork();
         if (s->pid == 0) {
                 execv(bin, (char *const *)argv);
@@ -161,6 +185,7 @@ static void sim_stop(struct sim *s)
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "zvmsim exit status %d", status);
         CHECK(!is_mounted(s->mnt), "%s still mounted after SIGTERM", s->mnt);
         rmdir(s->mnt);
+        s->pid = 0;
 }
 
 static int finish(const char *name)

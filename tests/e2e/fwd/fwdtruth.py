@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Expected collectd values from zvmsim's ground truth, and their check in
+Graphite (whisper-fetch) and InfluxDB (InfluxQL through the influx CLI).
+
+usage:
+  fwdtruth.py expect TRUTH.jsonl [CSVDIR]             expectations, JSON Lines
+  fwdtruth.py graphite WHISPERDIR EXPECT [MIN]        check the whisper files
+  fwdtruth.py influx HTTPPORT EXPECT [MIN]            check influxd
+
+The expectations are computed here from the raw record fields zvmsim wrote,
+with the documented arithmetic (doc/plugin.md, collectd-and-peers.md), never
+with the plugin's code:
+  Linux kernel APPLDATA OS   load/load: avenrun_N / 2048 (GAUGE)
+  Linux kernel APPLDATA NET  interface-all/if_octets, if_packets: rx, tx (DERIVE)
+  Linux kernel APPLDATA MEM  memory/memory-free: freeram * 1024 (GAUGE)
+  CP D0R8 SYTUSR             zvm-system/users-logged-on, -dormant: SYSUSRS,
+                             SRMCDORM (GAUGE; host = D1R4 MTRSYS_SYSTMID in
+                             lower case, time = the record's TOD)
+A kernel sample is expected only if its sync counters agree and its
+timestamp is new for that guest (the plugin drops torn and stale copies).
+Time = the Linux record's own timestamp; host = the userid in lower case.
+
+With CSVDIR (collectd's csv output of the same run), only samples collectd
+dispatched are expected: zvmsim may have produced an interval more than
+collectd read before it was stopped.  The values still come from the truth.
+
+Graphite gets DERIVE values as rates (write_graphite StoreRates true): the
+check compares the rate between consecutive expected samples.  InfluxDB
+gets raw counters (network plugin), compared exactly.  Every expectation
+must be found; MIN (default 1) is the least number of samples each series
+must have had, so that a run too short to prove anything fails.
+"""
+import json
+import os
+import subprocess
+import sys
+
+TOD_UNIX_EPOCH = 0x7D91048BCA000000
+
+
+def tod_to_unix(tod):
+    return (tod - TOD_UNIX_EPOCH) / 4096.0 / 1e6
+
+
+def expect(truth_path):
+    seen = {}
+    out = []
+    system = None
+    for line in open(truth_path):
+        r = json.loads(line)
+        f = r.get("fields") or {}
+        if r.get("domain") == 1 and r.get("record") == 4 and f.get("MTRSYS_SYSTMID"):
+            system = f["MTRSYS_SYSTMID"].strip().lower()
+        if r.get("domain") == 0 and r.get("record") == 8 and system and "SYTUSR_SYSUSRS" in f:
+            for tinst, fld in (("logged-on", "SYTUSR_SYSUSRS"), ("dormant", "SYTUSR_SRMCDORM")):
+                out.append(dict(host=system, plugin="zvm", pinst="system", type="users",
+                                tinst=tinst, ds="value", kind="gauge",
+                                t=tod_to_unix(r["tod"]), v=float(f[fld])))
+        if r.get("domain") != 10 or r.get("record") != 2:
+            continue
+        lay = r.get("payload_layout") or ""
+        p = r.get("payload") or {}
+        userid = (r.get("fields") or {}).get("APLSDT_USERID", "")
+        if not lay.startswith("LINUXKRNL.") or not userid:
+            continue
+        if p.get("sync_count_1") != p.get("sync_count_2"):
+            continue
+        key = (userid, lay)
+        ts = p["timestamp"]
+        if seen.get(key) == ts:
+            continue  # stale: reported once
+        seen[key] = ts
+        host = userid.lower()
+        t = tod_to_unix(ts)
+
+        def add(plugin, pinst, typ, tinst, ds, kind, v):
+            out.append(dict(host=host, plugin=plugin, pinst=pinst, type=typ, tinst=tinst,
+                            ds=ds, kind=kind, t=t, v=v))
+        if lay == "LINUXKRNL.OS":
+            for ds, f in (("shortterm", "avenrun_1"), ("midterm", "avenrun_5"),
+                          ("longterm", "avenrun_15")):
+                add("load", "", "load", "", ds, "gauge", (p[f] & 0xFFFFFFFF) / 2048.0)
+        elif lay == "LINUXKRNL.NET":
+            for typ, rx, tx in (("if_octets", "rx_bytes", "tx_bytes"),
+                                ("if_packets", "rx_packets", "tx_packets")):
+                add("interface", "all", typ, "", "rx", "derive", p[rx])
+                add("interface", "all", typ, "", "tx", "derive", p[tx])
+        elif lay == "LINUXKRNL.MEM":
+            add("memory", "", "memory", "free", "value", "gauge", p["freeram"] * 1024.0)
+    return out
+
+
+def csv_times(csvdir, e):
+    import glob
+    d = os.path.join(csvdir, e["host"], node(e["plugin"], e["pinst"]))
+    times = set()
+    for f in glob.glob(os.path.join(d, node(e["type"], e["tinst"]) + "-*")):
+        for line in open(f):
+            if line[:1].isdigit():
+                times.add(int(round(float(line.split(",")[0]))))
+    return times
+
+
+def dispatched(exp, csvdir):
+    cache, out = {}, []
+    for e in exp:
+        k = (e["host"], e["plugin"], e["pinst"], e["type"], e["tinst"])
+        if k not in cache:
+            cache[k] = csv_times(csvdir, e)
+        if int(round(e["t"])) in cache[k]:
+            out.append(e)
+    return out
+
+
+def series_key(e):
+    return (e["host"], e["plugin"], e["pinst"], e["type"], e["tinst"], e["ds"])
+
+
+def by_series(exp):
+    s = {}
+    for e in exp:
+        s.setdefault(series_key(e), []).append(e)
+    for v in s.values():
+        v.sort(key=lambda e: e["t"])
+    return s
+
+
+def node(a, b):
+    return a + ("-" + b if b else "")
+
+
+def close(a, b, rate=False):
+    # write_graphite prints gauges with 15 significant digits, but the rates
+    # StoreRates makes of counters with "%f": 6 decimals (seen on 5.12).
+    if rate:
+        return abs(a - b) <= 5.000001e-7 + 1e-14 * abs(b)
+    return a == b or abs(a - b) <= 1e-14 * max(abs(a), abs(b))
+
+
+def check_graphite(wdir, exp, minimum):
+    bad, checked = 0, 0
+    types_multi = {"load", "if_octets", "if_packets"}
+    for k, es in sorted(by_series(exp).items()):
+        host, plugin, pinst, typ, tinst, ds = k
+        path = [host.replace(".", "_"), node(plugin, pinst), node(typ, tinst)]
+        if typ in types_multi:
+            path.append(ds)
+        f = os.path.join(wdir, "collectd", *path) + ".wsp"
+        if not os.path.exists(f):
+            print("graphite: MISSING file %s" % f)
+            bad += 1
+            continue
+        t0, t1 = int(es[0]["t"]) - 2, int(es[-1]["t"]) + 2
+        try:
+            d = json.loads(subprocess.check_output(
+                ["whisper-fetch", "--json", "--from=%d" % t0, "--until=%d" % t1, f],
+                stderr=subprocess.STDOUT))
+        except subprocess.CalledProcessError as x:
+            print("graphite: whisper-fetch %s: %s" % (f, x.output.decode().strip()))
+            bad += 1
+            continue
+        pts = {d["start"] + i * d["step"]: v for i, v in enumerate(d["values"]) if v is not None}
+        want = []
+        if es[0]["kind"] == "gauge":
+            want = [(int(round(e["t"])), e["v"]) for e in es]
+        else:
+            for a, b in zip(es, es[1:]):
+                if b["t"] > a["t"] and b["v"] >= a["v"]:
+                    want.append((int(round(b["t"])), (b["v"] - a["v"]) / (b["t"] - a["t"])))
+        if len(want) < minimum:
+            print("graphite: %s: only %d expected points (need %d)" % (f, len(want), minimum))
+            bad += 1
+        for t, v in want:
+            checked += 1
+            got = pts.get(t)
+            if got is None:
+                print("graphite: MISSING %s at %d (expected %r)" % (".".join(path), t, v))
+                bad += 1
+            elif not close(got, v, es[0]["kind"] != "gauge"):
+                print("graphite: WRONG %s at %d: %r, expected %r" % (".".join(path), t, got, v))
+                bad += 1
+    print("fwdtruth: graphite: %d points checked against the ground truth, %d problems" % (
+        checked, bad))
+    return bad
+
+
+def check_influx(port, exp, minimum):
+    bad, checked = 0, 0
+    for k, es in sorted(by_series(exp).items()):
+        host, plugin, pinst, typ, tinst, ds = k
+        where = ["\"host\" = '%s'" % host, "\"type\" = '%s'" % typ]
+        where.append("\"instance\" = '%s'" % pinst if pinst else "\"instance\" = ''")
+        where.append("\"type_instance\" = '%s'" % tinst if tinst else "\"type_instance\" = ''")
+        q = "SELECT \"value\" FROM \"%s_%s\" WHERE %s" % (plugin, ds, " AND ".join(where))
+        out = subprocess.check_output(["influx", "-host", "127.0.0.1", "-port", str(port),
+                                       "-database", "collectd", "-precision", "ns",
+                                       "-format", "json", "-execute", q])
+        d = json.loads(out)
+        pts = {}
+        for r in d.get("results", []):
+            if "error" in r:
+                print("influx: %s: %s" % (q, r["error"]))
+                bad += 1
+            for s in r.get("series", []):
+                for t, v in s["values"]:
+                    pts[int(t)] = v
+        if len(es) < minimum:
+            print("influx: %s: only %d expected points (need %d)" % (q, len(es), minimum))
+            bad += 1
+        for e in es:
+            checked += 1
+            # collectd's cdtime_t has 2^-30 s resolution; the network plugin
+            # sends it as is and InfluxDB stores nanoseconds.
+            t = int(round(e["t"] * 1e9))
+            got = [v for tt, v in pts.items() if abs(tt - t) < 2000]
+            if not got:
+                print("influx: MISSING %s at %s (expected %r); %d points there" % (
+                    q, e["t"], e["v"], len(pts)))
+                bad += 1
+            elif float(got[0]) != float(e["v"]):
+                print("influx: WRONG %s at %s: %r, expected %r" % (q, e["t"], got[0], e["v"]))
+                bad += 1
+    print("fwdtruth: influxdb: %d points checked against the ground truth, %d problems" % (
+        checked, bad))
+    return bad
+
+
+def main(a):
+    if len(a) >= 2 and a[0] == "expect":
+        exp = expect(a[1])
+        if len(a) > 2:
+            exp = dispatched(exp, a[2])
+        for e in exp:
+            print(json.dumps(e, sort_keys=True))
+        return 0
+    if len(a) >= 3 and a[0] in ("graphite", "influx"):
+        exp = [json.loads(l) for l in open(a[2])]
+        if not exp:
+            print("fwdtruth: no expectations (no Linux APPLDATA in the truth?)")
+            return 1
+        minimum = int(a[3]) if len(a) > 3 else 1
+        fn = check_graphite if a[0] == "graphite" else check_influx
+        return 1 if fn(a[1], exp, minimum) else 0
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every metric a dashboard in contrib/grafana/ queries is one the zvm plugin
+# emits: collectd with the zvm plugin on zvmsim writes csv, and dashcheck.py
+# matches every Graphite target and InfluxDB query (and every template
+# variable) against the identifiers written.  The JSON must also be what
+# contrib/grafana/mkdash.py generates.
+. tests/e2e/fwd/lib.sh
+fwd_init dashboards
+
+mkdir -p "$FWD_TMP/gen"
+python3 contrib/grafana/mkdash.py "$FWD_TMP/gen"
+for f in "$FWD_TMP"/gen/*.json; do
+	cmp -s "$f" "contrib/grafana/$(basename "$f")" ||
+		fwd_fail "contrib/grafana/$(basename "$f") differs from mkdash.py's output (rerun it)"
+done
+[ "$(ls contrib/grafana/*.json | wc -l)" = "$(ls "$FWD_TMP"/gen/*.json | wc -l)" ] ||
+	fwd_fail "contrib/grafana holds JSON files mkdash.py does not write"
+
+fwd_start_zvmsim $FWD_SIM_ARGS
+conf=$(fwd_zvm_conf "" "")
+fwd_start_collectd "$conf"
+fwd_run_intervals
+fwd_stop_collectd
+fwd_stop_pid "$ZVMSIM_PID"
+fwd_collectd_ok
+python3 tests/e2e/fwd/dashcheck.py --csv "$FWD_TMP/csv" --types /usr/share/collectd/types.db \
+	--types types.db contrib/grafana/*.json >&2 || fwd_fail "a dashboard queries metrics the plugin does not emit"
