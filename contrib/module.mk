@@ -26,7 +26,8 @@ INSTALL_SYSCONF ?= 1
 INSTALL         ?= install
 
 CONTRIB_DOCS     := $(sort $(wildcard doc/*.md))
-CONTRIB_EXAMPLES := $(sort $(wildcard contrib/*.conf))
+# The demo configuration is a template for `make demo` (placeholders), not an example.
+CONTRIB_EXAMPLES := $(sort $(filter-out contrib/collectd-zvm-demo.conf,$(wildcard contrib/*.conf)))
 CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))
 CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
                     contrib/modules-load.d/collectd-zvm.conf \

@@ -72,6 +72,7 @@ struct cp_state {
         uint64_t lpar_bad; /* SYTCUP records whose entries did not fit */
         bool lpar_badnow;  /* ... in this interval */
         uint64_t last_tod; /* newest record TOD seen, for self-metrics */
+        uint64_t law_tod;  /* TOD the law verdicts were last published with */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);

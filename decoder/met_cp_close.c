@@ -222,6 +222,11 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
         guests(s);
         cp_laws(e, s);
         cp_emit_all(e, s);
+        /* An interval can close twice without a newer record (Interval End after a
+         * close forced by a repeated key): publish each verdict once per time. */
+        if (s->last_tod == s->law_tod)
+                return;
+        s->law_tod = s->last_tod;
         struct zd_record r;
         memset(&r, 0, sizeof(r));
         r.tod = s->last_tod;

@@ -53,9 +53,17 @@ $(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $<
 
 .PHONY: check-plugin-e2e
-check-plugin-e2e: $(ZVM_SO) $(E2E_GEN)
+check-plugin-e2e: $(ZVM_SO) $(E2E_GEN) $(BUILD)/zvmsim $(BUILD)/zvmmon/zvmmon
 	tests/e2e/plugin/run.sh . $(BUILD)
 CHECK_TARGETS += check-plugin-e2e
+
+# make demo: packages first (like check), then the demo itself.
+.PHONY: demo-run
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+demo-run: $(ZVM_SO) $(E2E_GEN) $(BUILD)/zvmsim
+	@plugin/demo.sh $(BUILD)
+
 # write_zvm (plugin/wzvm.mk) is kept in its own file; the zvm read plugin's rules live here.
 include plugin/wzvm.mk
 

@@ -17,6 +17,7 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,7 @@ struct zvm_config {
         char **inc_guest, **exc_guest;
         size_t ninc_guest, nexc_guest;
         bool report_stats;
+        bool layouts_loaded; /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_options engine;
 };
 
@@ -130,6 +132,7 @@ struct zvm_reader {
         uint8_t *buf;
         size_t n, cap;
         bool oversized;   /* the current set passed max_set: its bytes are being skipped */
+        bool poisoned;    /* EFAULT hit the current set: the rest of it is skipped */
         bool in_set;      /* bytes were read since the last 0-byte read */
         double backoff;   /* current reopen delay, s */
         double next_open; /* monotonic time of the next open attempt */
@@ -146,7 +149,7 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
 
 /* ---- replay (zvm_replay.c) ---- */
 /* Replay one file through the pipe; false (logged) if it could not be read. */
-bool zvm_replay_file(struct zvm_pipe *p, const char *path, const volatile bool *stop);
+bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
 
 double zvm_monotonic(void);
 

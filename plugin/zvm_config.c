@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lay_file.h"
 #include "zvm.h"
 
 void zvm_config_defaults(struct zvm_config *c)
@@ -308,6 +309,20 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         }
         if (strcasecmp(k, "ReportStats") == 0)
                 return get_bool(ci, &c->report_stats);
+        if (strcasecmp(k, "LayoutFile") == 0) {
+                char *path = NULL, err[256];
+                if (get_string(ci, &path))
+                        return -1;
+                bool ok = zl_load_file(path, err, sizeof(err));
+                if (!ok)
+                        ERROR(ZVM_PLUGIN " plugin: LayoutFile: %s (none of its layouts is used)",
+                              err);
+                else
+                        INFO(ZVM_PLUGIN " plugin: LayoutFile \"%s\" loaded", path);
+                c->layouts_loaded |= ok;
+                free(path);
+                return ok ? 0 : -1;
+        }
         ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", k);
         return -1;
 }

@@ -57,9 +57,36 @@ void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e)
         d->eng = e;
 }
 
+/*
+ * Metric modules may say the same thing every interval (a record that never
+ * fits its layout): a message seen again is logged only on its 2nd, 4th,
+ * 8th, ... occurrence, with the count, so the log stays readable.
+ */
+#define LOG_MEMORY 16
+static struct {
+        uint64_t hash;
+        uint64_t count;
+} log_seen[LOG_MEMORY];
+static size_t log_next;
+
 void zvm_engine_log(void *ctx, int level, const char *msg)
 {
         (void)ctx;
+        uint64_t h = UINT64_C(0xCBF29CE484222325);
+        for (const char *s = msg; *s; s++)
+                h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001B3);
+        for (size_t i = 0; i < LOG_MEMORY; i++) {
+                if (log_seen[i].hash != h || !log_seen[i].count)
+                        continue;
+                uint64_t n = ++log_seen[i].count;
+                if ((n & (n - 1)) == 0)
+                        plugin_log(level, ZVM_PLUGIN " plugin: %s (seen %llu times)", msg,
+                                   (unsigned long long)n);
+                return;
+        }
+        log_seen[log_next].hash = h;
+        log_seen[log_next].count = 1;
+        log_next = (log_next + 1) % LOG_MEMORY;
         plugin_log(level, ZVM_PLUGIN " plugin: %s", msg);
 }
 

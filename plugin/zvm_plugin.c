@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lay_file.h"
 #include "zvm.h"
 
 #define POLL_MS 1000
@@ -24,8 +25,8 @@ static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wcond = PTHREAD_COND_INITIALIZER;
 static pthread_t worker_tid;
 static bool worker_running; /* a thread exists that must be joined */
-static volatile bool worker_exited;
-static volatile bool stop_flag;
+static atomic_bool worker_exited;
+static atomic_bool stop_flag;
 static bool replayed; /* files are replayed once per daemon life, not per restart */
 
 static int zvm_config_cb(oconfig_item_t *ci)
@@ -140,6 +141,8 @@ static int zvm_shutdown(void)
                 worker_running = false;
         }
         if (configured) {
+                if (cfg.layouts_loaded)
+                        zl_file_unload_all();
                 zvm_config_free(&cfg);
                 configured = false;
         }

@@ -166,6 +166,7 @@ static void drop_fd(struct zvm_reader *r, double now)
         r->n = 0;
         r->in_set = false;
         r->oversized = false;
+        r->poisoned = false;
         r->next_open = now + r->backoff;
         r->backoff = r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
 }
@@ -268,7 +269,9 @@ static void decode_set(struct zvm_reader *r)
 
 static void end_of_set(struct zvm_reader *r)
 {
-        if (r->oversized) {
+        if (r->poisoned) {
+                /* Counted when EFAULT came; the tail that followed is not a set on its own. */
+        } else if (r->oversized) {
                 zvm_stats_lock();
                 zvm_stats()->oversized++;
                 zvm_stats_unlock();
@@ -282,6 +285,7 @@ static void end_of_set(struct zvm_reader *r)
         r->n = 0;
         r->in_set = false;
         r->oversized = false;
+        r->poisoned = false;
 }
 
 static void discard(struct zvm_reader *r, int err)
@@ -301,6 +305,8 @@ static void discard(struct zvm_reader *r, int err)
         r->n = 0;
         r->in_set = false;
         r->oversized = false;
+        /* The driver goes on with the rest of the same set: skip it up to the 0-byte read. */
+        r->poisoned = err == EFAULT;
 }
 
 /* Room for the next read, growing up to max_set; false once the set is oversized. */
@@ -359,16 +365,17 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
 
         static uint8_t sink[READ_CHUNK]; /* where an oversized set's bytes go */
         for (int i = 0; i < READS_PER_STEP; i++) {
-                bool ok = !r->oversized && room(r);
-                if (!ok)
-                        r->oversized = true;
+                bool ok = !r->oversized && !r->poisoned && room(r);
                 uint8_t *dst = ok ? r->buf + r->n : sink;
-                size_t want = ok ? r->cap - r->n : sizeof(sink);
+                size_t lim = r->cap < r->cfg->max_set ? r->cap : r->cfg->max_set;
+                size_t want = ok ? lim - r->n : sizeof(sink);
                 ssize_t got = r->sys->read(r->fd, dst, want);
                 if (got > 0) {
                         r->in_set = true;
                         if (ok)
                                 r->n += (size_t)got;
+                        else if (!r->poisoned)
+                                r->oversized = true; /* a set of exactly max_set bytes is fine */
                         continue;
                 }
                 if (got == 0) {

@@ -21,7 +21,7 @@ static const char *format_name(enum zd_format f)
         return ops ? ops->name : "unknown";
 }
 
-bool zvm_replay_file(struct zvm_pipe *p, const char *path, const volatile bool *stop)
+bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop)
 {
         FILE *f = fopen(path, "rb");
         if (!f) {

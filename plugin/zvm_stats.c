@@ -82,6 +82,7 @@ void zvm_stats_submit(void)
         derive("total_values", "appl_sync", s.engine.appl_sync);
         derive("total_values", "appl_stale", s.engine.appl_stale);
         derive("total_values", "appl_bad", s.engine.appl_bad);
+        derive("total_values", "appl_unknown", s.engine.appl_unknown);
         derive("total_values", "timer_resets", s.engine.timer_resets);
         derive("total_values", "hint_suppressed", s.engine.hint_suppressed);
         uint64_t all = 0;

@@ -55,7 +55,7 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx)
         lx->hz = 100;
         lx->appl_ms = 10 + sim_rng_below(g, 90);
         lx->vcpu_acc = UINT64_MAX / 2; /* first interval: gather at once */
-        lx->totalram = (UINT64_C(1) << (20 + sim_rng_below(g, 4))) * 1024; /* 1..8 GB in KB */
+        lx->totalram = UINT64_C(1) << (20 + sim_rng_below(g, 4)); /* 1..8 GB in KB */
         lx->freeram = lx->totalram / 3;
         lx->bufferram = lx->totalram / 50;
         lx->cached = lx->totalram / 4;

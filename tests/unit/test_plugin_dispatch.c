@@ -325,6 +325,18 @@ static void pipe_from_bytes_to_value_lists(void **state)
         zvm_config_free(&c);
 }
 
+static void repeated_engine_messages_thinned(void **state)
+{
+        (void)state;
+        cd_reset();
+        for (int i = 0; i < 9; i++)
+                zvm_engine_log(NULL, 4, "record never fits");
+        zvm_engine_log(NULL, 4, "something else");
+        /* 1st, 2nd, 4th, 8th occurrence, then the other message. */
+        assert_int_equal(cd_nlog, 5);
+        assert_string_equal(cd_lastlog, "zvm plugin: something else");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -337,6 +349,7 @@ int main(void)
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
+            cmocka_unit_test(repeated_engine_messages_thinned),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,6 +224,8 @@ static void efault_discards_set_keeps_device(void **state)
         make_set(&b, 2);
         ev(EV_DATA, a.b, 40, 0);
         ev(EV_ERR, NULL, 0, EFAULT);
+        ev(EV_DATA, a.b + 40, a.n - 40, 0); /* the driver goes on with the same set */
+        ev(EV_ZERO, NULL, 0, 0);
         deliver(&b);
         run(f, 1, 0);
         assert_int_equal(zvm_stats()->discarded_efault, 1);
@@ -265,6 +267,24 @@ static void oversized_set_dropped(void **state)
         assert_int_equal(octets(), 1); /* only b */
         assert_int_equal(last_rx(), 1002);
         assert_true(f->r.cap <= 4096);
+}
+
+static void set_of_exactly_max_size_kept(void **state)
+{
+        struct fix *f = *state;
+        struct set a;
+        make_set(&a, 1);
+        f->c.max_set = a.n;
+        deliver(&a);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->oversized, 0);
+        assert_int_equal(octets(), 1);
+        f->c.max_set = a.n - 1;
+        make_set(&a, 2);
+        deliver(&a);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->oversized, 1);
+        assert_int_equal(octets(), 1);
 }
 
 static void ebusy_retries_with_backoff(void **state)
@@ -355,6 +375,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(efault_discards_set_keeps_device, setup, teardown),
             cmocka_unit_test_setup_teardown(eoverflow_counted_data_kept, setup, teardown),
             cmocka_unit_test_setup_teardown(oversized_set_dropped, setup, teardown),
+            cmocka_unit_test_setup_teardown(set_of_exactly_max_size_kept, setup, teardown),
             cmocka_unit_test_setup_teardown(ebusy_retries_with_backoff, setup, teardown),
             cmocka_unit_test_setup_teardown(missing_device_message_names_prerequisites, setup,
                                             teardown),

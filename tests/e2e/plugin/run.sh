@@ -11,6 +11,7 @@ trap 'rm -rf "$T"' EXIT
 GEN="$TOP/$BUILD/tests/e2e_gen"
 [ -x "$GEN" ] || fail "$GEN not built"
 
+if [ "${E2E_ONLY:-}" != device ]; then
 IV=60 # the monitor interval in the generated D1R9; collectd's own is 1 s
 "$GEN" "$T" 5 $IV
 
@@ -64,6 +65,15 @@ timeout 10 collectd -f -C "$T/badcfg/collectd.conf" >"$T/badcfg/out" 2>&1 || rc=
 grep -q 'IncludeRecord "D0R": expected a domain' "$T/badcfg/out" "$T/badcfg/collectd.log" ||
 	fail "bad config: no message naming the option"
 
+echo "== LayoutFile: a broken file is refused, naming file and line"
+printf '# nothing\nlayout D0R2 SYTPRP min_len\n' >"$T/bad-layouts.txt"
+conf badlay "  LayoutFile \"$T/bad-layouts.txt\""
+rc=0
+timeout 10 collectd -f -C "$T/badlay/collectd.conf" >"$T/badlay/out" 2>&1 || rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "broken LayoutFile accepted (exit $rc)"
+grep -q 'LayoutFile: .*bad-layouts.txt:2' "$T/badlay/out" "$T/badlay/collectd.log" ||
+	{ cat "$T/badlay/out"; fail "LayoutFile error names no line"; }
+
 echo "== valgrind: 100 intervals replayed and a reconnect loop, in the real daemon"
 need valgrind
 mkdir -p "$T/vg100" && "$GEN" "$T/vg100" 100 1
@@ -77,4 +87,8 @@ logged vg 'replayed: 100 data sets'
 [ ! -s "$T/vg/valgrind.log" ] || { cat "$T/vg/valgrind.log"; fail "valgrind reported errors or leaks"; }
 [ "$(csvlast vg collector/zvm-reader/total_events-open_failures)" -ge 10 ] || fail "valgrind run: reconnect loop did not run"
 
-echo "plugin e2e (replay): all passed"
+fi
+
+. "$TOP/tests/e2e/plugin/device.sh"
+
+echo "plugin e2e: all passed"

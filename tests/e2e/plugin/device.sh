@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: MIT
+# Sourced by run.sh: the zvm plugin in the real collectd on zvmsim's FUSE
+# /dev/monreader.  Intervals are driven through zvmsim's control file, so
+# the run is deterministic; faults are injected the same way.
+SIM="$TOP/$BUILD/zvmsim"
+[ -x "$SIM" ] || fail "$SIM not built (make $BUILD/zvmsim)"
+[ -e /dev/fuse ] || fail "FUSE is unavailable (/dev/fuse missing): the device tests need zvmsim's FUSE monreader"
+need fusermount3
+
+M="$T/mnt"
+mkdir -p "$M"
+SIMPID=""
+sim_start() { # sim_start TRUTHFILE
+	"$SIM" run -m "$M" --interval 0 --cpus 2 --guests 4 --linux 2 --devices 2 --vnics 2 \
+		--start 1795305600 --truth "$1" >"$T/zvmsim.log" 2>&1 &
+	SIMPID=$!
+	for _ in $(seq 50); do [ -e "$M/monreader" ] && return 0; sleep 0.1; done
+	cat "$T/zvmsim.log"
+	fail "zvmsim did not mount $M"
+}
+sim_stop() { # unmounting ends zvmsim, which then completes its truth file
+	[ -n "$SIMPID" ] || return 0
+	fusermount3 -u "$M" 2>/dev/null || true
+	for _ in $(seq 50); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
+	kill "$SIMPID" 2>/dev/null || true
+	wait "$SIMPID" 2>/dev/null || true
+	SIMPID=""
+}
+trap 'sim_stop; rm -rf "$T"' EXIT
+sim_start "$T/truth.jsonl"
+
+st() { awk -v k="$1" '$1 == k { print $2 }' "$M/status"; }
+ctl() { echo "$*" >"$M/control"; }
+wait_open() { # wait_open 0|1 SECONDS
+	for _ in $(seq $(($2 * 10))); do [ "$(st reader_open)" = "$1" ] && return 0; sleep 0.1; done
+	fail "reader_open did not become $1 within $2 s"
+}
+intervals() { for _ in $(seq "$1"); do ctl interval; sleep "${2:-0.3}"; done; }
+
+echo "== live zvmsim: EBUSY, values against the ground truth, sever, EFAULT, EOVERFLOW, oversized"
+# Another program holds the device: the plugin must say so and wait.
+python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); time.sleep(4)' "$M/monreader" &
+HOLD=$!
+wait_open 1 5
+conf dev "  Device \"$M/monreader\"
+  RetryInterval 0.5
+  MaxRetryInterval 1
+  MaxDataSetSize 262144" json
+timeout -s TERM -k 10 120 collectd -f -C "$T/dev/collectd.conf" >"$T/dev/stdout" 2>&1 &
+CD=$!
+sleep 2
+logged dev "is busy: another program has it open"
+logged dev "one reader per guest"
+wait "$HOLD"
+wait_open 1 5
+logged dev "opened; reading monitor data"
+SKIP=""
+intervals 4
+# Sever: the data set in flight and the queue are lost; the plugin reopens by itself.
+i0=$(st interval); ctl sever; wait_open 0 3; wait_open 1 5
+SKIP="$SKIP,$i0,$((i0 + 1))"
+intervals 3
+# EFAULT: the set being read is discarded, the device stays open.
+i0=$(st interval); ctl efault; ctl interval; sleep 0.5
+SKIP="$SKIP,$((i0 + 1))"
+intervals 2
+# EOVERFLOW: 255 messages queued unread; the data read is kept, the rest dropped by CP.
+i0=$(st interval); ctl overflow; sleep 3
+i1=$(st interval)
+SKIP="$SKIP,$(seq -s, $((i0 + 1)) "$i1")"
+intervals 2
+# A data set larger than MaxDataSetSize.
+i0=$(st interval); ctl bigset 100; ctl interval; sleep 0.5
+SKIP="$SKIP,$((i0 + 1))"
+intervals 3
+sleep 1.5 # one more read callback for the self-metrics
+t0=$(date +%s.%N)
+kill -TERM "$CD"
+rc=0; wait "$CD" || rc=$?
+t1=$(date +%s.%N)
+grep -q "Exiting normally" "$T/dev/collectd.log" || { tail -20 "$T/dev/collectd.log"; fail "dev: no clean shutdown (rc $rc)"; }
+python3 -c "import sys; d=$t1-$t0; print('shutdown took %.2f s' % d); sys.exit(0 if d < 5 else 1)" ||
+	fail "shutdown took too long"
+H=collector/zvm-reader
+for k in total_events-reconnects total_events-open_failures total_events-discarded_efault \
+	total_events-discarded_eio total_events-overflow total_events-oversized errors-decode \
+	total_objects-datasets total_values-dispatched total_values-duplicate; do
+	echo "  $k $(csvlast dev $H/$k)"
+done
+[ "$(csvlast dev $H/total_events-open_failures)" -ge 1 ] || fail "EBUSY not counted"
+[ "$(csvlast dev $H/total_events-reconnects)" -ge 1 ] || fail "no reconnect after the sever"
+[ "$(csvlast dev $H/total_events-discarded_efault)" -ge 1 ] || fail "EFAULT not counted"
+[ "$(csvlast dev $H/total_events-overflow)" -ge 1 ] || fail "EOVERFLOW not counted"
+[ "$(csvlast dev $H/total_events-oversized)" -ge 1 ] || fail "oversized set not counted"
+[ "$(csvlast dev $H/errors-decode)" = 0 ] || fail "decode errors on zvmsim's data"
+logged dev "reported EOVERFLOW"
+logged dev "larger than MaxDataSetSize"
+sim_stop
+python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth.jsonl" "$T/dev/csv" "$T/dev/collectd.log" \
+	--skip-intervals "$SKIP" --min 200 --cp-min 5
+
+echo "== zvmmon capture of the live device, replayed by File: the same values as the truth"
+ZVMMON="$TOP/$BUILD/zvmmon/zvmmon"
+[ -x "$ZVMMON" ] || fail "$ZVMMON not built"
+sim_start "$T/truth-cap.jsonl"
+"$ZVMMON" capture -o "$T/live.cap" --device "$M/monreader" --sets 6 >"$T/zvmmon.log" 2>&1 &
+ZP=$!
+wait_open 1 5
+intervals 5
+for _ in $(seq 50); do kill -0 "$ZP" 2>/dev/null || break; sleep 0.1; done
+wait "$ZP" || { cat "$T/zvmmon.log"; fail "zvmmon capture failed"; }
+sim_stop
+conf capreplay "  File \"$T/live.cap\"" json
+run capreplay 4
+logged capreplay 'live.cap" (capture) replayed: 6 data sets'
+python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth-cap.jsonl" "$T/capreplay/csv" \
+	"$T/capreplay/collectd.log" --min 50
+
+echo "== valgrind: 100 live intervals from zvmsim in the real daemon"
+sim_start "$T/truth-vg.jsonl"
+conf vgdev "  Device \"$M/monreader\"
+  RetryInterval 0.5
+  MaxRetryInterval 1"
+timeout -s TERM -k 20 120 valgrind -q --leak-check=full --show-leak-kinds=definite,possible \
+	--errors-for-leak-kinds=definite,possible --log-file="$T/vgdev/valgrind.log" \
+	collectd -f -C "$T/vgdev/collectd.conf" >"$T/vgdev/stdout" 2>&1 &
+CD=$!
+wait_open 1 30
+intervals 100 0.1
+sleep 2
+kill -TERM "$CD"
+wait "$CD" || true
+grep -q "Exiting normally" "$T/vgdev/collectd.log" || fail "vgdev: no clean shutdown"
+[ ! -s "$T/vgdev/valgrind.log" ] || { cat "$T/vgdev/valgrind.log"; fail "valgrind reported errors or leaks"; }
+[ "$(csvlast vgdev collector/zvm-reader/total_objects-datasets)" -ge 100 ] || fail "vgdev: fewer than 100 data sets"
+echo "valgrind: $(csvlast vgdev collector/zvm-reader/total_objects-datasets) data sets, no errors, no leaks"
+sim_stop
