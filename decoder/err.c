@@ -2,14 +2,14 @@
 #include "err.h"
 
 static const char *const names[] = {
-	"none",
+    "none",
 #define X(sym, name, desc) name,
 #include "err_kinds.def"
 #undef X
 };
 
 static const char *const descs[] = {
-	"no error",
+    "no error",
 #define X(sym, name, desc) desc,
 #include "err_kinds.def"
 #undef X
@@ -17,10 +17,10 @@ static const char *const descs[] = {
 
 const char *zd_err_name(enum zd_err_kind k)
 {
-	return (unsigned)k < ZD_E__COUNT ? names[k] : "invalid";
+        return (unsigned)k < ZD_E__COUNT ? names[k] : "invalid";
 }
 
 const char *zd_err_desc(enum zd_err_kind k)
 {
-	return (unsigned)k < ZD_E__COUNT ? descs[k] : "invalid error kind";
+        return (unsigned)k < ZD_E__COUNT ? descs[k] : "invalid error kind";
 }

@@ -3,11 +3,11 @@
 #define ZD_ERR_H
 
 enum zd_err_kind {
-	ZD_E_NONE = 0,
+        ZD_E_NONE = 0,
 #define X(sym, name, desc) sym,
 #include "err_kinds.def"
 #undef X
-	ZD_E__COUNT
+        ZD_E__COUNT
 };
 
 const char *zd_err_name(enum zd_err_kind k);

@@ -5,21 +5,21 @@
  */
 #include "layout.h"
 
-#define TABLES(X) \
-	X(hdr) \
-	X(d0) \
-	X(d1) \
-	X(d3) \
-	X(d4) \
-	X(d5) \
-	X(d6) \
-	X(d8) \
-	X(d11) \
-	X(d10) \
-	X(linux) \
-	X(lnxappl) \
-	X(vm370) \
-	X(wzvm)
+#define TABLES(X)                                                                                  \
+        X(hdr)                                                                                     \
+        X(d0)                                                                                      \
+        X(d1)                                                                                      \
+        X(d3)                                                                                      \
+        X(d4)                                                                                      \
+        X(d5)                                                                                      \
+        X(d6)                                                                                      \
+        X(d8)                                                                                      \
+        X(d11)                                                                                     \
+        X(d10)                                                                                     \
+        X(linux)                                                                                   \
+        X(lnxappl)                                                                                 \
+        X(vm370)                                                                                   \
+        X(wzvm)
 
 #define DECLARE(name) extern const struct zl_table zl_tab_##name;
 TABLES(DECLARE)
@@ -27,7 +27,7 @@ TABLES(DECLARE)
 
 const struct zl_table *const zl_builtin[] = {
 #define ENTRY(name) &zl_tab_##name,
-	TABLES(ENTRY)
+    TABLES(ENTRY)
 #undef ENTRY
-	NULL,
+        NULL,
 };

@@ -10,16 +10,16 @@
 #include "metric.h"
 
 struct zm_module {
-	const char *name;
-	void *(*create)(struct zm_engine *e);
-	void (*destroy)(void *state);
-	void (*record)(struct zm_engine *e, void *state, const struct zd_record *r);
-	void (*interval_end)(struct zm_engine *e, void *state, const struct zd_record *r);
-	/*
-	 * Record families (1 << ZD_FAM_x) the module is given; 0 means CP only, so
-	 * a VM/370 tape record never reaches a module that reads CP layouts.
-	 */
-	unsigned families;
+        const char *name;
+        void *(*create)(struct zm_engine *e);
+        void (*destroy)(void *state);
+        void (*record)(struct zm_engine *e, void *state, const struct zd_record *r);
+        void (*interval_end)(struct zm_engine *e, void *state, const struct zd_record *r);
+        /*
+         * Record families (1 << ZD_FAM_x) the module is given; 0 means CP only, so
+         * a VM/370 tape record never reaches a module that reads CP layouts.
+         */
+        unsigned families;
 };
 
 /* Emit one metric (the engine applies the series cap and counts it). */
@@ -28,14 +28,14 @@ void zm_emit(struct zm_engine *e, const struct zm_metric *m);
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r);
 /* Set plugin / instance / type / type_instance in one call (NULL = ""). */
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
-		    const char *tinst);
+                    const char *tinst);
 void zm_metric_gauge(struct zm_metric *m, double v);
 void zm_metric_derive(struct zm_metric *m, int64_t v);
 
 struct zm_counters *zm_counters_mut(struct zm_engine *e);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);
 void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void zm_set_system(struct zm_engine *e, const char *name);
 void zm_set_interval(struct zm_engine *e, double seconds);
 /* The state a module's create() returned, by module name (NULL if none). */

@@ -19,49 +19,49 @@
 #define ZM_MAXVALUES 4
 
 enum zm_scope {
-	ZM_SYSTEM, /* the z/VM system: host = system name */
-	ZM_GUEST,  /* a guest's own data (APPLDATA, LNXAPPL): host = guest */
+        ZM_SYSTEM, /* the z/VM system: host = system name */
+        ZM_GUEST,  /* a guest's own data (APPLDATA, LNXAPPL): host = guest */
 };
 
 enum zm_ds { ZM_GAUGE, ZM_DERIVE };
 
 struct zm_metric {
-	enum zm_scope scope;
-	char guest[9];             /* ZM_GUEST: the userid, upper case as CP writes it */
-	char host[ZM_NAME_LEN];    /* a host name the guest wrote itself (write_zvm), else "" */
-	char plugin[ZM_NAME_LEN];
-	char plugin_instance[ZM_NAME_LEN];
-	char type[ZM_NAME_LEN];
-	char type_instance[ZM_NAME_LEN];
-	size_t nvalues;
-	enum zm_ds ds[ZM_MAXVALUES];
-	double gauge[ZM_MAXVALUES];
-	int64_t derive[ZM_MAXVALUES];
-	uint64_t tod;      /* when the value was true (record TOD, or the guest's own stamp) */
-	uint8_t domain;    /* source record, for filters */
-	uint16_t record;
-	const char *check; /* NULL for verified sources; the name of the law that vouches for it */
+        enum zm_scope scope;
+        char guest[9];          /* ZM_GUEST: the userid, upper case as CP writes it */
+        char host[ZM_NAME_LEN]; /* a host name the guest wrote itself (write_zvm), else "" */
+        char plugin[ZM_NAME_LEN];
+        char plugin_instance[ZM_NAME_LEN];
+        char type[ZM_NAME_LEN];
+        char type_instance[ZM_NAME_LEN];
+        size_t nvalues;
+        enum zm_ds ds[ZM_MAXVALUES];
+        double gauge[ZM_MAXVALUES];
+        int64_t derive[ZM_MAXVALUES];
+        uint64_t tod;   /* when the value was true (record TOD, or the guest's own stamp) */
+        uint8_t domain; /* source record, for filters */
+        uint16_t record;
+        const char *check; /* NULL for verified sources; the name of the law that vouches for it */
 };
 
 /* Counters the engine keeps about what it refused, for self-metrics and zvmmon stat. */
 struct zm_counters {
-	uint64_t metrics;        /* metrics emitted */
-	uint64_t appl_sync;      /* kernel APPLDATA samples dropped: sync counters differ */
-	uint64_t appl_stale;     /* kernel APPLDATA samples not reported again: stale */
-	uint64_t appl_bad;       /* domain 10 records with lying offsets or lengths */
-	uint64_t appl_unknown;   /* product ids we do not decode (kept opaque) */
-	uint64_t series_capped;  /* metrics dropped by the per-guest series cap */
-	uint64_t timer_resets;   /* CPU timers that went backwards: interval dropped */
-	uint64_t hint_suppressed;/* metrics from unproven fields held back */
+        uint64_t metrics;         /* metrics emitted */
+        uint64_t appl_sync;       /* kernel APPLDATA samples dropped: sync counters differ */
+        uint64_t appl_stale;      /* kernel APPLDATA samples not reported again: stale */
+        uint64_t appl_bad;        /* domain 10 records with lying offsets or lengths */
+        uint64_t appl_unknown;    /* product ids we do not decode (kept opaque) */
+        uint64_t series_capped;   /* metrics dropped by the per-guest series cap */
+        uint64_t timer_resets;    /* CPU timers that went backwards: interval dropped */
+        uint64_t hint_suppressed; /* metrics from unproven fields held back */
 };
 
 struct zm_options {
-	/* Per-guest cap on distinct series (0 = none). */
-	size_t max_series_per_guest;
-	/* UnverifiedFields: -1 auto, 0 never, 1 always. */
-	int unverified;
-	/* Consecutive good intervals before auto turns a hint field on. */
-	unsigned verify_intervals;
+        /* Per-guest cap on distinct series (0 = none). */
+        size_t max_series_per_guest;
+        /* UnverifiedFields: -1 auto, 0 never, 1 always. */
+        int unverified;
+        /* Consecutive good intervals before auto turns a hint field on. */
+        unsigned verify_intervals;
 };
 
 struct zm_engine;
@@ -70,7 +70,7 @@ typedef void (*zm_emit_fn)(void *ctx, const struct zm_metric *m);
 typedef void (*zm_log_fn)(void *ctx, int level, const char *msg);
 
 struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,
-				void *ctx);
+                                void *ctx);
 void zm_engine_free(struct zm_engine *e);
 /* Feed every record of a data set, in order (the handler's record callback). */
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r);

@@ -11,11 +11,11 @@
 enum { ZR_SAMPLE = 1, ZR_EVENT = 2, ZR_CONFIG = 4 };
 
 struct zr_record {
-	int domain, record;
-	const char *dsect; /* "SYTPRP" */
-	const char *name;  /* "Processor data (per processor)" */
-	unsigned types;    /* ZR_SAMPLE | ZR_EVENT | ZR_CONFIG */
-	const char *source;
+        int domain, record;
+        const char *dsect; /* "SYTPRP" */
+        const char *name;  /* "Processor data (per processor)" */
+        unsigned types;    /* ZR_SAMPLE | ZR_EVENT | ZR_CONFIG */
+        const char *source;
 };
 
 const char *zr_domain_name(unsigned domain); /* "System", or NULL above 11 */

@@ -10,28 +10,28 @@
 #include "decoder.h"
 
 enum zd_format {
-	ZD_FMT_UNKNOWN = 0,
-	ZD_FMT_DATASET,  /* one raw monreader data set: [MCE][records]... */
-	ZD_FMT_CAPTURE,  /* zvmmon capture: data sets as read from /dev/monreader */
-	ZD_FMT_MONWRITE, /* CMS MONWRITE file: 4 KB control records + page images */
-	ZD_FMT_VB,       /* variable-record file: RDW (+ BDW) before each record */
-	ZD_FMT_TAPE,     /* VM/370 monitor tape (VB blocks) */
-	ZD_FMT_AWSTAPE,  /* VM/370 monitor tape as an AWSTAPE image */
-	ZD_FMT__COUNT
+        ZD_FMT_UNKNOWN = 0,
+        ZD_FMT_DATASET,  /* one raw monreader data set: [MCE][records]... */
+        ZD_FMT_CAPTURE,  /* zvmmon capture: data sets as read from /dev/monreader */
+        ZD_FMT_MONWRITE, /* CMS MONWRITE file: 4 KB control records + page images */
+        ZD_FMT_VB,       /* variable-record file: RDW (+ BDW) before each record */
+        ZD_FMT_TAPE,     /* VM/370 monitor tape (VB blocks) */
+        ZD_FMT_AWSTAPE,  /* VM/370 monitor tape as an AWSTAPE image */
+        ZD_FMT__COUNT
 };
 
 struct zd_source_ops {
-	enum zd_format fmt;
-	const char *name; /* "monwrite", "capture", ... as users type it */
-	const char *desc;
-	/* Confidence 0..100 that head (the first bytes, up to 64 KB) is this format. */
-	int (*detect)(zd_view head);
-	void *(*create)(struct zd_decoder *d);
-	/* Consume bytes; keeps what it needs across calls.  0, or -1 on a fatal error. */
-	int (*feed)(void *st, zd_view bytes);
-	/* End of input: decode what is left, report truncation. */
-	int (*finish)(void *st);
-	void (*destroy)(void *st);
+        enum zd_format fmt;
+        const char *name; /* "monwrite", "capture", ... as users type it */
+        const char *desc;
+        /* Confidence 0..100 that head (the first bytes, up to 64 KB) is this format. */
+        int (*detect)(zd_view head);
+        void *(*create)(struct zd_decoder *d);
+        /* Consume bytes; keeps what it needs across calls.  0, or -1 on a fatal error. */
+        int (*feed)(void *st, zd_view bytes);
+        /* End of input: decode what is left, report truncation. */
+        int (*finish)(void *st);
+        void (*destroy)(void *st);
 };
 
 /* All formats, in detection order (src_registry.c). */
@@ -72,7 +72,7 @@ void zd_stream_free(struct zd_stream *s);
 #define ZD_CAP_OVERFLOW    UINT32_C(1)
 void zd_capture_file_header(uint8_t out[ZD_CAP_HDR_LEN]);
 void zd_capture_frame_header(uint8_t out[ZD_CAP_FRAME_LEN], uint32_t len, int64_t unix_us,
-			     uint32_t status);
+                             uint32_t status);
 
 /*
  * MONWRITE (src_monwrite.c).  A control record is 4096 bytes: a 40-byte IUCV

@@ -11,36 +11,36 @@
 
 static int tape_detect(zd_view head)
 {
-	return zd_vb_score(head, ZD_FAM_VM370, NULL);
+        return zd_vb_score(head, ZD_FAM_VM370, NULL);
 }
 
 static void *tape_create(struct zd_decoder *d)
 {
-	return zd_vb_new(d, ZD_FAM_VM370, -1, true);
+        return zd_vb_new(d, ZD_FAM_VM370, -1, true);
 }
 
 static int tape_feed(void *st, zd_view b)
 {
-	return zd_vb_feed(st, b);
+        return zd_vb_feed(st, b);
 }
 
 static int tape_finish(void *st)
 {
-	return zd_vb_finish(st);
+        return zd_vb_finish(st);
 }
 
 static void tape_destroy(void *st)
 {
-	zd_vb_free(st);
+        zd_vb_free(st);
 }
 
 const struct zd_source_ops zd_src_tape = {
-	.fmt = ZD_FMT_TAPE,
-	.name = "tape",
-	.desc = "VM/370 Monitor tape as concatenated VB blocks",
-	.detect = tape_detect,
-	.create = tape_create,
-	.feed = tape_feed,
-	.finish = tape_finish,
-	.destroy = tape_destroy,
+    .fmt = ZD_FMT_TAPE,
+    .name = "tape",
+    .desc = "VM/370 Monitor tape as concatenated VB blocks",
+    .detect = tape_detect,
+    .create = tape_create,
+    .feed = tape_feed,
+    .finish = tape_finish,
+    .destroy = tape_destroy,
 };

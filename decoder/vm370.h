@@ -24,24 +24,24 @@
 #define ZD_VM370_MAX_BLOCK 4096u /* "Maximum block and record lengths are 4096 bytes" */
 
 enum {
-	ZD_VM370_PERFORM = 0,
-	ZD_VM370_RESPONSE = 1,
-	ZD_VM370_SCHEDULE = 2,
-	ZD_VM370_USER = 4,
-	ZD_VM370_INSTSIM = 5,
-	ZD_VM370_DASTAP = 6,
-	ZD_VM370_SEEKS = 7,
-	ZD_VM370_SYSPROF = 8,
+        ZD_VM370_PERFORM = 0,
+        ZD_VM370_RESPONSE = 1,
+        ZD_VM370_SCHEDULE = 2,
+        ZD_VM370_USER = 4,
+        ZD_VM370_INSTSIM = 5,
+        ZD_VM370_DASTAP = 6,
+        ZD_VM370_SEEKS = 7,
+        ZD_VM370_SYSPROF = 8,
 };
 
 /* Class 0 codes of the control records that frame a monitor session. */
 enum { ZD_VM370_TAPE_HEADER = 97, ZD_VM370_TAPE_TRAILER = 98, ZD_VM370_SUSPEND = 99 };
 
 struct zd_vm370_hdr {
-	uint16_t len, zeros;
-	uint8_t cls;
-	uint16_t code;
-	uint64_t tod40; /* MNHTOD as found: TOD bits 8-47 */
+        uint16_t len, zeros;
+        uint8_t cls;
+        uint16_t code;
+        uint64_t tod40; /* MNHTOD as found: TOD bits 8-47 */
 };
 /* ZD_E_NONE, ZD_E_VB_RECORD (shorter than 12 or than its length), ZD_E_HDR_ZEROS. */
 enum zd_err_kind zd_vm370_hdr_parse(zd_view v, struct zd_vm370_hdr *h);

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 host_pkgs=(
-	build-essential clang llvm libclang-rt-14-dev valgrind pkg-config jq
+	build-essential clang clang-format llvm libclang-rt-14-dev valgrind pkg-config jq
 	collectd-core collectd-dev libyajl-dev libcmocka-dev
 	fuse3 libfuse3-dev python3
 	gcc-s390x-linux-gnu qemu-user

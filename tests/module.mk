@@ -39,3 +39,11 @@ check-clang:
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) all unit-tests
 
 CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
+
+# The tree follows .clang-format (make format fixes it).
+.PHONY: check-format
+check-format:
+	@command -v clang-format >/dev/null || { echo "check-format: clang-format missing (make deps)"; exit 1; }
+	@clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*') \
+		&& echo "check-format: every C file follows .clang-format"
+CHECK_TARGETS += check-format

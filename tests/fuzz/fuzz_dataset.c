@@ -6,8 +6,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct zd_decoder d;
-	zd_decoder_init(&d, &fuzz_handler);
-	zd_decode_dataset(&d, zd_view_make(data, size), 0, 0);
-	return 0;
+        struct zd_decoder d;
+        zd_decoder_init(&d, &fuzz_handler);
+        zd_decode_dataset(&d, zd_view_make(data, size), 0, 0);
+        return 0;
 }

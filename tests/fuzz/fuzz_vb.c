@@ -6,6 +6,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_hist(data, size, ZD_FMT_VB, ZD_FMT_UNKNOWN);
-	return 0;
+        fuzz_hist(data, size, ZD_FMT_VB, ZD_FMT_UNKNOWN);
+        return 0;
 }

@@ -8,156 +8,157 @@
 
 static void view_reads_big_endian(void **state)
 {
-	(void)state;
-	static const uint8_t b[] = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0xFF};
-	zd_view v = zd_view_make(b, sizeof(b));
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-	assert_true(zd_u8(v, 8, &u8));
-	assert_int_equal(u8, 0xFF);
-	assert_true(zd_u16(v, 1, &u16));
-	assert_int_equal(u16, 0x3456);
-	assert_true(zd_u32(v, 5, &u32));
-	assert_int_equal(u32, 0xBCDEF0FF);
-	assert_true(zd_u64(v, 0, &u64));
-	assert_true(u64 == UINT64_C(0x123456789ABCDEF0));
-	assert_true(zd_uN(v, 2, 3, &u64));
-	assert_true(u64 == 0x56789A);
+        (void)state;
+        static const uint8_t b[] = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0xFF};
+        zd_view v = zd_view_make(b, sizeof(b));
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+        assert_true(zd_u8(v, 8, &u8));
+        assert_int_equal(u8, 0xFF);
+        assert_true(zd_u16(v, 1, &u16));
+        assert_int_equal(u16, 0x3456);
+        assert_true(zd_u32(v, 5, &u32));
+        assert_int_equal(u32, 0xBCDEF0FF);
+        assert_true(zd_u64(v, 0, &u64));
+        assert_true(u64 == UINT64_C(0x123456789ABCDEF0));
+        assert_true(zd_uN(v, 2, 3, &u64));
+        assert_true(u64 == 0x56789A);
 }
 
 static void view_refuses_out_of_bounds(void **state)
 {
-	(void)state;
-	static const uint8_t b[4] = {1, 2, 3, 4};
-	zd_view v = zd_view_make(b, sizeof(b));
-	uint16_t u16 = 0xAAAA;
-	uint32_t u32 = 0xAAAAAAAA;
-	uint64_t u64 = 7;
-	zd_view s;
-	assert_false(zd_u16(v, 3, &u16));
-	assert_int_equal(u16, 0xAAAA); /* untouched */
-	assert_false(zd_u32(v, 1, &u32));
-	assert_false(zd_u64(v, 0, &u64));
-	assert_false(zd_u16(v, SIZE_MAX, &u16)); /* no overflow in the check */
-	assert_false(zd_view_sub(v, 2, SIZE_MAX, &s));
-	assert_false(zd_uN(v, 0, 9, &u64));
-	assert_false(zd_uN(v, 0, 0, &u64));
-	assert_int_equal(zd_view_tail(v, 10).n, 0);
-	zd_view empty = zd_view_make(NULL, 10);
-	assert_int_equal(empty.n, 0);
+        (void)state;
+        static const uint8_t b[4] = {1, 2, 3, 4};
+        zd_view v = zd_view_make(b, sizeof(b));
+        uint16_t u16 = 0xAAAA;
+        uint32_t u32 = 0xAAAAAAAA;
+        uint64_t u64 = 7;
+        zd_view s;
+        assert_false(zd_u16(v, 3, &u16));
+        assert_int_equal(u16, 0xAAAA); /* untouched */
+        assert_false(zd_u32(v, 1, &u32));
+        assert_false(zd_u64(v, 0, &u64));
+        assert_false(zd_u16(v, SIZE_MAX, &u16)); /* no overflow in the check */
+        assert_false(zd_view_sub(v, 2, SIZE_MAX, &s));
+        assert_false(zd_uN(v, 0, 9, &u64));
+        assert_false(zd_uN(v, 0, 0, &u64));
+        assert_int_equal(zd_view_tail(v, 10).n, 0);
+        zd_view empty = zd_view_make(NULL, 10);
+        assert_int_equal(empty.n, 0);
 }
 
 static void view_signed(void **state)
 {
-	(void)state;
-	static const uint8_t b[] = {0xFF, 0xFE, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
-	zd_view v = zd_view_make(b, sizeof(b));
-	int16_t s16;
-	int32_t s32;
-	int64_t s64;
-	assert_true(zd_s16(v, 0, &s16));
-	assert_int_equal(s16, -2);
-	assert_true(zd_s32(v, 2, &s32));
-	assert_true(s32 == INT32_MIN);
-	assert_true(zd_s64(v, 2, &s64));
-	assert_true(s64 == INT64_MIN);
-	assert_true(zd_sign_extend(0x7F, 8) == 127);
-	assert_true(zd_sign_extend(0x80, 8) == -128);
+        (void)state;
+        static const uint8_t b[] = {0xFF, 0xFE, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+        zd_view v = zd_view_make(b, sizeof(b));
+        int16_t s16;
+        int32_t s32;
+        int64_t s64;
+        assert_true(zd_s16(v, 0, &s16));
+        assert_int_equal(s16, -2);
+        assert_true(zd_s32(v, 2, &s32));
+        assert_true(s32 == INT32_MIN);
+        assert_true(zd_s64(v, 2, &s64));
+        assert_true(s64 == INT64_MIN);
+        assert_true(zd_sign_extend(0x7F, 8) == 127);
+        assert_true(zd_sign_extend(0x80, 8) == -128);
 }
 
 static void writer_bounds(void **state)
 {
-	(void)state;
-	uint8_t buf[4] = {0};
-	zd_wbuf w = {buf, sizeof(buf)};
-	assert_true(zd_put16(w, 2, 0xBEEF));
-	assert_int_equal(buf[2], 0xBE);
-	assert_int_equal(buf[3], 0xEF);
-	assert_false(zd_put32(w, 1, 1));
-	assert_false(zd_put_bytes(w, 3, "ab", 2));
+        (void)state;
+        uint8_t buf[4] = {0};
+        zd_wbuf w = {buf, sizeof(buf)};
+        assert_true(zd_put16(w, 2, 0xBEEF));
+        assert_int_equal(buf[2], 0xBE);
+        assert_int_equal(buf[3], 0xEF);
+        assert_false(zd_put32(w, 1, 1));
+        assert_false(zd_put_bytes(w, 3, "ab", 2));
 }
 
 static void ebcdic_userids(void **state)
 {
-	(void)state;
-	/* "LINUX01 " in EBCDIC: L=D3 I=C9 N=D5 U=E4 X=E7 0=F0 1=F1 blank=40 */
-	static const uint8_t uid[] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40};
-	char out[16];
-	assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(uid, 8), ZD_CP037, out, sizeof(out)), 7);
-	assert_string_equal(out, "LINUX01");
-	/* lower case and digits: a=81 z=A9 9=F9; '$'=5B '#'=7B '@'=7C in 037 */
-	static const uint8_t mix[] = {0x81, 0xA9, 0xF9, 0x5B, 0x7B, 0x7C};
-	zd_ebcdic_to_utf8(zd_view_make(mix, 6), ZD_CP037, out, sizeof(out));
-	assert_string_equal(out, "az9$#@");
-	/* all blanks trim to empty */
-	static const uint8_t blanks[] = {0x40, 0x40, 0x40};
-	assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(blanks, 3), ZD_CP037, out, 16), 0);
-	/* output is always terminated and never overruns */
-	assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(uid, 8), ZD_CP037, out, 4), 3);
-	assert_string_equal(out, "LIN");
-	/* control characters never come through */
-	static const uint8_t ctl[] = {0xC1, 0x15, 0x05};
-	zd_ebcdic_to_utf8(zd_view_make(ctl, 3), ZD_CP037, out, 16);
-	assert_string_equal(out, "A..");
+        (void)state;
+        /* "LINUX01 " in EBCDIC: L=D3 I=C9 N=D5 U=E4 X=E7 0=F0 1=F1 blank=40 */
+        static const uint8_t uid[] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40};
+        char out[16];
+        assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(uid, 8), ZD_CP037, out, sizeof(out)), 7);
+        assert_string_equal(out, "LINUX01");
+        /* lower case and digits: a=81 z=A9 9=F9; '$'=5B '#'=7B '@'=7C in 037 */
+        static const uint8_t mix[] = {0x81, 0xA9, 0xF9, 0x5B, 0x7B, 0x7C};
+        zd_ebcdic_to_utf8(zd_view_make(mix, 6), ZD_CP037, out, sizeof(out));
+        assert_string_equal(out, "az9$#@");
+        /* all blanks trim to empty */
+        static const uint8_t blanks[] = {0x40, 0x40, 0x40};
+        assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(blanks, 3), ZD_CP037, out, 16), 0);
+        /* output is always terminated and never overruns */
+        assert_int_equal(zd_ebcdic_to_utf8(zd_view_make(uid, 8), ZD_CP037, out, 4), 3);
+        assert_string_equal(out, "LIN");
+        /* control characters never come through */
+        static const uint8_t ctl[] = {0xC1, 0x15, 0x05};
+        zd_ebcdic_to_utf8(zd_view_make(ctl, 3), ZD_CP037, out, 16);
+        assert_string_equal(out, "A..");
 }
 
 static void ebcdic_codepages_differ(void **state)
 {
-	(void)state;
-	/* X'AD' is '[' in 1047 and U+00DD (Y acute, UTF-8 C3 9D) in 037. */
-	static const uint8_t b[] = {0xAD};
-	char out[8];
-	zd_ebcdic_to_utf8(zd_view_make(b, 1), ZD_CP1047, out, sizeof(out));
-	assert_string_equal(out, "[");
-	zd_ebcdic_to_utf8(zd_view_make(b, 1), ZD_CP037, out, sizeof(out));
-	assert_string_equal(out, "\xC3\x9D");
-	uint8_t e[4];
-	zd_ascii_to_ebcdic("S", ZD_CP037, e, 4);
-	assert_int_equal(e[0], 0xE2);
-	assert_int_equal(e[3], 0x40);
+        (void)state;
+        /* X'AD' is '[' in 1047 and U+00DD (Y acute, UTF-8 C3 9D) in 037. */
+        static const uint8_t b[] = {0xAD};
+        char out[8];
+        zd_ebcdic_to_utf8(zd_view_make(b, 1), ZD_CP1047, out, sizeof(out));
+        assert_string_equal(out, "[");
+        zd_ebcdic_to_utf8(zd_view_make(b, 1), ZD_CP037, out, sizeof(out));
+        assert_string_equal(out, "\xC3\x9D");
+        uint8_t e[4];
+        zd_ascii_to_ebcdic("S", ZD_CP037, e, 4);
+        assert_int_equal(e[0], 0xE2);
+        assert_int_equal(e[3], 0x40);
 }
 
 static void tod_conversions(void **state)
 {
-	(void)state;
-	assert_true(zd_tod_to_unix_us(UINT64_C(0x7D91048BCA000000)) == 0);
-	assert_true(zd_tod_to_unix_us(VEC_TOD_2026) == INT64_C(1795305600) * 1000000);
-	assert_true(zd_unix_us_to_tod(INT64_C(1795305600) * 1000000) == VEC_TOD_2026);
-	/* one microsecond is 4096 TOD units (bit 51) */
-	assert_true(zd_tod_to_unix_us(VEC_TOD_2026 + UINT64_C(4096) * 1500000) ==
-		    INT64_C(1795305600) * 1000000 + 1500000);
-	char iso[40];
-	assert_true(zd_tod_to_iso8601(VEC_TOD_2026 + UINT64_C(4096) * 1500000, iso, sizeof(iso)));
-	assert_string_equal(iso, "2026-11-22T00:00:01.500000Z");
-	assert_true(zd_tod_to_unix_us(0) < 0); /* 1900 */
-	assert_true(zd_tod_to_iso8601(0, iso, sizeof(iso)));
-	assert_string_equal(iso, "1900-01-01T00:00:00.000000Z");
-	assert_false(zd_tod_to_iso8601(VEC_TOD_2026, iso, 10));
+        (void)state;
+        assert_true(zd_tod_to_unix_us(UINT64_C(0x7D91048BCA000000)) == 0);
+        assert_true(zd_tod_to_unix_us(VEC_TOD_2026) == INT64_C(1795305600) * 1000000);
+        assert_true(zd_unix_us_to_tod(INT64_C(1795305600) * 1000000) == VEC_TOD_2026);
+        /* one microsecond is 4096 TOD units (bit 51) */
+        assert_true(zd_tod_to_unix_us(VEC_TOD_2026 + UINT64_C(4096) * 1500000) ==
+                    INT64_C(1795305600) * 1000000 + 1500000);
+        char iso[40];
+        assert_true(zd_tod_to_iso8601(VEC_TOD_2026 + UINT64_C(4096) * 1500000, iso, sizeof(iso)));
+        assert_string_equal(iso, "2026-11-22T00:00:01.500000Z");
+        assert_true(zd_tod_to_unix_us(0) < 0); /* 1900 */
+        assert_true(zd_tod_to_iso8601(0, iso, sizeof(iso)));
+        assert_string_equal(iso, "1900-01-01T00:00:00.000000Z");
+        assert_false(zd_tod_to_iso8601(VEC_TOD_2026, iso, 10));
 }
 
 static void cputimer_deltas(void **state)
 {
-	(void)state;
-	/* counting up: 2 s of CPU */
-	assert_true(zd_cputimer_delta_us(4096 * 1000, UINT64_C(4096) * 2001000, false, UINT64_MAX) == 2000000);
-	/* counting down from near X'7FFFFFFF00000000', as SYTPRP's PFXPRBTM does */
-	uint64_t start = UINT64_C(0x7FFFFFFF00000000);
-	assert_true(zd_cputimer_delta_us(start, start - 4096 * 750, true, UINT64_MAX) == 750);
-	/* a counting-up timer that wrapped past 2^64 */
-	assert_true(zd_cputimer_delta_us(UINT64_MAX - 4095, 4096, false, UINT64_MAX) == 2);
-	/* a reset (timer went backwards) is refused, not reported as 2^52 us */
-	assert_true(zd_cputimer_delta_us(4096 * 100, 4096 * 50, false, 3600000000ull) == -1);
+        (void)state;
+        /* counting up: 2 s of CPU */
+        assert_true(zd_cputimer_delta_us(4096 * 1000, UINT64_C(4096) * 2001000, false,
+                                         UINT64_MAX) == 2000000);
+        /* counting down from near X'7FFFFFFF00000000', as SYTPRP's PFXPRBTM does */
+        uint64_t start = UINT64_C(0x7FFFFFFF00000000);
+        assert_true(zd_cputimer_delta_us(start, start - 4096 * 750, true, UINT64_MAX) == 750);
+        /* a counting-up timer that wrapped past 2^64 */
+        assert_true(zd_cputimer_delta_us(UINT64_MAX - 4095, 4096, false, UINT64_MAX) == 2);
+        /* a reset (timer went backwards) is refused, not reported as 2^52 us */
+        assert_true(zd_cputimer_delta_us(4096 * 100, 4096 * 50, false, 3600000000ull) == -1);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(view_reads_big_endian), cmocka_unit_test(view_refuses_out_of_bounds),
-		cmocka_unit_test(view_signed),           cmocka_unit_test(writer_bounds),
-		cmocka_unit_test(ebcdic_userids),        cmocka_unit_test(ebcdic_codepages_differ),
-		cmocka_unit_test(tod_conversions),       cmocka_unit_test(cputimer_deltas),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(view_reads_big_endian), cmocka_unit_test(view_refuses_out_of_bounds),
+            cmocka_unit_test(view_signed),           cmocka_unit_test(writer_bounds),
+            cmocka_unit_test(ebcdic_userids),        cmocka_unit_test(ebcdic_codepages_differ),
+            cmocka_unit_test(tod_conversions),       cmocka_unit_test(cputimer_deltas),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,145 +9,148 @@ static uint8_t set[3 * 4096];
 
 static void mce_parse_rules(void **state)
 {
-	(void)state;
-	uint8_t m[12];
-	struct zd_mce e;
-	vec_mce(m, 0xE2, 0x80, 0x20, 0x09000000, 0x09000FFF);
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_NONE);
-	assert_int_equal(e.type, 0xE2);
-	assert_int_equal(e.start, 0x09000000);
-	assert_int_equal(e.end, 0x09000FFF);
-	/* bit numbering from the MSB: X'80' of byte 1 = System, X'20' of byte 2 = APPLDATA */
-	assert_true(zd_mce_has_domain(&e, 0));
-	assert_false(zd_mce_has_domain(&e, 1));
-	assert_true(zd_mce_has_domain(&e, 10));
-	assert_false(zd_mce_has_domain(&e, 8));
-	vec_mce(m, 0xC5, 0x01, 0, 0, 0); /* event, Seek; a one-byte range is fine */
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_NONE);
-	assert_true(zd_mce_has_domain(&e, 7));
-	vec_mce(m, 0x00, 0x80, 0, 0, 100);
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_TYPE);
-	vec_mce(m, 0xE2, 0, 0, 0, 100);
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_DOMAINS);
-	vec_mce(m, 0xE2, 0x80, 0, 200, 100);
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_RANGE);
-	assert_int_equal(zd_mce_parse(zd_view_make(m, 11), &e), ZD_E_SET_SHORT);
+        (void)state;
+        uint8_t m[12];
+        struct zd_mce e;
+        vec_mce(m, 0xE2, 0x80, 0x20, 0x09000000, 0x09000FFF);
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_NONE);
+        assert_int_equal(e.type, 0xE2);
+        assert_int_equal(e.start, 0x09000000);
+        assert_int_equal(e.end, 0x09000FFF);
+        /* bit numbering from the MSB: X'80' of byte 1 = System, X'20' of byte 2 = APPLDATA */
+        assert_true(zd_mce_has_domain(&e, 0));
+        assert_false(zd_mce_has_domain(&e, 1));
+        assert_true(zd_mce_has_domain(&e, 10));
+        assert_false(zd_mce_has_domain(&e, 8));
+        vec_mce(m, 0xC5, 0x01, 0, 0, 0); /* event, Seek; a one-byte range is fine */
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_NONE);
+        assert_true(zd_mce_has_domain(&e, 7));
+        vec_mce(m, 0x00, 0x80, 0, 0, 100);
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_TYPE);
+        vec_mce(m, 0xE2, 0, 0, 0, 100);
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_DOMAINS);
+        vec_mce(m, 0xE2, 0x80, 0, 200, 100);
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 12), &e), ZD_E_MCE_RANGE);
+        assert_int_equal(zd_mce_parse(zd_view_make(m, 11), &e), ZD_E_SET_SHORT);
 }
 
 /* Two pairs: a sample range and an event range, each walked with its own DCSS start. */
 static void two_pairs(void **state)
 {
-	(void)state;
-	struct vec_seen s;
-	struct zd_handler h = seen_handler(&s);
-	struct zd_decoder d;
-	zd_decoder_init(&d, &h);
-	size_t o = 0;
-	vec_mce(set, 0xE2, 0xC0, 0, 0x09000000, 0x09000000 + 40 + 20 - 1);
-	o = 12;
-	o += vec_hdr(set + o, 40, 0, 2, 1);
-	o += vec_hdr(set + o, 20, 1, 11, 2);
-	vec_mce(set + o, 0xC5, 0x08, 0, 0x09800010, 0x09800010 + 30 - 1);
-	o += 12;
-	o += vec_hdr(set + o, 30, 4, 1, 3);
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 5, 100), 3);
-	assert_int_equal(s.nerr, 0);
-	assert_int_equal(s.kind[0], 'S');
-	assert_int_equal(s.kind[2], 'E');
-	assert_int_equal(s.dcss[2], 0x09800010);
-	assert_int_equal(s.off[0], 100 + 12);
-	assert_int_equal(s.off[2], 100 + 12 + 60 + 12);
-	assert_int_equal(d.st.sets, 1);
-	assert_int_equal(d.st.mces, 2);
-	assert_int_equal(d.st.samples, 2);
-	assert_int_equal(d.st.events, 1);
-	assert_int_equal(d.st.bytes, o);
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        size_t o = 0;
+        vec_mce(set, 0xE2, 0xC0, 0, 0x09000000, 0x09000000 + 40 + 20 - 1);
+        o = 12;
+        o += vec_hdr(set + o, 40, 0, 2, 1);
+        o += vec_hdr(set + o, 20, 1, 11, 2);
+        vec_mce(set + o, 0xC5, 0x08, 0, 0x09800010, 0x09800010 + 30 - 1);
+        o += 12;
+        o += vec_hdr(set + o, 30, 4, 1, 3);
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 5, 100), 3);
+        assert_int_equal(s.nerr, 0);
+        assert_int_equal(s.kind[0], 'S');
+        assert_int_equal(s.kind[2], 'E');
+        assert_int_equal(s.dcss[2], 0x09800010);
+        assert_int_equal(s.off[0], 100 + 12);
+        assert_int_equal(s.off[2], 100 + 12 + 60 + 12);
+        assert_int_equal(d.st.sets, 1);
+        assert_int_equal(d.st.mces, 2);
+        assert_int_equal(d.st.samples, 2);
+        assert_int_equal(d.st.events, 1);
+        assert_int_equal(d.st.bytes, o);
 }
 
 /* A bad type costs only its own range when that range is readable. */
 static void bad_mce_type_skips_its_range(void **state)
 {
-	(void)state;
-	struct vec_seen s;
-	struct zd_handler h = seen_handler(&s);
-	struct zd_decoder d;
-	zd_decoder_init(&d, &h);
-	size_t o = 0;
-	vec_mce(set, 0x41, 0x80, 0, 0x1000, 0x1000 + 20 - 1);
-	o = 12;
-	o += vec_hdr(set + o, 20, 0, 1, 1);
-	vec_mce(set + o, 0xE2, 0x00, 0x00, 0x2000, 0x2000 + 20 - 1); /* no domain bit */
-	o += 12;
-	o += vec_hdr(set + o, 20, 0, 1, 1);
-	vec_mce(set + o, 0xE2, 0x80, 0, 0x3000, 0x3000 + 24 - 1);
-	o += 12;
-	o += vec_hdr(set + o, 24, 0, 19, 1);
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 0, 0), 1);
-	assert_int_equal(s.rec[0], 19);
-	assert_int_equal(s.nerr, 2);
-	assert_int_equal(s.err[0], ZD_E_MCE_TYPE);
-	assert_int_equal(s.err[1], ZD_E_MCE_DOMAINS);
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        size_t o = 0;
+        vec_mce(set, 0x41, 0x80, 0, 0x1000, 0x1000 + 20 - 1);
+        o = 12;
+        o += vec_hdr(set + o, 20, 0, 1, 1);
+        vec_mce(set + o, 0xE2, 0x00, 0x00, 0x2000, 0x2000 + 20 - 1); /* no domain bit */
+        o += 12;
+        o += vec_hdr(set + o, 20, 0, 1, 1);
+        vec_mce(set + o, 0xE2, 0x80, 0, 0x3000, 0x3000 + 24 - 1);
+        o += 12;
+        o += vec_hdr(set + o, 24, 0, 19, 1);
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 0, 0), 1);
+        assert_int_equal(s.rec[0], 19);
+        assert_int_equal(s.nerr, 2);
+        assert_int_equal(s.err[0], ZD_E_MCE_TYPE);
+        assert_int_equal(s.err[1], ZD_E_MCE_DOMAINS);
 }
 
 /* start after end: nothing after it can be located, the rest of the set is dropped. */
 static void bad_range_ends_set(void **state)
 {
-	(void)state;
-	struct vec_seen s;
-	struct zd_handler h = seen_handler(&s);
-	struct zd_decoder d;
-	zd_decoder_init(&d, &h);
-	vec_mce(set, 0xE2, 0x80, 0, 0x2000, 0x1000);
-	vec_hdr(set + 12, 20, 0, 1, 1);
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 32), 0, 0), 0);
-	assert_int_equal(s.nerr, 1);
-	assert_int_equal(s.err[0], ZD_E_MCE_RANGE);
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        vec_mce(set, 0xE2, 0x80, 0, 0x2000, 0x1000);
+        vec_hdr(set + 12, 20, 0, 1, 1);
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 32), 0, 0), 0);
+        assert_int_equal(s.nerr, 1);
+        assert_int_equal(s.err[0], ZD_E_MCE_RANGE);
 }
 
 /* The MCE declares more than is present: report, walk the whole records that are there. */
 static void lying_mce_length(void **state)
 {
-	(void)state;
-	struct vec_seen s;
-	struct zd_handler h = seen_handler(&s);
-	struct zd_decoder d;
-	zd_decoder_init(&d, &h);
-	vec_mce(set, 0xE2, 0x80, 0, 0x5000, 0x5000 + 4095);
-	size_t o = 12;
-	o += vec_hdr(set + o, 100, 0, 1, 1);
-	o += vec_hdr(set + o, 100, 0, 1, 1);
-	o -= 50; /* the second record is cut short */
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 0, 0), 1);
-	assert_int_equal(s.nerr, 2);
-	assert_int_equal(s.err[0], ZD_E_MCE_LENGTH);
-	assert_int_equal(s.err[1], ZD_E_HDR_OVERRUN);
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        vec_mce(set, 0xE2, 0x80, 0, 0x5000, 0x5000 + 4095);
+        size_t o = 12;
+        o += vec_hdr(set + o, 100, 0, 1, 1);
+        o += vec_hdr(set + o, 100, 0, 1, 1);
+        o -= 50; /* the second record is cut short */
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, o), 0, 0), 1);
+        assert_int_equal(s.nerr, 2);
+        assert_int_equal(s.err[0], ZD_E_MCE_LENGTH);
+        assert_int_equal(s.err[1], ZD_E_HDR_OVERRUN);
 }
 
 static void short_tail_and_empty(void **state)
 {
-	(void)state;
-	struct vec_seen s;
-	struct zd_handler h = seen_handler(&s);
-	struct zd_decoder d;
-	zd_decoder_init(&d, &h);
-	vec_mce(set, 0xE2, 0x80, 0, 0x1000, 0x1000 + 20 - 1);
-	vec_hdr(set + 12, 20, 0, 1, 1);
-	memset(set + 32, 0xE2, 5); /* 5 stray bytes: not an MCE */
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 37), 0, 0), 1);
-	assert_int_equal(s.nerr, 1);
-	assert_int_equal(s.err[0], ZD_E_SET_SHORT);
-	/* an empty set (invalid MCA: the driver replies at once) is simply empty */
-	assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 0), 1, 0), 0);
-	assert_int_equal(s.nerr, 1);
-	assert_int_equal(d.st.sets, 2);
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        vec_mce(set, 0xE2, 0x80, 0, 0x1000, 0x1000 + 20 - 1);
+        vec_hdr(set + 12, 20, 0, 1, 1);
+        memset(set + 32, 0xE2, 5); /* 5 stray bytes: not an MCE */
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 37), 0, 0), 1);
+        assert_int_equal(s.nerr, 1);
+        assert_int_equal(s.err[0], ZD_E_SET_SHORT);
+        /* an empty set (invalid MCA: the driver replies at once) is simply empty */
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 0), 1, 0), 0);
+        assert_int_equal(s.nerr, 1);
+        assert_int_equal(d.st.sets, 2);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(mce_parse_rules),      cmocka_unit_test(two_pairs),
-		cmocka_unit_test(bad_mce_type_skips_its_range), cmocka_unit_test(bad_range_ends_set),
-		cmocka_unit_test(lying_mce_length),     cmocka_unit_test(short_tail_and_empty),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(mce_parse_rules),
+            cmocka_unit_test(two_pairs),
+            cmocka_unit_test(bad_mce_type_skips_its_range),
+            cmocka_unit_test(bad_range_ends_set),
+            cmocka_unit_test(lying_mce_length),
+            cmocka_unit_test(short_tail_and_empty),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,18 +6,18 @@
 
 /* A made-up record D9R99 at two levels: the later one appends a field. */
 static const struct zl_field f_old[] = {
-	{"T_CPUAD", 20, 2, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "cpu"},
-	{"T_NAME", 22, 8, ZL_EBCDIC, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "name"},
-	{"*", 30, 2, ZL_RSVD, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "reserved"},
-	{"T_DELTA", 32, 4, ZL_SINT, ZL_HINT, ZL_K_GAUGE, NULL, "test", "signed"},
+    {"T_CPUAD", 20, 2, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "cpu"},
+    {"T_NAME", 22, 8, ZL_EBCDIC, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "name"},
+    {"*", 30, 2, ZL_RSVD, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "reserved"},
+    {"T_DELTA", 32, 4, ZL_SINT, ZL_HINT, ZL_K_GAUGE, NULL, "test", "signed"},
 };
 static const struct zl_field f_new[] = {
-	{"T_CPUAD", 20, 2, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "cpu"},
-	{"T_NAME", 22, 8, ZL_EBCDIC, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "name"},
-	{"T_DELTA", 32, 4, ZL_SINT, ZL_HINT, ZL_K_GAUGE, NULL, "test", "signed"},
-	{"T_TIME", 36, 8, ZL_TIMER, ZL_VERIFIED, ZL_K_COUNTER, "us", "test", "timer"},
-	{"T_FLAGS", 44, 2, ZL_BITS, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "flags"},
-	{"T_ASCII", 46, 6, ZL_ASCII, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "text"},
+    {"T_CPUAD", 20, 2, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "cpu"},
+    {"T_NAME", 22, 8, ZL_EBCDIC, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "name"},
+    {"T_DELTA", 32, 4, ZL_SINT, ZL_HINT, ZL_K_GAUGE, NULL, "test", "signed"},
+    {"T_TIME", 36, 8, ZL_TIMER, ZL_VERIFIED, ZL_K_COUNTER, "us", "test", "timer"},
+    {"T_FLAGS", 44, 2, ZL_BITS, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "flags"},
+    {"T_ASCII", 46, 6, ZL_ASCII, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "text"},
 };
 static const struct zl_layout l_old = {"D9R99", "TSTREC", 9, 99, 36, "old", "test", f_old, 4};
 static const struct zl_layout l_new = {"D9R99", "TSTREC", 9, 99, 52, "new", "test", f_new, 6};
@@ -25,133 +25,133 @@ static const struct zl_layout l_fix = {"D9R99", "TSTREC", 9, 99, 52, "fix", "tes
 
 static int setup(void **state)
 {
-	(void)state;
-	zl_unregister_all();
-	assert_true(zl_register(&l_old));
-	assert_true(zl_register(&l_new));
-	return 0;
+        (void)state;
+        zl_unregister_all();
+        assert_true(zl_register(&l_old));
+        assert_true(zl_register(&l_new));
+        return 0;
 }
 
 static int teardown(void **state)
 {
-	(void)state;
-	zl_unregister_all();
-	return 0;
+        (void)state;
+        zl_unregister_all();
+        return 0;
 }
 
 static void selection_by_length(void **state)
 {
-	(void)state;
-	assert_null(zl_find_cp(9, 99, 35));
-	assert_ptr_equal(zl_find_cp(9, 99, 36), &l_old);
-	assert_ptr_equal(zl_find_cp(9, 99, 51), &l_old);
-	assert_ptr_equal(zl_find_cp(9, 99, 52), &l_new);
-	assert_ptr_equal(zl_find_cp(9, 99, 4000), &l_new); /* a later level appended more */
-	assert_null(zl_find_cp(9, 98, 100));
-	/* a later registration of the same key and min_len corrects the earlier one */
-	assert_true(zl_register(&l_fix));
-	assert_ptr_equal(zl_find_cp(9, 99, 52), &l_fix);
-	assert_ptr_equal(zl_find_cp(9, 99, 40), &l_old);
-	/* the built-in header layout is found by id */
-	assert_non_null(zl_find("MRHDR", 20));
-	assert_null(zl_find("MRHDR", 19));
+        (void)state;
+        assert_null(zl_find_cp(9, 99, 35));
+        assert_ptr_equal(zl_find_cp(9, 99, 36), &l_old);
+        assert_ptr_equal(zl_find_cp(9, 99, 51), &l_old);
+        assert_ptr_equal(zl_find_cp(9, 99, 52), &l_new);
+        assert_ptr_equal(zl_find_cp(9, 99, 4000), &l_new); /* a later level appended more */
+        assert_null(zl_find_cp(9, 98, 100));
+        /* a later registration of the same key and min_len corrects the earlier one */
+        assert_true(zl_register(&l_fix));
+        assert_ptr_equal(zl_find_cp(9, 99, 52), &l_fix);
+        assert_ptr_equal(zl_find_cp(9, 99, 40), &l_old);
+        /* the built-in header layout is found by id */
+        assert_non_null(zl_find("MRHDR", 20));
+        assert_null(zl_find("MRHDR", 19));
 }
 
 static void field_access(void **state)
 {
-	(void)state;
-	uint8_t r[52];
-	memset(r, 0, sizeof(r));
-	vec_hdr(r, 52, 9, 99, 0);
-	be16(r + 20, 0x0003);
-	/* "CPU1    " in EBCDIC */
-	static const uint8_t name[8] = {0xC3, 0xD7, 0xE4, 0xF1, 0x40, 0x40, 0x40, 0x40};
-	memcpy(r + 22, name, 8);
-	be32(r + 32, (uint32_t)-5);
-	be64(r + 36, UINT64_C(4096) * 1000000);
-	be16(r + 44, 0x8001);
-	memcpy(r + 46, "ab\0\0\0\0", 6);
-	zd_view v = zd_view_make(r, sizeof(r));
-	const struct zl_layout *l = zl_find_cp(9, 99, v.n);
-	struct zl_value x;
-	uint64_t u;
-	assert_true(zl_get_u64(l, v, "T_CPUAD", &u));
-	assert_int_equal(u, 3);
-	assert_true(zl_get(l, v, "T_DELTA", &x));
-	assert_int_equal(x.s, -5);
-	char t[64];
-	assert_true(zl_get(l, v, "T_NAME", &x));
-	zl_text(&x, t, sizeof(t));
-	assert_string_equal(t, "CPU1");
-	assert_true(zl_get(l, v, "T_FLAGS", &x));
-	zl_text(&x, t, sizeof(t));
-	assert_string_equal(t, "8001");
-	assert_true(zl_get(l, v, "T_ASCII", &x));
-	zl_text(&x, t, sizeof(t));
-	assert_string_equal(t, "ab");
-	assert_true(zl_get(l, v, "T_TIME", &x));
-	assert_true(x.u == UINT64_C(4096) * 1000000);
-	assert_false(zl_get(l, v, "NO_SUCH", &x));
-	/* a field beyond the record is absent, not read */
-	assert_false(zl_get(l, zd_view_make(r, 40), "T_TIME", &x));
-	assert_false(x.present);
+        (void)state;
+        uint8_t r[52];
+        memset(r, 0, sizeof(r));
+        vec_hdr(r, 52, 9, 99, 0);
+        be16(r + 20, 0x0003);
+        /* "CPU1    " in EBCDIC */
+        static const uint8_t name[8] = {0xC3, 0xD7, 0xE4, 0xF1, 0x40, 0x40, 0x40, 0x40};
+        memcpy(r + 22, name, 8);
+        be32(r + 32, (uint32_t)-5);
+        be64(r + 36, UINT64_C(4096) * 1000000);
+        be16(r + 44, 0x8001);
+        memcpy(r + 46, "ab\0\0\0\0", 6);
+        zd_view v = zd_view_make(r, sizeof(r));
+        const struct zl_layout *l = zl_find_cp(9, 99, v.n);
+        struct zl_value x;
+        uint64_t u;
+        assert_true(zl_get_u64(l, v, "T_CPUAD", &u));
+        assert_int_equal(u, 3);
+        assert_true(zl_get(l, v, "T_DELTA", &x));
+        assert_int_equal(x.s, -5);
+        char t[64];
+        assert_true(zl_get(l, v, "T_NAME", &x));
+        zl_text(&x, t, sizeof(t));
+        assert_string_equal(t, "CPU1");
+        assert_true(zl_get(l, v, "T_FLAGS", &x));
+        zl_text(&x, t, sizeof(t));
+        assert_string_equal(t, "8001");
+        assert_true(zl_get(l, v, "T_ASCII", &x));
+        zl_text(&x, t, sizeof(t));
+        assert_string_equal(t, "ab");
+        assert_true(zl_get(l, v, "T_TIME", &x));
+        assert_true(x.u == UINT64_C(4096) * 1000000);
+        assert_false(zl_get(l, v, "NO_SUCH", &x));
+        /* a field beyond the record is absent, not read */
+        assert_false(zl_get(l, zd_view_make(r, 40), "T_TIME", &x));
+        assert_false(x.present);
 }
 
 struct walk {
-	int n, present;
+        int n, present;
 };
 static void count_field(void *ctx, const struct zl_value *v)
 {
-	struct walk *w = ctx;
-	w->n++;
-	w->present += v->present;
+        struct walk *w = ctx;
+        w->n++;
+        w->present += v->present;
 }
 
 static void foreach_skips_reserved(void **state)
 {
-	(void)state;
-	uint8_t r[40] = {0};
-	struct walk w = {0, 0};
-	zl_foreach(&l_old, zd_view_make(r, 36), count_field, &w);
-	assert_int_equal(w.n, 3);
-	assert_int_equal(w.present, 3);
-	w.n = w.present = 0;
-	zl_foreach(&l_new, zd_view_make(r, 40), count_field, &w);
-	assert_int_equal(w.n, 6);
-	assert_int_equal(w.present, 3);
+        (void)state;
+        uint8_t r[40] = {0};
+        struct walk w = {0, 0};
+        zl_foreach(&l_old, zd_view_make(r, 36), count_field, &w);
+        assert_int_equal(w.n, 3);
+        assert_int_equal(w.present, 3);
+        w.n = w.present = 0;
+        zl_foreach(&l_new, zd_view_make(r, 40), count_field, &w);
+        assert_int_equal(w.n, 6);
+        assert_int_equal(w.present, 3);
 }
 
 static void encoding(void **state)
 {
-	(void)state;
-	uint8_t r[52];
-	memset(r, 0xFF, sizeof(r));
-	zd_wbuf b = {r, sizeof(r)};
-	assert_true(zl_set(&l_new, b, "T_CPUAD", 0x0102));
-	assert_int_equal(r[20], 0x01);
-	assert_int_equal(r[21], 0x02);
-	assert_true(zl_set_text(&l_new, b, "T_NAME", "AB"));
-	assert_int_equal(r[22], 0xC1);
-	assert_int_equal(r[23], 0xC2);
-	assert_int_equal(r[24], 0x40);
-	assert_int_equal(r[29], 0x40);
-	assert_true(zl_set(&l_new, b, "T_TIME", UINT64_C(0x0102030405060708)));
-	assert_int_equal(r[36], 0x01);
-	assert_int_equal(r[43], 0x08);
-	assert_false(zl_set(&l_new, b, "NO_SUCH", 1));
-	zd_wbuf small = {r, 40};
-	assert_false(zl_set(&l_new, small, "T_TIME", 1)); /* would run past the buffer */
-	assert_string_equal(zl_prov_name(ZL_HINT), "hint");
-	assert_string_equal(zl_type_name(ZL_TIMERD), "timer-down");
+        (void)state;
+        uint8_t r[52];
+        memset(r, 0xFF, sizeof(r));
+        zd_wbuf b = {r, sizeof(r)};
+        assert_true(zl_set(&l_new, b, "T_CPUAD", 0x0102));
+        assert_int_equal(r[20], 0x01);
+        assert_int_equal(r[21], 0x02);
+        assert_true(zl_set_text(&l_new, b, "T_NAME", "AB"));
+        assert_int_equal(r[22], 0xC1);
+        assert_int_equal(r[23], 0xC2);
+        assert_int_equal(r[24], 0x40);
+        assert_int_equal(r[29], 0x40);
+        assert_true(zl_set(&l_new, b, "T_TIME", UINT64_C(0x0102030405060708)));
+        assert_int_equal(r[36], 0x01);
+        assert_int_equal(r[43], 0x08);
+        assert_false(zl_set(&l_new, b, "NO_SUCH", 1));
+        zd_wbuf small = {r, 40};
+        assert_false(zl_set(&l_new, small, "T_TIME", 1)); /* would run past the buffer */
+        assert_string_equal(zl_prov_name(ZL_HINT), "hint");
+        assert_string_equal(zl_type_name(ZL_TIMERD), "timer-down");
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(selection_by_length, setup, teardown),
-		cmocka_unit_test_setup_teardown(field_access, setup, teardown),
-		cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
-		cmocka_unit_test_setup_teardown(encoding, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test_setup_teardown(selection_by_length, setup, teardown),
+            cmocka_unit_test_setup_teardown(field_access, setup, teardown),
+            cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
+            cmocka_unit_test_setup_teardown(encoding, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
 }

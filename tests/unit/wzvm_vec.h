@@ -19,8 +19,8 @@ static inline size_t vec_name(uint8_t *p, const char *s)
 }
 
 static inline size_t vec_entry(uint8_t *p, uint8_t ds_type, uint8_t flags, uint8_t idx, uint8_t cnt,
-                        uint64_t tod, uint64_t value, const char *pl, const char *pi,
-                        const char *ty, const char *ti, const char *ds)
+                               uint64_t tod, uint64_t value, const char *pl, const char *pi,
+                               const char *ty, const char *ti, const char *ds)
 {
         size_t off = 24;
         off += vec_name(p + off, pl);
