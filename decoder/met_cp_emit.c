@@ -23,6 +23,10 @@ static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec,
         m->record = (uint16_t)rec;
         zm_metric_name(m, "zvm", pi, type, ti);
         m->check = check;
+        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
+         * plugin's userid filters too; the host stays the z/VM system. */
+        if (dom == 4 || dom == 8)
+                snprintf(m->guest, sizeof(m->guest), "%.8s", x->name);
 }
 
 static double pct(double part, double whole)
