@@ -178,7 +178,10 @@ static void hostile_records(void **state)
                 feed_rec(f, 508);
                 feed_end(f, T0 + SEC(60) * i + SEC(1));
         }
-        assert_non_null(feed_find(f, 0, "user-A__B", "percent", "cpu-total"));
+        const struct zm_metric *u = feed_find(f, 0, "user-A__B", "percent", "cpu-total");
+        assert_non_null(u);
+        assert_string_equal(u->guest, "A__B"); /* the plugin's userid filters see the guest */
+        assert_int_equal(u->scope, ZM_SYSTEM); /* but the host stays the z/VM system */
         assert_true(feed_logged(f, "SYTCUP entries do not fit"));
         assert_null(feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0"));
         feed_free(f);
