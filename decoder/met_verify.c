@@ -100,9 +100,15 @@ void zv_verdict(struct zv_state *v, struct zm_engine *e, enum zv_law law, enum z
                 s->streak++;
                 if (!s->on && s->streak >= need) {
                         s->on = true;
-                        zm_log(e, 6,
-                               "zvm: law %s held for %u consecutive intervals: %s now trusted (%s)",
-                               s->name, s->streak, s->fields, s->reason);
+                        /* Say what the verdict changes under the configured mode. */
+                        zm_log(e, 6, "zvm: law %s held for %u consecutive intervals: %s %s (%s)",
+                               s->name, s->streak, s->fields,
+                               o->unverified == 0   ? "proven, but UnverifiedFields false keeps "
+                                                      "them unpublished"
+                               : o->unverified == 1 ? "proven (UnverifiedFields true publishes "
+                                                      "them anyway)"
+                                                    : "now trusted",
+                               s->reason);
                 }
                 return;
         case ZV_FAIL:

@@ -155,7 +155,8 @@ def main():
             # from the second: on after need-1 or need intervals of nothing.
             if not a.need - 1 <= on <= a.need:
                 fail("%s: turned on in interval %d, want %d or %d" % (law, on + 1, a.need, a.need + 1))
-            if not re.search(r"law %s held for %d consecutive intervals: .* now trusted" % (re.escape(law), a.need), log):
+            verdict_text = {"false": "proven, but UnverifiedFields false", "true": "proven \\(UnverifiedFields true"}.get(a.mode, "now trusted")
+            if not re.search(r"law %s held for %d consecutive intervals: .* %s" % (re.escape(law), a.need, verdict_text), log):
                 fail("%s: log lacks 'law %s held for %d consecutive intervals'" % (law, law, a.need))
 
         if a.mode == "false":
