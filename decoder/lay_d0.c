@@ -7,20 +7,8 @@
  * INFERRED = forced by verified facts, reason in the description.
  * Facts: shared/reference/cp-field-offsets.md sections 2-7.
  */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define T  ZL_TIMER
-#define TD ZL_TIMERD
-#define EB ZL_EBCDIC
-#define BI ZL_BITS
-#define HX ZL_HEX
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define G  ZL_K_GAUGE
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define ZP "zpmd v53_records.h (hint)"
 
 /* D0R1 SYTSYP: 96 bytes (4.2-5.1), 116 (6.4, 7.3). */

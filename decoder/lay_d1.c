@@ -3,18 +3,8 @@
  * Domain 1 (Monitor) record layouts.  Facts: cp-field-offsets.md 11-15,
  * zvm-monitor-records.md 7.1.  Provenance tags as in lay_d0.c.
  */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define SI ZL_SINT
-#define EB ZL_EBCDIC
-#define BI ZL_BITS
-#define HX ZL_HEX
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define G  ZL_K_GAUGE
-#define N  ZL_K_NONE
 #define ZP "zpmd v53_records.h (hint)"
 
 /* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */

@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Domain 11 (SSI) record layouts.  Facts: cp-field-offsets.md 14; all VERIFIED. */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define EB ZL_EBCDIC
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define G  ZL_K_GAUGE
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define S6 "IBM mon620 MRSSISMI"
 #define S7 "IBM mon710 MRSSISMI"
 

@@ -3,14 +3,7 @@
  * Domain 3 (Storage) record layouts.  Only what IBM prints is decoded
  * (cp-field-offsets.md 6, 15); no zpmd offsets are used for this domain.
  */
-#include "layout.h"
-
-#define U  ZL_UINT
-#define EB ZL_EBCDIC
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define G  ZL_K_GAUGE
-#define N  ZL_K_NONE
+#include "lay_short.h"
 
 /* D3R1 STORSG: 464 (6.2), 780 (6.3), 844 (6.4); the first fields hold at every level. */
 static const struct zl_field storsg[] = {

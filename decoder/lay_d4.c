@@ -12,18 +12,8 @@
  * are HINTs twice over and never reach a metric until a conservation law
  * (met_verify.c) has held for them.
  */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define T  ZL_TIMER
-#define EB ZL_EBCDIC
-#define BI ZL_BITS
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define I  ZL_INFERRED
-#define G  ZL_K_GAUGE
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define HL "zpmd v53 USELOF alignment (hint)"
 #define HA "zpmd v53 USEATE+4 (hint)"
 

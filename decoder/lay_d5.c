@@ -1,16 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Domain 5 (Processor) record layouts.  Facts: cp-field-offsets.md 8. */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define EB ZL_EBCDIC
-#define HX ZL_HEX
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define G  ZL_K_GAUGE
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define ZP "zpmd v53_records.h (hint)"
 
 /* D5R3 PRCPRP: 124 (4.3, 5.1), 384 (5.4 - 7.5). */

@@ -5,17 +5,8 @@
  * the 20-byte header zpmd omits added.  The same SCM fields are VERIFIED in
  * IODMOF, which supports their order, not their place in IODDEV.
  */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define EB ZL_EBCDIC
-#define BI ZL_BITS
-#define HX ZL_HEX
-#define RS ZL_RSVD
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define ZP "zpmd v53_records.h +20 (hint)"
 
 /* D6R3 IODDEV: zpmd 5.3, no IBM length known. */

@@ -5,16 +5,8 @@
  * the record holds but no offset is confirmed; the layout is zpmd's
  * (316 bytes in 5.3, marked untested by its author).
  */
-#include "layout.h"
+#include "lay_short.h"
 
-#define U  ZL_UINT
-#define EB ZL_EBCDIC
-#define BI ZL_BITS
-#define HX ZL_HEX
-#define V  ZL_VERIFIED
-#define H  ZL_HINT
-#define K  ZL_K_COUNTER
-#define N  ZL_K_NONE
 #define ZP "zpmd v53_records.h (hint, untested upstream)"
 
 static const struct zl_field vndses[] = {
