@@ -128,9 +128,13 @@ expect 2 "bad layout file" -- "$Z" --layouts "$W/bad-layouts.txt" dump "$W/clean
 grep -q 'bad-layouts.txt:' "$W/err" && ok "layout file error names file and line" || fail "layout error: $(cat "$W/err")"
 
 # capture: a FIFO stands in for the device (data, then a 0-byte read at close).
+# The writer holds the FIFO open before zvmmon opens it: a reader that found no
+# writer yet would read end-of-file at once, an empty data set.
 mkfifo "$W/dev"
-(cat "$W/set0.bin" >"$W/dev") &
+(exec 3<>"$W/dev"; cat "$W/set0.bin" >&3; touch "$W/ready"; sleep 1; exec 3>&-) &
 writer=$!
+for _ in $(seq 100); do [ -e "$W/ready" ] && break; sleep 0.05; done
+[ -e "$W/ready" ] || fail "FIFO writer did not start"
 expect 0 "capture one set from a FIFO" -- "$Z" capture -o "$W/cap.cap" --device "$W/dev" --sets 1 --seconds 10
 wait $writer 2>/dev/null
 expect 0 "dump the capture" -- "$Z" dump "$W/cap.cap"
