@@ -203,14 +203,22 @@ static void t_basic(struct sim *s)
         }
 }
 
-static void t_multi_mce(struct sim *s)
+/* Open without blocking and read the configuration set every connection starts with. */
+static int open_past_config(struct sim *s, struct setinfo *si)
 {
         int fd = open_reader(s, O_NONBLOCK);
         CHECK(fd >= 0, "open");
+        if (fd >= 0)
+                read_set(fd, 65536, si);
+        return fd;
+}
+
+static void t_multi_mce(struct sim *s)
+{
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
         if (fd < 0)
                 return;
-        struct setinfo si;
-        read_set(fd, 65536, &si);
         ctl(s, "bigset 12");
         ctl(s, "interval");
         CHECK(read_set(fd, 8192, &si), "set with several MCEs");
@@ -331,12 +339,10 @@ static void t_overflow(struct sim *s)
 
 static void t_sever_efault(struct sim *s)
 {
-        int fd = open_reader(s, O_NONBLOCK);
-        CHECK(fd >= 0, "open");
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
         if (fd < 0)
                 return;
-        struct setinfo si;
-        read_set(fd, 65536, &si);
 
         /* EFAULT: reported once, nothing advances. */
         ctl(s, "interval");
@@ -377,12 +383,10 @@ static void t_sever_efault(struct sim *s)
 /* stall N: N intervals generated but never sent; the reader sees a gap. */
 static void t_stall(struct sim *s)
 {
-        int fd = open_reader(s, O_NONBLOCK);
-        CHECK(fd >= 0, "open");
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
         if (fd < 0)
                 return;
-        struct setinfo si;
-        read_set(fd, 65536, &si);
         long before = status(s, "interval");
         ctl(s, "stall 2");
         ctl(s, "interval 3");
@@ -399,12 +403,10 @@ static void t_stall(struct sim *s)
 
 static void t_bigread(struct sim *s)
 {
-        int fd = open_reader(s, O_NONBLOCK);
-        CHECK(fd >= 0, "open");
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
         if (fd < 0)
                 return;
-        struct setinfo si;
-        read_set(fd, 65536, &si);
         /* A record range over 1 MB read with a 4 MB buffer. */
         ctl(s, "bigset 400");
         ctl(s, "interval");
