@@ -8,3 +8,26 @@ bench-walk: build/bench/bench_walk
 	build/bench/bench_walk 256
 
 BENCH_TARGETS += bench-walk
+
+# A full decode (frames, every field through the layouts, the metric engine)
+# against memcpy of the same bytes.  The input is a zvmsim MONWRITE file with a
+# mid-size system's mix (CP domains, kernel APPLDATA, mon_fsstatd, mon_procd),
+# about 128 MB, made again whenever zvmsim changes.  $(BUILD)/zvmsim is spelled
+# out: zvmsim/module.mk is read after this file.
+BENCH_DECODE_MW   := $(BUILD)/bench/decode.monwrite
+BENCH_DECODE_SIM  := --seed 1 --intervals 512 --cpus 8 --guests 200 --linux 40 --devices 200 \
+                     --vnics 40 --fsstatd 10 --procd 10
+
+$(BUILD)/bench/bench_decode: tests/bench/bench_decode.c $(DEC_LIB) $(wildcard decoder/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL) -lm
+
+$(BENCH_DECODE_MW): $(BUILD)/zvmsim
+	@mkdir -p $(@D)
+	$(BUILD)/zvmsim monwrite -o $@ $(BENCH_DECODE_SIM)
+
+.PHONY: bench-decode
+bench-decode: $(BUILD)/bench/bench_decode $(BENCH_DECODE_MW)
+	$(BUILD)/bench/bench_decode $(BENCH_DECODE_MW) 3
+
+BENCH_TARGETS += bench-decode

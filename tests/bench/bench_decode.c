@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A full decode against memcpy over the same bytes, in the same run.
+ *
+ * Input: a MONWRITE file from zvmsim (CP domains, kernel APPLDATA, LNXAPPL
+ * from mon_fsstatd and mon_procd), read into memory once so that the disk
+ * is not measured.  A full decode is what the zvm plugin and zvmmon dump do
+ * together: the stream API walks frames and records, every field of every
+ * record with a layout is read through the layouts (the walk of zvmmon dump,
+ * without its JSON), and every record goes to the metric engine (as the
+ * plugin feeds it, with no emit callback: collectd is not measured).
+ *
+ * Each pass starts from a new stream and engine: the engine keeps state
+ * across intervals, and a second pass over the same file would look to it
+ * like time running backwards.  The parts (walk only, walk + fields, walk +
+ * engine) are timed in the same run so a change in the ratio can be placed.
+ * Figures only; speed is never a pass/fail.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "appl.h"
+#include "decoder.h"
+#include "layout.h"
+#include "metric.h"
+#include "source.h"
+#include "wzvm_format.h"
+
+/* As the plugin's File replay feeds its stream (plugin/zvm_replay.c). */
+#define CHUNK (1u << 20)
+
+enum mode { M_WALK, M_FIELDS, M_ENGINE, M_FULL, M__COUNT };
+static const char *const mode_name[M__COUNT] = {"walk only", "walk + fields", "walk + engine",
+                                                "full decode"};
+
+struct run {
+        enum mode mode;
+        struct zm_engine *eng;
+        struct zd_appl_tracker *t;
+        const struct zl_layout *fs, *procd_sum, *procd_task;
+        uint64_t fields, present, wzvm;
+        uint64_t sink; /* every value read ends up here, so no read is optimised away */
+};
+
+static void field_cb(void *ctx, const struct zl_value *v)
+{
+        struct run *x = ctx;
+        x->fields++;
+        if (!v->present)
+                return;
+        x->present++;
+        switch (v->f->type) {
+        case ZL_EBCDIC:
+        case ZL_ASCII: {
+                /* dump converts text; a field longer than this is cut, as a metric name would be */
+                char t[512];
+                x->sink += zl_text(v, t, sizeof(t)) + (unsigned char)t[0];
+                break;
+        }
+        case ZL_SINT:
+                x->sink += (uint64_t)v->s;
+                break;
+        default:
+                x->sink += v->u + v->raw.n;
+                break;
+        }
+}
+
+/* The Linux data of a domain 10 record, as emit_core.c's appl() walks it. */
+static void appl_fields(struct run *x, const struct zd_appl_info *ai)
+{
+        const struct zd_appl *a = &ai->a;
+        if (ai->err || ai->opaque || !ai->layout || ai->sync_bad)
+                return;
+        if (a->kind == ZD_APPL_LINUXKRNL) {
+                zl_foreach(ai->layout, a->data, field_cb, x);
+                struct zd_lx_cpus c;
+                if (a->recnum != ZD_LX_OS || ai->truncated || zd_lx_os_cpus(a, &c) != ZD_E_NONE)
+                        return;
+                for (uint32_t i = 0; i < c.n; i++)
+                        zl_foreach(c.entry, zd_lx_cpu_entry(&c, a->data, i), field_cb, x);
+                return;
+        }
+        if (wzvm_is_record(a->data)) {
+                x->wzvm++; /* zvmsim's MONWRITE files hold none; counted so it shows if they do */
+                return;
+        }
+        struct zd_lnx_hdr h;
+        if (zd_lnx_hdr_parse(a->data, &h) != ZD_E_NONE)
+                return;
+        const char *k = zd_appl_kind_name(a);
+        if (!k)
+                return;
+        if (strcmp(k, "fsstatd") == 0) {
+                zd_view rest = h.data;
+                struct zd_fs_entry fs;
+                enum zd_err_kind e;
+                while (zd_fs_next(&rest, &fs, &e) > 0) {
+                        x->sink += fs.name.n + fs.dir.n + fs.type.n;
+                        zl_foreach(x->fs, fs.statvfs, field_cb, x);
+                }
+        } else if (strcmp(k, "procd.sum") == 0) {
+                zl_foreach(x->procd_sum, h.data, field_cb, x);
+        } else if (strcmp(k, "procd.task") == 0) {
+                struct zd_procd_task pt;
+                zl_foreach(x->procd_task, h.data, field_cb, x);
+                if (zd_procd_task_parse(h.data, &pt) == ZD_E_NONE)
+                        for (int i = 0; i < ZD_PROCD_NSTR; i++)
+                                x->sink += pt.str[i].n;
+        }
+}
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        struct run *x = ctx;
+        if (x->mode == M_FIELDS || x->mode == M_FULL) {
+                const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+                if (l)
+                        zl_foreach(l, r->rec, field_cb, x);
+                if (r->family == ZD_FAM_CP && r->domain == 10 &&
+                    (r->number == 1 || r->number == 2)) {
+                        struct zd_appl_info ai;
+                        zd_appl_examine(NULL, x->t, r, &ai);
+                        appl_fields(x, &ai);
+                }
+        }
+        if (x->eng)
+                zm_engine_record(x->eng, r);
+}
+
+static void on_interval_end(void *ctx, const struct zd_record *r)
+{
+        struct run *x = ctx;
+        if (x->eng)
+                zm_engine_interval_end(x->eng, r);
+}
+
+static void on_error(void *ctx, const struct zd_error *e)
+{
+        (void)ctx, (void)e; /* counted in the stream's stats */
+}
+
+static double now(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct result {
+        double secs;
+        struct zd_stats st;
+        struct zm_counters cnt;
+        uint64_t fields, present, wzvm, sink;
+};
+
+/* One pass over the whole input; false if the stream could not be set up. */
+static bool pass(enum mode m, const uint8_t *data, size_t n, struct result *out)
+{
+        struct run x = {.mode = m};
+        x.fs = zl_find("LNXAPPL.1.0.FS", SIZE_MAX);
+        x.procd_sum = zl_find("LNXAPPL.2.0", SIZE_MAX);
+        x.procd_task = zl_find("LNXAPPL.2.1", SIZE_MAX);
+        if (!x.fs || !x.procd_sum || !x.procd_task)
+                return false;
+        if (m == M_ENGINE || m == M_FULL)
+                x.eng = zm_engine_new(NULL, NULL, NULL, NULL);
+        x.t = zd_appl_tracker_new();
+        struct zd_handler h = {&x, on_record, on_error, on_interval_end};
+        struct zd_stream *s = zd_stream_new(ZD_FMT_MONWRITE, &h);
+        bool ok = s && x.t && (x.eng || m == M_WALK || m == M_FIELDS);
+        if (ok) {
+                double t0 = now();
+                for (size_t off = 0; off < n; off += CHUNK)
+                        if (zd_stream_feed(s, data + off, n - off < CHUNK ? n - off : CHUNK) < 0)
+                                break;
+                zd_stream_finish(s);
+                out->secs = now() - t0;
+                out->st = *zd_stream_stats(s);
+                if (x.eng)
+                        out->cnt = *zm_engine_counters(x.eng);
+                out->fields = x.fields;
+                out->present = x.present;
+                out->wzvm = x.wzvm;
+                out->sink = x.sink;
+        }
+        zd_stream_free(s);
+        zm_engine_free(x.eng);
+        zd_appl_tracker_free(x.t);
+        return ok;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+                fprintf(stderr, "bench_decode: %s: %s\n", path, strerror(errno));
+                return NULL;
+        }
+        uint8_t *p = NULL;
+        if (fseek(f, 0, SEEK_END) == 0) {
+                long len = ftell(f);
+                rewind(f);
+                if (len > 0 && (p = malloc((size_t)len)) != NULL &&
+                    fread(p, 1, (size_t)len, f) != (size_t)len) {
+                        free(p);
+                        p = NULL;
+                }
+                *n = len > 0 ? (size_t)len : 0;
+        }
+        if (!p)
+                fprintf(stderr, "bench_decode: %s: cannot read it into memory\n", path);
+        fclose(f);
+        return p;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2) {
+                fprintf(stderr, "usage: bench_decode MONWRITE-FILE [PASSES]\n");
+                return 2;
+        }
+        int passes = argc > 2 ? atoi(argv[2]) : 3;
+        if (passes < 1)
+                passes = 1;
+        size_t n;
+        uint8_t *data = slurp(argv[1], &n);
+        if (!data)
+                return 1;
+        uint8_t *copy = malloc(n);
+        if (!copy)
+                return 1;
+        memset(copy, 0, n); /* fault the pages in before timing */
+
+        struct result best[M__COUNT];
+        double best_copy = 1e9;
+        for (int m = 0; m < M__COUNT; m++)
+                best[m].secs = 1e9;
+        /* Interleaved, so that a slow moment of the machine does not hit one mode only. */
+        for (int rep = 0; rep < passes; rep++) {
+                for (int m = 0; m < M__COUNT; m++) {
+                        struct result r;
+                        if (!pass((enum mode)m, data, n, &r)) {
+                                fprintf(stderr, "bench_decode: out of memory or layouts missing\n");
+                                return 1;
+                        }
+                        if (r.secs < best[m].secs)
+                                best[m] = r;
+                }
+                double t0 = now();
+                memcpy(copy, data, n);
+                double t = now() - t0;
+                if (t < best_copy)
+                        best_copy = t;
+        }
+
+        const struct result *f = &best[M_FULL];
+        double mb = (double)n / (1 << 20);
+        printf("bench_decode: %s: %.0f MB, %llu data sets, %llu records, %llu intervals, %llu "
+               "decode errors\n",
+               argv[1], mb, (unsigned long long)f->st.sets, (unsigned long long)f->st.records,
+               (unsigned long long)f->st.intervals, (unsigned long long)zd_stats_errors(&f->st));
+        printf("bench_decode: per pass %llu fields read (%llu inside their records), %llu "
+               "metrics, %llu write_zvm records skipped\n",
+               (unsigned long long)f->fields, (unsigned long long)f->present,
+               (unsigned long long)f->cnt.metrics, (unsigned long long)f->wzvm);
+        printf("bench_decode: memcpy         %7.0f MB/s\n", mb / best_copy);
+        for (int m = 0; m < M__COUNT; m++)
+                printf("bench_decode: %-14s %7.0f MB/s, %9.0f records/s, /memcpy = %.3f\n",
+                       mode_name[m], mb / best[m].secs, (double)best[m].st.records / best[m].secs,
+                       best_copy / best[m].secs);
+        printf("bench_decode: full decode %.0f MB/s, memcpy %.0f MB/s, decode/memcpy = %.3f, "
+               "%.0f records/s (best of %d)\n",
+               mb / f->secs, mb / best_copy, best_copy / f->secs, (double)f->st.records / f->secs,
+               passes);
+        if (copy[n / 2] == 0xFF && f->sink == 42)
+                puts("");
+        int rc = f->st.records == 0 ? 1 : 0;
+        free(data);
+        free(copy);
+        return rc;
+}
