@@ -61,10 +61,17 @@ bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n)
         pthread_mutex_lock(&q->mu);
         bool ok = n <= q->cap - q->n;
         if (ok) {
+                bool below_half = q->n < q->cap / 2;
                 for (size_t i = 0; i < n; i++)
                         q->ring[(q->head + q->n + i) % q->cap] = items[i];
                 q->n += n;
                 q->queued += n;
+                /* The writer thread sleeps until its next WriteInterval; unless it is woken
+                 * here, every value beyond QueueLength per interval is dropped even though
+                 * the device is idle.  Once per crossing: a waiter-less signal costs nothing,
+                 * and a writer busy in a pass sees n >= cap/2 before it waits again. */
+                if (below_half && q->n >= q->cap / 2)
+                        pthread_cond_signal(&q->cv);
         } else {
                 q->dropped += n;
         }

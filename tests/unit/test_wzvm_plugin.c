@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "write_zvm_core.h"
 
@@ -162,6 +163,53 @@ static void queue_is_bounded_and_all_or_nothing(void **state)
         assert_int_equal(wz_queue_pop(&q, out, 8), 4);
         assert_int_equal(out[0].e.ds_index, 1);
         assert_int_equal(out[3].e.ds_index, 2);
+        wz_queue_destroy(&q);
+}
+
+/* The writer thread as it waits (plugin/write_zvm.c): until half full, or 10 s pass. */
+struct half_waiter {
+        struct wz_queue *q;
+        bool waiting;
+        int rc;
+};
+
+static void *wait_for_half(void *arg)
+{
+        struct half_waiter *w = arg;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += 10;
+        pthread_mutex_lock(&w->q->mu);
+        w->waiting = true;
+        int rc = 0;
+        while (rc == 0 && w->q->n < w->q->cap / 2)
+                rc = pthread_cond_timedwait(&w->q->cv, &w->q->mu, &ts);
+        w->rc = rc;
+        pthread_mutex_unlock(&w->q->mu);
+        return NULL;
+}
+
+static void a_half_full_queue_wakes_the_writer(void **state)
+{
+        (void)state;
+        struct wz_queue q;
+        assert_int_equal(wz_queue_init(&q, 8), 0);
+        struct half_waiter w = {&q, false, -1};
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, wait_for_half, &w), 0);
+        /* Once the lock is ours after it set waiting, the waiter is inside the wait. */
+        for (bool in = false; !in;) {
+                pthread_mutex_lock(&q.mu);
+                in = w.waiting;
+                pthread_mutex_unlock(&q.mu);
+        }
+        struct wz_item it[4];
+        for (int i = 0; i < 4; i++)
+                it[i] = item("h", "load", "", "load", "", "shortterm", (uint8_t)i, 4, i);
+        assert_true(wz_queue_push(&q, it, 3)); /* below half: no need to wake anyone */
+        assert_true(wz_queue_push(&q, it, 1)); /* half full */
+        pthread_join(t, NULL);
+        assert_int_equal(w.rc, 0); /* woken, not timed out */
         wz_queue_destroy(&q);
 }
 
@@ -407,6 +455,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(queue_is_bounded_and_all_or_nothing),
+            cmocka_unit_test(a_half_full_queue_wakes_the_writer),
             cmocka_unit_test(table_updates_in_place_sorted_and_expires),
             cmocka_unit_test(names_follow_the_format),
             cmocka_unit_test(plan_groups_hosts_and_types),
