@@ -113,11 +113,38 @@ const struct zl_layout *zl_find(const char *id, size_t len)
         return find(-1, -1, id, len);
 }
 
+/*
+ * Metric modules read fields by name for every record, and a layout has up
+ * to a few hundred fields: remember where (layout, name) was found.  Callers
+ * pass literal names, so the name's address is a good key; a hit is still
+ * confirmed by comparing the name, so a reused buffer cannot mislead it.
+ */
+#define FIELD_SLOTS 1024
+static _Thread_local struct {
+        const struct zl_layout *l;
+        const char *name;
+        const struct zl_field *f;
+        size_t gen;
+} fcache[FIELD_SLOTS];
+
 const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
 {
-        for (size_t i = 0; l && i < l->nfields; i++)
-                if (strcmp(l->fields[i].name, name) == 0)
+        if (!l)
+                return NULL;
+        size_t gen = cache_gen + nloaded;
+        uintptr_t k = (uintptr_t)l * 31 + (uintptr_t)name;
+        size_t h = (size_t)(k ^ k >> 12) % FIELD_SLOTS;
+        if (fcache[h].l == l && fcache[h].name == name && fcache[h].gen == gen &&
+            strcmp(fcache[h].f->name, name) == 0)
+                return fcache[h].f;
+        for (size_t i = 0; i < l->nfields; i++)
+                if (strcmp(l->fields[i].name, name) == 0) {
+                        fcache[h].l = l;
+                        fcache[h].name = name;
+                        fcache[h].f = &l->fields[i];
+                        fcache[h].gen = gen;
                         return &l->fields[i];
+                }
         return NULL;
 }
 

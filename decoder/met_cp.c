@@ -14,16 +14,31 @@
 #include "met_cp.h"
 #include "tod.h"
 
+struct cp_find {
+        const struct cp_tab *t;
+        const char *key;
+};
+
+static bool key_eq(const void *ctx, size_t pos)
+{
+        const struct cp_find *f = ctx;
+        return strcmp(f->t->e[pos].key, f->key) == 0;
+}
+
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
 {
         /* Records come in the same order every interval: try where the last one left off. */
         if (t->next < t->n && strcmp(t->e[t->next].key, key) == 0)
                 return &t->e[t->next++];
-        for (size_t i = 0; i < t->n; i++)
-                if (strcmp(t->e[i].key, key) == 0) {
-                        t->next = i + 1;
-                        return &t->e[i];
-                }
+        struct cp_find f = {t, key};
+        uint64_t h = zh_str(ZH_SEED, key);
+        size_t i = zh_find(&t->ix, h, key_eq, &f);
+        if (i != SIZE_MAX) {
+                t->next = i + 1;
+                return &t->e[i];
+        }
+        if (strlen(key) >= sizeof(t->e->key))
+                return NULL; /* callers' keys always fit; a cut key could never be found again */
         if (t->n == t->cap) {
                 size_t cap = t->cap ? t->cap * 2 : 16;
                 struct cp_ent *p = realloc(t->e, cap * sizeof(*p));
@@ -32,16 +47,27 @@ struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
                 t->e = p;
                 t->cap = cap;
         }
+        if (!zh_add(&t->ix, h, t->n))
+                return NULL;
         struct cp_ent *x = &t->e[t->n++];
         memset(x, 0, sizeof(*x));
-        snprintf(x->key, sizeof(x->key), "%s", key);
+        memcpy(x->key, key, strlen(key) + 1);
+        x->hash = h;
         t->next = t->n;
         return x;
+}
+
+void cp_tab_reindex(struct cp_tab *t)
+{
+        zh_clear(&t->ix);
+        for (size_t i = 0; i < t->n; i++)
+                (void)zh_add(&t->ix, t->e[i].hash, i); /* cannot fail: the index only shrank */
 }
 
 void cp_tab_free(struct cp_tab *t)
 {
         free(t->e);
+        zh_free(&t->ix);
         memset(t, 0, sizeof(*t));
 }
 

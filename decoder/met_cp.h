@@ -16,14 +16,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hash.h"
 #include "met_verify.h"
 
 #define CP_NV 12
 
 struct cp_ent {
         char key[40];
-        char name[17]; /* userid, NIC owner or partition name (UTF-8, trimmed) */
-        uint32_t id;   /* CPU, virtual CPU, device number or logical CPU address */
+        uint64_t hash;           /* of key, for the table's index */
+        char name[17];           /* userid, NIC owner or partition name (UTF-8, trimmed) */
+        char label[ZM_NAME_LEN]; /* its plugin instance, formatted once (met_cp_emit.c) */
+        uint32_t id;             /* CPU, virtual CPU, device number or logical CPU address */
         bool cur, prev;
         uint64_t tod, ptod;
         uint64_t v[CP_NV], pv[CP_NV];
@@ -38,6 +41,7 @@ struct cp_ent {
 struct cp_tab {
         struct cp_ent *e;
         size_t n, cap, next; /* next: where the following record usually is */
+        struct zh_index ix;  /* key -> position in e */
 };
 
 /* Value slots per table. */
@@ -76,6 +80,8 @@ struct cp_state {
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
+/* After the caller moved or dropped entries of t: index them again. */
+void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
 /* Delta of slot i from previous to current (counter of width bytes, or timer). */
 bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d);

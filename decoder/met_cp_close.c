@@ -201,6 +201,7 @@ static void roll(struct cp_tab *t, bool reset_values)
         }
         t->n = o;
         t->next = 0;
+        cp_tab_reindex(t);
 }
 
 void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)

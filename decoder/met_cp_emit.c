@@ -6,6 +6,7 @@
  * that vouches for them in zm_metric.check and go through cp_emit(), which
  * holds them back until that law is on (met_verify.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,20 @@ static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec,
         /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
          * plugin's userid filters too; the host stays the z/VM system. */
         if (dom == 4 || dom == 8)
-                snprintf(m->guest, sizeof(m->guest), "%.8s", x->name);
+                memcpy(m->guest, x->name, 8); /* CP userids are 8 bytes at most; m->guest[8] is 0 */
+}
+
+/* The entry's plugin instance: formatted when the entry is new, kept while it lives. */
+__attribute__((format(printf, 2, 3))) static const char *label(struct cp_ent *x, const char *fmt,
+                                                               ...)
+{
+        if (!x->label[0]) {
+                va_list ap;
+                va_start(ap, fmt);
+                vsnprintf(x->label, sizeof(x->label), fmt, ap);
+                va_end(ap);
+        }
+        return x->label;
 }
 
 static double pct(double part, double whole)
@@ -68,13 +82,12 @@ static void derive2(struct zm_engine *e, struct cp_state *s, const struct cp_ent
 
 static void cpus(struct zm_engine *e, struct cp_state *s)
 {
-        char pi[ZM_NAME_LEN];
         for (size_t i = 0; i < s->prp.n; i++) {
-                const struct cp_ent *x = &s->prp.e[i];
+                struct cp_ent *x = &s->prp.e[i];
                 double el = (double)cp_elapsed_us(x);
                 if (el <= 0)
                         continue;
-                snprintf(pi, sizeof(pi), "cpu%u", x->id);
+                const char *pi = label(x, "cpu%u", x->id);
                 double ut = (double)x->d[P_UT], sys = (double)x->d[P_SYS];
                 if (HAS(x, P_UT) && HAS(x, P_SYS))
                         gauge(e, s, x, 0, 2, pi, "percent", "busy",
@@ -93,8 +106,8 @@ static void cpus(struct zm_engine *e, struct cp_state *s)
                               cp_check(x, (1u << P_WT), "cpu-wait"), pct((double)x->d[P_WT], el));
         }
         for (size_t i = 0; i < s->syp.n; i++) {
-                const struct cp_ent *x = &s->syp.e[i];
-                snprintf(pi, sizeof(pi), "cpu%u", x->id);
+                struct cp_ent *x = &s->syp.e[i];
+                const char *pi = label(x, "cpu%u", x->id);
                 if (HAS(x, Y_DIAG))
                         derive(e, s, x, 0, 1, pi, "operations", "diagnose",
                                cp_check(x, (1u << Y_DIAG), NULL), x->acc[Y_DIAG]);
@@ -141,12 +154,11 @@ static void system_wide(struct zm_engine *e, struct cp_state *s)
 
 static void guests(struct zm_engine *e, struct cp_state *s)
 {
-        char pi[ZM_NAME_LEN];
         for (size_t i = 0; i < s->guest.n; i++) {
-                const struct cp_ent *g = &s->guest.e[i];
+                struct cp_ent *g = &s->guest.e[i];
                 if (!g->cur)
                         continue;
-                snprintf(pi, sizeof(pi), "user-%s", g->name);
+                const char *pi = label(g, "user-%s", g->name);
                 /* per virtual CPU, so that "percent" stays within 0-100 */
                 double el = (double)cp_elapsed_us(g) * (double)(g->id ? g->id : 1);
                 if (el > 0 && HAS(g, G_TT))
@@ -181,20 +193,19 @@ static void guests(struct zm_engine *e, struct cp_state *s)
 
 static void devices(struct zm_engine *e, struct cp_state *s)
 {
-        char pi[ZM_NAME_LEN];
         for (size_t i = 0; i < s->dev.n; i++) {
-                const struct cp_ent *x = &s->dev.e[i];
+                struct cp_ent *x = &s->dev.e[i];
                 if (!HAS(x, D_SSCHG))
                         continue;
-                snprintf(pi, sizeof(pi), "device-%04X", x->id);
+                const char *pi = label(x, "device-%04X", x->id);
                 derive(e, s, x, 6, 3, pi, "operations", "ssch",
                        cp_check(x, (1u << D_SSCHG), "device-ssch"), x->acc[D_SSCHG]);
         }
         for (size_t i = 0; i < s->nic.n; i++) {
-                const struct cp_ent *x = &s->nic.e[i];
+                struct cp_ent *x = &s->nic.e[i];
                 if ((x->dok & 0xFFu) != 0xFFu)
                         continue;
-                snprintf(pi, sizeof(pi), "vnic-%s-%04X", x->name, x->id);
+                const char *pi = label(x, "vnic-%s-%04X", x->name, x->id);
                 const char *chk = cp_check(x, 0xFFu, "vnic");
                 derive2(e, s, x, 8, 1, pi, "if_octets", chk, x->acc[N_RXB], x->acc[N_TXB]);
                 derive2(e, s, x, 8, 1, pi, "if_packets", chk, x->acc[N_RXP], x->acc[N_TXP]);
@@ -206,7 +217,7 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 double el = (double)cp_elapsed_us(x);
                 if (el <= 0 || !HAS(x, L_ACT))
                         continue;
-                char ti[ZM_NAME_LEN];
+                char pi[ZM_NAME_LEN], ti[ZM_NAME_LEN];
                 snprintf(pi, sizeof(pi), "lpar-%s", x->name);
                 snprintf(ti, sizeof(ti), "cpu%u", x->id);
                 gauge(e, s, x, 0, 16, pi, "percent", ti, cp_check(x, (1u << L_ACT), "lpar"),

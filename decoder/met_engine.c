@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "met_module.h"
 
 /* Every metric module, in the order records are offered to them. */
@@ -27,11 +28,14 @@ static const struct zm_module *const modules[] = {
 };
 #define NMODULES (sizeof(modules) / sizeof(modules[0]) - 1)
 
-/* Series per guest, for the cap: a small open hash of identifier hashes per guest. */
-struct guest_series {
-        char guest[9];
-        size_t n, cap;
-        uint64_t *ids;
+/*
+ * The per-guest series cap: a guest (packed userid) and how many series it
+ * has, and the set of series ids already granted.  Both indexed, so a value
+ * costs the same whatever the number of guests and series.
+ */
+struct guest_count {
+        uint64_t userid;
+        size_t nseries;
 };
 
 struct zm_engine {
@@ -41,10 +45,15 @@ struct zm_engine {
         void *ctx;
         struct zm_counters cnt;
         char system[ZM_NAME_LEN];
+        unsigned system_gen;
         double interval;
         void *state[NMODULES + 1];
-        struct guest_series *guests;
-        size_t nguests;
+        struct guest_count *guests;
+        size_t nguests, capguests;
+        struct zh_index guest_ix;
+        uint64_t *series; /* ids of guest series granted */
+        size_t nseries, capseries;
+        struct zh_index series_ix;
 };
 
 struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,
@@ -75,9 +84,10 @@ void zm_engine_free(struct zm_engine *e)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->destroy)
                         modules[i]->destroy(e->state[i]);
-        for (size_t i = 0; i < e->nguests; i++)
-                free(e->guests[i].ids);
         free(e->guests);
+        zh_free(&e->guest_ix);
+        free(e->series);
+        zh_free(&e->series_ix);
         free(e);
 }
 
@@ -123,9 +133,17 @@ double zm_engine_interval(const struct zm_engine *e)
         return e->interval;
 }
 
+unsigned zm_engine_system_gen(const struct zm_engine *e)
+{
+        return e->system_gen;
+}
+
 void zm_set_system(struct zm_engine *e, const char *name)
 {
+        if (strncmp(e->system, name, sizeof(e->system) - 1) == 0)
+                return;
         snprintf(e->system, sizeof(e->system), "%s", name);
+        e->system_gen++;
 }
 
 void zm_set_interval(struct zm_engine *e, double seconds)
@@ -153,54 +171,91 @@ void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
         e->log(e->ctx, level, msg);
 }
 
-static uint64_t fnv1a(const char *s, uint64_t h)
+uint64_t zm_metric_id(const struct zm_metric *m)
 {
-        for (; *s; s++)
-                h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001B3);
-        return (h ^ '/') * UINT64_C(0x100000001B3);
+        uint64_t h =
+            zh_u64(ZH_SEED, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        h = zh_str(h, m->guest);
+        h = zh_str(h, m->host);
+        h = zh_str(h, m->plugin);
+        h = zh_str(h, m->plugin_instance);
+        h = zh_str(h, m->type);
+        return zh_str(h, m->type_instance);
 }
 
-/* Has this guest room for the series (or is it known already)? */
-static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
+static uint64_t pack_userid(const char *guest)
 {
-        struct guest_series *g = NULL;
-        for (size_t i = 0; i < e->nguests; i++)
-                if (strcmp(e->guests[i].guest, m->guest) == 0)
-                        g = &e->guests[i];
-        if (!g) {
-                struct guest_series *p = realloc(e->guests, (e->nguests + 1) * sizeof(*p));
-                if (!p)
-                        return false;
-                e->guests = p;
-                g = &e->guests[e->nguests++];
-                memset(g, 0, sizeof(*g));
-                snprintf(g->guest, sizeof(g->guest), "%s", m->guest);
-        }
-        uint64_t id = UINT64_C(0xCBF29CE484222325);
-        id = fnv1a(m->host, id);
-        id = fnv1a(m->plugin, id);
-        id = fnv1a(m->plugin_instance, id);
-        id = fnv1a(m->type, id);
-        id = fnv1a(m->type_instance, id);
-        for (size_t i = 0; i < g->n; i++)
-                if (g->ids[i] == id)
-                        return true;
-        if (g->n >= e->opt.max_series_per_guest)
+        uint64_t u = 0;
+        for (size_t i = 0; i < 8 && guest[i]; i++)
+                u |= (uint64_t)(uint8_t)guest[i] << (56 - 8 * i);
+        return u;
+}
+
+/* A lookup in one of the engine's tables: the engine and the key sought. */
+struct probe {
+        const struct zm_engine *e;
+        uint64_t key;
+};
+
+static bool guest_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->guests[pos].userid == p->key;
+}
+
+static bool series_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->series[pos] == p->key;
+}
+
+static bool grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+        if (n < *cap)
+                return true;
+        size_t c = *cap ? *cap * 2 : 64;
+        void *p = realloc(*arr, c * size);
+        if (!p)
                 return false;
-        if (g->n == g->cap) {
-                size_t cap = g->cap ? g->cap * 2 : 64;
-                uint64_t *p = realloc(g->ids, cap * sizeof(*p));
-                if (!p)
-                        return false;
-                g->ids = p;
-                g->cap = cap;
-        }
-        g->ids[g->n++] = id;
+        *arr = p;
+        *cap = c;
         return true;
 }
 
-void zm_emit(struct zm_engine *e, const struct zm_metric *m)
+/*
+ * Has the guest room for the series (or is it known already)?  Series ids are
+ * 64-bit hashes: two series of one guest that collide count once, which only
+ * makes the cap a little more generous.
+ */
+static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
 {
+        struct probe sp = {e, m->id};
+        if (zh_find(&e->series_ix, m->id, series_eq, &sp) != SIZE_MAX)
+                return true;
+        struct probe gp = {e, pack_userid(m->guest)};
+        uint64_t gh = zh_u64(ZH_SEED, gp.key);
+        size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
+        if (gi == SIZE_MAX) {
+                if (!grow((void **)&e->guests, &e->capguests, e->nguests, sizeof(*e->guests)) ||
+                    !zh_add(&e->guest_ix, gh, e->nguests))
+                        return false;
+                gi = e->nguests++;
+                e->guests[gi].userid = gp.key;
+                e->guests[gi].nseries = 0;
+        }
+        if (e->guests[gi].nseries >= e->opt.max_series_per_guest)
+                return false;
+        if (!grow((void **)&e->series, &e->capseries, e->nseries, sizeof(*e->series)) ||
+            !zh_add(&e->series_ix, m->id, e->nseries))
+                return false;
+        e->series[e->nseries++] = m->id;
+        e->guests[gi].nseries++;
+        return true;
+}
+
+void zm_emit(struct zm_engine *e, struct zm_metric *m)
+{
+        m->id = zm_metric_id(m);
         if (m->scope == ZM_GUEST && e->opt.max_series_per_guest && !series_ok(e, m)) {
                 e->cnt.series_capped++;
                 return;
@@ -221,13 +276,25 @@ void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_re
         }
 }
 
+/* Names are copied, not formatted: this runs for every value. */
+static void name(char *dst, size_t n, const char *src)
+{
+        if (!src) {
+                dst[0] = '\0';
+                return;
+        }
+        size_t len = strnlen(src, n - 1);
+        memcpy(dst, src, len);
+        dst[len] = '\0';
+}
+
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
                     const char *tinst)
 {
-        snprintf(m->plugin, sizeof(m->plugin), "%s", plugin ? plugin : "");
-        snprintf(m->plugin_instance, sizeof(m->plugin_instance), "%s", pinst ? pinst : "");
-        snprintf(m->type, sizeof(m->type), "%s", type ? type : "");
-        snprintf(m->type_instance, sizeof(m->type_instance), "%s", tinst ? tinst : "");
+        name(m->plugin, sizeof(m->plugin), plugin);
+        name(m->plugin_instance, sizeof(m->plugin_instance), pinst);
+        name(m->type, sizeof(m->type), type);
+        name(m->type_instance, sizeof(m->type_instance), tinst);
 }
 
 void zm_metric_gauge(struct zm_metric *m, double v)

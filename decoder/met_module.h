@@ -22,8 +22,8 @@ struct zm_module {
         unsigned families;
 };
 
-/* Emit one metric (the engine applies the series cap and counts it). */
-void zm_emit(struct zm_engine *e, const struct zm_metric *m);
+/* Emit one metric (the engine names its series, applies the series cap and counts it). */
+void zm_emit(struct zm_engine *e, struct zm_metric *m);
 /* Start a metric: scope, source record and time filled in, everything else empty. */
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r);
 /* Set plugin / instance / type / type_instance in one call (NULL = ""). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "appl.h"
+#include "hash.h"
 #include "met_module.h"
 #include "wzvm_format.h"
 
@@ -37,7 +38,8 @@ struct wz_seen {
 
 struct wz_state {
         struct wz_buf *bufs;
-        size_t nbufs;
+        size_t nbufs, capbufs;
+        struct zh_index bufix;
         struct wz_seen *seen;
         size_t nseen, capseen;
         bool logged[ZD_E__COUNT + 1];
@@ -56,54 +58,73 @@ static void wz_destroy(void *p)
         if (!s)
                 return;
         free(s->bufs);
+        zh_free(&s->bufix);
         free(s->seen);
         free(s);
+}
+
+static uint64_t buf_key(const struct zd_appl *a)
+{
+        return zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)a->applid << 16 | a->modlvl);
+}
+
+struct buf_probe {
+        const struct wz_state *s;
+        const struct zd_appl *a;
+};
+
+static bool buf_eq(const void *ctx, size_t pos)
+{
+        const struct buf_probe *p = ctx;
+        const struct wz_buf *b = &p->s->bufs[pos];
+        return b->applid == p->a->applid && b->mod == p->a->modlvl &&
+               strcmp(b->guest, p->a->userid) == 0;
 }
 
 /* Is this record newer than the last one of its buffer?  Remembers it if so. */
 static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
 {
-        for (size_t i = 0; i < s->nbufs; i++) {
+        uint64_t h = buf_key(a);
+        struct buf_probe p = {s, a};
+        size_t i = zh_find(&s->bufix, h, buf_eq, &p);
+        if (i != SIZE_MAX) {
                 struct wz_buf *b = &s->bufs[i];
-                if (b->applid == a->applid && b->mod == a->modlvl &&
-                    strcmp(b->guest, a->userid) == 0) {
-                        if (b->tod == tod)
-                                return false;
-                        b->tod = tod;
-                        return true;
-                }
-        }
-        struct wz_buf *p = realloc(s->bufs, (s->nbufs + 1) * sizeof(*p));
-        if (!p)
+                if (b->tod == tod)
+                        return false;
+                b->tod = tod;
                 return true;
-        s->bufs = p;
-        p = &s->bufs[s->nbufs++];
-        memset(p, 0, sizeof(*p));
-        memcpy(p->guest, a->userid, sizeof(p->guest));
-        p->applid = a->applid;
-        p->mod = a->modlvl;
-        p->tod = tod;
+        }
+        if (s->nbufs >= WZ_MAX_BUFS) {
+                s->nbufs = 0;
+                zh_clear(&s->bufix);
+        }
+        if (s->nbufs == s->capbufs) {
+                size_t cap = s->capbufs ? s->capbufs * 2 : 64;
+                struct wz_buf *nb = realloc(s->bufs, cap * sizeof(*nb));
+                if (!nb)
+                        return true;
+                s->bufs = nb;
+                s->capbufs = cap;
+        }
+        if (!zh_add(&s->bufix, h, s->nbufs))
+                return true;
+        struct wz_buf *b = &s->bufs[s->nbufs++];
+        memset(b, 0, sizeof(*b));
+        memcpy(b->guest, a->userid, sizeof(b->guest));
+        b->applid = a->applid;
+        b->mod = a->modlvl;
+        b->tod = tod;
         return true;
-}
-
-static uint64_t fnv(uint64_t h, const char *str)
-{
-        for (const unsigned char *c = (const unsigned char *)str; *c; c++)
-                h = (h ^ *c) * UINT64_C(0x100000001B3);
-        return (h ^ 0xFF) * UINT64_C(0x100000001B3);
 }
 
 /* Newer than what this series last reported?  Remembers it if so. */
 static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
 {
-        uint64_t id = UINT64_C(0xCBF29CE484222325);
-        id = fnv(id, m->guest);
-        id = fnv(id, m->host);
-        id = fnv(id, m->plugin);
-        id = fnv(id, m->plugin_instance);
-        id = fnv(id, m->type);
-        id = fnv(id, m->type_instance);
-        id |= 1; /* 0 marks a free slot */
+        uint64_t id = zm_metric_id(m) | 1; /* 0 marks a free slot */
+        if (s->nseen >= WZ_MAX_SEEN) {
+                memset(s->seen, 0, s->capseen * sizeof(*s->seen));
+                s->nseen = 0;
+        }
         if (s->nseen * 2 >= s->capseen) {
                 size_t cap = s->capseen ? s->capseen * 2 : 256;
                 struct wz_seen *t = calloc(cap, sizeof(*t));

@@ -41,6 +41,7 @@ struct zm_metric {
         uint8_t domain; /* source record, for filters */
         uint16_t record;
         const char *check; /* NULL for verified sources; the name of the law that vouches for it */
+        uint64_t id;       /* the series: zm_metric_id(), set by the engine before emitting */
 };
 
 /* Counters the engine keeps about what it refused, for self-metrics and zvmmon stat. */
@@ -77,8 +78,18 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
 /* Feed Interval End records (the handler's interval_end callback). */
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r);
 const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
+/*
+ * A series' identity: a hash of everything that tells one series from another
+ * and decides how it is named and filtered (scope, guest, the host a guest
+ * wrote, the four names, the source record).  Stable across intervals, so a
+ * consumer can keep what it derives from a series (a collectd value list
+ * with its host resolved, a filter verdict) under this key.
+ */
+uint64_t zm_metric_id(const struct zm_metric *m);
 /* From D1R4 (lower case, trimmed), "" until seen. */
 const char *zm_engine_system(const struct zm_engine *e);
+/* Changes whenever zm_engine_system() does: names derived from it are stale. */
+unsigned zm_engine_system_gen(const struct zm_engine *e);
 /* From D1R9, in seconds; 0 until seen. */
 double zm_engine_interval(const struct zm_engine *e);
 

@@ -43,7 +43,10 @@ TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c pl
 	plugin/zvm_stats.c plugin/zvm_reader.c
 TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c plugin/zvm_dispatch.c \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
-$(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader: $(ZVM_SRCS) \
+# test_scale counts the pipeline's allocations by wrapping the allocator at link time.
+TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c plugin/zvm_config.c \
+	plugin/zvm_stats.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+$(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader $(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 
 # End-to-end tests in the real collectd daemon (tests/e2e/plugin/).

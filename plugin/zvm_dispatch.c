@@ -15,19 +15,50 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "tod.h"
 #include "zvm.h"
 
-struct seen {
-        uint64_t id;   /* 0 = empty slot */
-        cdtime_t last; /* newest time dispatched */
+/*
+ * What the dispatcher derives from a series once and keeps: the value list
+ * with its host resolved and its names copied, and the filter verdict.  The
+ * key fields are kept to confirm a hash hit; the host is derived again when
+ * the system name (D1R4) or the configured Host changes.
+ */
+struct series {
+        uint64_t id;
+        uint32_t ident; /* the identifier this series is dispatched as */
+        unsigned system_gen;
+        const char *cfg_host;
+        bool wanted;
+        enum zm_scope scope;
+        uint8_t domain;
+        uint16_t record;
+        char guest[9];
+        char claim[ZM_NAME_LEN]; /* the host the guest wrote itself, if any */
+        value_list_t vl;
+};
+
+/*
+ * collectd identifiers dispatched and the newest time of each: two series can
+ * end up as one identifier (GuestHost naming two guests alike), and collectd
+ * refuses a time that is not newer, so the check is per identifier.
+ */
+struct ident {
+        uint64_t hash;
+        uint32_t series; /* the series that first used it, whose value list holds the names */
+        cdtime_t last;
 };
 
 struct zvm_dispatch {
         const struct zvm_config *cfg;
         const struct zm_engine *eng;
-        struct seen *tab;
-        size_t n, cap; /* cap is a power of two */
+        struct series *s;
+        size_t ns, caps;
+        struct zh_index six;
+        struct ident *id;
+        size_t nid, capid;
+        struct zh_index iix;
 };
 
 struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c)
@@ -36,11 +67,6 @@ struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c)
         if (!d)
                 return NULL;
         d->cfg = c;
-        d->cap = 1024;
-        if (!(d->tab = calloc(d->cap, sizeof(*d->tab)))) {
-                free(d);
-                return NULL;
-        }
         return d;
 }
 
@@ -48,7 +74,10 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
 {
         if (!d)
                 return;
-        free(d->tab);
+        free(d->s);
+        zh_free(&d->six);
+        free(d->id);
+        zh_free(&d->iix);
         free(d);
 }
 
@@ -88,52 +117,6 @@ void zvm_engine_log(void *ctx, int level, const char *msg)
         log_seen[log_next].count = 1;
         log_next = (log_next + 1) % LOG_MEMORY;
         plugin_log(level, ZVM_PLUGIN " plugin: %s", msg);
-}
-
-static uint64_t fnv(uint64_t h, const char *s)
-{
-        for (; *s; s++)
-                h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001B3);
-        return (h ^ 0xFF) * UINT64_C(0x100000001B3); /* field separator no name can hold */
-}
-
-static struct seen *slot(struct seen *tab, size_t cap, uint64_t id)
-{
-        size_t i = (size_t)(id ^ id >> 29) & (cap - 1);
-        while (tab[i].id && tab[i].id != id)
-                i = (i + 1) & (cap - 1);
-        return &tab[i];
-}
-
-/* Is (id, t) newer than anything dispatched for id?  Records t if so. */
-static bool newer(struct zvm_dispatch *d, uint64_t id, cdtime_t t)
-{
-        if (!id)
-                id = 1;
-        if ((d->n + 1) * 4 > d->cap * 3) {
-                size_t cap = d->cap * 2;
-                struct seen *tab = calloc(cap, sizeof(*tab));
-                if (tab) {
-                        for (size_t i = 0; i < d->cap; i++)
-                                if (d->tab[i].id)
-                                        *slot(tab, cap, d->tab[i].id) = d->tab[i];
-                        free(d->tab);
-                        d->tab = tab;
-                        d->cap = cap;
-                }
-        }
-        struct seen *s = slot(d->tab, d->cap, id);
-        if (s->id && t <= s->last)
-                return false;
-        if (!s->id) {
-                if ((d->n + 1) * 8 > d->cap * 7)
-                        return true; /* table full (allocation failed): dispatch, let collectd judge
-                                      */
-                s->id = id;
-                d->n++;
-        }
-        s->last = t;
-        return true;
 }
 
 static bool rec_match(const struct zvm_recfilter *f, size_t n, const struct zm_metric *m)
@@ -189,16 +172,140 @@ static void count(uint64_t *field)
         zvm_stats_unlock();
 }
 
+struct find {
+        const struct zvm_dispatch *d;
+        const struct zm_metric *m;
+        const value_list_t *vl;
+};
+
+static bool series_eq(const void *ctx, size_t pos)
+{
+        const struct find *f = ctx;
+        const struct series *x = &f->d->s[pos];
+        const struct zm_metric *m = f->m;
+        return x->id == m->id && x->scope == m->scope && x->domain == m->domain &&
+               x->record == m->record && strcmp(x->guest, m->guest) == 0 &&
+               strcmp(x->claim, m->host) == 0 && strcmp(x->vl.plugin, m->plugin) == 0 &&
+               strcmp(x->vl.plugin_instance, m->plugin_instance) == 0 &&
+               strcmp(x->vl.type, m->type) == 0 &&
+               strcmp(x->vl.type_instance, m->type_instance) == 0;
+}
+
+static bool ident_eq(const void *ctx, size_t pos)
+{
+        const struct find *f = ctx;
+        const value_list_t *a = &f->d->s[f->d->id[pos].series].vl, *b = f->vl;
+        return strcmp(a->host, b->host) == 0 && strcmp(a->plugin, b->plugin) == 0 &&
+               strcmp(a->plugin_instance, b->plugin_instance) == 0 &&
+               strcmp(a->type, b->type) == 0 && strcmp(a->type_instance, b->type_instance) == 0;
+}
+
+static bool grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+        if (n < *cap)
+                return true;
+        size_t c = *cap ? *cap * 2 : 256;
+        void *p = realloc(*arr, c * size);
+        if (!p)
+                return false;
+        *arr = p;
+        *cap = c;
+        return true;
+}
+
+static void resolve_host(const struct zvm_dispatch *d, struct series *x)
+{
+        value_list_t *vl = &x->vl;
+        if (x->claim[0])
+                zvm_strlcpy(vl->host, x->claim, sizeof(vl->host));
+        else if (x->scope == ZM_GUEST && x->guest[0]) {
+                if (!zvm_guest_host(d->cfg, x->guest, vl->host, sizeof(vl->host)))
+                        zvm_strlcpy(vl->host, x->guest, sizeof(vl->host));
+        } else
+                system_host(d, vl->host, sizeof(vl->host));
+        x->system_gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
+        x->cfg_host = d->cfg->host;
+}
+
+/* The identifier x is dispatched as (found or added); false when out of memory. */
+static bool bind_ident(struct zvm_dispatch *d, size_t pos)
+{
+        struct series *x = &d->s[pos];
+        const value_list_t *vl = &x->vl;
+        uint64_t h = zh_str(ZH_SEED, vl->host);
+        h = zh_str(h, vl->plugin);
+        h = zh_str(h, vl->plugin_instance);
+        h = zh_str(h, vl->type);
+        h = zh_str(h, vl->type_instance);
+        struct find f = {d, NULL, vl};
+        size_t i = zh_find(&d->iix, h, ident_eq, &f);
+        if (i == SIZE_MAX) {
+                if (!grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
+                    !zh_add(&d->iix, h, d->nid))
+                        return false;
+                i = d->nid++;
+                d->id[i] = (struct ident){h, (uint32_t)pos, 0};
+        }
+        x->ident = (uint32_t)i;
+        return true;
+}
+
+/* The series of m, derived on first sight; NULL when out of memory. */
+static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *m)
+{
+        struct find f = {d, m, NULL};
+        size_t i = zh_find(&d->six, m->id, series_eq, &f);
+        if (i != SIZE_MAX) {
+                struct series *x = &d->s[i];
+                unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
+                if (x->system_gen != gen || x->cfg_host != d->cfg->host) {
+                        resolve_host(d, x);
+                        if (!bind_ident(d, i))
+                                return NULL;
+                }
+                return x;
+        }
+        if (!grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) || !zh_add(&d->six, m->id, d->ns))
+                return NULL;
+        struct series *x = &d->s[d->ns++];
+        memset(x, 0, sizeof(*x));
+        x->id = m->id;
+        x->scope = m->scope;
+        x->domain = m->domain;
+        x->record = m->record;
+        memcpy(x->guest, m->guest, sizeof(x->guest));
+        zvm_strlcpy(x->claim, m->host, sizeof(x->claim));
+        x->wanted = wanted(d->cfg, m);
+        zvm_strlcpy(x->vl.plugin, m->plugin, sizeof(x->vl.plugin));
+        zvm_strlcpy(x->vl.plugin_instance, m->plugin_instance, sizeof(x->vl.plugin_instance));
+        zvm_strlcpy(x->vl.type, m->type, sizeof(x->vl.type));
+        zvm_strlcpy(x->vl.type_instance, m->type_instance, sizeof(x->vl.type_instance));
+        resolve_host(d, x);
+        if (!bind_ident(d, d->ns - 1))
+                return NULL;
+        return x;
+}
+
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
 {
         struct zvm_dispatch *d = ctx;
         struct zvm_stats *st = zvm_stats();
-        if (!wanted(d->cfg, m) || m->nvalues == 0) {
+        struct zm_metric named;
+        if (!m->id) { /* built by hand, not through the engine */
+                named = *m;
+                named.id = zm_metric_id(m);
+                m = &named;
+        }
+        struct series *x = series_of(d, m);
+        if (!x) {
+                count(&st->filtered);
+                return;
+        }
+        if (!x->wanted || m->nvalues == 0) {
                 count(&st->filtered);
                 return;
         }
 
-        value_list_t vl = VALUE_LIST_INIT;
         value_t values[ZM_MAXVALUES];
         for (size_t i = 0; i < m->nvalues; i++) {
                 if (m->ds[i] == ZM_GAUGE)
@@ -206,39 +313,26 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 else
                         values[i].derive = (derive_t)m->derive[i];
         }
-        vl.values = values;
-        vl.values_len = m->nvalues;
-
-        if (m->host[0])
-                zvm_strlcpy(vl.host, m->host, sizeof(vl.host));
-        else if (m->scope == ZM_GUEST && m->guest[0]) {
-                if (!zvm_guest_host(d->cfg, m->guest, vl.host, sizeof(vl.host)))
-                        zvm_strlcpy(vl.host, m->guest, sizeof(vl.host));
-        } else
-                system_host(d, vl.host, sizeof(vl.host));
-        zvm_strlcpy(vl.plugin, m->plugin, sizeof(vl.plugin));
-        zvm_strlcpy(vl.plugin_instance, m->plugin_instance, sizeof(vl.plugin_instance));
-        zvm_strlcpy(vl.type, m->type, sizeof(vl.type));
-        zvm_strlcpy(vl.type_instance, m->type_instance, sizeof(vl.type_instance));
+        value_list_t *vl = &x->vl;
+        vl->values = values;
+        vl->values_len = m->nvalues;
 
         /* TODs before 1970 (a zeroed clock field) cannot be collectd times: use now. */
         int64_t us = m->tod ? zd_tod_to_unix_us(m->tod) : -1;
-        vl.time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
+        vl->time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
         double iv = d->eng ? zm_engine_interval(d->eng) : 0;
-        if (iv > 0)
-                vl.interval = DOUBLE_TO_CDTIME_T(iv);
+        vl->interval = iv > 0 ? DOUBLE_TO_CDTIME_T(iv) : 0;
 
-        uint64_t id = UINT64_C(0xCBF29CE484222325);
-        id = fnv(id, vl.host);
-        id = fnv(id, vl.plugin);
-        id = fnv(id, vl.plugin_instance);
-        id = fnv(id, vl.type);
-        id = fnv(id, vl.type_instance);
-        if (!newer(d, id, vl.time)) {
+        struct ident *id = &d->id[x->ident];
+        if (id->last && vl->time <= id->last) {
+                vl->values = NULL;
                 count(&st->duplicates);
                 return;
         }
-        if (plugin_dispatch_values(&vl) == 0)
+        id->last = vl->time;
+        int rc = plugin_dispatch_values(vl);
+        vl->values = NULL; /* the array lives on this stack frame */
+        if (rc == 0)
                 count(&st->dispatched);
         else
                 count(&st->filtered);

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One hash and one hash index for every table that grows with the monitored
+ * system (guests, devices, series, writers' buffers), so that the work per
+ * record and per value stays the same at 50 guests and at 50,000.
+ *
+ * The index maps a 64-bit hash to a position in the caller's own array; the
+ * caller keeps its entries dense and confirms a candidate with its own key
+ * comparison (eq), so a hash collision costs a comparison, never a wrong
+ * answer.  Every probe is counted (zh_probes) so that a test can show the
+ * cost per lookup does not grow with the number of entries, without timing
+ * anything.
+ */
+#ifndef ZD_HASH_H
+#define ZD_HASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ZH_SEED UINT64_C(0xCBF29CE484222325) /* FNV-1a offset basis */
+
+/* FNV-1a over a string, then a separator byte that no name can hold, so that
+ * ("ab", "c") and ("a", "bc") hash apart when fields are chained. */
+static inline uint64_t zh_str(uint64_t h, const char *s)
+{
+        for (; *s; s++)
+                h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001B3);
+        return (h ^ 0xFF) * UINT64_C(0x100000001B3);
+}
+
+static inline uint64_t zh_bytes(uint64_t h, const void *p, size_t n)
+{
+        const uint8_t *b = p;
+        for (size_t i = 0; i < n; i++)
+                h = (h ^ b[i]) * UINT64_C(0x100000001B3);
+        return h;
+}
+
+static inline uint64_t zh_u64(uint64_t h, uint64_t v)
+{
+        return zh_bytes(h, &v, sizeof(v));
+}
+
+struct zh_slot {
+        uint64_t hash;
+        uint32_t pos; /* position + 1 in the caller's array; 0 = empty */
+};
+
+struct zh_index {
+        struct zh_slot *slot;
+        size_t cap; /* a power of two; kept at most half full */
+        size_t n;
+};
+
+/* Does the caller's entry at pos have the key being looked up? */
+typedef bool (*zh_eq_fn)(const void *ctx, size_t pos);
+
+/* The position of the entry with hash h for which eq holds, or SIZE_MAX. */
+size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx);
+/* Record that the caller's entry at pos has hash h; false when out of memory. */
+bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
+/* Forget every entry (the caller compacted or cleared its array); keeps the memory. */
+void zh_clear(struct zh_index *ix);
+void zh_free(struct zh_index *ix);
+
+/* Probes made by zh_find and zh_add in this thread since it started. */
+uint64_t zh_probes(void);
+
+#endif
