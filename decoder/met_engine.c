@@ -183,6 +183,27 @@ uint64_t zm_metric_id(const struct zm_metric *m)
         return zh_str(h, m->type_instance);
 }
 
+void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
+{
+        if (len < outsz) {
+                memcpy(out, name, len);
+                out[len] = '\0';
+                return;
+        }
+        const size_t tail = 1 + 16; /* "~" and the hash */
+        if (outsz <= tail + 1) {
+                if (outsz) {
+                        memcpy(out, name, outsz - 1);
+                        out[outsz - 1] = '\0';
+                }
+                return;
+        }
+        size_t keep = outsz - 1 - tail;
+        memcpy(out, name, keep);
+        snprintf(out + keep, outsz - keep, "~%016llx",
+                 (unsigned long long)zh_bytes(ZH_SEED, name, len));
+}
+
 static uint64_t pack_userid(const char *guest)
 {
         uint64_t u = 0;

@@ -264,8 +264,9 @@ static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct 
                 bad(e, a, "mon_fsstatd: no mount point, or free blocks above the total");
                 return;
         }
-        char pinst[ZM_NAME_LEN];
-        df_instance(b.p + dir_off, n[1], pinst, sizeof(pinst));
+        char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
+        df_instance(b.p + dir_off, n[1], full, sizeof(full));
+        zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
         gauge(e, r, a, tod, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
         gauge(e, r, a, tod, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
         gauge(e, r, a, tod, "df", pinst, "df_complex", "reserved",

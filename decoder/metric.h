@@ -15,7 +15,7 @@
 
 #include "decoder.h"
 
-#define ZM_NAME_LEN  64
+#define ZM_NAME_LEN  128 /* collectd's DATA_MAX_NAME_LEN: names up to 127 bytes */
 #define ZM_MAXVALUES 4
 
 enum zm_scope {
@@ -86,6 +86,13 @@ const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
  * with its host resolved, a filter verdict) under this key.
  */
 uint64_t zm_metric_id(const struct zm_metric *m);
+/*
+ * A name that may be longer than ZM_NAME_LEN - 1 bytes (a mount point, say)
+ * made to fit, deterministically: a longer one keeps its first 110 bytes and
+ * ends in "~" and 16 hex digits of a 64-bit hash of the whole name, so two
+ * long names that share their beginning stay apart.
+ */
+void zm_name_fit(char *out, size_t outsz, const char *name, size_t len);
 /* From D1R4 (lower case, trimmed), "" until seen. */
 const char *zm_engine_system(const struct zm_engine *e);
 /* Changes whenever zm_engine_system() does: names derived from it are stale. */

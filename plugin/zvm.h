@@ -40,6 +40,13 @@ struct zvm_hostmap {
         char *host;
 };
 
+/* TrustedGuestHost: the host names a guest may give its own write_zvm data. */
+struct zvm_trust {
+        char userid[9]; /* upper case */
+        char **hosts;
+        size_t nhosts;
+};
+
 struct zvm_config {
         char *device; /* NULL: no device (File only) */
         char **files;
@@ -51,6 +58,8 @@ struct zvm_config {
         char *guest_format; /* "%u": %u lower userid, %U as written, %% */
         struct zvm_hostmap *map;
         size_t nmap;
+        struct zvm_trust *trust;
+        size_t ntrust;
         struct zvm_recfilter *inc_rec, *exc_rec;
         size_t ninc_rec, nexc_rec;
         char **inc_guest, **exc_guest;
@@ -73,6 +82,8 @@ struct zvm_stats {
         uint64_t discarded_eio, discarded_efault, oversized, overflows;
         uint64_t opens, reconnects, open_failures;
         uint64_t dispatched, filtered, duplicates;
+        uint64_t host_refused;  /* values whose guest-written host name was not honoured */
+        uint64_t names_refused; /* values a guest wrote into a plugin the plugin owns */
         uint64_t files_done;
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;

@@ -40,6 +40,9 @@ void zvm_config_free(struct zvm_config *c)
         for (size_t i = 0; i < c->nmap; i++)
                 free(c->map[i].host);
         free(c->map);
+        for (size_t i = 0; i < c->ntrust; i++)
+                free_list(c->trust[i].hosts, c->trust[i].nhosts);
+        free(c->trust);
         free(c->inc_rec);
         free(c->exc_rec);
         free_list(c->inc_guest, c->ninc_guest);
@@ -250,6 +253,33 @@ static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        bool ok = ci->values_num >= 2;
+        for (int i = 0; ok && i < ci->values_num; i++)
+                ok = ci->values[i].type == OCONFIG_TYPE_STRING && ci->values[i].value.string[0] &&
+                     strlen(ci->values[i].value.string) < (i ? DATA_MAX_NAME_LEN : 9) &&
+                     !strchr(ci->values[i].value.string, '/');
+        if (!ok) {
+                ERROR(ZVM_PLUGIN " plugin: TrustedGuestHost needs a userid (up to 8 characters) "
+                                 "and one or more host names (up to %d characters, no '/')",
+                      DATA_MAX_NAME_LEN - 1);
+                return -1;
+        }
+        struct zvm_trust *p = realloc(c->trust, (c->ntrust + 1) * sizeof(*p));
+        if (!p)
+                return -1;
+        c->trust = p;
+        struct zvm_trust *t = &p[c->ntrust++];
+        memset(t, 0, sizeof(*t));
+        for (size_t i = 0; ci->values[0].value.string[i]; i++)
+                t->userid[i] = (char)toupper((unsigned char)ci->values[0].value.string[i]);
+        for (int i = 1; i < ci->values_num; i++)
+                if (add_string(&t->hosts, &t->nhosts, ci->values[i].value.string))
+                        return -1;
+        return 0;
+}
+
 static int get_unverified(const oconfig_item_t *ci, int *out)
 {
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_BOOLEAN) {
@@ -289,6 +319,8 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
                 return get_string(ci, &c->guest_format);
         if (strcasecmp(k, "GuestHost") == 0)
                 return add_map(c, ci);
+        if (strcasecmp(k, "TrustedGuestHost") == 0)
+                return add_trust(c, ci);
         if (strcasecmp(k, "IncludeRecord") == 0 || strcasecmp(k, "ExcludeRecord") == 0)
                 return each_string(ci, c, add_recfilter);
         if (strcasecmp(k, "IncludeGuest") == 0 || strcasecmp(k, "ExcludeGuest") == 0)

@@ -31,6 +31,8 @@ struct series {
         unsigned system_gen;
         const char *cfg_host;
         bool wanted;
+        bool reserved;      /* a guest's value in a plugin that is ours: refused */
+        bool claim_refused; /* the guest named a host it may not use: its own host instead */
         enum zm_scope scope;
         uint8_t domain;
         uint16_t record;
@@ -50,9 +52,27 @@ struct ident {
         cdtime_t last;
 };
 
+/* A host name and the guest whose metrics carry it: no other guest may claim it. */
+struct bound {
+        char host[DATA_MAX_NAME_LEN];
+        char userid[9];
+};
+
+/* A guest already told about in the log (once for its host claim, once for names). */
+struct noted {
+        char userid[9];
+        bool host, name;
+};
+
 struct zvm_dispatch {
         const struct zvm_config *cfg;
         const struct zm_engine *eng;
+        struct bound *bound;
+        size_t nbound, capbound;
+        struct zh_index bix;
+        struct noted *noted;
+        size_t nnoted, capnoted;
+        struct zh_index nix;
         struct series *s;
         size_t ns, caps;
         struct zh_index six;
@@ -78,6 +98,10 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
         zh_free(&d->six);
         free(d->id);
         zh_free(&d->iix);
+        free(d->bound);
+        zh_free(&d->bix);
+        free(d->noted);
+        zh_free(&d->nix);
         free(d);
 }
 
@@ -213,18 +237,134 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t size)
         return true;
 }
 
-static void resolve_host(const struct zvm_dispatch *d, struct series *x)
+struct name_probe {
+        const struct zvm_dispatch *d;
+        const char *key;
+};
+
+static bool bound_eq(const void *ctx, size_t pos)
+{
+        const struct name_probe *p = ctx;
+        return strcmp(p->d->bound[pos].host, p->key) == 0;
+}
+
+static bool noted_eq(const void *ctx, size_t pos)
+{
+        const struct name_probe *p = ctx;
+        return strcmp(p->d->noted[pos].userid, p->key) == 0;
+}
+
+/* The guest a host name belongs to, or NULL. */
+static const char *owner_of(const struct zvm_dispatch *d, const char *host)
+{
+        struct name_probe p = {d, host};
+        size_t i = zh_find(&d->bix, zh_str(ZH_SEED, host), bound_eq, &p);
+        return i == SIZE_MAX ? NULL : d->bound[i].userid;
+}
+
+static void bind_host(struct zvm_dispatch *d, const char *host, const char *userid)
+{
+        if (!host[0] || owner_of(d, host) ||
+            !grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
+            !zh_add(&d->bix, zh_str(ZH_SEED, host), d->nbound))
+                return;
+        struct bound *b = &d->bound[d->nbound++];
+        zvm_strlcpy(b->host, host, sizeof(b->host));
+        zvm_strlcpy(b->userid, userid, sizeof(b->userid));
+}
+
+/* The guest's log notes (created on first use); NULL when out of memory. */
+static struct noted *noted(struct zvm_dispatch *d, const char *userid)
+{
+        struct name_probe p = {d, userid};
+        uint64_t h = zh_str(ZH_SEED, userid);
+        size_t i = zh_find(&d->nix, h, noted_eq, &p);
+        if (i != SIZE_MAX)
+                return &d->noted[i];
+        if (!grow((void **)&d->noted, &d->capnoted, d->nnoted, sizeof(*d->noted)) ||
+            !zh_add(&d->nix, h, d->nnoted))
+                return NULL;
+        struct noted *n = &d->noted[d->nnoted++];
+        memset(n, 0, sizeof(*n));
+        zvm_strlcpy(n->userid, userid, sizeof(n->userid));
+        return n;
+}
+
+static bool trusted(const struct zvm_config *c, const char *userid, const char *host)
+{
+        for (size_t i = 0; i < c->ntrust; i++)
+                if (strcmp(c->trust[i].userid, userid) == 0)
+                        for (size_t k = 0; k < c->trust[i].nhosts; k++)
+                                if (strcasecmp(c->trust[i].hosts[k], host) == 0)
+                                        return true;
+        return false;
+}
+
+/*
+ * Why a guest may not publish under the host name it wrote (NULL: it may).
+ * Identity comes from CP's userid, never from the data: only a guest the
+ * configuration trusts with that very name may use it, and never for a name
+ * that is the z/VM system's, the collector's own, or another guest's.
+ */
+static const char *claim_refusal(const struct zvm_dispatch *d, const struct series *x)
+{
+        char sys[DATA_MAX_NAME_LEN];
+        if (!trusted(d->cfg, x->guest, x->claim))
+                return "not configured for this guest (TrustedGuestHost)";
+        system_host(d, sys, sizeof(sys));
+        if (sys[0] && strcasecmp(sys, x->claim) == 0)
+                return "the z/VM system's host name";
+        if (hostname_g && strcasecmp(hostname_g, x->claim) == 0)
+                return "the collector's own Hostname";
+        const char *owner = owner_of(d, x->claim);
+        if (owner && strcmp(owner, x->guest) != 0)
+                return "bound to another guest";
+        return NULL;
+}
+
+static void guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
+                           size_t outsz)
+{
+        if (!zvm_guest_host(d->cfg, x->guest, out, outsz))
+                zvm_strlcpy(out, x->guest, outsz);
+}
+
+static void resolve_host(struct zvm_dispatch *d, struct series *x)
 {
         value_list_t *vl = &x->vl;
-        if (x->claim[0])
+        x->claim_refused = false;
+        if (x->scope == ZM_GUEST && x->guest[0]) {
+                const char *why = x->claim[0] ? claim_refusal(d, x) : NULL;
+                if (x->claim[0] && !why)
+                        zvm_strlcpy(vl->host, x->claim, sizeof(vl->host));
+                else
+                        guest_own_host(d, x, vl->host, sizeof(vl->host));
+                if (why) {
+                        x->claim_refused = true;
+                        struct noted *n = noted(d, x->guest);
+                        if (n && !n->host) {
+                                n->host = true;
+                                WARNING(ZVM_PLUGIN " plugin: guest %s wrote metrics for host "
+                                                   "\"%s\", refused (%s): they are stored under "
+                                                   "\"%s\"; further refusals of this guest are "
+                                                   "only counted (total_values-host_refused)",
+                                        x->guest, x->claim, why, vl->host);
+                        }
+                }
+                bind_host(d, vl->host, x->guest);
+        } else if (x->claim[0])
                 zvm_strlcpy(vl->host, x->claim, sizeof(vl->host));
-        else if (x->scope == ZM_GUEST && x->guest[0]) {
-                if (!zvm_guest_host(d->cfg, x->guest, vl->host, sizeof(vl->host)))
-                        zvm_strlcpy(vl->host, x->guest, sizeof(vl->host));
-        } else
+        else
                 system_host(d, vl->host, sizeof(vl->host));
         x->system_gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
         x->cfg_host = d->cfg->host;
+}
+
+/* Plugin names of this plugin's own data: a guest's values never go there. */
+static bool reserved_plugin(const struct zm_metric *m)
+{
+        return m->scope == ZM_GUEST &&
+               (strncasecmp(m->plugin, "zvm", 3) == 0 || strcasecmp(m->plugin, "vm370") == 0);
 }
 
 /* The identifier x is dispatched as (found or added); false when out of memory. */
@@ -276,6 +416,7 @@ static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *
         memcpy(x->guest, m->guest, sizeof(x->guest));
         zvm_strlcpy(x->claim, m->host, sizeof(x->claim));
         x->wanted = wanted(d->cfg, m);
+        x->reserved = reserved_plugin(m);
         zvm_strlcpy(x->vl.plugin, m->plugin, sizeof(x->vl.plugin));
         zvm_strlcpy(x->vl.plugin_instance, m->plugin_instance, sizeof(x->vl.plugin_instance));
         zvm_strlcpy(x->vl.type, m->type, sizeof(x->vl.type));
@@ -305,6 +446,21 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 count(&st->filtered);
                 return;
         }
+        if (x->reserved) {
+                count(&st->names_refused);
+                struct noted *n = noted(d, x->guest);
+                if (n && !n->name) {
+                        n->name = true;
+                        WARNING(ZVM_PLUGIN " plugin: guest %s wrote values into plugin \"%s\", "
+                                           "which holds the z/VM data and this plugin's own "
+                                           "counters: refused; further ones are only counted "
+                                           "(total_values-names_refused)",
+                                x->guest, m->plugin);
+                }
+                return;
+        }
+        if (x->claim_refused)
+                count(&st->host_refused);
 
         value_t values[ZM_MAXVALUES];
         for (size_t i = 0; i < m->nvalues; i++) {

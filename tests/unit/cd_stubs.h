@@ -30,6 +30,8 @@ static size_t cd_ncounted;
 static char cd_lastlog[1024];
 static int cd_nlog;
 static cdtime_t cd_now = (cdtime_t)1 << 40;
+static char cd_hostname[DATA_MAX_NAME_LEN] = "collector";
+char *hostname_g = cd_hostname;
 
 int plugin_dispatch_values(value_list_t const *vl)
 {

@@ -279,6 +279,58 @@ static void fsstatd_maps_df(void **state)
         zm_engine_free(e);
 }
 
+/* FNV-1a, 64 bits, as published (offset basis 0xcbf29ce484222325, prime 0x100000001b3). */
+static uint64_t fnv1a64(const char *s)
+{
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (; *s; s++)
+                h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+        return h;
+}
+
+/*
+ * Mount points longer than collectd's 127-byte names: two that share their
+ * first 127 bytes stay apart, as "first 110 bytes~16 hex digits of the hash";
+ * one of exactly 127 bytes is kept whole (doc/plugin.md).
+ */
+static void fsstatd_long_mount_points(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[589], rec[700], pid[16];
+        char dir[3][200], inst[3][200];
+        memset(dir, 0, sizeof(dir));
+        dir[0][0] = dir[1][0] = dir[2][0] = '/';
+        memset(dir[0] + 1, 'a', 150);
+        memset(dir[1] + 1, 'a', 150);
+        strcat(dir[0], "/x");
+        strcat(dir[1], "/y");
+        memset(dir[2] + 1, 'b', 127);
+        for (int i = 0; i < 3; i++) {
+                vec_lnx_prodid(pid, 1, 0, 0, 0, (uint16_t)i);
+                size_t len = vec_d10(rec, 2, "LINUX01", pid, data,
+                                     (uint16_t)fs_data(data, 1795305000, dir[i]));
+                feed(e, rec, len);
+                /* collectd's df naming: leading '/' dropped, '/' -> '-' */
+                snprintf(inst[i], sizeof(inst[i]), "%s", dir[i] + 1);
+                for (char *c = inst[i]; *c; c++)
+                        *c = *c == '/' ? '-' : *c;
+        }
+        assert_int_equal(g.n, 9);
+        char want[2][ZM_NAME_LEN];
+        for (int i = 0; i < 2; i++) {
+                snprintf(want[i], sizeof(want[i]), "%.110s~%016llx", inst[i],
+                         (unsigned long long)fnv1a64(inst[i]));
+                assert_int_equal(strlen(want[i]), 127);
+                assert_non_null(find(&g, "df", want[i], "df_complex", "used"));
+        }
+        assert_string_not_equal(want[0], want[1]);
+        assert_int_equal(strlen(inst[2]), 127);
+        assert_non_null(find(&g, "df", inst[2], "df_complex", "used"));
+        zm_engine_free(e);
+}
+
 static void procd_summary_maps_uptime_users_states(void **state)
 {
         (void)state;
@@ -334,6 +386,7 @@ int main(void)
             cmocka_unit_test(os_lying_cpu_area_is_bad),
             cmocka_unit_test(net_maps_interface_all),
             cmocka_unit_test(fsstatd_maps_df),
+            cmocka_unit_test(fsstatd_long_mount_points),
             cmocka_unit_test(procd_summary_maps_uptime_users_states),
             cmocka_unit_test(other_products_ignored),
         };

@@ -168,11 +168,84 @@ static void system_metric_host(void **state)
         m.tod += 4096;
         zvm_dispatch_metric(d, &m);
         assert_string_equal(cd_vls[2].host, "lpar1.example.com");
-        /* A host the guest named itself (write_zvm) wins. */
+        /* A host the guest named itself (write_zvm) is not taken on its word. */
         struct zm_metric g = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         snprintf(g.host, sizeof(g.host), "web1.example.com");
         zvm_dispatch_metric(d, &g);
-        assert_string_equal(cd_vls[3].host, "web1.example.com");
+        assert_string_equal(cd_vls[3].host, "linux01");
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char *guest,
+                         const char *host, const char *plugin, uint64_t tod)
+{
+        struct zm_metric m = metric(scope, guest, 10, 2, tod, 1);
+        snprintf(m.host, sizeof(m.host), "%s", host);
+        snprintf(m.plugin, sizeof(m.plugin), "%s", plugin);
+        zvm_dispatch_metric(d, &m);
+}
+
+/*
+ * Identity comes from CP's userid: a guest's claim to a host name holds only
+ * for names TrustedGuestHost gives it, and never for the z/VM system, the
+ * collector itself or another guest.  Refusals are counted and logged once
+ * per guest.  Nothing a guest writes lands in this plugin's own plugins.
+ */
+static void guest_host_claims(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        oconfig_item_t ci = item("TrustedGuestHost", 2, "web01", "web1.example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL01", "zvmsys01");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL02", "linux001");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL03", "collector");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 1, "EVIL04", NULL); /* no host: refused */
+        assert_int_equal(zvm_config_item(&c, &ci), -1);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+        zm_set_system(e, "ZVMSYS01");
+        uint64_t t = VEC_TOD_2026;
+
+        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t);
+        assert_string_equal(cd_vls[0].host, "web1.example.com"); /* trusted for that name */
+        dispatch_one(d, ZM_GUEST, "WEB01", "web2.example.com", "load", t);
+        assert_string_equal(cd_vls[1].host, "web01"); /* but not for another */
+        dispatch_one(d, ZM_GUEST, "EVIL01", "zvmsys01", "load", t);
+        assert_string_equal(cd_vls[2].host, "evil01"); /* never the z/VM system */
+        dispatch_one(d, ZM_GUEST, "LINUX001", "", "load", t);
+        assert_string_equal(cd_vls[3].host, "linux001");
+        dispatch_one(d, ZM_GUEST, "EVIL02", "linux001", "load", t);
+        assert_string_equal(cd_vls[4].host, "evil02"); /* never another guest's host */
+        dispatch_one(d, ZM_GUEST, "EVIL03", "collector", "load", t);
+        assert_string_equal(cd_vls[5].host, "evil03"); /* never the collector's Hostname */
+        dispatch_one(d, ZM_GUEST, "EVIL05", "someone.else", "load", t);
+        assert_string_equal(cd_vls[6].host, "evil05"); /* untrusted: its own host */
+        assert_int_equal(zvm_stats()->host_refused, 5);
+        int logs = cd_nlog;
+        dispatch_one(d, ZM_GUEST, "EVIL05", "someone.else", "load", t + 4096);
+        assert_int_equal(cd_nlog, logs); /* logged once per guest, then counted */
+        assert_int_equal(zvm_stats()->host_refused, 6);
+
+        /* The plugin's own plugins are out of reach, whatever the host. */
+        size_t n = cd_nvl;
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", "zvm", t);
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", "ZVM-reader", t);
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", "vm370", t);
+        assert_int_equal(cd_nvl, n);
+        assert_int_equal(zvm_stats()->names_refused, 3);
+        assert_int_equal(cd_nlog, logs + 1);
+        dispatch_one(d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own data passes */
+        assert_int_equal(cd_nvl, n + 1);
         zm_engine_free(e);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
@@ -345,6 +418,7 @@ int main(void)
             cmocka_unit_test(defaults_device_unless_files),
             cmocka_unit_test(guest_metric_host_time_interval),
             cmocka_unit_test(system_metric_host),
+            cmocka_unit_test(guest_host_claims),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),

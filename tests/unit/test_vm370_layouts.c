@@ -165,7 +165,7 @@ static void names_and_time(void **state)
 
 struct mcol {
         size_t n;
-        char tinst[16][64], type[16][64], plugin[16][64];
+        char tinst[16][ZM_NAME_LEN], type[16][ZM_NAME_LEN], plugin[16][ZM_NAME_LEN];
         double gauge[16];
         int64_t derive[16];
         int ds[16];
@@ -176,9 +176,9 @@ static void mcol_emit(void *ctx, const struct zm_metric *m)
         struct mcol *c = ctx;
         if (c->n >= 16)
                 return;
-        snprintf(c->tinst[c->n], 64, "%s", m->type_instance);
-        snprintf(c->type[c->n], 64, "%s", m->type);
-        snprintf(c->plugin[c->n], 64, "%s", m->plugin);
+        snprintf(c->tinst[c->n], ZM_NAME_LEN, "%s", m->type_instance);
+        snprintf(c->type[c->n], ZM_NAME_LEN, "%s", m->type);
+        snprintf(c->plugin[c->n], ZM_NAME_LEN, "%s", m->plugin);
         c->ds[c->n] = m->ds[0];
         c->gauge[c->n] = m->gauge[0];
         c->derive[c->n] = m->derive[0];
