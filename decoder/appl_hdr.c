@@ -20,6 +20,20 @@ static bool ebcdic_digit(uint8_t c)
         return c >= 0xF0 && c <= 0xF9;
 }
 
+/* ".N" with N in decimal (at most 5 digits: N < 65536). */
+static char *put_dec(char *t, unsigned n)
+{
+        char d[5];
+        size_t k = 0;
+        do
+                d[k++] = (char)('0' + n % 10);
+        while ((n /= 10) && k < sizeof(d));
+        *t++ = '.';
+        while (k)
+                *t++ = d[--k];
+        return t;
+}
+
 static void classify(struct zd_appl *a)
 {
         const uint8_t *p = a->prodid;
@@ -34,8 +48,14 @@ static void classify(struct zd_appl *a)
                 a->modlvl_text[0] = (char)('0' + (p[14] - 0xF0));
                 a->modlvl_text[1] = (char)('0' + (p[15] - 0xF0));
                 a->modlvl_text[2] = '\0';
-                snprintf(a->prodid_text, sizeof(a->prodid_text), "LINUXKRNL.%02X.2601.%s",
-                         a->recnum, a->modlvl_text);
+                /* "LINUXKRNL.RR.2601.MM", written out: this runs for every record */
+                static const char hex[] = "0123456789ABCDEF";
+                char *t = a->prodid_text;
+                memcpy(t, "LINUXKRNL.", 10);
+                t[10] = hex[a->recnum >> 4];
+                t[11] = hex[a->recnum & 15];
+                memcpy(t + 12, ".2601.", 6);
+                memcpy(t + 18, a->modlvl_text, 3);
                 return;
         }
         if (memcmp(p, "LNXAPPL", 7) == 0) {
@@ -45,8 +65,14 @@ static void classify(struct zd_appl *a)
                 a->version = (uint16_t)(p[10] << 8 | p[11]);
                 a->release = (uint16_t)(p[12] << 8 | p[13]);
                 a->modlvl = (uint16_t)(p[14] << 8 | p[15]);
-                snprintf(a->prodid_text, sizeof(a->prodid_text), "LNXAPPL.%u.%u.%u.%u.%u",
-                         a->applid, a->recnum, a->version, a->release, a->modlvl);
+                /* "LNXAPPL.A.R.V.R.M" in decimal, written out: this runs for every record */
+                char *t = a->prodid_text;
+                memcpy(t, "LNXAPPL", 7);
+                t += 7;
+                const unsigned part[] = {a->applid, a->recnum, a->version, a->release, a->modlvl};
+                for (size_t i = 0; i < 5; i++)
+                        t = put_dec(t, part[i]);
+                *t = '\0';
                 return;
         }
         /* IBM products register EBCDIC ids (5684112SF1010100); show text when it is text. */

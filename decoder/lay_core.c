@@ -108,9 +108,34 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
         return l;
 }
 
+/*
+ * APPLDATA and write_zvm layouts are looked up by id for every record: the
+ * same cache idea as zl_field's, keyed by the id's address and the length,
+ * confirmed by comparing the id.  Misses (no layout) are not remembered.
+ */
+#define ID_SLOTS 256
+static _Thread_local struct {
+        const char *id;
+        size_t len, gen;
+        const struct zl_layout *l;
+} idcache[ID_SLOTS];
+
 const struct zl_layout *zl_find(const char *id, size_t len)
 {
-        return find(-1, -1, id, len);
+        size_t gen = cache_gen + nloaded;
+        uintptr_t k = (uintptr_t)id * 31 + len;
+        size_t h = (size_t)(k ^ k >> 9) % ID_SLOTS;
+        if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
+            strcmp(idcache[h].l->id, id) == 0)
+                return idcache[h].l;
+        const struct zl_layout *l = find(-1, -1, id, len);
+        if (l) {
+                idcache[h].id = id;
+                idcache[h].len = len;
+                idcache[h].gen = gen;
+                idcache[h].l = l;
+        }
+        return l;
 }
 
 /*

@@ -199,9 +199,11 @@ static void roll(struct cp_tab *t, bool reset_values)
                 }
                 o++;
         }
+        bool moved = o != t->n;
         t->n = o;
         t->next = 0;
-        cp_tab_reindex(t);
+        if (moved) /* entries were dropped and others moved down */
+                cp_tab_reindex(t);
 }
 
 void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)

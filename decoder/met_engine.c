@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,11 @@ void zm_emit(struct zm_engine *e, struct zm_metric *m)
 
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
 {
-        memset(m, 0, sizeof(*m));
+        /* Everything but the name buffers past their first byte: this runs for every value,
+         * and clearing 640 bytes of names cost more than the rest of the metric. */
+        memset(m, 0, offsetof(struct zm_metric, host));
+        m->host[0] = m->plugin[0] = m->plugin_instance[0] = m->type[0] = m->type_instance[0] = 0;
+        memset(&m->nvalues, 0, sizeof(*m) - offsetof(struct zm_metric, nvalues));
         m->scope = scope;
         if (r) {
                 m->tod = r->tod;

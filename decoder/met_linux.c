@@ -46,7 +46,7 @@ static void start(struct zm_metric *m, const struct zd_record *r, const struct z
                   const char *tinst)
 {
         zm_metric_init(m, ZM_GUEST, r);
-        snprintf(m->guest, sizeof(m->guest), "%s", a->userid);
+        memcpy(m->guest, a->userid, sizeof(m->guest)); /* both 9 bytes, NUL-terminated */
         m->tod = tod;
         zm_metric_name(m, plugin, pinst, type, tinst);
 }

@@ -135,6 +135,10 @@ bool zv_allowed(const struct zv_state *v, const struct zm_engine *e, const char 
                 return true;
         if (mode == 0 || !v)
                 return false;
+        /* Checks are the laws' own name literals: try the address before the text. */
+        for (int i = 0; i < ZV_NLAWS; i++)
+                if (v->law[i].name == check)
+                        return v->law[i].on;
         for (int i = 0; i < ZV_NLAWS; i++)
                 if (strcmp(v->law[i].name, check) == 0)
                         return v->law[i].on;
