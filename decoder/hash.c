@@ -5,16 +5,24 @@
 
 #include "hash.h"
 
+/* Counting costs a thread-local access per probe (a call, in a plugin): only on request. */
+static bool counting;
 static _Thread_local uint64_t probes;
+
+void zh_count_probes(bool on)
+{
+        counting = on;
+}
 
 uint64_t zh_probes(void)
 {
         return probes;
 }
 
+/* The callers' hashes are mixed again: a weak one then costs probes, never a chain. */
 static size_t home(uint64_t h, size_t cap)
 {
-        return (size_t)(h ^ h >> 32) & (cap - 1);
+        return (size_t)zh_mix(h) & (cap - 1);
 }
 
 size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx)
@@ -22,7 +30,8 @@ size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *c
         if (!ix->cap)
                 return SIZE_MAX;
         for (size_t i = home(h, ix->cap);; i = (i + 1) & (ix->cap - 1)) {
-                probes++;
+                if (counting)
+                        probes++;
                 const struct zh_slot *s = &ix->slot[i];
                 if (!s->pos)
                         return SIZE_MAX;
@@ -35,7 +44,8 @@ static void put(struct zh_slot *slot, size_t cap, uint64_t h, uint32_t pos)
 {
         size_t i = home(h, cap);
         for (;; i = (i + 1) & (cap - 1)) {
-                probes++;
+                if (counting)
+                        probes++;
                 if (!slot[i].pos)
                         break;
         }

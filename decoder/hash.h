@@ -21,11 +21,22 @@
 
 #define ZH_SEED UINT64_C(0xCBF29CE484222325) /* FNV-1a offset basis */
 
+/* MurmurHash3's 64-bit finaliser: every input bit reaches every output bit. */
+static inline uint64_t zh_mix(uint64_t h)
+{
+        h ^= h >> 33;
+        h *= UINT64_C(0xFF51AFD7ED558CCD);
+        h ^= h >> 33;
+        h *= UINT64_C(0xC4CEB9FE1A85EC53);
+        return h ^ h >> 33;
+}
+
 /*
  * A string, eight bytes at a time (names are hashed for every value), then
  * its length, so that chained fields ("ab", "c") and ("a", "bc") hash apart.
- * Not FNV: a multiply-xorshift mix per word, good enough to spread table
- * slots; every table still confirms its keys.
+ * Not FNV: a multiply per word and a finaliser, which spreads names that
+ * differ only in their last characters ("U0000001/0", "U0000002/0") as well
+ * as any; every table still confirms its keys.
  */
 static inline uint64_t zh_str(uint64_t h, const char *s)
 {
@@ -34,13 +45,12 @@ static inline uint64_t zh_str(uint64_t h, const char *s)
                 uint64_t w;
                 memcpy(&w, s + i, 8);
                 h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
-                h ^= h >> 29;
+                h ^= h >> 32;
         }
         uint64_t w = 0;
         for (; i < n; i++) /* a loop, not a memcpy of variable length: no libc call */
                 w = w << 8 | (uint8_t)s[i];
-        h = (h ^ w ^ (uint64_t)n << 56) * UINT64_C(0x9E3779B97F4A7C15);
-        return h ^ h >> 32;
+        return zh_mix(h ^ zh_mix(w ^ (uint64_t)n << 56));
 }
 
 /* FNV-1a, as published: for names that must be reproducible outside (zm_name_fit). */
@@ -54,7 +64,7 @@ static inline uint64_t zh_bytes(uint64_t h, const void *p, size_t n)
 
 static inline uint64_t zh_u64(uint64_t h, uint64_t v)
 {
-        return zh_bytes(h, &v, sizeof(v));
+        return zh_mix(h ^ zh_mix(v));
 }
 
 struct zh_slot {
@@ -79,7 +89,8 @@ bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
 void zh_clear(struct zh_index *ix);
 void zh_free(struct zh_index *ix);
 
-/* Probes made by zh_find and zh_add in this thread since it started. */
+/* Probes made by zh_find and zh_add in this thread while counting was on (tests). */
+void zh_count_probes(bool on);
 uint64_t zh_probes(void);
 
 #endif

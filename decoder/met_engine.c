@@ -53,7 +53,9 @@ struct zm_engine {
         size_t nguests, capguests;
         struct zh_index guest_ix;
         uint64_t *series; /* ids of guest series granted */
+        uint32_t *succ;   /* + 1: the series whose value followed this one's last time */
         size_t nseries, capseries;
+        size_t prev; /* + 1: the guest series of the last guest value */
         struct zh_index series_ix;
 };
 
@@ -88,6 +90,7 @@ void zm_engine_free(struct zm_engine *e)
         free(e->guests);
         zh_free(&e->guest_ix);
         free(e->series);
+        free(e->succ);
         zh_free(&e->series_ix);
         free(e);
 }
@@ -251,9 +254,19 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t size)
  */
 static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
 {
+        /* Values come in much the same order every interval: first guess the series
+         * that followed the last one's last time. */
+        size_t guess = e->prev && e->succ[e->prev - 1] ? e->succ[e->prev - 1] - 1 : SIZE_MAX;
         struct probe sp = {e, m->id};
-        if (zh_find(&e->series_ix, m->id, series_eq, &sp) != SIZE_MAX)
+        size_t i = guess < e->nseries && e->series[guess] == m->id
+                       ? guess
+                       : zh_find(&e->series_ix, m->id, series_eq, &sp);
+        if (i != SIZE_MAX) {
+                if (e->prev)
+                        e->succ[e->prev - 1] = (uint32_t)i + 1;
+                e->prev = i + 1;
                 return true;
+        }
         struct probe gp = {e, pack_userid(m->guest)};
         uint64_t gh = zh_u64(ZH_SEED, gp.key);
         size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
@@ -267,9 +280,15 @@ static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
         }
         if (e->guests[gi].nseries >= e->opt.max_series_per_guest)
                 return false;
-        if (!grow((void **)&e->series, &e->capseries, e->nseries, sizeof(*e->series)) ||
+        size_t cap = e->capseries;
+        if (!grow((void **)&e->series, &cap, e->nseries, sizeof(*e->series)) ||
+            !grow((void **)&e->succ, &e->capseries, e->nseries, sizeof(*e->succ)) ||
             !zh_add(&e->series_ix, m->id, e->nseries))
                 return false;
+        if (e->prev)
+                e->succ[e->prev - 1] = (uint32_t)e->nseries + 1;
+        e->prev = e->nseries + 1;
+        e->succ[e->nseries] = 0;
         e->series[e->nseries++] = m->id;
         e->guests[gi].nseries++;
         return true;

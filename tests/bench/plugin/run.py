@@ -139,7 +139,8 @@ LoadPlugin logfile
         return """LoadPlugin bench_replay
 <Plugin bench_replay>
   File "{rec}"
-</Plugin>""".format(rec=rec)
+  MaxInFlight {n}
+</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT", "1000"))
 
     def run(self, name, source_fn, done_texts, record=None, expect=0):
         """One collectd run; returns the result dict (done=0 if it timed out)."""
