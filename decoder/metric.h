@@ -41,7 +41,7 @@ struct zm_metric {
         uint8_t domain; /* source record, for filters */
         uint16_t record;
         const char *check; /* NULL for verified sources; the name of the law that vouches for it */
-        uint64_t id;       /* the series: zm_metric_id(), set by the engine before emitting */
+        uint64_t id;       /* the series, zm_metric_id(), if the engine needed it; else 0 */
 };
 
 /* Counters the engine keeps about what it refused, for self-metrics and zvmmon stat. */
@@ -85,7 +85,7 @@ const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
  * consumer can keep what it derives from a series (a collectd value list
  * with its host resolved, a filter verdict) under this key.
  */
-uint64_t zm_metric_id(const struct zm_metric *m);
+uint64_t zm_metric_id(const struct zm_metric *m); /* never 0 */
 /*
  * A name that may be longer than ZM_NAME_LEN - 1 bytes (a mount point, say)
  * made to fit, deterministically: a longer one keeps its first 110 bytes and

@@ -47,6 +47,7 @@ struct series {
          * lines per value instead of a whole value list's 640 bytes of names.
          */
         char *text;
+        uint16_t cap; /* bytes at text */
         uint16_t off[N_NAMES];
         uint8_t len[N_NAMES];
 };
@@ -96,6 +97,8 @@ struct zvm_dispatch {
         size_t nid, capid;
         struct zh_index iix;
         value_list_t vl; /* the value list being dispatched, filled from a series */
+        char **blocks;   /* the series' names (text_alloc) */
+        size_t nblocks, capblocks, block_used;
 };
 
 struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c)
@@ -111,8 +114,9 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
 {
         if (!d)
                 return;
-        for (size_t i = 0; i < d->ns; i++)
-                free(d->s[i].text);
+        for (size_t i = 0; i < d->nblocks; i++)
+                free(d->blocks[i]);
+        free(d->blocks);
         free(d->s);
         zh_free(&d->six);
         free(d->id);
@@ -226,7 +230,7 @@ static bool series_eq(const void *ctx, size_t pos)
         const struct find *f = ctx;
         const struct series *x = &f->d->s[pos];
         const struct zm_metric *m = f->m;
-        return x->id == m->id && x->scope == m->scope && x->domain == m->domain &&
+        return (!m->id || x->id == m->id) && x->scope == m->scope && x->domain == m->domain &&
                x->record == m->record && strcmp(x->guest, m->guest) == 0 &&
                strcmp(nm(x, N_CLAIM), m->host) == 0 && strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
                strcmp(nm(x, N_PINST), m->plugin_instance) == 0 &&
@@ -243,35 +247,6 @@ static bool ident_eq(const void *ctx, size_t pos)
         return true;
 }
 
-/*
- * Lay out x's names: the first N_HOST from the strings given, then host.
- * Names are at most DATA_MAX_NAME_LEN - 1 bytes; longer ones were cut by the
- * engine already (ZM_NAME_LEN is the same size).  False when out of memory.
- */
-static bool set_text(struct series *x, const char *const name[N_HOST], const char *host)
-{
-        size_t n = 0, len[N_NAMES];
-        for (int k = 0; k < N_NAMES; k++) {
-                const char *v = k == N_HOST ? host : name[k];
-                len[k] = strnlen(v, DATA_MAX_NAME_LEN - 1);
-                n += len[k] + 1;
-        }
-        char *t = malloc(n);
-        if (!t)
-                return false;
-        size_t o = 0;
-        for (int k = 0; k < N_NAMES; k++) {
-                memcpy(t + o, k == N_HOST ? host : name[k], len[k]);
-                t[o + len[k]] = '\0';
-                x->off[k] = (uint16_t)o;
-                x->len[k] = (uint8_t)len[k];
-                o += len[k] + 1;
-        }
-        free(x->text);
-        x->text = t;
-        return true;
-}
-
 static bool grow(void **arr, size_t *cap, size_t n, size_t size)
 {
         if (n < *cap)
@@ -282,6 +257,65 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t size)
                 return false;
         *arr = p;
         *cap = c;
+        return true;
+}
+
+/*
+ * Series names live in blocks of their own, allocated a few at a time and
+ * freed with the dispatcher: a series allocated among collectd's value-list
+ * copies (made in this thread too) would pin the heap after a burst.
+ */
+#define TEXT_BLOCK 65536
+#define HOST_ROOM  64 /* a host may change (D1R4 seen, Host set) without moving */
+
+static char *text_alloc(struct zvm_dispatch *d, size_t n)
+{
+        if (n > TEXT_BLOCK)
+                return NULL;
+        if (!d->nblocks || d->block_used + n > TEXT_BLOCK) {
+                char *b = malloc(TEXT_BLOCK);
+                if (!b ||
+                    !grow((void **)&d->blocks, &d->capblocks, d->nblocks, sizeof(*d->blocks))) {
+                        free(b);
+                        return NULL;
+                }
+                d->blocks[d->nblocks++] = b;
+                d->block_used = 0;
+        }
+        char *t = d->blocks[d->nblocks - 1] + d->block_used;
+        d->block_used += n;
+        return t;
+}
+
+/*
+ * Lay out x's names: the first N_HOST from the strings given (they may be
+ * x's own), then host.  Names are at most DATA_MAX_NAME_LEN - 1 bytes; longer
+ * ones were cut by the engine already (ZM_NAME_LEN is the same size).  False
+ * when out of memory.
+ */
+static bool set_text(struct zvm_dispatch *d, struct series *x, const char *const name[N_HOST],
+                     const char *host)
+{
+        size_t n = 0, len[N_NAMES];
+        for (int k = 0; k < N_NAMES; k++) {
+                const char *v = k == N_HOST ? host : name[k];
+                len[k] = strnlen(v, DATA_MAX_NAME_LEN - 1);
+                n += len[k] + 1;
+        }
+        char *t = x->text && n <= x->cap ? x->text : text_alloc(d, n + HOST_ROOM);
+        if (!t)
+                return false;
+        if (t != x->text)
+                x->cap = (uint16_t)(n + HOST_ROOM);
+        size_t o = 0;
+        for (int k = 0; k < N_NAMES; k++) {
+                memmove(t + o, k == N_HOST ? host : name[k], len[k]); /* may be t itself */
+                t[o + len[k]] = '\0';
+                x->off[k] = (uint16_t)o;
+                x->len[k] = (uint8_t)len[k];
+                o += len[k] + 1;
+        }
+        x->text = t;
         return true;
 }
 
@@ -412,7 +446,7 @@ static bool resolve_host(struct zvm_dispatch *d, struct series *x)
         const char *name[N_HOST];
         for (int k = 0; k < N_HOST; k++)
                 name[k] = nm(x, k);
-        return set_text(x, name, host);
+        return set_text(d, x, name, host);
 }
 
 /* Plugin names of this plugin's own data: a guest's values never go there. */
@@ -442,20 +476,34 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         return true;
 }
 
-/* The series of m, derived on first sight; NULL when out of memory. */
+/*
+ * The series of m, derived on first sight; NULL when out of memory.  m's id
+ * is computed here only when the guess fails (the engine leaves it 0 unless
+ * it needed it for the series cap).
+ */
 static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *m)
 {
         /*
          * Values come in much the same order every interval: the series that
-         * followed the last one's last time is the first guess, the index the
-         * second.  The guess saves the index's cache misses at 100,000s of series.
+         * followed the last one's last time is the first guess, confirmed by its
+         * names; the index the second.  The guess saves hashing the names and
+         * the index's cache misses at 100,000s of series.
          */
+        struct zm_metric named;
         struct find f = {d, m, NULL};
         struct series *last = d->prev ? &d->s[d->prev - 1] : NULL;
         size_t guess = last && last->succ ? last->succ - 1 : SIZE_MAX;
-        size_t i = guess < d->ns && d->s[guess].id == m->id && series_eq(&f, guess)
-                       ? guess
-                       : zh_find(&d->six, m->id, series_eq, &f);
+        size_t i = SIZE_MAX;
+        if (guess < d->ns && series_eq(&f, guess))
+                i = guess;
+        else {
+                if (!m->id) {
+                        named = *m;
+                        named.id = zm_metric_id(m);
+                        f.m = m = &named;
+                }
+                i = zh_find(&d->six, m->id, series_eq, &f);
+        }
         if (i != SIZE_MAX) {
                 if (last)
                         last->succ = (uint32_t)i + 1;
@@ -484,11 +532,10 @@ static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *
         n.ident = UINT32_MAX;
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
-        if (!set_text(&n, name, "") || !resolve_host(d, &n) ||
+        if (!set_text(d, &n, name, "") || !resolve_host(d, &n) ||
             !grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
             !zh_add(&d->six, m->id, d->ns)) {
-                free(n.text);
-                return NULL;
+                return NULL; /* its text stays in the block, unused */
         }
         if (d->prev)
                 d->s[d->prev - 1].succ = (uint32_t)d->ns + 1;
@@ -501,12 +548,6 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
 {
         struct zvm_dispatch *d = ctx;
         struct zvm_stats *st = zvm_stats();
-        struct zm_metric named;
-        if (!m->id) { /* built by hand, not through the engine */
-                named = *m;
-                named.id = zm_metric_id(m);
-                m = &named;
-        }
         struct series *x = series_of(d, m);
         if (!x) {
                 count(&st->filtered);

@@ -30,9 +30,11 @@ import time
 SIM_INTERVAL = 60
 # The plugin emits a field once a law held for VerifyIntervals (3) intervals:
 # intervals 1-3 are a warm-up with fewer value lists, and interval 4 names the
-# series that appear then (first sight: tables grow).  The steady figures are
-# read from the first value of interval 5 to the first value of the last one
-# (each span holds one interval's emission and the next one's decoding).
+# series that appear then (first sight: tables grow).  The steady cost is the
+# difference of two whole runs, one of a file of STEADY_FROM intervals and one
+# of the same system with more intervals: everything the runs share (start-up,
+# warm-up, first sight) cancels, and nothing depends on when collectd's write
+# queue gets to which value (a fast source runs ahead of the writer).
 STEADY_FROM = 5
 CD_PLUGINS = "/usr/lib/collectd"
 CD_TYPES = "/usr/share/collectd/types.db"
@@ -248,85 +250,81 @@ def fmt_row(cells, widths):
     return "  ".join(str(c).rjust(w) for c, w in zip(cells, widths))
 
 
-HEAD = ["guests", "ivals", "value lists", "series", "CPU/ival zvm s", "null s",
+HEAD = ["guests", "steady", "value lists", "series", "CPU/ival zvm s", "null s",
         "ns/VL zvm", "null", "ratio", "RSS zvm MB", "null MB", "extra B/series"]
 WIDTH = [7, 5, 11, 9, 14, 7, 9, 6, 6, 10, 8, 14]
 
 
-def steady(r, intervals):
-    """(CPU ns, value lists, intervals) of the steady span, or None."""
-    s = r["segs"]
-    if len(s) != intervals:
-        return None
-    a, b = s[STEADY_FROM - 1], s[-1]
-    return b[1] - a[1], b[0] - a[0], intervals - STEADY_FROM
-
-
 def best(b, name, source_fn, done, n, reps):
-    """The run with the least steady CPU of reps runs (noise only ever adds)."""
+    """The run with the least CPU of reps runs (noise only ever adds)."""
     runs = []
     for i in range(reps):
         r = b.run("%s-%d" % (name, i), source_fn, done, expect=n)
         runs.append(r)
         if r["timed_out"]:
             break
-    key = lambda r: (r["timed_out"], (steady(r, b.intervals) or (r["cpu_ns"],))[0])
-    return min(runs, key=key)
+    return min(runs, key=lambda r: (r["timed_out"], r["cpu_ns"]))
+
+
+def measure_file(b, mw, name, reps):
+    """Record, then the zvm run and the null run of one file: (n, series, z, u) or a reason."""
+    rec = os.path.join(b.tmp, name + ".rec")
+    r = b.run(name + "-record", lambda d: b.zvm_source(d, mw), ZVM_DONE, record=rec)
+    if r["timed_out"]:
+        return "record run did not finish in %d s (%d value lists by then)" % (b.timeout,
+                                                                               r["count"])
+    n, series = r["count"], r.get("series", 0)
+    if not r.get("record_ok", 0):
+        die("%s: the record run could not record every value list" % name)
+    if n == 0:
+        die("%s: the zvm plugin dispatched nothing:\n%s" % (name, tail(r["dir"])))
+    reps = reps or (3 if r["wall_ns"] < 5e9 else 1)
+    z = best(b, name + "-zvm", lambda d: b.zvm_source(d, mw), ZVM_DONE, n, reps)
+    u = best(b, name + "-null", lambda d: b.null_source(rec), NULL_DONE, n, reps)
+    if os.environ.get("BENCH_KEEP") != "1":
+        os.remove(rec)
+    if u["timed_out"] or u["count"] != n:
+        die("%s: the null run saw %d value lists, the record run %d" % (name, u["count"], n))
+    if z["timed_out"]:
+        return "zvm run did not finish in %d s (%d of %d value lists by then)" % (
+            b.timeout, z["count"], n)
+    return n, series, z, u
 
 
 def measure(b, zvmsim, cache, guests, notes):
     iv = b.intervals
-    mw = sim_file(zvmsim, cache, guests, iv)
-    rec = os.path.join(b.tmp, "g%d.rec" % guests)
-    say("bench-plugin: %d guests: recording the value lists zvm dispatches" % guests)
-    r = b.run("g%d-record" % guests, lambda d: b.zvm_source(d, mw), ZVM_DONE, record=rec)
-    if r["timed_out"]:
-        return [guests, iv, "record run did not finish in %d s (%d value lists by then)" %
-                (b.timeout, r["count"])], True
-    n, series = r["count"], r.get("series", 0)
-    if not r.get("record_ok", 0):
-        die("g%d: the record run could not record every value list" % guests)
-    if n == 0:
-        die("g%d: the zvm plugin dispatched nothing:\n%s" % (guests, tail(r["dir"])))
-    reps = b.repeat or (3 if r["wall_ns"] < 5e9 else 1)
-    say("bench-plugin: %d guests: %d value lists, %d series; measuring zvm (%d run%s)" %
-        (guests, n, series, reps, "s" if reps > 1 else ""))
-    z = best(b, "g%d-zvm" % guests, lambda d: b.zvm_source(d, mw), ZVM_DONE, n, reps)
-    notes += log_notes("%d guests, zvm run" % guests, z["dir"])
-    say("bench-plugin: %d guests: measuring the null plugin" % guests)
-    u = best(b, "g%d-null" % guests, lambda d: b.null_source(rec), NULL_DONE, n, reps)
-    if os.environ.get("BENCH_KEEP") != "1":
-        os.remove(rec)
-    if u["timed_out"] or u["count"] != n:
-        die("g%d: the null run saw %d value lists, the record run %d" % (guests, u["count"], n))
-    if z["timed_out"]:
-        return [guests, iv, n, series, "zvm run did not finish in %d s (%d of %d value lists "
-                "by then)" % (b.timeout, z["count"], n)], True
-    if z["count"] != n:
-        notes.append("%d guests: the zvm run dispatched %d value lists, the record run %d "
-                     "(the plugin's output is not repeatable)" % (guests, z["count"], n))
-    notes.append("%d guests, whole run (%d intervals, warm-up included): CPU/ival zvm %.3f s "
+    k = iv - STEADY_FROM
+    runs = {}
+    for ivs in (STEADY_FROM, iv):
+        say("bench-plugin: %d guests, %d intervals: record, zvm, null" % (guests, ivs))
+        mw = sim_file(zvmsim, cache, guests, ivs)
+        m = measure_file(b, mw, "g%d-i%d" % (guests, ivs), b.repeat)
+        if isinstance(m, str):
+            return [guests, ivs, m], True
+        n, series, z, u = m
+        notes += log_notes("%d guests, %d intervals, zvm run" % (guests, ivs), z["dir"])
+        if z["count"] != n:
+            notes.append("%d guests: the zvm run dispatched %d value lists, the record run %d "
+                         "(the plugin's output is not repeatable)" % (guests, z["count"], n))
+        runs[ivs] = m
+    (n0, _, z0, u0), (n, series, z, u) = runs[STEADY_FROM], runs[iv]
+    notes.append("%d guests, whole run of %d intervals (warm-up included): CPU/ival zvm %.3f s "
                  "null %.3f s, ns/VL zvm %.0f null %.0f, ratio %.2f; wall zvm %.2f s null %.2f s; "
                  "peak RSS zvm %.0f MB null %.0f MB" % (
                      guests, iv, z["cpu_ns"] / iv / 1e9, u["cpu_ns"] / iv / 1e9,
                      z["cpu_ns"] / n, u["cpu_ns"] / n, z["cpu_ns"] / u["cpu_ns"],
                      z["wall_ns"] / 1e9, u["wall_ns"] / 1e9, z["hwm_kb"] / 1024,
                      u["hwm_kb"] / 1024))
-    sz, su = steady(z, iv), steady(u, iv)
-    # With several write threads the two runs mark an interval's start a few
-    # value lists apart: each run's CPU goes with its own count.
-    if sz and su and sz[1] > 0 and su[1] > 0:
-        cz, cu, vz, vu, k = sz[0], su[0], sz[1], su[1], sz[2]
-        span = "%d/%d" % (k, iv)
-    else:
-        notes.append("%d guests: no steady span (interval starts seen: zvm %d, null %d of %d); "
-                     "the row is the whole run" % (guests, len(z["segs"]), len(u["segs"]), iv))
-        cz, cu, vz, vu, k = z["cpu_ns"], u["cpu_ns"], n, n, iv
-        span = "%d" % iv
+    cz, cu, v = z["cpu_ns"] - z0["cpu_ns"], u["cpu_ns"] - u0["cpu_ns"], n - n0
+    if v <= 0 or cz <= 0 or cu <= 0:
+        notes.append("%d guests: the longer file added no work (%d value lists, CPU zvm %d ns, "
+                     "null %d ns): noise; the row is the whole run" % (guests, v, cz, cu))
+        cz, cu, v, k = z["cpu_ns"], u["cpu_ns"], n, iv
     extra = (z["rss_anon_kb"] - u["rss_anon_kb"]) * 1024 / series if series else 0
-    row = [guests, span, n, series, "%.3f" % (cz / k / 1e9), "%.3f" % (cu / k / 1e9),
-           "%.0f" % (cz / vz), "%.0f" % (cu / vu), "%.2f" % (cz / vz / (cu / vu)),
-           "%.1f" % (z["rss_anon_kb"] / 1024), "%.1f" % (u["rss_anon_kb"] / 1024), "%.0f" % extra]
+    row = [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.3f" % (cz / k / 1e9),
+           "%.3f" % (cu / k / 1e9), "%.0f" % (cz / v), "%.0f" % (cu / v),
+           "%.2f" % (cz / cu), "%.1f" % (z["rss_anon_kb"] / 1024),
+           "%.1f" % (u["rss_anon_kb"] / 1024), "%.0f" % extra]
     return row, False
 
 
@@ -371,8 +369,9 @@ def main():
 
     print("zvm plugin in collectd %s against a null plugin dispatching the same value lists" %
           version(collectd))
-    print("(zvmsim MONWRITE files of %d %d-s intervals; ivals = steady intervals measured / in "
-          "the file;" % (intervals, SIM_INTERVAL))
+    print("(zvmsim MONWRITE files of %d and %d %d-s intervals; steady = intervals %d-%d as the "
+          "difference of the two runs, value lists of those intervals;" % (
+              STEADY_FROM, intervals, SIM_INTERVAL, STEADY_FROM + 1, intervals))
     print(" CPU = all collectd threads; RSS = RssAnon after malloc_trim, with the plugin's state "
           "held; WriteThreads %d)" % wthreads)
     print(fmt_row(HEAD, WIDTH))
