@@ -57,7 +57,8 @@ def prerequisites(top, build):
     if not collectd:
         die("collectd is not installed (apt-get install collectd-core; make deps)")
     need = {
-        "zvm.so": os.path.join(top, build, "zvm.so"),
+        # BENCH_ZVM_SO: another build of the plugin (an older commit's, for a before/after)
+        "zvm.so": os.environ.get("BENCH_ZVM_SO") or os.path.join(top, build, "zvm.so"),
         "zvmsim": os.path.join(top, build, "zvmsim"),
         "bench_sink.so": os.path.join(top, build, "bench-plugin", "bench_sink.so"),
         "bench_replay.so": os.path.join(top, build, "bench-plugin", "bench_replay.so"),
