@@ -7,6 +7,11 @@
  * Tolerances: sums must agree within CP_TOL_REL of the verified side plus
  * a small absolute slack, because the records of one interval are built at
  * slightly different instants.
+ *
+ * A law holds only when every part of its rule was checked: when the
+ * verified side is missing (records lost from the interval) there is nothing
+ * to prove the hint fields against, and the verdict is "no data", never
+ * "held" (a law once held "4000 devices, 991215 SSCH/RSCH of 0 executed").
  */
 #include <stdio.h>
 #include <string.h>
@@ -258,7 +263,12 @@ static void law_lpar(struct zm_engine *e, struct cp_state *s, const struct sums 
         if (!n || total == 0)
                 zv_verdict(s->v, e, ZV_LPAR, ZV_NODATA,
                            "no logical CPU dispatch time this interval");
-        else if (t->ncpu && best < busy * (1 - CP_TOL_REL) - CP_SLACK_US * (double)t->ncpu)
+        else if (!t->ncpu)
+                zv_verdict(s->v, e, ZV_LPAR, ZV_NODATA,
+                           "%zu logical CPUs dispatched, but no SYTPRP busy time to compare the "
+                           "partitions with",
+                           n);
+        else if (best < busy * (1 - CP_TOL_REL) - CP_SLACK_US * (double)t->ncpu)
                 zv_verdict(s->v, e, ZV_LPAR, ZV_FAIL,
                            "no partition was dispatched as long as z/VM's CPUs were busy "
                            "(%.0f us < %.0f us)",
@@ -289,7 +299,12 @@ static void law_devices(struct zm_engine *e, struct cp_state *s, const struct su
         }
         if (!n || g == 0)
                 zv_verdict(s->v, e, ZV_DEVICE_SSCH, ZV_NODATA, "no device I/O this interval");
-        else if (t->nsyp && g > t->ssch * (1 + CP_TOL_REL) + 10)
+        else if (!t->nsyp)
+                zv_verdict(s->v, e, ZV_DEVICE_SSCH, ZV_NODATA,
+                           "%zu devices report %.0f SSCH/RSCH, but no SYTSYP count of executed "
+                           "SSCH/RSCH to compare them with",
+                           n, g);
+        else if (g > t->ssch * (1 + CP_TOL_REL) + 10)
                 zv_verdict(s->v, e, ZV_DEVICE_SSCH, ZV_FAIL,
                            "devices report %.0f SSCH/RSCH, but the CPUs executed only %.0f", g,
                            t->ssch);
