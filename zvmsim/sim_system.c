@@ -102,6 +102,44 @@ static void name8(char out[9], const char *prefix, unsigned n)
         out[8] = '\0';
 }
 
+/*
+ * Real storage.  Each guest draws 40 MB to 2 GB resident, and half of the
+ * pageable frames are in use.  That does not scale: 10,000 such guests would
+ * want 20 TB, more than the 4 TB of central storage z/VM 7.3 and 7.4 support
+ * (IBM, "Control program support", LinuxONE/IBM Z documentation) and more
+ * frames than SYTRSG_RSAPGABL, a fullword, can count (cp-field-offsets.md 6):
+ * written as 32 bits the count wrapped below RSAAVAIL and the storage law
+ * failed.  A big system overcommits instead: when the guests would need more,
+ * their resident pages are scaled down to share 4 TB, each keeping at least
+ * SIM_MIN_RESIDENT.  Systems that fit draw exactly as before.
+ */
+#define SIM_REAL_MAX     (UINT64_C(1) << 30) /* frames: 4 TB */
+#define SIM_CP_FRAMES    200000              /* pageable frames beyond twice the guests' */
+#define SIM_MIN_RESIDENT 256                 /* frames a logged-on guest keeps (1 MB) */
+
+static void real_storage(struct sim_sys *s)
+{
+        uint64_t sum = 0;
+        unsigned n = s->cfg.guests;
+        for (unsigned i = 0; i < n; i++)
+                sum += s->guest[i].resident;
+        uint64_t budget = (SIM_REAL_MAX - SIM_CP_FRAMES) / 2;
+        if (2 * sum + SIM_CP_FRAMES > SIM_REAL_MAX) {
+                /* Each keeps the minimum; the rest of the budget goes by the drawn sizes. */
+                uint64_t spread = budget - (uint64_t)n * SIM_MIN_RESIDENT;
+                uint64_t total = 0;
+                for (unsigned i = 0; i < n; i++) {
+                        struct m_guest *g = &s->guest[i];
+                        g->resident = SIM_MIN_RESIDENT +
+                                      (uint64_t)((unsigned __int128)g->resident * spread / sum);
+                        g->wss = g->resident * 9 / 10;
+                        total += g->resident;
+                }
+                sum = total;
+        }
+        s->pgabl = 2 * sum + SIM_CP_FRAMES;
+}
+
 struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
 {
         struct sim_sys *s = xcalloc(1, sizeof(*s));
@@ -152,9 +190,8 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
                 g->lx = lx ? (int)i : -1;
                 if (lx)
                         sim_lx_init(s, &s->linux[i], i);
-                s->pgabl += g->resident * 2;
         }
-        s->pgabl += 200000;
+        real_storage(s);
         s->savfr = 300 + sim_rng_below(&s->rng, 200);
         s->dev = xcalloc(c->devices, sizeof(*s->dev));
         for (unsigned i = 0; i < c->devices; i++) {
@@ -505,7 +542,10 @@ static void advance(struct sim_sys *s)
                         if (g->lx >= 0)
                                 s->linux[g->lx].vcpu_acc += vt;
                 }
-                g->resident += sim_rng_below(&s->rng, 201) - 100;
+                /* A step of -100..+100 frames, never below what a guest keeps. */
+                uint64_t step = sim_rng_below(&s->rng, 201);
+                if (g->resident + step >= 100 + SIM_MIN_RESIDENT)
+                        g->resident = g->resident + step - 100;
                 g->wss = g->resident * 9 / 10;
                 uint64_t pr = sim_rng_below(&s->rng, 20), pw = sim_rng_below(&s->rng, 20);
                 g->pgread += pr;
