@@ -165,7 +165,7 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                         o->start_given = true;
                         break;
                 case O_DCSS:
-                        ok = num(a, &v) && v >= 64 && v <= 524288;
+                        ok = num(a, &v) && v >= 64 && v <= SIM_DCSS_MAX_PAGES;
                         cfg->dcss_pages = (uint32_t)v;
                         break;
                 case O_FPM:
@@ -293,6 +293,7 @@ static int offline(struct sim_opts *o, bool file)
         fprintf(stderr, "zvmsim: %llu data sets, %llu records, %llu intervals\n",
                 (unsigned long long)c->sets, (unsigned long long)c->records,
                 (unsigned long long)c->intervals);
+        sim_sys_report_lost(s, stderr);
         sim_sys_free(s);
         sim_truth_close(t);
         return rc;

@@ -61,6 +61,8 @@ struct sim_set {
         uint64_t interval;           /* sample interval number (0 = configuration) */
         uint64_t seq;                /* message number since start */
         uint32_t neof;               /* End-of-Frame records placed */
+        uint32_t lost;               /* records that did not fit the area (sim_sb_add) */
+        uint32_t want_frames;        /* frames the set would have needed to hold them all */
 };
 void sim_set_free(struct sim_set *s);
 struct sim_set *sim_set_clone(const struct sim_set *s);
@@ -71,7 +73,10 @@ size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max);
  * The DCSS: a page range split into an MCA area, a configuration area, a
  * sample area and an event area.  Sample and event areas are rings: a record
  * set that reaches the end of its area continues at the area's start under a
- * new MCE (and so does one longer than max_frames_per_mce).
+ * new MCE (and so does one longer than max_frames_per_mce).  A set never
+ * takes more frames than its area has: it would overwrite its own first
+ * records before anyone read them.  Records beyond that are not placed
+ * (sim_set.lost).
  */
 struct sim_dcss {
         uint32_t base;                          /* first byte address (page aligned) */
@@ -82,6 +87,7 @@ struct sim_dcss {
         uint64_t seq;
 };
 enum { SIM_AREA_CONFIG = 0, SIM_AREA_SAMPLE = 1, SIM_AREA_EVENT = 2 };
+#define SIM_DCSS_MAX_PAGES 524288u /* 2 GB, the --dcss-pages limit (addresses fit 32 bits) */
 void sim_dcss_init(struct sim_dcss *d, uint32_t base, uint32_t npages);
 
 /* Building one set: records are placed into frames as CP places them. */
@@ -97,12 +103,16 @@ struct sim_sb {
         size_t foff;          /* bytes used in the current frame */
         uint8_t dom0, dom1;   /* domains seen in the current range */
         bool open;
+        bool full;           /* the set holds as many frames as its area: no more records */
+        uint32_t set_frames; /* frames this set occupies */
+        size_t want_foff;    /* once full: where the next record would go in a frame */
         uint64_t eof_tod;
 };
 void sim_sb_begin(struct sim_sb *b, struct sim_dcss *d, int area, char type);
 /*
  * Room for a record of len bytes (header included, 20..4076) in the current
  * frame, zeroed, header filled in.  The pointer is valid until the next call.
+ * NULL when the set already fills its area (the record is counted as lost).
  */
 uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t len, uint64_t tod);
 /* Close the set: sample sets end with Interval End (D1R11), event sets with nothing. */
@@ -166,6 +176,7 @@ struct sim_cfg {
         unsigned fsstatd, procd; /* Linux guests running mon_fsstatd / mon_procd */
         unsigned interval_ms;
         uint32_t domains; /* bit d = sample domain d enabled */
+        /* dcss_pages 0: sized for the configuration (sim_dcss_pages_for), at least 4096 */
         uint32_t dcss_base, dcss_pages, max_frames_per_mce;
         char writer_userid[9];
         uint64_t start_tod;
@@ -182,11 +193,18 @@ struct sim_sys;
 struct sim_counts {
         uint64_t by_rec[ZD_NDOMAINS][ZD_NRECSLOTS];
         uint64_t records, sets, intervals;
+        uint64_t lost;       /* records that did not fit their DCSS area: not placed */
+        uint64_t lost_sets;  /* data sets that lost records */
+        uint64_t want_pages; /* DCSS pages that would hold every set that lost records */
 };
 struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth);
 void sim_sys_free(struct sim_sys *s);
 const struct sim_counts *sim_sys_counts(const struct sim_sys *s);
 struct sim_dcss *sim_sys_dcss(struct sim_sys *s);
+/* DCSS pages whose areas hold this system's configuration and sample sets. */
+uint32_t sim_sys_dcss_need(const struct sim_sys *s);
+/* If records did not fit their DCSS area, say how many and what size would hold them. */
+void sim_sys_report_lost(struct sim_sys *s, FILE *f);
 /* The monwriter whose buffers show up as domain 10 records. */
 void sim_sys_attach_writer(struct sim_sys *s, struct sim_mw *mw);
 /* The configuration set, as sent to a reader that connects at tod. */

@@ -8,6 +8,15 @@
  * is always kept.  Frame boundaries are DCSS address boundaries: every range
  * starts on a page, and a range that reaches the end of its area goes on at
  * the area's start under a new MCE.
+ *
+ * A set takes at most as many frames as its area has.  Going on past that
+ * would put its last records over its first ones, in DCSS pages the reader
+ * has not read yet (a MONWRITE file holds each page once: the first records
+ * would be gone and the last ones read twice).  So once the set fills its
+ * area the rest of its records are not placed: they are counted as lost,
+ * and the Interval End still closes the set, in the room always kept for
+ * it.  What real CP does when its sample area is too small is not in the
+ * reference notes; this is zvmsim's model (doc/zvmsim.md, DCSS size).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +134,7 @@ static void start_frame(struct sim_sb *b)
         b->frame_addr = d->base + (d->area_first[b->area] + d->area_next[b->area]) * PAGE;
         d->area_next[b->area]++;
         b->frames++;
+        b->set_frames++;
         b->foff = 0;
 }
 
@@ -201,14 +211,34 @@ void sim_sb_begin(struct sim_sb *b, struct sim_dcss *d, int area, char type)
                 d->area_next[area] = 0;
 }
 
+/* A record that does not fit: counted, and where it would have gone, for the report. */
+static uint8_t *lose(struct sim_sb *b, size_t len)
+{
+        if (!b->full) {
+                b->full = true;
+                b->want_foff = PAGE; /* the record that did not fit starts a frame */
+        }
+        if (b->want_foff + len + CLOSER > PAGE) {
+                b->set->want_frames++;
+                b->want_foff = 0;
+        }
+        b->want_foff += len;
+        b->set->lost++;
+        return NULL;
+}
+
 uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t len, uint64_t tod)
 {
         if (len < ZD_HDR_LEN || len > PAGE - CLOSER)
                 return NULL;
+        if (b->full)
+                return lose(b, len);
         if (!b->open)
                 begin_range(b);
         if (b->foff + len + CLOSER > PAGE) {
                 struct sim_dcss *d = b->d;
+                if (b->set_frames >= d->area_pages[b->area])
+                        return lose(b, len);
                 (void)put_hdr(b, 1, ZD_D1_END_OF_FRAME, CLOSER, b->eof_tod ? b->eof_tod : tod);
                 b->set->neof++;
                 bool wrap = d->area_next[b->area] >= d->area_pages[b->area];
@@ -236,6 +266,7 @@ struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod)
         }
         if (b->open)
                 end_range(b);
+        s->want_frames += b->set_frames;
         uint32_t size = (uint32_t)s->nmce * ZD_MCE_LEN;
         uint32_t area = d->mca_pages * PAGE;
         if (d->mca_next + size > area)

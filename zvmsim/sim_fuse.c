@@ -260,11 +260,13 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                 int n = snprintf(
                     text, sizeof(text),
                     "interval %llu\nsets %llu\nrecords %llu\nreader_open %d\nqueued %zu\n"
-                    "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n",
+                    "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n"
+                    "lost %llu\nlost_sets %llu\ndcss_pages %u\n",
                     (unsigned long long)sim_sys_interval_no(G.sys), (unsigned long long)c->sets,
                     (unsigned long long)c->records, G.mr.open, G.mr.nq,
                     (unsigned long long)G.mr.delivered, (unsigned long long)G.mr.dropped,
-                    (unsigned long long)G.mr.overflows, G.mw.count);
+                    (unsigned long long)G.mr.overflows, G.mw.count, (unsigned long long)c->lost,
+                    (unsigned long long)c->lost_sets, sim_sys_dcss(G.sys)->npages);
                 pthread_mutex_unlock(&G.lock);
                 if (off >= n)
                         return 0;

@@ -118,13 +118,32 @@ bool sim_broken(const struct sim_sys *s, const char *law);
 struct sim_rec *sim_emit_begin_len(struct sim_sys *s, struct sim_rec *r, unsigned domain,
                                    unsigned number, const char *key, size_t extra);
 
+/* The length sim_emit_begin_len gives a CP record (layout length + extra, capped). */
+size_t sim_cp_rec_len(unsigned domain, unsigned number, size_t extra);
+
+/*
+ * What a set will hold, for sizing the DCSS before any set is built: total
+ * bytes, the longest record up to a quarter frame, the number of longer ones.
+ * sim_fit_frames() is an upper bound on the frames they take.
+ */
+struct sim_fit {
+        uint64_t bytes, big;
+        size_t max_small;
+};
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n);
+uint64_t sim_fit_frames(const struct sim_fit *f);
+
 /* sim_records_cp.c */
 void sim_cp_config(struct sim_sys *s);
 void sim_cp_sample(struct sim_sys *s);
+/* The records sim_cp_config and sim_cp_sample write, every domain enabled. */
+void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample);
 /* sim_records_linux.c */
 void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_free(struct m_linux *lx);
+/* The longest records sim_lx_sample can write for this guest. */
+void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fit *sample);
 
 #endif

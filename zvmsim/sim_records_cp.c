@@ -70,6 +70,7 @@ static void mtrusr(struct sim_sys *s, unsigned i)
         }
 }
 
+/* sim_cp_fit must know every record written here. */
 void sim_cp_config(struct sim_sys *s)
 {
         mtrsys(s);
@@ -121,14 +122,21 @@ static void prcprp(struct sim_sys *s, const struct m_cpu *p)
         }
 }
 
+/* The length of one SYTCUP logical-CPU entry. */
+static size_t sytcup_entry_len(const struct zl_layout **el)
+{
+        size_t elen = 0;
+        *el = sim_payload_layout("D0R16.CPU", &elen);
+        return *el ? elen : 40;
+}
+
 /* SYTCUP: the fixed part, then one entry per logical CPU (found via CALCPUOF/CALCPULN). */
 static void sytcup(struct sim_sys *s, const struct m_lpar *l, unsigned i)
 {
-        size_t elen = 0, flen = 0;
-        const struct zl_layout *el = sim_payload_layout("D0R16.CPU", &elen);
+        size_t flen = 0;
+        const struct zl_layout *el;
+        size_t elen = sytcup_entry_len(&el);
         (void)sim_cp_layout(0, 16, &flen);
-        if (!el)
-                elen = 40;
         BEGIN_LEN(0, 16, elen * l->ncpu, "lpar %s", l->name)
         {
                 sim_set_t(r, "SYTCUP_LCUPNAME", l->name);
@@ -250,6 +258,7 @@ static void vndses(struct sim_sys *s, const struct m_vnic *v)
         }
 }
 
+/* sim_cp_fit must know every record written here. */
 void sim_cp_sample(struct sim_sys *s)
 {
         const struct sim_cfg *c = &s->cfg;
@@ -272,4 +281,32 @@ void sim_cp_sample(struct sim_sys *s)
                 ioddev(s, &s->dev[i]);
         for (unsigned i = 0; i < c->vnics; i++)
                 vndses(s, &s->vnic[i]);
+}
+
+/* Keep in step with sim_cp_config and sim_cp_sample: a record left out here can overflow the DCSS.
+ */
+void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample)
+{
+        const struct sim_cfg *c = &s->cfg;
+        sim_fit_add(config, sim_cp_rec_len(1, 4, 0), 1);
+        sim_fit_add(config, sim_cp_rec_len(1, 5, 0), c->cpus);
+        sim_fit_add(config, sim_cp_rec_len(1, 9, 0), 1);
+        sim_fit_add(config, sim_cp_rec_len(1, 15, 0), c->guests);
+        uint64_t vcpus = 0;
+        for (unsigned i = 0; i < c->guests; i++)
+                vcpus += s->guest[i].vcpus;
+        const struct zl_layout *el;
+        size_t elen = sytcup_entry_len(&el);
+        sim_fit_add(sample, sim_cp_rec_len(0, 1, 0), c->cpus);
+        sim_fit_add(sample, sim_cp_rec_len(0, 2, 0), c->cpus);
+        sim_fit_add(sample, sim_cp_rec_len(0, 3, 0), 1);
+        sim_fit_add(sample, sim_cp_rec_len(0, 8, 0), 1);
+        sim_fit_add(sample, sim_cp_rec_len(3, 1, 0), 1);
+        for (unsigned i = 0; i < c->lpars; i++)
+                sim_fit_add(sample, sim_cp_rec_len(0, 16, elen * s->lpar[i].ncpu), 1);
+        sim_fit_add(sample, sim_cp_rec_len(0, 19, 0), 1);
+        sim_fit_add(sample, sim_cp_rec_len(4, 3, 0), vcpus);
+        sim_fit_add(sample, sim_cp_rec_len(5, 3, 0), c->cpus);
+        sim_fit_add(sample, sim_cp_rec_len(6, 3, 0), c->devices);
+        sim_fit_add(sample, sim_cp_rec_len(8, 1, 0), c->vnics);
 }

@@ -21,6 +21,16 @@
 
 #define TOD_S (UINT64_C(1000000) * ZD_TOD_PER_US)
 
+/* Buffer lengths (kernel-and-s390-tools.md 6 and 7): the kernel's, and what the writers pad to. */
+#define MEM_LEN      144
+#define NET_LEN      96
+#define OS_LEN(ncpu) (52 + (size_t)(ncpu)*36)
+#define FS_SMALL     589  /* 602 written less the 13-byte monwrite header */
+#define FS_LARGE     3997 /* 4010 written */
+#define PROCSUM_LEN  178  /* 191 written */
+#define TASK_SMALL   499  /* 512 written */
+#define TASK_LARGE   1487 /* 1500 written */
+
 static void kernel_prodid(uint8_t out[16], uint8_t rec, const char *mod)
 {
         zd_ascii_to_ebcdic("LINUXKRNL", ZD_CP037, out, 9);
@@ -108,7 +118,7 @@ static void sync_hdr(struct sim_rec *r, uint64_t tod, uint32_t sync)
 static void gather_mem(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_appl *a = &lx->mem;
-        a->len = 144;
+        a->len = MEM_LEN;
         struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
         if (!r.l) {
                 a->len = 0;
@@ -137,7 +147,7 @@ static void gather_os(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_appl *a = &lx->os;
         unsigned n = ncpus(s, lx);
-        a->len = 52 + (size_t)n * 36;
+        a->len = OS_LEN(n);
         struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
         if (!r.l) {
                 a->len = 0;
@@ -168,7 +178,7 @@ static void gather_os(struct sim_sys *s, struct m_linux *lx)
 static void gather_net(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_appl *a = &lx->net_sum;
-        a->len = 96;
+        a->len = NET_LEN;
         struct sim_rec r = prec(a->layout, a->data, sizeof(a->data), 0);
         if (!r.l) {
                 a->len = 0;
@@ -214,12 +224,55 @@ static size_t body_base(const char *id)
         return l && zl_field(l, "time_stamp") ? 0 : 12;
 }
 
+/*
+ * What the writers put in a buffer decides its size (small or large, as
+ * s390-tools pads): computed here once, for the passes and for sim_lx_fit.
+ */
+static const char *const fs_dev[] = {"/dev/dasda1", "/dev/dasdb1", "/dev/mapper/vg-home",
+                                     "/dev/dasdc1", "/dev/dasdd1"};
+static const char *const fs_dir[] = {"/", "/var", "/home", "/srv/data", "/opt"};
+static const char *const fs_type[] = {"ext4", "xfs", "ext4", "xfs", "btrfs"};
+
+/* File system i: the 12-byte header, three length-prefixed strings, the 72-byte statvfs. */
+static size_t fs_len(unsigned i)
+{
+        size_t at = 12 + 2 + strlen(fs_dev[i % 5]) + 2 + strlen(fs_dir[i % 5]) + 2 +
+                    strlen(fs_type[i % 5]) + 72;
+        return 13 + at <= 602 ? FS_SMALL : FS_LARGE;
+}
+
+static const char *task_cmd(const struct m_linux *lx, unsigned i)
+{
+        static const char *const cmd[] = {"systemd", "sshd", "collectd", "java",    "db2sysc",
+                                          "httpd",   "cron", "rsyslogd", "postgres"};
+        return cmd[(lx->guest + i) % 9];
+}
+
+static void task_line(char *line, size_t n, const char *c, unsigned i)
+{
+        snprintf(line, n, "/usr/bin/%s --config /etc/%s.conf%s", c, c,
+                 i % 4 == 3 ? " --verbose --with-a-long-command-line-that-does-not-fit-in-"
+                              "the-small-buffer-of-four-hundred-and-ninety-nine-bytes-"
+                              "so-that-mon_procd-picks-the-large-one-with-an-odd-mod-level-"
+                              "exactly-as-s390-tools-does-it-for-long-command-lines-xxxxx-"
+                              "yyyyyyyyyy-zzzzzzzzzz-aaaaaaaaaa-bbbbbbbbbb-cccccccccc-ddddd"
+                            : "");
+}
+
+/* Task i as procd_pass writes it: the header, 111 bytes of numbers, six length-prefixed strings. */
+static size_t task_len(const struct m_linux *lx, unsigned i)
+{
+        char line[700];
+        const char *c = task_cmd(lx, i);
+        task_line(line, sizeof(line), c, i);
+        size_t at = 12 + 111 + 3 * (2 + strlen("root")) + 2 + strlen("poll_schedule_timeout") + 2 +
+                    strlen(c) + 2 + strlen(line);
+        return 13 + at <= 512 ? TASK_SMALL : TASK_LARGE;
+}
+
 static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
 {
-        static const char *const dev[] = {"/dev/dasda1", "/dev/dasdb1", "/dev/mapper/vg-home",
-                                          "/dev/dasdc1", "/dev/dasdd1"};
-        static const char *const dir[] = {"/", "/var", "/home", "/srv/data", "/opt"};
-        static const char *const type[] = {"ext4", "xfs", "ext4", "xfs", "btrfs"};
+        const char *const *dev = fs_dev, *const *dir = fs_dir, *const *type = fs_type;
         unsigned small = 0, large = 1;
         for (unsigned i = 0; i < lx->nfs; i++) {
                 struct m_appl *a = &lx->fs[i];
@@ -244,8 +297,8 @@ static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
                 sim_set_u(&r, "fs_flag", 0x1000);
                 at += 72;
                 lnx_hdr(a, unix_s(s), at - 12);
-                bool is_small = 13 + at <= 602;
-                a->len = is_small ? 589 : 3997;
+                a->len = fs_len(i);
+                bool is_small = a->len == FS_SMALL;
                 uint16_t mod = (uint16_t)(is_small ? small : large);
                 if (is_small)
                         small += 2;
@@ -303,13 +356,11 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
                                              "cpu_irq",  "cpu_softirq", "cpu_iowait", "cpu_steal"};
         for (unsigned k = 0; k < 8 && all; k++)
                 sim_set_u(&r, share[k], tot[k] * 10000 / all);
-        a->len = 178;
+        a->len = PROCSUM_LEN;
         lnxappl_prodid(a->prodid, 2, 0, 0);
         a->layout = "LNXAPPL.2.0";
         a->layout_off = body_base("LNXAPPL.2.0");
         a->kind = "procsum";
-        static const char *const cmd[] = {"systemd", "sshd", "collectd", "java",    "db2sysc",
-                                          "httpd",   "cron", "rsyslogd", "postgres"};
         unsigned small = 0, large = 1;
         for (unsigned i = 0; i < lx->ntasks; i++) {
                 struct m_appl *t = &lx->procs[1 + i];
@@ -337,24 +388,18 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
                 sim_set_u(&e, "maj_flt", lx->pgmajfault / (i + 1));
                 sim_set_u(&e, "flags", 0x400100);
                 size_t at = 12 + 111;
-                const char *c = cmd[(lx->guest + i) % 9];
+                const char *c = task_cmd(lx, i);
                 at = put_str(t->data, at, sizeof(t->data), "root");
                 at = put_str(t->data, at, sizeof(t->data), "root");
                 at = put_str(t->data, at, sizeof(t->data), "root");
                 at = put_str(t->data, at, sizeof(t->data), "poll_schedule_timeout");
                 at = put_str(t->data, at, sizeof(t->data), c);
                 char line[700];
-                snprintf(line, sizeof(line), "/usr/bin/%s --config /etc/%s.conf%s", c, c,
-                         i % 4 == 3 ? " --verbose --with-a-long-command-line-that-does-not-fit-in-"
-                                      "the-small-buffer-of-four-hundred-and-ninety-nine-bytes-"
-                                      "so-that-mon_procd-picks-the-large-one-with-an-odd-mod-level-"
-                                      "exactly-as-s390-tools-does-it-for-long-command-lines-xxxxx-"
-                                      "yyyyyyyyyy-zzzzzzzzzz-aaaaaaaaaa-bbbbbbbbbb-cccccccccc-ddddd"
-                                    : "");
+                task_line(line, sizeof(line), c, i);
                 at = put_str(t->data, at, sizeof(t->data), line);
                 lnx_hdr(t, unix_s(s), at - 12);
-                bool is_small = 13 + at <= 512;
-                t->len = is_small ? 499 : 1487;
+                t->len = task_len(lx, i);
+                bool is_small = t->len == TASK_SMALL;
                 uint16_t mod = (uint16_t)(is_small ? small : large);
                 if (is_small)
                         small += 2;
@@ -462,6 +507,22 @@ static void sample_one(struct sim_sys *s, const struct m_guest *g, struct m_appl
                       note);
 }
 
+/* Keep in step with sim_lx_sample. */
+void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fit *sample)
+{
+        sim_fit_add(sample, ZD_APPL_HDR_LEN + MEM_LEN, 1);
+        sim_fit_add(sample, ZD_APPL_HDR_LEN + OS_LEN(ncpus(s, lx)), 1);
+        sim_fit_add(sample, ZD_APPL_HDR_LEN + NET_LEN, 1);
+        for (unsigned i = 0; lx->fsstatd && i < lx->nfs; i++)
+                sim_fit_add(sample, ZD_APPL_HDR_LEN + fs_len(i), 1);
+        if (lx->procd) {
+                sim_fit_add(sample, ZD_APPL_HDR_LEN + PROCSUM_LEN, 1);
+                for (unsigned i = 0; i < lx->ntasks; i++)
+                        sim_fit_add(sample, ZD_APPL_HDR_LEN + task_len(lx, i), 1);
+        }
+}
+
+/* sim_lx_fit must know every record written here. */
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx)
 {
         const struct m_guest *g = &s->guest[lx->guest];

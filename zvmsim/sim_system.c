@@ -9,6 +9,10 @@
  * accumulated in an interval (SYTPRP_PFXUTIME) is handed out, to the TOD
  * unit, to the guests' virtual CPUs (USEACT_VMDTTIME); the emulation part
  * (PFXPRBTM, counting down) equals the sum of the virtual times (VMDVTIME).
+ *
+ * So is it at any size: real storage never exceeds what z/VM supports (and
+ * what SYTRSG's fullword frame counts can say), however many guests share
+ * it, and the DCSS is sized so that every sample set fits its area.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +44,7 @@ void sim_cfg_default(struct sim_cfg *c)
         c->interval_ms = 60000;
         c->domains = 0xFFF;
         c->dcss_base = 0x09000000;
-        c->dcss_pages = 4096;
+        c->dcss_pages = 0; /* sized for the configuration, at least 4096 */
         strcpy(c->writer_userid, "LINUX001");
         /* 2026-11-22T00:00:00Z */
         c->start_tod = zd_unix_us_to_tod(INT64_C(1795305600) * 1000000);
@@ -140,6 +144,63 @@ static void real_storage(struct sim_sys *s)
         s->pgabl = 2 * sum + SIM_CP_FRAMES;
 }
 
+/*
+ * DCSS size.  The default 4096 pages (16 MB) give a sample area of 2555
+ * pages, about 10 MB; a 20,000-guest system's sample set is 3157 pages.
+ * Unless --dcss-pages pins the size, the DCSS grows until the configuration
+ * and sample areas (1/8 and 5/8 of it, sim_dcss_init) hold their sets, as an
+ * installation sizes MONDCSS for its system (the default since z/VM 6.2 is
+ * 16384 pages, zvm-monitor-records.md).  The size comes from the records the
+ * configuration implies, not from building a set: an upper bound on the
+ * frames (struct sim_fit) so that nothing is lost, plus room for monwriter
+ * buffers (255 by default, up to a frame each) and an eighth to spare.
+ */
+#define FIT_ROOM  (4096u - 20u) /* a frame less the room kept for its closing record */
+#define FIT_BIG   (FIT_ROOM / 4)
+#define MW_FRAMES 256u
+
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n)
+{
+        f->bytes += (uint64_t)len * n;
+        if (len > FIT_BIG)
+                f->big += n;
+        else if (len > f->max_small)
+                f->max_small = len;
+}
+
+/*
+ * A frame is left only when the next record does not fit in it, so a frame
+ * left for a small record (at most max_small bytes) holds more than
+ * FIT_ROOM - max_small bytes: such frames number fewer than
+ * bytes / (FIT_ROOM - max_small).  Frames left for a big record are at most
+ * one per big record, and the last frame is left for nothing.
+ */
+uint64_t sim_fit_frames(const struct sim_fit *f)
+{
+        uint64_t room = FIT_ROOM - f->max_small;
+        return (f->bytes + room - 1) / room + f->big + 1;
+}
+
+uint32_t sim_sys_dcss_need(const struct sim_sys *s)
+{
+        struct sim_fit config = {0}, sample = {0};
+        sim_cp_fit(s, &config, &sample);
+        for (unsigned i = 0; i < s->cfg.linux_guests; i++)
+                sim_lx_fit(s, &s->linux[i], &sample);
+        uint64_t cf = sim_fit_frames(&config) + MW_FRAMES;
+        uint64_t sf = sim_fit_frames(&sample) + MW_FRAMES;
+        sf += sf / 8;
+        /* Configuration area rest / 8, sample area rest / 8 * 5 (sim_dcss_init). */
+        uint64_t eighth = cf > (sf + 4) / 5 ? cf : (sf + 4) / 5;
+        uint64_t pages = 4 + 8 * eighth;
+        pages = (pages + 255) / 256 * 256;
+        if (pages < 4096)
+                pages = 4096;
+        if (pages > SIM_DCSS_MAX_PAGES)
+                pages = SIM_DCSS_MAX_PAGES;
+        return (uint32_t)pages;
+}
+
 struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
 {
         struct sim_sys *s = xcalloc(1, sizeof(*s));
@@ -151,8 +212,6 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
         c = &s->cfg;
         s->truth = truth;
         s->rng.s = c->seed;
-        sim_dcss_init(&s->dcss, c->dcss_base, c->dcss_pages);
-        s->dcss.max_frames_per_mce = c->max_frames_per_mce;
         s->dt = (uint64_t)c->interval_ms * 1000 * ZD_TOD_PER_US;
         s->tod = c->start_tod;
 
@@ -212,6 +271,11 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
                 l->dispatch = xcalloc(l->ncpu, sizeof(uint64_t));
                 l->mgmt = xcalloc(l->ncpu, sizeof(uint64_t));
         }
+        /* Layout only: the DCSS takes nothing from the random sequence. */
+        if (!s->cfg.dcss_pages)
+                s->cfg.dcss_pages = sim_sys_dcss_need(s);
+        sim_dcss_init(&s->dcss, c->dcss_base, s->cfg.dcss_pages);
+        s->dcss.max_frames_per_mce = c->max_frames_per_mce;
         return s;
 }
 
@@ -249,6 +313,18 @@ struct sim_dcss *sim_sys_dcss(struct sim_sys *s)
 {
         return &s->dcss;
 }
+void sim_sys_report_lost(struct sim_sys *s, FILE *f)
+{
+        const struct sim_counts *c = &s->counts;
+        if (!c->lost)
+                return;
+        fprintf(f,
+                "zvmsim: %llu records in %llu data sets did not fit their area of the DCSS (%u "
+                "pages) and were not placed; --dcss-pages %llu would hold them (without "
+                "--dcss-pages zvmsim sizes the DCSS itself)\n",
+                (unsigned long long)c->lost, (unsigned long long)c->lost_sets, s->dcss.npages,
+                (unsigned long long)c->want_pages);
+}
 uint64_t sim_sys_tod(const struct sim_sys *s)
 {
         return s->tod;
@@ -272,6 +348,14 @@ static bool enabled(const struct sim_sys *s, unsigned domain)
 
 #define FALLBACK_LEN 64 /* a record whose layout is not in the tables yet */
 
+size_t sim_cp_rec_len(unsigned domain, unsigned number, size_t extra)
+{
+        size_t len = FALLBACK_LEN;
+        (void)sim_cp_layout((int)domain, (int)number, &len);
+        len += extra;
+        return len > 4076 ? 4076 : len;
+}
+
 struct sim_rec *sim_emit_begin(struct sim_sys *s, struct sim_rec *r, unsigned domain,
                                unsigned number, const char *key)
 {
@@ -283,12 +367,11 @@ struct sim_rec *sim_emit_begin_len(struct sim_sys *s, struct sim_rec *r, unsigne
 {
         if (!enabled(s, domain))
                 return NULL;
-        size_t len = FALLBACK_LEN;
-        const struct zl_layout *l = sim_cp_layout((int)domain, (int)number, &len);
-        len += extra;
-        if (len > 4076)
-                len = 4076;
+        const struct zl_layout *l = sim_cp_layout((int)domain, (int)number, NULL);
+        size_t len = sim_cp_rec_len(domain, number, extra);
         uint8_t *p = sim_sb_add(s->sb, domain, number, len, s->tod);
+        if (!p)
+                return NULL; /* the set fills its area: lost (sim_dcss.c) */
         memset(r, 0, sizeof(*r));
         r->l = l;
         r->b = (zd_wbuf){p, len};
@@ -328,6 +411,8 @@ void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[1
         if (len > SIM_MW_MAX_DATALEN)
                 len = SIM_MW_MAX_DATALEN;
         uint8_t *p = sim_sb_add(s->sb, 10, number, hl + len, s->tod);
+        if (!p)
+                return; /* the set fills its area: lost (sim_dcss.c) */
         struct sim_rec r = {.l = l, .b = {p, hl + len}};
         const char *pre = number == 1 ? "APLEDT_" : "APLSDT_";
         char nm[5][32];
@@ -358,10 +443,27 @@ void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[1
         }
 }
 
+/* A finished set's End-of-Frame records, and the records that did not fit. */
 static void add_eofs(struct sim_sys *s, const struct sim_set *set)
 {
         s->counts.records += set->neof;
         s->counts.by_rec[1][ZD_D1_END_OF_FRAME] += set->neof;
+        if (set->lost) {
+                s->counts.lost += set->lost;
+                s->counts.lost_sets++;
+                /* The DCSS whose area for this set has want_frames pages (sim_dcss_init:
+                 * configuration 1/8, sample 5/8, event at least 1/4 of what follows the MCA). */
+                uint64_t w = set->want_frames, rest;
+                if (set->config)
+                        rest = 8 * w;
+                else if (set->type == 'S')
+                        rest = 8 * ((w + 4) / 5);
+                else
+                        rest = 4 * w;
+                uint64_t pages = (4 + rest + 255) / 256 * 256;
+                if (pages > s->counts.want_pages)
+                        s->counts.want_pages = pages;
+        }
 }
 
 /* ---- monwriter buffers ---- */

@@ -170,10 +170,10 @@ void sim_truth_set(struct sim_truth *t, const struct sim_set *s)
         FILE *f = t->f;
         fprintf(f,
                 "{\"set\":%llu,\"interval\":%llu,\"type\":\"%c\",\"config\":%s,\"bytes\":%zu,"
-                "\"eof\":%u,\"mca\":[%u,%u],\"mces\":[",
+                "\"eof\":%u,\"lost\":%u,\"mca\":[%u,%u],\"mces\":[",
                 (unsigned long long)s->seq, (unsigned long long)s->interval, s->type,
-                s->config ? "true" : "false", s->len, (unsigned)s->neof, (unsigned)s->mca_start,
-                (unsigned)s->mca_end);
+                s->config ? "true" : "false", s->len, (unsigned)s->neof, (unsigned)s->lost,
+                (unsigned)s->mca_start, (unsigned)s->mca_end);
         for (size_t i = 0; i < s->nmce; i++) {
                 struct zd_mce m;
                 (void)zd_mce_parse(zd_view_make(s->buf + s->mce_off[i], ZD_MCE_LEN), &m);
