@@ -7,9 +7,14 @@
  *       generate in process; decode every data set as monreader delivers it
  *       and, through a MONWRITE file written by zvmsim's writer, as a file;
  *       compare both with the generator's counts.
- *   sim_walk file FILE TRUTH.jsonl
+ *   sim_walk file FILE [TRUTH.jsonl] [--laws all|NAME] [--lost none|some]
  *       decode a MONWRITE file or capture (format detected) and compare with
- *       the record lines of a truth file.
+ *       the record lines of a truth file (their values too, unless it was
+ *       written with --truth-counts).  --laws: the metric engine reads the
+ *       file as a user's collectd would, and every law must hold in every
+ *       sample interval after the first (all), or NAME must fail.  --lost:
+ *       whether the truth's set lines may report records that did not fit
+ *       the DCSS (default none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +56,13 @@ static void on_interval(void *ctx, const struct zd_record *r)
                 zm_engine_interval_end(eng, r);
 }
 
-/* Every law held (or had no data), or exactly the broken one failed. */
-static int check_laws(const char *broken)
+/*
+ * Every law held (or had no data), or exactly the broken one failed.  With
+ * `every` > 0, an unbroken law must have held in that many intervals: no
+ * data is no proof (a law held over an interval whose records were missing
+ * proved nothing).
+ */
+static int check_laws(const char *broken, uint64_t every)
 {
         int bad = 0;
         for (size_t i = 0;; i++) {
@@ -61,7 +71,9 @@ static int check_laws(const char *broken)
                         break;
                 bool is_broken = broken && strcmp(broken, l->name) == 0;
                 /* A broken law may leave the laws that build on it without data. */
-                bool ok = is_broken ? l->failed > 0 : l->failed == 0 && (l->held > 0 || broken);
+                bool ok = is_broken ? l->failed > 0
+                                    : l->failed == 0 && (l->held > 0 || broken) &&
+                                          (broken || l->held >= every);
                 printf("law %-15s held %4llu failed %4llu nodata %4llu%s: %s\n", l->name,
                        (unsigned long long)l->held, (unsigned long long)l->failed,
                        (unsigned long long)l->nodata, is_broken ? " (broken on purpose)" : "",
@@ -69,7 +81,8 @@ static int check_laws(const char *broken)
                 if (!ok) {
                         fprintf(stderr, "FAIL law %s: %s\n", l->name, l->reason);
                         bad = 1;
-                }
+                } else if (getenv("SIM_WALK_VERBOSE"))
+                        printf("    last: %s\n", l->reason);
         }
         return bad;
 }
@@ -115,6 +128,14 @@ static int compare(const char *what, const struct zd_stats *st,
 static void on_value_record(void *ctx, const struct zd_record *r);
 static char **tlines;
 
+/* A decoded file's record: to the value check and to the metric engine. */
+static void on_file_record(void *ctx, const struct zd_record *r)
+{
+        if (tlines)
+                on_value_record(ctx, r);
+        on_record(ctx, r);
+}
+
 static int decode_file(const char *path, struct zd_stats *out)
 {
         FILE *f = fopen(path, "rb");
@@ -122,7 +143,9 @@ static int decode_file(const char *path, struct zd_stats *out)
                 fprintf(stderr, "sim_walk: cannot open %s\n", path);
                 return -1;
         }
-        struct zd_handler h = {.error = on_error, .record = tlines ? on_value_record : NULL};
+        struct zd_handler h = {.error = on_error,
+                               .record = tlines || eng ? on_file_record : NULL,
+                               .interval_end = eng ? on_interval : NULL};
         struct zd_stream *s = zd_stream_new(ZD_FMT_UNKNOWN, &h);
         uint8_t buf[65536];
         size_t n;
@@ -219,7 +242,9 @@ static void on_value_record(void *ctx, const struct zd_record *r)
                   sscanf(p, "\"tod\":%llu,\"kind\":\"%*c\",\"domain\":%u,\"record\":%u", &tod, &d,
                          &n) == 3 &&
                   tod == r->tod && d == r->domain && n == r->number &&
-                  same_member(want, got, "fields") && same_member(want, got, "data_hex");
+                  /* --truth-counts: no values to compare */
+                  (!strstr(want, "\"fields\":") ||
+                   (same_member(want, got, "fields") && same_member(want, got, "data_hex")));
         values_checked++;
         if (!ok && value_errors++ < 5)
                 fprintf(stderr,
@@ -229,8 +254,31 @@ static void on_value_record(void *ctx, const struct zd_record *r)
         free(got);
 }
 
-static int from_file(const char *path, const char *truth)
+static struct zm_engine *new_engine(void)
 {
+        struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
+        return zm_engine_new(&opt, on_metric, on_log, NULL);
+}
+
+/* The laws over a decoded file; the sample sets come from the truth when there is one. */
+static int file_laws(const char *laws, uint64_t samples, const struct zd_stats *st)
+{
+        const char *broken = strcmp(laws, "all") ? laws : NULL;
+        if (!samples) /* no truth: every Interval End but the configuration set's */
+                samples = st->intervals ? st->intervals - 1 : 0;
+        /* The first sample interval has nothing to take deltas from. */
+        int bad = check_laws(broken, samples > 1 ? samples - 1 : 1);
+        printf("laws over %llu sample intervals%s%s: %s\n", (unsigned long long)samples,
+               broken ? ", broken on purpose: " : "", broken ? broken : "", bad ? "FAIL" : "ok");
+        zm_engine_free(eng);
+        eng = NULL;
+        return bad;
+}
+
+static int from_file(const char *path, const char *truth, const char *laws, bool lost_ok)
+{
+        if (laws)
+                eng = new_engine();
         if (!truth) { /* no truth: the file must decode without errors */
                 struct zd_stats st;
                 if (decode_file(path, &st))
@@ -240,21 +288,13 @@ static int from_file(const char *path, const char *truth)
                        (unsigned long long)st.sets, (unsigned long long)st.records,
                        (unsigned long long)st.intervals, (unsigned long long)errs,
                        errs || !st.intervals ? "FAIL" : "ok");
-                return errs || !st.intervals;
-        }
-        if (!truth) { /* no truth: the file must decode without errors */
-                struct zd_stats st;
-                if (decode_file(path, &st))
-                        return 2;
-                uint64_t errs = zd_stats_errors(&st);
-                printf("%s: %llu sets, %llu records, %llu intervals, %llu errors: %s\n", path,
-                       (unsigned long long)st.sets, (unsigned long long)st.records,
-                       (unsigned long long)st.intervals, (unsigned long long)errs,
-                       errs || !st.intervals ? "FAIL" : "ok");
-                return errs || !st.intervals;
+                int bad = errs || !st.intervals;
+                if (laws)
+                        bad |= file_laws(laws, 0, &st);
+                return bad;
         }
         static uint64_t want[ZD_NDOMAINS][ZD_NRECSLOTS];
-        uint64_t total = 0;
+        uint64_t total = 0, samples = 0, lost = 0, lost_sets = 0;
         FILE *t = fopen(truth, "r");
         if (!t) {
                 fprintf(stderr, "sim_walk: cannot open %s\n", truth);
@@ -267,7 +307,7 @@ static int from_file(const char *path, const char *truth)
                                 tlines = realloc(tlines, (ntlines + 4096) * sizeof(*tlines));
                         tlines[ntlines++] = strdup(line);
                 }
-                unsigned d, r, eof;
+                unsigned d, r, eof, n;
                 const char *p;
                 if ((p = strstr(line, "\"domain\":")) &&
                     sscanf(p, "\"domain\":%u,\"record\":%u", &d, &r) == 2 &&
@@ -282,6 +322,12 @@ static int from_file(const char *path, const char *truth)
                         if (strstr(line, "\"type\":\"S\"")) {
                                 want[1][ZD_D1_INTERVAL_END]++;
                                 total++;
+                                samples += strstr(line, "\"config\":false") != NULL;
+                        }
+                        if ((p = strstr(line, "\"lost\":")) && sscanf(p, "\"lost\":%u", &n) == 1 &&
+                            n) {
+                                lost += n;
+                                lost_sets++;
                         }
                 }
         }
@@ -295,11 +341,23 @@ static int from_file(const char *path, const char *truth)
                         value_errors, tnext, ntlines);
                 bad = 1;
         }
-        printf("%s: %lu records compared field by field with the truth: %s\n", path, values_checked,
+        printf("%s: %lu records compared with the truth%s: %s\n", path, values_checked,
+               strstr(tlines && ntlines ? tlines[0] : "", "\"fields\":") ? " field by field" : "",
                bad ? "MISMATCH" : "ok");
+        /* Records that did not fit the DCSS are in no file: the truth's set lines count them. */
+        printf("%s: %llu records in %llu data sets did not fit the DCSS: %s\n", path,
+               (unsigned long long)lost, (unsigned long long)lost_sets,
+               lost && !lost_ok   ? "FAIL"
+               : !lost && lost_ok ? "FAIL (some expected)"
+                                  : "ok");
+        if (lost_ok != (lost > 0))
+                bad = 1;
         for (size_t i = 0; i < ntlines; i++)
                 free(tlines[i]);
         free(tlines);
+        tlines = NULL;
+        if (laws)
+                bad |= file_laws(laws, samples, &st);
         return bad;
 }
 
@@ -361,10 +419,8 @@ static int generate(int argc, char **argv)
         }
         struct sim_sys *s = sim_sys_new(&c, NULL);
         struct zd_handler h = {.error = on_error, .record = on_record, .interval_end = on_interval};
-        if (laws) {
-                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
-                eng = zm_engine_new(&opt, on_metric, on_log, NULL);
-        }
+        if (laws)
+                eng = new_engine();
         struct zd_decoder d;
         zd_decoder_init(&d, &h);
         struct sim_out *out = mw ? sim_out_open(mw, false) : NULL;
@@ -402,6 +458,11 @@ static int generate(int argc, char **argv)
                (unsigned long long)k->sets, (unsigned long long)k->records,
                (unsigned long long)k->intervals, (unsigned long long)maxset);
         int bad = compare("monreader data sets", &d.st, k->by_rec, k->records);
+        if (k->lost) {
+                fprintf(stderr, "FAIL: %llu records did not fit the DCSS (%u pages)\n",
+                        (unsigned long long)k->lost, sim_sys_dcss(s)->npages);
+                bad = 1;
+        }
         if (mw) {
                 struct zd_stats st;
                 if (decode_file(mw, &st))
@@ -410,7 +471,7 @@ static int generate(int argc, char **argv)
                         bad |= compare("MONWRITE file", &st, k->by_rec, k->records);
         }
         if (eng) {
-                bad |= check_laws(c.break_law);
+                bad |= check_laws(c.break_law, 0);
                 const struct zm_counters *mc = zm_engine_counters(eng);
                 printf("metrics: %llu; APPLDATA torn %llu, stale %llu, bad %llu, unknown %llu; "
                        "timer resets %llu\n",
@@ -434,15 +495,32 @@ int main(int argc, char **argv)
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
         if (argc == 2 && strcmp(argv[1], "laws") == 0) { /* the metric engine's laws */
-                struct zm_options opt = {.unverified = -1, .verify_intervals = 3};
-                struct zm_engine *e = zm_engine_new(&opt, on_metric, on_log, NULL);
+                struct zm_engine *e = new_engine();
                 for (size_t i = 0; zm_law_at(e, i); i++)
                         printf("%s\n", zm_law_at(e, i)->name);
                 zm_engine_free(e);
                 return 0;
         }
-        if ((argc == 3 || argc == 4) && strcmp(argv[1], "file") == 0)
-                return from_file(argv[2], argc == 4 ? argv[3] : NULL);
-        fputs("usage: sim_walk gen [options] | sim_walk file FILE [TRUTH]\n", stderr);
+        if (argc >= 3 && strcmp(argv[1], "file") == 0) {
+                const char *truth = NULL, *laws = NULL;
+                bool lost_ok = false;
+                int i = 3;
+                if (i < argc && strncmp(argv[i], "--", 2) != 0)
+                        truth = argv[i++];
+                for (; i + 1 < argc; i += 2) {
+                        if (!strcmp(argv[i], "--laws"))
+                                laws = argv[i + 1];
+                        else if (!strcmp(argv[i], "--lost") &&
+                                 (!strcmp(argv[i + 1], "none") || !strcmp(argv[i + 1], "some")))
+                                lost_ok = !strcmp(argv[i + 1], "some");
+                        else
+                                break;
+                }
+                if (i == argc)
+                        return from_file(argv[2], truth, laws, lost_ok);
+        }
+        fputs("usage: sim_walk gen [options] | sim_walk laws |\n"
+              "       sim_walk file FILE [TRUTH] [--laws all|NAME] [--lost none|some]\n",
+              stderr);
         return 2;
 }
