@@ -12,6 +12,7 @@
 
 #include "layout.h"
 #include "met_cp.h"
+#include "met_module.h"
 #include "tod.h"
 
 struct cp_find {
@@ -205,6 +206,7 @@ static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_r
         rd_text(l, r->rec, "USEACT_VMDUSER", user, sizeof(user));
         if (!user[0] || !rd(l, r->rec, "USEACT_VMDCPUAD", &vcpu, NULL))
                 return;
+        zm_note_guest(e, user);
         snprintf(key, sizeof(key), "%s/%u", user, (unsigned)vcpu);
         struct cp_ent *x = fresh(e, s, &s->vcpu, key, r->tod);
         if (!x)

@@ -48,10 +48,17 @@ struct zm_engine {
         char system[ZM_NAME_LEN];
         unsigned system_gen;
         double interval;
+        uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
+        uint64_t *known; /* packed userids of the guests CP named (zm_note_guest) */
+        size_t nknown, capknown;
+        struct zh_index known_ix;
+        uint64_t *seen; /* zm_first's keys */
+        size_t nseen, capseen;
+        struct zh_index seen_ix;
         uint64_t *series; /* ids of guest series granted */
         uint32_t *succ;   /* + 1: the series whose value followed this one's last time */
         size_t nseries, capseries;
@@ -89,6 +96,10 @@ void zm_engine_free(struct zm_engine *e)
                         modules[i]->destroy(e->state[i]);
         free(e->guests);
         zh_free(&e->guest_ix);
+        free(e->known);
+        zh_free(&e->known_ix);
+        free(e->seen);
+        zh_free(&e->seen_ix);
         free(e->series);
         free(e->succ);
         zh_free(&e->series_ix);
@@ -107,6 +118,7 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)
 {
+        e->intervals++;
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->interval_end)
                         modules[i]->interval_end(e, e->state[i], r);
@@ -135,6 +147,11 @@ const char *zm_engine_system(const struct zm_engine *e)
 double zm_engine_interval(const struct zm_engine *e)
 {
         return e->interval;
+}
+
+uint64_t zm_engine_intervals(const struct zm_engine *e)
+{
+        return e->intervals;
 }
 
 unsigned zm_engine_system_gen(const struct zm_engine *e)
@@ -291,6 +308,53 @@ static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
         e->succ[e->nseries] = 0;
         e->series[e->nseries++] = m->id;
         e->guests[gi].nseries++;
+        return true;
+}
+
+static bool seen_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->seen[pos] == p->key;
+}
+
+static bool known_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->known[pos] == p->key;
+}
+
+void zm_note_guest(struct zm_engine *e, const char *userid)
+{
+        struct probe p = {e, pack_userid(userid)};
+        uint64_t h = zh_u64(ZH_SEED, p.key);
+        if (!userid[0] || zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX)
+                return;
+        if (!grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
+            !zh_add(&e->known_ix, h, e->nknown))
+                return;
+        e->known[e->nknown++] = p.key;
+}
+
+bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid)
+{
+        struct probe p = {e, pack_userid(userid)};
+        return zh_find(&e->known_ix, zh_u64(ZH_SEED, p.key), known_eq, &p) != SIZE_MAX;
+}
+
+size_t zm_engine_guests_known(const struct zm_engine *e)
+{
+        return e->nknown;
+}
+
+bool zm_first(struct zm_engine *e, uint64_t key)
+{
+        struct probe p = {e, key};
+        if (zh_find(&e->seen_ix, key, seen_eq, &p) != SIZE_MAX || e->nseen >= 4096)
+                return false;
+        if (!grow((void **)&e->seen, &e->capseen, e->nseen, sizeof(*e->seen)) ||
+            !zh_add(&e->seen_ix, key, e->nseen))
+                return true; /* out of memory: better a line too many than none */
+        e->seen[e->nseen++] = key;
         return true;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "appl.h"
+#include "hash.h"
 #include "met_module.h"
 #include "tod.h"
 
@@ -85,11 +86,16 @@ static bool fields(const struct zl_layout *l, zd_view v, const char *const *name
         return true;
 }
 
+/* Counted always; logged once per guest and kind, however many buffers the guest fills. */
 static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 {
         zm_counters_mut(e)->appl_bad++;
-        zm_log(e, 5, "guest %s: %s record (%s) unusable: %s", a->userid, a->prodid_text,
-               a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
+                zm_log(e, 5,
+                       "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
+                       "counted (appl_bad)",
+                       a->userid, a->prodid_text,
+                       a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
 }
 
 /* Kernel MEM record (kernel-and-s390-tools.md 6.4): amounts in KB, counters in pages. */
@@ -305,6 +311,7 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
                 zm_counters_mut(e)->appl_bad++;
                 return;
         }
+        zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
         if (a.kind == ZD_APPL_LINUXKRNL) {
                 uint64_t ts;
                 if (!zd_u64(a.data, 0, &ts)) {

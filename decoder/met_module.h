@@ -33,6 +33,14 @@ void zm_metric_gauge(struct zm_metric *m, double v);
 void zm_metric_derive(struct zm_metric *m, int64_t v);
 
 struct zm_counters *zm_counters_mut(struct zm_engine *e);
+/*
+ * True the first time key is given (a guest and a kind of complaint, say):
+ * for logging a thing once and counting the rest.  Remembers 4096 keys; past
+ * that, nothing new is logged.
+ */
+bool zm_first(struct zm_engine *e, uint64_t key);
+/* CP named this guest (a user record, or the userid CP stamps on its APPLDATA). */
+void zm_note_guest(struct zm_engine *e, const char *userid);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);
 void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -208,6 +208,34 @@ static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_
         zm_emit(e, &m);
 }
 
+/*
+ * Do the entries form whole value lists?  Each list starts with ds_index 0
+ * and goes on with 1, 2, ... up to its ds_count, every entry naming the same
+ * identifier.  Checked over the whole record before anything is emitted, so a
+ * record with one broken list gives nothing, not its good part.
+ */
+static bool groups_ok(zd_view data, const struct wzvm_hdr *h)
+{
+        struct wzvm_iter it;
+        struct wzvm_entry ent, first;
+        enum zd_err_kind k;
+        size_t n = 0, want = 0;
+        wzvm_iter_init(&it, data, h);
+        while (wzvm_dec_next(&it, &ent, &k) == 1) {
+                if (n == want) {
+                        if (ent.ds_index != 0 || ent.ds_count == 0)
+                                return false;
+                        first = ent;
+                        n = 0;
+                        want = ent.ds_count;
+                } else if (ent.ds_index != n || !same_ident(&first, &ent)) {
+                        return false;
+                }
+                n++;
+        }
+        return n == want;
+}
+
 static void wz_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct wz_state *s = state;
@@ -238,25 +266,21 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
                 bad(e, s, &a, k);
                 return;
         }
+        if (!groups_ok(a.data, &h)) {
+                bad(e, s, &a, ZD_E_WZVM_DSTYPE);
+                return;
+        }
         if (!buf_fresh(s, &a, h.timestamp)) {
                 zm_counters_mut(e)->appl_stale++;
                 return;
         }
         struct wzvm_entry g[ZM_MAXVALUES + 1];
         size_t n = 0, want = 0;
-        bool skip = false;
         wzvm_iter_init(&it, a.data, &h);
-        while (wzvm_dec_next(&it, &ent, &k) == 1) {
+        while (wzvm_dec_next(&it, &ent, &k) == 1) { /* whole lists only: groups_ok */
                 if (ent.ds_index == 0) {
                         n = 0;
                         want = ent.ds_count;
-                        skip = false;
-                } else if (skip || n == 0 || ent.ds_index != n || !same_ident(&g[0], &ent)) {
-                        /* a data source out of order: the group is not trusted */
-                        if (!skip)
-                                bad(e, s, &a, ZD_E_WZVM_DSTYPE);
-                        skip = true;
-                        continue;
                 }
                 if (n <= ZM_MAXVALUES)
                         g[n] = ent;

@@ -95,6 +95,11 @@ uint64_t zm_metric_id(const struct zm_metric *m); /* never 0 */
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len);
 /* From D1R4 (lower case, trimmed), "" until seen. */
 const char *zm_engine_system(const struct zm_engine *e);
+/* Has CP named this guest (upper case userid), and how many guests has it named? */
+bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid);
+size_t zm_engine_guests_known(const struct zm_engine *e);
+/* Interval End records seen: 0 until CP's first sample interval is complete. */
+uint64_t zm_engine_intervals(const struct zm_engine *e);
 /* Changes whenever zm_engine_system() does: names derived from it are stale. */
 unsigned zm_engine_system_gen(const struct zm_engine *e);
 /* From D1R9, in seconds; 0 until seen. */

@@ -83,7 +83,8 @@ struct zvm_stats {
         uint64_t opens, reconnects, open_failures;
         uint64_t dispatched, filtered, duplicates;
         uint64_t host_refused;  /* values whose guest-written host name was not honoured */
-        uint64_t names_refused; /* values a guest wrote into a plugin the plugin owns */
+        uint64_t names_refused; /* values a guest wrote under names it may not use */
+        uint64_t type_refused;  /* values whose type collectd does not know or takes otherwise */
         uint64_t files_done;
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;

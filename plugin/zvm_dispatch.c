@@ -33,10 +33,14 @@ struct series {
         uint32_t succ;  /* + 1: the series whose value came after this one's last time */
         uint32_t ident; /* the identifier this series is dispatched as */
         unsigned system_gen;
+        unsigned trust_gen; /* trust_now() when its host was decided */
+        bool claim_open;    /* a claim that a new guest or CP's first interval may decide
+                               otherwise: accepted, or refused as too early */
         const char *cfg_host;
         bool wanted;
-        bool reserved;      /* a guest's value in a plugin that is ours: refused */
-        bool claim_refused; /* the guest named a host it may not use: its own host instead */
+        const char *refused; /* why a guest's names are refused (refused_name), or NULL */
+        int ds_num;          /* values its type takes (types.db); -1: no such type */
+        bool claim_refused;  /* the guest named a host it may not use: its own host instead */
         enum zm_scope scope;
         uint8_t domain;
         uint16_t record;
@@ -77,7 +81,7 @@ struct bound {
 /* A guest already told about in the log (once for its host claim, once for names). */
 struct noted {
         char userid[9];
-        bool host, name;
+        bool host, name, type;
 };
 
 struct zvm_dispatch {
@@ -89,6 +93,13 @@ struct zvm_dispatch {
         struct noted *noted;
         size_t nnoted, capnoted;
         struct zh_index nix;
+        /*
+         * Changes when a guest is seen for the first time (its own host is then
+         * bound to it) and when CP's first interval ends: a host a guest claimed
+         * is decided again, so a claim made before the rightful guest showed up
+         * does not outlive it.
+         */
+        unsigned trust_gen;
         struct series *s;
         size_t ns, caps;
         size_t prev; /* + 1: the series of the last value */
@@ -324,10 +335,21 @@ struct name_probe {
         const char *key;
 };
 
+/* Host names are one name in any case: a claim of "LINUX001" is one of "linux001". */
 static bool bound_eq(const void *ctx, size_t pos)
 {
         const struct name_probe *p = ctx;
-        return strcmp(p->d->bound[pos].host, p->key) == 0;
+        return strcasecmp(p->d->bound[pos].host, p->key) == 0;
+}
+
+static uint64_t host_hash(const char *host)
+{
+        char low[DATA_MAX_NAME_LEN];
+        size_t i = 0;
+        for (; host[i] && i + 1 < sizeof(low); i++)
+                low[i] = (char)tolower((unsigned char)host[i]);
+        low[i] = '\0';
+        return zh_str(ZH_SEED, low);
 }
 
 static bool noted_eq(const void *ctx, size_t pos)
@@ -340,7 +362,7 @@ static bool noted_eq(const void *ctx, size_t pos)
 static const char *owner_of(const struct zvm_dispatch *d, const char *host)
 {
         struct name_probe p = {d, host};
-        size_t i = zh_find(&d->bix, zh_str(ZH_SEED, host), bound_eq, &p);
+        size_t i = zh_find(&d->bix, host_hash(host), bound_eq, &p);
         return i == SIZE_MAX ? NULL : d->bound[i].userid;
 }
 
@@ -348,11 +370,12 @@ static void bind_host(struct zvm_dispatch *d, const char *host, const char *user
 {
         if (!host[0] || owner_of(d, host) ||
             !grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
-            !zh_add(&d->bix, zh_str(ZH_SEED, host), d->nbound))
+            !zh_add(&d->bix, host_hash(host), d->nbound))
                 return;
         struct bound *b = &d->bound[d->nbound++];
         zvm_strlcpy(b->host, host, sizeof(b->host));
         zvm_strlcpy(b->userid, userid, sizeof(b->userid));
+        d->trust_gen++;
 }
 
 /* The guest's log notes (created on first use); NULL when out of memory. */
@@ -372,33 +395,108 @@ static struct noted *noted(struct zvm_dispatch *d, const char *userid)
         return n;
 }
 
-static bool trusted(const struct zvm_config *c, const char *userid, const char *host)
+/* The host name as TrustedGuestHost spells it, if the guest is trusted with it; else NULL. */
+static const char *trusted(const struct zvm_config *c, const char *userid, const char *host)
 {
         for (size_t i = 0; i < c->ntrust; i++)
                 if (strcmp(c->trust[i].userid, userid) == 0)
                         for (size_t k = 0; k < c->trust[i].nhosts; k++)
                                 if (strcasecmp(c->trust[i].hosts[k], host) == 0)
-                                        return true;
-        return false;
+                                        return c->trust[i].hosts[k];
+        return NULL;
+}
+
+static bool userid_char(char c)
+{
+        return isalnum((unsigned char)c) || c == '@' || c == '#' || c == '$' || c == '_' ||
+               c == '-';
+}
+
+/*
+ * Is host the one GuestHost or GuestHostFormat gives a guest other than
+ * guest, one CP has named?  The format is read backwards: its text around
+ * the one %u or %U must match, and what is left must be the userid of a guest
+ * CP reported (a user record, or the userid it stamps on APPLDATA).
+ */
+static bool other_guests_host(const struct zvm_dispatch *d, const char *host, const char *guest)
+{
+        const struct zvm_config *c = d->cfg;
+        for (size_t i = 0; i < c->nmap; i++)
+                if (strcasecmp(c->map[i].host, host) == 0 && strcmp(c->map[i].userid, guest) != 0)
+                        return true;
+        if (!d->eng)
+                return false;
+        const char *fmt = c->guest_format ? c->guest_format : "%u";
+        char pre[DATA_MAX_NAME_LEN], post[DATA_MAX_NAME_LEN];
+        size_t np = 0, nq = 0, uses = 0;
+        for (const char *f = fmt; *f; f++) {
+                if (f[0] == '%' && (f[1] == 'u' || f[1] == 'U')) {
+                        uses++;
+                        f++;
+                        continue;
+                }
+                if (f[0] == '%' && f[1] == '%')
+                        f++;
+                if (uses == 0 && np + 1 < sizeof(pre))
+                        pre[np++] = *f;
+                else if (uses == 1 && nq + 1 < sizeof(post))
+                        post[nq++] = *f;
+        }
+        pre[np] = post[nq] = '\0';
+        size_t n = strlen(host);
+        if (uses != 1 || n <= np + nq || n - np - nq > 8 || strncasecmp(host, pre, np) != 0 ||
+            strcasecmp(host + n - nq, post) != 0)
+                return false;
+        char uid[9];
+        size_t k = 0;
+        for (size_t i = np; i < n - nq; i++) {
+                if (!userid_char(host[i]))
+                        return false;
+                uid[k++] = (char)toupper((unsigned char)host[i]);
+        }
+        uid[k] = '\0';
+        if (strcmp(uid, guest) == 0)
+                return false;
+        for (size_t i = 0; i < c->nmap; i++) /* a mapped guest's host is its GuestHost */
+                if (strcmp(c->map[i].userid, uid) == 0)
+                        return false;
+        return zm_engine_knows_guest(d->eng, uid);
 }
 
 /*
  * Why a guest may not publish under the host name it wrote (NULL: it may).
  * Identity comes from CP's userid, never from the data: only a guest the
  * configuration trusts with that very name may use it, and never for a name
- * that is the z/VM system's, the collector's own, or another guest's.
+ * that is the z/VM system's, the collector's own, or another guest's: a
+ * guest's own host is bound to it as soon as CP names the guest (a CP record
+ * or its own data), and claims already granted are decided again then.
  */
+static const char too_early[] = "not before CP's first sample interval has named the guests";
+
+/* What decides claims: the guests seen so far, and whether CP's first interval is over. */
+static unsigned trust_now(const struct zvm_dispatch *d)
+{
+        size_t known = d->eng ? zm_engine_guests_known(d->eng) : 0;
+        return (unsigned)(d->trust_gen + known) * 2 + (d->eng && zm_engine_intervals(d->eng) >= 2);
+}
+
 static const char *claim_refusal(const struct zvm_dispatch *d, const struct series *x)
 {
         char sys[DATA_MAX_NAME_LEN];
         const char *claim = nm(x, N_CLAIM);
         if (!trusted(d->cfg, x->guest, claim))
                 return "not configured for this guest (TrustedGuestHost)";
+        /* CP ends its configuration set with an Interval End too: the second one ends
+         * the first sample interval, whose user records named the guests. */
+        if (d->eng && zm_engine_intervals(d->eng) < 2)
+                return too_early;
         system_host(d, sys, sizeof(sys));
         if (sys[0] && strcasecmp(sys, claim) == 0)
                 return "the z/VM system's host name";
         if (hostname_g && strcasecmp(hostname_g, claim) == 0)
                 return "the collector's own Hostname";
+        if (other_guests_host(d, claim, x->guest))
+                return "another guest's host (GuestHost, GuestHostFormat)";
         const char *owner = owner_of(d, claim);
         if (owner && strcmp(owner, x->guest) != 0)
                 return "bound to another guest";
@@ -420,10 +518,11 @@ static bool resolve_host(struct zvm_dispatch *d, struct series *x)
         x->claim_refused = false;
         if (x->scope == ZM_GUEST && x->guest[0]) {
                 const char *why = claim[0] ? claim_refusal(d, x) : NULL;
-                if (claim[0] && !why)
-                        zvm_strlcpy(host, claim, sizeof(host));
+                if (claim[0] && !why) /* the configured spelling, whatever the case written */
+                        zvm_strlcpy(host, trusted(d->cfg, x->guest, claim), sizeof(host));
                 else
                         guest_own_host(d, x, host, sizeof(host));
+                x->claim_open = claim[0] && (!why || why == too_early);
                 if (why) {
                         x->claim_refused = true;
                         struct noted *n = noted(d, x->guest);
@@ -436,12 +535,14 @@ static bool resolve_host(struct zvm_dispatch *d, struct series *x)
                                         x->guest, claim, why, host);
                         }
                 }
-                bind_host(d, host, x->guest);
+                if (!claim[0] || why) /* only a guest's own host binds; a claim never does */
+                        bind_host(d, host, x->guest);
         } else if (claim[0])
                 zvm_strlcpy(host, claim, sizeof(host));
         else
                 system_host(d, host, sizeof(host));
         x->system_gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
+        x->trust_gen = trust_now(d);
         x->cfg_host = d->cfg->host;
         const char *name[N_HOST];
         for (int k = 0; k < N_HOST; k++)
@@ -449,11 +550,24 @@ static bool resolve_host(struct zvm_dispatch *d, struct series *x)
         return set_text(d, x, name, host);
 }
 
-/* Plugin names of this plugin's own data: a guest's values never go there. */
-static bool reserved_plugin(const struct zm_metric *m)
+/*
+ * Why a name a guest chose may not be used (NULL: it may).  The plugins of
+ * this plugin's own data are out of reach ("vm370-x" is plugin vm370,
+ * instance x, to collectd's identifiers), and no name may start with '.':
+ * write plugins make files of names ("." and ".." among them).
+ */
+static const char *refused_name(const struct zm_metric *m)
 {
-        return m->scope == ZM_GUEST &&
-               (strncasecmp(m->plugin, "zvm", 3) == 0 || strcasecmp(m->plugin, "vm370") == 0);
+        if (m->scope != ZM_GUEST)
+                return NULL;
+        if (strncasecmp(m->plugin, "zvm", 3) == 0 || strncasecmp(m->plugin, "vm370", 5) == 0)
+                return "a plugin that holds the z/VM data and this plugin's own counters";
+        const char *const names[] = {m->host, m->plugin, m->plugin_instance, m->type,
+                                     m->type_instance};
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (names[i][0] == '.')
+                        return "a name starting with '.'";
+        return NULL;
 }
 
 /* The identifier x is dispatched as (found or added); false when out of memory. */
@@ -510,7 +624,8 @@ static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *
                 d->prev = i + 1;
                 struct series *x = &d->s[i];
                 unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
-                if (x->system_gen != gen || x->cfg_host != d->cfg->host) {
+                if (x->system_gen != gen || x->cfg_host != d->cfg->host ||
+                    (x->claim_open && x->trust_gen != trust_now(d))) {
                         if (!resolve_host(d, x))
                                 return NULL;
                         x->ident = UINT32_MAX;
@@ -528,7 +643,15 @@ static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *
         n.record = m->record;
         memcpy(n.guest, m->guest, sizeof(n.guest));
         n.wanted = wanted(d->cfg, m);
-        n.reserved = reserved_plugin(m);
+        n.refused = refused_name(m);
+        if (n.guest[0] && n.scope == ZM_SYSTEM) {
+                /* CP names a guest: its own host is its from now on, whoever claims it */
+                char own[DATA_MAX_NAME_LEN];
+                guest_own_host(d, &n, own, sizeof(own));
+                bind_host(d, own, n.guest);
+        }
+        const data_set_t *ds = plugin_get_ds(m->type);
+        n.ds_num = ds ? (int)ds->ds_num : -1;
         n.ident = UINT32_MAX;
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
@@ -557,16 +680,32 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 count(&st->filtered);
                 return;
         }
-        if (x->reserved) {
+        if (x->refused) {
                 count(&st->names_refused);
                 struct noted *n = noted(d, x->guest);
                 if (n && !n->name) {
                         n->name = true;
-                        WARNING(ZVM_PLUGIN " plugin: guest %s wrote values into plugin \"%s\", "
-                                           "which holds the z/VM data and this plugin's own "
-                                           "counters: refused; further ones are only counted "
-                                           "(total_values-names_refused)",
-                                x->guest, m->plugin);
+                        WARNING(ZVM_PLUGIN " plugin: guest %s wrote values as %s/%s/%s/%s: "
+                                           "refused (%s); further ones of this guest are only "
+                                           "counted (total_values-names_refused)",
+                                x->guest, m->plugin, m->plugin_instance, m->type, m->type_instance,
+                                x->refused);
+                }
+                return;
+        }
+        if (x->ds_num < 0 || (x->ds_num > 0 && (size_t)x->ds_num != m->nvalues)) {
+                /* collectd would refuse it, once per value, in its own log */
+                count(&st->type_refused);
+                struct noted *n = noted(d, x->guest[0] ? x->guest : "*");
+                if (n && !n->type) {
+                        n->type = true;
+                        WARNING(ZVM_PLUGIN " plugin: %s%s: type \"%s\" %s: refused; further "
+                                           "ones are only counted (total_values-type_refused)",
+                                x->guest[0] ? "guest " : "CP data", x->guest[0] ? x->guest : "",
+                                m->type,
+                                x->ds_num < 0 ? "is not in collectd's types.db (TypesDB must "
+                                                "list the project's types.db too)"
+                                              : "takes another number of values");
                 }
                 return;
         }

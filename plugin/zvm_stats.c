@@ -80,6 +80,7 @@ void zvm_stats_submit(void)
         derive("total_values", "duplicate", s.duplicates);
         derive("total_values", "host_refused", s.host_refused);
         derive("total_values", "names_refused", s.names_refused);
+        derive("total_values", "type_refused", s.type_refused);
         derive("total_values", "series_capped", s.engine.series_capped);
         derive("total_values", "appl_sync", s.engine.appl_sync);
         derive("total_values", "appl_stale", s.engine.appl_stale);

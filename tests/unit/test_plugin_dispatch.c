@@ -216,6 +216,22 @@ static void guest_host_claims(void **state)
         zm_set_system(e, "ZVMSYS01");
         uint64_t t = VEC_TOD_2026;
 
+        /* Before CP's first interval has named the guests, no claim holds (not counted twice). */
+        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 3 * 4096);
+        assert_string_equal(cd_vls[0].host, "web01");
+        struct zd_record end;
+        memset(&end, 0, sizeof(end));
+        end.domain = 1;
+        end.number = 11;
+        zm_engine_interval_end(e, &end); /* the configuration set's */
+        cd_reset();
+        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 2 * 4096);
+        assert_non_null(cd_find("web01", "load", "", "memory", "free"));
+        assert_null(cd_find("web1.example.com", "load", "", "memory", "free"));
+        zm_engine_interval_end(e, &end); /* the first sample interval's */
+        cd_reset();
+        zvm_stats_reset();
+
         dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t);
         assert_string_equal(cd_vls[0].host, "web1.example.com"); /* trusted for that name */
         dispatch_one(d, ZM_GUEST, "WEB01", "web2.example.com", "load", t);
@@ -246,7 +262,68 @@ static void guest_host_claims(void **state)
         assert_int_equal(cd_nlog, logs + 1);
         dispatch_one(d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own data passes */
         assert_int_equal(cd_nvl, n + 1);
+        /* "vm370-tape" is plugin vm370, instance tape to collectd; "." and ".." make files */
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", "vm370-tape", t);
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", "..", t);
+        dispatch_one(d, ZM_GUEST, "EVIL05", "", ".hidden", t);
+        assert_int_equal(cd_nvl, n + 1);
+        assert_int_equal(zvm_stats()->names_refused, 6);
         zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * A trusted name in another case is the same name, stored as configured; a
+ * claim granted before the guest whose own host it is showed up is decided
+ * again when that guest appears (in CP's data or its own), so it does not
+ * outlive the rightful guest's arrival.
+ */
+static void guest_host_claims_case_and_order(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        c.guest_format = strdup("%u.zvm.example.com");
+        oconfig_item_t ci = item("TrustedGuestHost", 2, "EVIL01", "linux002.zvm.example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "WEB01", "Web1.Example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        uint64_t t = VEC_TOD_2026;
+        dispatch_one(d, ZM_GUEST, "WEB01", "WEB1.EXAMPLE.COM", "load", t);
+        assert_string_equal(cd_vls[0].host, "Web1.Example.com"); /* as configured */
+        dispatch_one(d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t);
+        assert_string_equal(cd_vls[1].host, "linux002.zvm.example.com"); /* nobody's yet */
+        dispatch_one(d, ZM_SYSTEM, "LINUX002", "", "zvm", t);            /* CP names LINUX002 */
+        dispatch_one(d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t + 4096);
+        assert_string_equal(cd_vls[3].host, "evil01.zvm.example.com");
+        dispatch_one(d, ZM_GUEST, "LINUX002", "", "memory", t + 4096);
+        assert_string_equal(cd_vls[4].host, "linux002.zvm.example.com");
+        assert_int_equal(zvm_stats()->host_refused, 1);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/* A type collectd does not know is refused and counted here, not once per value in its log. */
+static void unknown_type_counted(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
+        snprintf(m.type, sizeof(m.type), "no_such_type_x");
+        zvm_dispatch_metric(d, &m);
+        m.tod += 4096;
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->type_refused, 2);
+        assert_int_equal(cd_nlog, 1);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
 }
@@ -419,6 +496,8 @@ int main(void)
             cmocka_unit_test(guest_metric_host_time_interval),
             cmocka_unit_test(system_metric_host),
             cmocka_unit_test(guest_host_claims),
+            cmocka_unit_test(guest_host_claims_case_and_order),
+            cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),

@@ -144,7 +144,7 @@ LoadPlugin logfile
 <Plugin bench_replay>
   File "{rec}"
   MaxInFlight {n}
-</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT", "1000"))
+</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT", "0"))
 
     def run(self, name, source_fn, done_texts, record=None, expect=0):
         """One collectd run; returns the result dict (done=0 if it timed out)."""

@@ -429,7 +429,7 @@ def main(a):
              "counters, although it controls only the application data" % c["errors-decode"])
     log = open(log_path, errors="replace").read().splitlines()
     hostlog = [l for l in log if "guest EVIL01 wrote metrics for host" in l]
-    namelog = [l for l in log if "guest EVIL01 wrote values into plugin" in l]
+    namelog = [l for l in log if "guest EVIL01 wrote values as" in l]
     wzlog = [l for l in log if "write_zvm record of guest EVIL01" in l]
     evlog = [l for l in log if "zvm plugin:" in l and "EVIL01" in l]
     lxlog = [l for l in log if "zvm plugin: guest EVIL01: LNXAPPL" in l]
