@@ -23,6 +23,8 @@
 #include <collectd/core/daemon/collectd.h>
 #include <collectd/core/daemon/plugin.h>
 
+#include <dirent.h>
+
 #include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -103,6 +105,45 @@ static void read_status(char *buf, size_t n)
                 fclose(f);
 }
 
+/*
+ * CPU of the source's thread (the zvm plugin's reader, bench_replay's) and of
+ * all the others, in ns, from the scheduler's per-thread accounting: which
+ * side of the hand-over to collectd the time went to.
+ */
+static void thread_cpu(uint64_t *src, uint64_t *rest)
+{
+        *src = *rest = 0;
+        DIR *dir = opendir("/proc/self/task");
+        if (!dir)
+                return;
+        struct dirent *de;
+        while ((de = readdir(dir)) != NULL) {
+                if (de->d_name[0] == '.')
+                        continue;
+                char path[300], comm[64] = "";
+                unsigned long long ns = 0;
+                snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+                FILE *f = fopen(path, "r");
+                if (f) {
+                        if (!fgets(comm, sizeof(comm), f))
+                                comm[0] = 0;
+                        fclose(f);
+                }
+                snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", de->d_name);
+                f = fopen(path, "r");
+                if (f) {
+                        if (fscanf(f, "%llu", &ns) != 1)
+                                ns = 0;
+                        fclose(f);
+                }
+                if (strncmp(comm, "zvm reader", 10) == 0 || strncmp(comm, "bench replay", 12) == 0)
+                        *src += ns;
+                else
+                        *rest += ns;
+        }
+        closedir(dir);
+}
+
 static void write_result(bool done)
 {
         struct mark end = now();
@@ -126,6 +167,10 @@ static void write_result(bool done)
                 fprintf(f, "cpu_first_ns %llu\nwall_first_ns %llu\n",
                         (unsigned long long)(end.cpu_ns - at_first.cpu_ns),
                         (unsigned long long)(end.wall_ns - at_first.wall_ns));
+        uint64_t src, rest;
+        thread_cpu(&src, &rest);
+        fprintf(f, "src_cpu_ns %llu\nrest_cpu_ns %llu\n", (unsigned long long)src,
+                (unsigned long long)rest);
         fprintf(f, "rss_kb %ld\nrss_anon_kb %ld\nrss_anon_untrimmed_kb %ld\nhwm_kb %ld\n",
                 status_kb(after, "VmRSS:"), status_kb(after, "RssAnon:"),
                 status_kb(before, "RssAnon:"), status_kb(after, "VmHWM:"));

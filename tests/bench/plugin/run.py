@@ -321,6 +321,15 @@ def measure(b, zvmsim, cache, guests, notes):
         notes.append("%d guests: the longer file added no work (%d value lists, CPU zvm %d ns, "
                      "null %d ns): noise; the row is the whole run" % (guests, v, cz, cu))
         cz, cu, v, k = z["cpu_ns"], u["cpu_ns"], n, iv
+    if "src_cpu_ns" in z and "src_cpu_ns" in u:
+        dz = [(z[k] - z0[k]) / v for k in ("src_cpu_ns", "rest_cpu_ns")]
+        du = [(u[k] - u0[k]) / v for k in ("src_cpu_ns", "rest_cpu_ns")]
+        # bench_replay's thread has ended by the time the sink reads the threads: its
+        # CPU is only in the whole-process figure.
+        notes.append("%d guests, steady, per value list by thread: the zvm plugin's reader "
+                     "(decode, engine, dispatch, collectd's enqueue) %.0f ns; collectd's "
+                     "other threads (the write thread) zvm run %.0f ns, null run %.0f ns" %
+                     (guests, dz[0], dz[1], du[1]))
     extra = (z["rss_anon_kb"] - u["rss_anon_kb"]) * 1024 / series if series else 0
     row = [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.3f" % (cz / k / 1e9),
            "%.3f" % (cu / k / 1e9), "%.0f" % (cz / v), "%.0f" % (cu / v),
