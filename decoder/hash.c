@@ -74,6 +74,19 @@ bool zh_add(struct zh_index *ix, uint64_t h, size_t pos)
         return true;
 }
 
+bool zh_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+        if (n < *cap)
+                return true;
+        size_t c = *cap ? *cap * 2 : 64;
+        void *p = realloc(*arr, c * size);
+        if (!p)
+                return false;
+        *arr = p;
+        *cap = c;
+        return true;
+}
+
 void zh_clear(struct zh_index *ix)
 {
         if (ix->slot)

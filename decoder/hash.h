@@ -97,6 +97,11 @@ typedef bool (*zh_eq_fn)(const void *ctx, size_t pos);
 size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx);
 /* Record that the caller's entry at pos has hash h; false when out of memory. */
 bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
+/*
+ * Room for entry n in the caller's dense array of *cap entries of size bytes,
+ * doubling it when full; false when out of memory (the array is unchanged).
+ */
+bool zh_grow(void **arr, size_t *cap, size_t n, size_t size);
 /* Forget every entry (the caller compacted or cleared its array); keeps the memory. */
 void zh_clear(struct zh_index *ix);
 void zh_free(struct zh_index *ix);

@@ -40,15 +40,7 @@ struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
         }
         if (strlen(key) >= sizeof(t->e->key))
                 return NULL; /* callers' keys always fit; a cut key could never be found again */
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 16;
-                struct cp_ent *p = realloc(t->e, cap * sizeof(*p));
-                if (!p)
-                        return NULL;
-                t->e = p;
-                t->cap = cap;
-        }
-        if (!zh_add(&t->ix, h, t->n))
+        if (!zh_grow((void **)&t->e, &t->cap, t->n, sizeof(*t->e)) || !zh_add(&t->ix, h, t->n))
                 return NULL;
         struct cp_ent *x = &t->e[t->n++];
         memset(x, 0, sizeof(*x));

@@ -251,19 +251,6 @@ static bool series_eq(const void *ctx, size_t pos)
         return p->e->series[pos] == p->key;
 }
 
-static bool grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-        if (n < *cap)
-                return true;
-        size_t c = *cap ? *cap * 2 : 64;
-        void *p = realloc(*arr, c * size);
-        if (!p)
-                return false;
-        *arr = p;
-        *cap = c;
-        return true;
-}
-
 /*
  * Has the guest room for the series (or is it known already)?  Series ids are
  * 64-bit hashes: two series of one guest that collide count once, which only
@@ -288,7 +275,7 @@ static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
         uint64_t gh = zh_u64(ZH_SEED, gp.key);
         size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
         if (gi == SIZE_MAX) {
-                if (!grow((void **)&e->guests, &e->capguests, e->nguests, sizeof(*e->guests)) ||
+                if (!zh_grow((void **)&e->guests, &e->capguests, e->nguests, sizeof(*e->guests)) ||
                     !zh_add(&e->guest_ix, gh, e->nguests))
                         return false;
                 gi = e->nguests++;
@@ -298,8 +285,8 @@ static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
         if (e->guests[gi].nseries >= e->opt.max_series_per_guest)
                 return false;
         size_t cap = e->capseries;
-        if (!grow((void **)&e->series, &cap, e->nseries, sizeof(*e->series)) ||
-            !grow((void **)&e->succ, &e->capseries, e->nseries, sizeof(*e->succ)) ||
+        if (!zh_grow((void **)&e->series, &cap, e->nseries, sizeof(*e->series)) ||
+            !zh_grow((void **)&e->succ, &e->capseries, e->nseries, sizeof(*e->succ)) ||
             !zh_add(&e->series_ix, m->id, e->nseries))
                 return false;
         if (e->prev)
@@ -329,7 +316,7 @@ void zm_note_guest(struct zm_engine *e, const char *userid)
         uint64_t h = zh_u64(ZH_SEED, p.key);
         if (!userid[0] || zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX)
                 return;
-        if (!grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
+        if (!zh_grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
             !zh_add(&e->known_ix, h, e->nknown))
                 return;
         e->known[e->nknown++] = p.key;
@@ -351,7 +338,7 @@ bool zm_first(struct zm_engine *e, uint64_t key)
         struct probe p = {e, key};
         if (zh_find(&e->seen_ix, key, seen_eq, &p) != SIZE_MAX || e->nseen >= 4096)
                 return false;
-        if (!grow((void **)&e->seen, &e->capseen, e->nseen, sizeof(*e->seen)) ||
+        if (!zh_grow((void **)&e->seen, &e->capseen, e->nseen, sizeof(*e->seen)) ||
             !zh_add(&e->seen_ix, key, e->nseen))
                 return true; /* out of memory: better a line too many than none */
         e->seen[e->nseen++] = key;

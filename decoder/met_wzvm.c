@@ -98,16 +98,9 @@ static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
                 s->nbufs = 0;
                 zh_clear(&s->bufix);
         }
-        if (s->nbufs == s->capbufs) {
-                size_t cap = s->capbufs ? s->capbufs * 2 : 64;
-                struct wz_buf *nb = realloc(s->bufs, cap * sizeof(*nb));
-                if (!nb)
-                        return true;
-                s->bufs = nb;
-                s->capbufs = cap;
-        }
-        if (!zh_add(&s->bufix, h, s->nbufs))
-                return true;
+        if (!zh_grow((void **)&s->bufs, &s->capbufs, s->nbufs, sizeof(*s->bufs)) ||
+            !zh_add(&s->bufix, h, s->nbufs))
+                return true; /* out of memory: report rather than hide data */
         struct wz_buf *b = &s->bufs[s->nbufs++];
         memset(b, 0, sizeof(*b));
         memcpy(b->guest, a->userid, sizeof(b->guest));

@@ -258,19 +258,6 @@ static bool ident_eq(const void *ctx, size_t pos)
         return true;
 }
 
-static bool grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-        if (n < *cap)
-                return true;
-        size_t c = *cap ? *cap * 2 : 256;
-        void *p = realloc(*arr, c * size);
-        if (!p)
-                return false;
-        *arr = p;
-        *cap = c;
-        return true;
-}
-
 /*
  * Series names live in blocks of their own, allocated a few at a time and
  * freed with the dispatcher: a series allocated among collectd's value-list
@@ -286,7 +273,7 @@ static char *text_alloc(struct zvm_dispatch *d, size_t n)
         if (!d->nblocks || d->block_used + n > TEXT_BLOCK) {
                 char *b = malloc(TEXT_BLOCK);
                 if (!b ||
-                    !grow((void **)&d->blocks, &d->capblocks, d->nblocks, sizeof(*d->blocks))) {
+                    !zh_grow((void **)&d->blocks, &d->capblocks, d->nblocks, sizeof(*d->blocks))) {
                         free(b);
                         return NULL;
                 }
@@ -369,7 +356,7 @@ static const char *owner_of(const struct zvm_dispatch *d, const char *host)
 static void bind_host(struct zvm_dispatch *d, const char *host, const char *userid)
 {
         if (!host[0] || owner_of(d, host) ||
-            !grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
+            !zh_grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
             !zh_add(&d->bix, host_hash(host), d->nbound))
                 return;
         struct bound *b = &d->bound[d->nbound++];
@@ -386,7 +373,7 @@ static struct noted *noted(struct zvm_dispatch *d, const char *userid)
         size_t i = zh_find(&d->nix, h, noted_eq, &p);
         if (i != SIZE_MAX)
                 return &d->noted[i];
-        if (!grow((void **)&d->noted, &d->capnoted, d->nnoted, sizeof(*d->noted)) ||
+        if (!zh_grow((void **)&d->noted, &d->capnoted, d->nnoted, sizeof(*d->noted)) ||
             !zh_add(&d->nix, h, d->nnoted))
                 return NULL;
         struct noted *n = &d->noted[d->nnoted++];
@@ -580,7 +567,7 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         struct find f = {d, NULL, x};
         size_t i = zh_find(&d->iix, h, ident_eq, &f);
         if (i == SIZE_MAX) {
-                if (!grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
+                if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
                     !zh_add(&d->iix, h, d->nid))
                         return false;
                 i = d->nid++;
@@ -656,7 +643,7 @@ static struct series *series_of(struct zvm_dispatch *d, const struct zm_metric *
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
         if (!set_text(d, &n, name, "") || !resolve_host(d, &n) ||
-            !grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
+            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
             !zh_add(&d->six, m->id, d->ns)) {
                 return NULL; /* its text stays in the block, unused */
         }
