@@ -22,6 +22,7 @@ static void usage(FILE *f)
               "        --dcss-pages N --frames-per-mce N --torn PERMILLE --break-law NAME\n"
               "        --writer-userid ID --truth FILE --truth-counts\n"
               "run:    --monwriter-eperm --max-bufs N --msglim N --intervals N\n"
+              "        --fault [@N:]COMMAND (a control command at start or before interval N)\n"
               "see zvmsim(1)\n",
               f);
 }

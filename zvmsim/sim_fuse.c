@@ -90,13 +90,24 @@ static void flush_events(void)
 /* Under the lock: one sample interval. */
 static int control(const char *cmd);
 
-/* --fault @N:COMMAND: run the command just before interval N is made. */
+/*
+ * --fault @N:COMMAND: run the command just before interval N is made, once.
+ * The command may itself make intervals ("interval" at @1): marked first,
+ * so that it does not run again for the interval it is making (that was an
+ * endless recursion: control -> interval -> scheduled_faults -> control).
+ */
+static bool fault_done[SIM_MAX_FAULTS];
+
 static void scheduled_faults(unsigned long next)
 {
-        for (size_t i = 0; i < G.o->nfaults; i++)
-                if (G.o->faults[i].at == next && control(G.o->faults[i].cmd) != 0)
+        for (size_t i = 0; i < G.o->nfaults; i++) {
+                if (G.o->faults[i].at != next || fault_done[i])
+                        continue;
+                fault_done[i] = true;
+                if (control(G.o->faults[i].cmd) != 0)
                         fprintf(stderr, "zvmsim: --fault %s: unknown command\n",
                                 G.o->faults[i].cmd);
+        }
 }
 
 static void interval(void)

@@ -473,6 +473,19 @@ int main(int argc, char **argv)
         }
         sim_stop(&s);
 
+        /* A fault that makes intervals itself runs once, not for every interval it makes
+         * (it recursed until zvmsim died of SIGSEGV). */
+        sim_start(&s, argv[1], "--interval", "0", "--fault", "@1:interval", NULL);
+        {
+                CHECK(ctl(&s, "interval") == 0, "control interval with --fault @1:interval");
+                CHECK(status(&s, "interval") == 2,
+                      "--fault @1:interval made one more interval "
+                      "(status interval %ld)",
+                      status(&s, "interval"));
+                CHECK(ctl(&s, "interval") == 0, "zvmsim still answers");
+        }
+        sim_stop(&s);
+
         /* Timed intervals come at the configured pace (a loose bound, not a timing test). */
         sim_start(&s, argv[1], "--interval", "0.2", NULL);
         msleep(1000);
