@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zm_metric -> value_list_t.  The host is the guest for a guest's own data
- * (GuestHostFormat, GuestHost) and the z/VM system for CP data (Host, else
- * the system id from D1R4); the time is the record's TOD; the interval is the
- * monitor's sample interval (D1R9) when known.  collectd's value cache
- * refuses a time that is not newer than the last for the same identifier, so
- * each (identifier, time) is dispatched once and repeats are counted.
+ * (GuestHostFormat, GuestHost of its CP userid; a host the guest wrote only
+ * through TrustedGuestHost, see the threat model in doc/plugin.md) and the
+ * z/VM system for CP data (Host, else the system id from D1R4); the time is
+ * the record's TOD; the interval is the monitor's sample interval (D1R9) when
+ * known.  collectd's value cache refuses a time that is not newer than the
+ * last for the same identifier, so each (identifier, time) is dispatched once
+ * and repeats are counted.
+ *
+ * Everything derived from a series (names, host, filter and type verdicts) is
+ * kept per series and found again by the order values came in last interval,
+ * so a value costs the same at 50 guests and at 50,000.
  */
 #include "zvm_collectd.h"
 
@@ -19,15 +25,14 @@
 #include "tod.h"
 #include "zvm.h"
 
-/*
- * What the dispatcher derives from a series once and keeps: the value list
- * with its host resolved and its names copied, and the filter verdict.  The
- * key fields are kept to confirm a hash hit; the host is derived again when
- * the system name (D1R4) or the configured Host changes.
- */
 /* The names of a series, kept one after another in series.text. */
 enum { N_CLAIM, N_PLUGIN, N_PINST, N_TYPE, N_TINST, N_HOST, N_NAMES };
 
+/*
+ * What the dispatcher derives from a series once and keeps.  The key fields
+ * confirm a lookup; the host is derived again when the system name (D1R4),
+ * the configured Host or, for a guest's claim, what decides claims changes.
+ */
 struct series {
         uint64_t id;
         uint32_t succ;  /* + 1: the series whose value came after this one's last time */
