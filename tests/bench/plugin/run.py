@@ -279,7 +279,7 @@ def measure_file(b, mw, name, reps):
         die("%s: the record run could not record every value list" % name)
     if n == 0:
         die("%s: the zvm plugin dispatched nothing:\n%s" % (name, tail(r["dir"])))
-    reps = reps or (3 if r["wall_ns"] < 5e9 else 1)
+    reps = reps or (3 if r["wall_ns"] < 60e9 else 1)
     z = best(b, name + "-zvm", lambda d: b.zvm_source(d, mw), ZVM_DONE, n, reps)
     u = best(b, name + "-null", lambda d: b.null_source(rec), NULL_DONE, n, reps)
     if os.environ.get("BENCH_KEEP") != "1":
