@@ -307,6 +307,54 @@ static void guest_host_claims_case_and_order(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * Series made in one order and then dispatched, round after round, in the
+ * reverse one get laid out again (relayout): the names, hosts, values and
+ * the newest time of every identifier survive it.
+ */
+static void series_laid_out_again(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        for (int round = 0; round < 5; round++)
+                for (int k = 0; k < N; k++) {
+                        int i = round == 0 ? k : N - 1 - k;
+                        char guest[9];
+                        snprintf(guest, sizeof(guest), "G%04d", i % 50);
+                        struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
+                                                    VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000,
+                                                    i + 1000.0 * round);
+                        snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
+                        zvm_dispatch_metric(d, &m);
+                }
+        assert_int_equal(cd_nvl, 5 * N);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int i = atoi(cd_vls[v].tinst + 1), round = (int)(v / N);
+                char host[16];
+                snprintf(host, sizeof(host), "g%04d", i % 50);
+                assert_string_equal(cd_vls[v].host, i % 2 ? host : "");
+                assert_true(cd_vls[v].v[0].gauge == i + 1000.0 * round);
+        }
+        /* the last round again: every identifier knows its newest time */
+        for (int i = 0; i < N; i++) {
+                char guest[9];
+                snprintf(guest, sizeof(guest), "G%04d", i % 50);
+                struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
+                                            VEC_TOD_2026 + (uint64_t)4 * 4096 * 1000000, 0);
+                snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
+                zvm_dispatch_metric(d, &m);
+        }
+        assert_int_equal(cd_nvl, 5 * N);
+        assert_int_equal(zvm_stats()->duplicates, N);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
@@ -498,6 +546,7 @@ int main(void)
             cmocka_unit_test(guest_host_claims),
             cmocka_unit_test(guest_host_claims_case_and_order),
             cmocka_unit_test(unknown_type_counted),
+            cmocka_unit_test(series_laid_out_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
