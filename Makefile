@@ -28,7 +28,9 @@ OPT      ?= -O2 -g
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Idecoder $(EXTRA_CFLAGS)
+# -MMD -MP: every object and binary gets a .d file of the headers it really
+# included, read back below, so a header change rebuilds just its users.
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Idecoder -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(EXTRA_LDFLAGS)
 
 YAJL_CFLAGS := -I/usr/include/yajl
@@ -47,6 +49,7 @@ BENCH_TARGETS   :=
 all:
 
 include $(sort $(wildcard */module.mk */*/module.mk))
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 all: $(ALL_TARGETS)
 

@@ -1,9 +1,12 @@
-# The decoder library: no collectd, no FUSE.  Every decoder/*.c is part of it.
-DEC_SRCS := $(sort $(wildcard decoder/*.c))
+# The decoder library: no collectd, no FUSE.  Every .c below decoder/ is part
+# of it; decoder/README.md says which folder may include which.
+DEC_SRCS := $(sort $(shell find decoder -name '*.c'))
 DEC_OBJS := $(patsubst decoder/%.c,$(BUILD)/decoder/%.o,$(DEC_SRCS))
 DEC_LIB  := $(BUILD)/libzvmdec.a
+# For rules that compile several sources in one command (no usable .d file).
+DEC_HDRS := $(sort $(shell find decoder -name "*.h" -o -name "*.def"))
 
-$(BUILD)/decoder/%.o: decoder/%.c $(wildcard decoder/*.h decoder/*.def)
+$(BUILD)/decoder/%.o: decoder/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -fPIC -c -o $@ $<
 
@@ -12,3 +15,9 @@ $(DEC_LIB): $(DEC_OBJS)
 	$(AR) rcs $@ $^
 
 ALL_TARGETS += $(DEC_LIB)
+
+# The folders are layers: each includes only its own and the ones below it.
+.PHONY: check-layers
+check-layers:
+	@python3 scripts/check-layers.py
+CHECK_TARGETS += check-layers

@@ -18,7 +18,7 @@ $(CD_INCROOT)/collectd:
 	@mkdir -p $(CD_INCROOT)
 	ln -sfn $(COLLECTD_INC) $@
 
-$(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c $(wildcard plugin/*.h decoder/*.h) | $(CD_INCROOT)/collectd
+$(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c | $(CD_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(COLLECTD_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tod.h"
+#include "base/tod.h"
 #include "write_zvm_core.h"
 
 #define PLUGIN "write_zvm"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "wzvm_format.h"
+#include "payload/wzvm/wzvm_format.h"
 
 #define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
 

@@ -17,7 +17,7 @@ $(WZVM_INCROOT)/collectd:
 	@mkdir -p $(WZVM_INCROOT)
 	ln -sfn $(WZVM_COLLECTD_INC) $@
 
-$(BUILD)/plugin/write_%.o: plugin/write_%.c $(wildcard plugin/write_zvm*.h decoder/*.h) | $(WZVM_INCROOT)/collectd
+$(BUILD)/plugin/write_%.o: plugin/write_%.c | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 

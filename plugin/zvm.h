@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "decoder.h"
-#include "metric.h"
+#include "record/record.h"
+#include "metric/metric.h"
 
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lay_file.h"
+#include "layout/lay_file.h"
 #include "zvm.h"
 
 void zvm_config_defaults(struct zvm_config *c)

@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hash.h"
-#include "tod.h"
+#include "base/hash.h"
+#include "base/tod.h"
 #include "zvm.h"
 
 /* The names of a series, kept one after another in series.text. */

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lay_file.h"
+#include "layout/lay_file.h"
 #include "zvm.h"
 
 #define POLL_MS 1000

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "zvm.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "source.h"
+#include "source/source.h"
 
 struct buf {
         unsigned char *p;

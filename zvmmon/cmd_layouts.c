@@ -7,7 +7,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "layout.h"
+#include "layout/layout.h"
 #include "zvmmon.h"
 
 static const char *kind_name(unsigned k)

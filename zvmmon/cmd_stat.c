@@ -4,10 +4,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "emit.h"
-#include "registry.h"
-#include "tod.h"
-#include "vm370.h"
+#include "emit/emit.h"
+#include "layout/registry.h"
+#include "base/tod.h"
+#include "payload/vm370/vm370.h"
 #include "zvmmon.h"
 
 struct stat_ctx {

@@ -2,8 +2,8 @@
 /* zvmmon command line: global options, then a command. */
 #include <string.h>
 
-#include "lay_file.h"
-#include "layout.h"
+#include "layout/lay_file.h"
+#include "layout/layout.h"
 #include "zvmmon.h"
 
 static void usage(FILE *f)

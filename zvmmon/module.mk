@@ -3,7 +3,7 @@ ZVMMON_SRCS := $(sort $(wildcard zvmmon/*.c))
 ZVMMON_OBJS := $(patsubst zvmmon/%.c,$(BUILD)/zvmmon/%.o,$(ZVMMON_SRCS))
 ZVMMON      := $(BUILD)/zvmmon/zvmmon
 
-$(BUILD)/zvmmon/%.o: zvmmon/%.c $(wildcard zvmmon/*.h decoder/*.h decoder/*.def)
+$(BUILD)/zvmmon/%.o: zvmmon/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -Izvmmon -c -o $@ $<
 

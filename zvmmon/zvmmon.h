@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "appl.h"
-#include "source.h"
+#include "payload/appldata/appl.h"
+#include "source/source.h"
 
 #define ZVMMON_VERSION "0.1.0"
 

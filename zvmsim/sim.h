@@ -5,7 +5,7 @@
  * Layers (one file each):
  *   sim_rng       deterministic numbers from a seed
  *   sim_dcss      the monitor DCSS: 4 KB frames, MCE ranges, MCAs, data sets
- *   sim_records   record building through decoder/layout.h (never own offsets)
+ *   sim_records   record building through decoder/layout/layout.h (never own offsets)
  *   sim_system    the synthetic system model and what it emits per interval
  *   sim_monwriter /dev/monwriter semantics (buffers, parser)
  *   sim_monreader /dev/monreader semantics (message queue, read sequence)
@@ -21,12 +21,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decoder.h"
-#include "layout.h"
-#include "source.h"
-#include "tod.h"
-#include "appl.h"
-#include "ebcdic.h"
+#include "record/record.h"
+#include "layout/layout.h"
+#include "source/source.h"
+#include "base/tod.h"
+#include "payload/appldata/appl.h"
+#include "base/ebcdic.h"
 
 /* ---- numbers (sim_rng.c) ---- */
 uint64_t sim_mix(uint64_t x);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Records are built through the decoder's layout tables (decoder/layout.h):
+ * Records are built through the decoder's layout tables (decoder/layout/layout.h):
  * the simulator has no offsets of its own.  A field the model sets that the
  * tables do not (yet) declare is skipped and reported once, so a layout that
  * is missing shows up as a message, not as wrong bytes.

@@ -10,13 +10,13 @@
  *   - mon_fsstatd pads to 602 / 4010 bytes written, mon_procd to 191 and
  *     512 / 1500, with even mod levels for small and odd for large buffers,
  *     assigned by position in the pass.
- * Fixed fields go through the payload layouts (decoder/appl.h ids); the
+ * Fixed fields go through the payload layouts (decoder/payload/appldata/appl.h ids); the
  * length-prefixed strings of the LNXAPPL records are placed as documented.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ebcdic.h"
+#include "base/ebcdic.h"
 #include "sim_model.h"
 
 #define TOD_S (UINT64_C(1000000) * ZD_TOD_PER_US)

@@ -19,7 +19,7 @@
 
 #include "sim_model.h"
 
-/* The conservation laws of decoder/met_verify.c, by the same names. */
+/* The conservation laws of decoder/metric/met_verify.c, by the same names. */
 static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu", "paging",
                                    "storage",  "guest-resident", "lpar",       "device-ssch",
                                    "vnic",     "guest-vio",      NULL};

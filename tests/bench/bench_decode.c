@@ -22,12 +22,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "appl.h"
-#include "decoder.h"
-#include "layout.h"
-#include "metric.h"
-#include "source.h"
-#include "wzvm_format.h"
+#include "payload/appldata/appl.h"
+#include "record/record.h"
+#include "layout/layout.h"
+#include "metric/metric.h"
+#include "source/source.h"
+#include "payload/wzvm/wzvm_format.h"
 
 /* As the plugin's File replay feeds its stream (plugin/zvm_replay.c). */
 #define CHUNK (1u << 20)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "decoder.h"
+#include "record/record.h"
 
 struct mix {
         int domain, record, len, count;

@@ -18,7 +18,7 @@ BENCH_DECODE_MW   := $(BUILD)/bench/decode.monwrite
 BENCH_DECODE_SIM  := --seed 1 --intervals 512 --cpus 8 --guests 200 --linux 40 --devices 200 \
                      --vnics 40 --fsstatd 10 --procd 10
 
-$(BUILD)/bench/bench_decode: tests/bench/bench_decode.c $(DEC_LIB) $(wildcard decoder/*.h)
+$(BUILD)/bench/bench_decode: tests/bench/bench_decode.c $(DEC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL) -lm
 

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decoder.h"
-#include "layout.h"
-#include "registry.h"
+#include "record/record.h"
+#include "layout/layout.h"
+#include "layout/registry.h"
 
 static volatile uint64_t fuzz_sink;
 

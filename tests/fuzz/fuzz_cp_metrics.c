@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "met_verify.h"
-#include "metric.h"
+#include "metric/met_verify.h"
+#include "metric/metric.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appl.h"
-#include "emit.h"
+#include "payload/appldata/appl.h"
+#include "emit/emit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

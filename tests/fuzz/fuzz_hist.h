@@ -8,8 +8,8 @@
 #define FUZZ_HIST_H
 
 #include "fuzz_common.h"
-#include "source.h"
-#include "vm370.h"
+#include "source/source.h"
+#include "payload/vm370/vm370.h"
 
 static void hist_record(void *ctx, const struct zd_record *r)
 {

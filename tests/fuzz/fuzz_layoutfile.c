@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The LayoutFile parser on any text; what it accepts is then used to decode the input. */
 #include "fuzz_common.h"
-#include "lay_file.h"
+#include "layout/lay_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

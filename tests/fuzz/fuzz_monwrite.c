@@ -4,7 +4,7 @@
  * that block reassembly across feed() calls is exercised too.
  */
 #include "fuzz_common.h"
-#include "source.h"
+#include "source/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

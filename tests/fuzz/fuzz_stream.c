@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Any input, format detected: captures, MONWRITE, data sets and whatever else is registered. */
 #include "fuzz_common.h"
-#include "source.h"
+#include "source/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

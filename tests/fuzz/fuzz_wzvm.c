@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appl.h"
-#include "emit.h"
-#include "metric.h"
-#include "wzvm_format.h"
+#include "payload/appldata/appl.h"
+#include "emit/emit.h"
+#include "metric/metric.h"
+#include "payload/wzvm/wzvm_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

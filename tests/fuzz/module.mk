@@ -6,7 +6,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
 	$(CSTD) $(WARN) -Idecoder $(YAJL_CFLAGS)
 
-build/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(DEC_SRCS) $(wildcard decoder/*.h decoder/*.def)
+build/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(DEC_SRCS) $(DEC_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(DEC_SRCS) $(YAJL_LIBS) -lm
 

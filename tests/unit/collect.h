@@ -5,7 +5,7 @@
 
 #include "vec.h"
 
-#include "decoder.h"
+#include "record/record.h"
 
 static void seen_record(void *ctx, const struct zd_record *r)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "cp_vec.h"
-#include "met_verify.h"
-#include "metric.h"
+#include "metric/met_verify.h"
+#include "metric/metric.h"
 
 #define FEED_MAX 2048
 struct feed {

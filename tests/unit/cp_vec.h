@@ -5,7 +5,7 @@
 
 #include "vec.h"
 
-#include "layout.h"
+#include "layout/layout.h"
 
 /* CP037 for A-Z, 0-9 and blank, written out here rather than taken from ebcdic.c. */
 static inline void ebc(uint8_t *p, const char *s, size_t n)

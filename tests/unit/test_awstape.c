@@ -2,7 +2,7 @@
 /* AWSTAPE images (src_awstape.c) and detection of every historic format. */
 #include "vec_hist.h"
 
-#include "vm370.h"
+#include "payload/vm370/vm370.h"
 
 /* A VB block of VM/370 records at p: BDW + header + C0C0 (or just C0C0). */
 static size_t vm_block(uint8_t *p, bool header, uint64_t t, uint32_t base)

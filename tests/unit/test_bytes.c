@@ -2,9 +2,9 @@
 /* Byte access, EBCDIC and TOD: the layer every decoder stands on. */
 #include "vec.h"
 
-#include "ebcdic.h"
-#include "tod.h"
-#include "view.h"
+#include "base/ebcdic.h"
+#include "base/tod.h"
+#include "base/view.h"
 
 static void view_reads_big_endian(void **state)
 {

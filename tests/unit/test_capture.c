@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capture files (format in decoder/source.h, doc/zvmmon.md) and format
+ * Capture files (format in decoder/source/source.h, doc/zvmmon.md) and format
  * detection through the stream API.  Vectors written byte by byte here.
  */
 #include "collect.h"
-#include "source.h"
+#include "source/source.h"
 
 static uint8_t cap[64 * 1024];
 

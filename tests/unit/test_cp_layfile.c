@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lay_file.h"
+#include "layout/lay_file.h"
 
 static const char good[] =
     "# corrected SYTPRP for a level we do not know\n"

@@ -2,7 +2,7 @@
 /* CP metrics: rates from count-down timers, wraps, resets; domain 1 configuration. */
 #include "cp_feed.h"
 
-#include "lay_file.h"
+#include "layout/lay_file.h"
 
 #define T0   VEC_TOD_2026
 #define PRB0 UINT64_C(0x7FFFFFFF00000000)

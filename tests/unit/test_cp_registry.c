@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "layout.h"
-#include "registry.h"
+#include "layout/layout.h"
+#include "layout/registry.h"
 
 static void registry_names_known_records(void **state)
 {

@@ -9,7 +9,7 @@
  */
 #include "cp_feed.h"
 
-#include "decoder.h"
+#include "record/record.h"
 
 #define T0   VEC_TOD_2026
 #define PRB0 UINT64_C(0x7FFFFFFF00000000)

@@ -2,7 +2,7 @@
 /* The layout engine: selection by record length, field access, encoding, run-time layouts. */
 #include "vec.h"
 
-#include "layout.h"
+#include "layout/layout.h"
 
 /* A made-up record D9R99 at two levels: the later one appends a field. */
 static const struct zl_field f_old[] = {

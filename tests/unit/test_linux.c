@@ -2,7 +2,7 @@
 /* Kernel APPLDATA payloads: MEM, OS (both mod levels, 0..110 CPUs), NET_SUM. */
 #include "vec_appl.h"
 
-#include "appl.h"
+#include "payload/appldata/appl.h"
 
 static uint8_t data[8192];
 static uint8_t rec[8192];

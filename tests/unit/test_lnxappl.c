@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "appl.h"
+#include "payload/appldata/appl.h"
 
 static uint8_t pay[8192];
 static uint8_t rec[8192];

@@ -8,8 +8,8 @@
 
 #include "vec_appl.h"
 
-#include "metric.h"
-#include "tod.h"
+#include "metric/metric.h"
+#include "base/tod.h"
 
 #define MAXM 256
 struct got {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "collect.h"
-#include "source.h"
+#include "source/source.h"
 
 #define BLK 4096
 static uint8_t file[16 * BLK];

@@ -8,8 +8,8 @@
 
 #include "cd_stubs.h"
 
-#include "met_module.h"
-#include "tod.h"
+#include "metric/met_module.h"
+#include "base/tod.h"
 #include "zvm.h"
 
 static oconfig_value_t vals[8];

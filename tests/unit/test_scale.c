@@ -12,7 +12,7 @@
 #include "vec_appl.h"
 #include "cd_stubs.h"
 #include "cp_feed.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "zvm.h"
 
 #define T0 VEC_TOD_2026

@@ -2,7 +2,7 @@
 /* VM/370 Monitor tapes as plain concatenated VB blocks (src_tape.c). */
 #include "vec_hist.h"
 
-#include "vm370.h"
+#include "payload/vm370/vm370.h"
 
 /* Block 1: header + C0C0; block 2: C0C0 + suspension; block 3: trailer. */
 static size_t sample_tape(uint8_t *b)

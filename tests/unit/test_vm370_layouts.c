@@ -5,10 +5,10 @@
 
 #include "vec_hist.h"
 
-#include "emit.h"
-#include "layout.h"
-#include "metric.h"
-#include "vm370.h"
+#include "emit/emit.h"
+#include "layout/layout.h"
+#include "metric/metric.h"
+#include "payload/vm370/vm370.h"
 
 static void text_of(const struct zl_layout *l, zd_view rec, const char *f, char *out, size_t n)
 {

@@ -6,7 +6,7 @@
  */
 #include "vec.h"
 
-#include "wzvm_format.h"
+#include "payload/wzvm/wzvm_format.h"
 #include "wzvm_vec.h"
 
 static void fill_entries(struct wzvm_entry e[2])

@@ -6,8 +6,8 @@
  */
 #include "wzvm_vec.h"
 
-#include "decoder.h"
-#include "metric.h"
+#include "record/record.h"
+#include "metric/metric.h"
 
 #define MAXM 16
 struct seen {

@@ -3,7 +3,7 @@
  * zvmmon capture's loop against a scripted monreader (kernel-and-s390-tools.md
  * 2.5, 2.6): data sets end at 0-byte reads, EOVERFLOW flags the set before it,
  * EIO and EFAULT discard the partial set, EAGAIN waits.  The output is checked
- * byte by byte against the capture format of decoder/source.h.
+ * byte by byte against the capture format of decoder/source/source.h.
  */
 #include "vec.h"
 

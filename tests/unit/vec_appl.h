@@ -2,14 +2,14 @@
 /*
  * Domain 10 test vectors, written from kernel-and-s390-tools.md 3, 4.3, 6, 7
  * and IBM's APPLDATA layout page.  The EBCDIC here is a hand table for
- * A-Z, 0-9 and blank, independent of decoder/ebcdic.c.
+ * A-Z, 0-9 and blank, independent of decoder/base/ebcdic.c.
  */
 #ifndef TEST_VEC_APPL_H
 #define TEST_VEC_APPL_H
 
 #include "vec.h"
 
-#include "decoder.h"
+#include "record/record.h"
 
 static inline uint8_t vec_e(char c)
 {

@@ -11,8 +11,8 @@
 
 #include "vec.h"
 
-#include "decoder.h"
-#include "source.h"
+#include "record/record.h"
+#include "source/source.h"
 
 /* 1982-06-15T10:30:00Z as a TOD clock value; its top byte is X'93'. */
 #define T1982 UINT64_C(0x93E7B3C105A00000)

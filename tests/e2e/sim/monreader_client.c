@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "decoder.h"
+#include "record/record.h"
 #include "simctl.h"
 
 #define FUSE_SPLIT_MIN (128 * 1024)

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "decoder.h"
-#include "ebcdic.h"
+#include "record/record.h"
+#include "base/ebcdic.h"
 #include "simctl.h"
 
 #define USERID "LNXTEST1"

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "met_verify.h"
-#include "metric.h"
+#include "metric/met_verify.h"
+#include "metric/metric.h"
 #include "sim.h"
 
 /* The metric engine over the decoded records, for the conservation laws. */

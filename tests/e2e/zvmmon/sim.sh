@@ -31,7 +31,7 @@ cat "$W/err"
 grep -q 'EOVERFLOW' "$W/err" && ok "EOVERFLOW reported" || fail "no EOVERFLOW message"
 grep -q 'reopening' "$W/err" && ok "severed path reopened" || fail "no reopen after sever"
 
-# Frame statuses (capture format, decoder/source.h): some set carries the overflow bit.
+# Frame statuses (capture format, decoder/source/source.h): some set carries the overflow bit.
 flagged=0 sets=0 off=16 size=$(stat -c %s "$W/sim.cap")
 while [ "$off" -lt "$size" ]; do
 	read -r l0 l1 l2 l3 <<<"$(od -An -tu1 -j$((off + 4)) -N4 "$W/sim.cap")"

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Open addressing with linear probing over (hash, position) pairs: see hash.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+
+/* Counting costs a thread-local access per probe (a call, in a plugin): only on request. */
+static bool counting;
+static _Thread_local uint64_t probes;
+
+void zh_count_probes(bool on)
+{
+        counting = on;
+}
+
+uint64_t zh_probes(void)
+{
+        return probes;
+}
+
+/* The callers' hashes are mixed again: a weak one then costs probes, never a chain. */
+static size_t home(uint64_t h, size_t cap)
+{
+        return (size_t)zh_mix(h) & (cap - 1);
+}
+
+size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx)
+{
+        if (!ix->cap)
+                return SIZE_MAX;
+        for (size_t i = home(h, ix->cap);; i = (i + 1) & (ix->cap - 1)) {
+                if (counting)
+                        probes++;
+                const struct zh_slot *s = &ix->slot[i];
+                if (!s->pos)
+                        return SIZE_MAX;
+                if (s->hash == h && eq(ctx, s->pos - 1))
+                        return s->pos - 1;
+        }
+}
+
+static void put(struct zh_slot *slot, size_t cap, uint64_t h, uint32_t pos)
+{
+        size_t i = home(h, cap);
+        for (;; i = (i + 1) & (cap - 1)) {
+                if (counting)
+                        probes++;
+                if (!slot[i].pos)
+                        break;
+        }
+        slot[i].hash = h;
+        slot[i].pos = pos;
+}
+
+bool zh_add(struct zh_index *ix, uint64_t h, size_t pos)
+{
+        if (pos >= UINT32_MAX)
+                return false;
+        if (2 * (ix->n + 1) > ix->cap) {
+                size_t cap = ix->cap ? ix->cap * 2 : 64;
+                struct zh_slot *slot = calloc(cap, sizeof(*slot));
+                if (!slot)
+                        return false;
+                for (size_t i = 0; i < ix->cap; i++)
+                        if (ix->slot[i].pos)
+                                put(slot, cap, ix->slot[i].hash, ix->slot[i].pos);
+                free(ix->slot);
+                ix->slot = slot;
+                ix->cap = cap;
+        }
+        put(ix->slot, ix->cap, h, (uint32_t)pos + 1);
+        ix->n++;
+        return true;
+}
+
+bool zh_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+        if (n < *cap)
+                return true;
+        size_t c = *cap ? *cap * 2 : 64;
+        void *p = realloc(*arr, c * size);
+        if (!p)
+                return false;
+        *arr = p;
+        *cap = c;
+        return true;
+}
+
+void zh_clear(struct zh_index *ix)
+{
+        if (ix->slot)
+                memset(ix->slot, 0, ix->cap * sizeof(*ix->slot));
+        ix->n = 0;
+}
+
+void zh_free(struct zh_index *ix)
+{
+        free(ix->slot);
+        memset(ix, 0, sizeof(*ix));
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Emitters for zvmmon dump: one record in, one JSON Lines object (emit_json.c,
+ * libyajl) or one block of text (emit_text.c) out.  Both are driven by the
+ * same walk over the record (emit_core.c), so they always show the same
+ * fields: position, domain/record names, time, every field of the CP layout
+ * zl_find_cp() picks and, for domain 10, the decoded Linux data.
+ */
+#ifndef ZD_EMIT_H
+#define ZD_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "payload/appldata/appl.h"
+#include "record/record.h"
+
+enum zd_emit_fmt { ZD_EMIT_JSON, ZD_EMIT_TEXT };
+
+/* A structured-output sink; the walk calls these in JSON order. */
+struct zd_sink {
+        void *ctx;
+        void (*begin)(void *ctx);
+        void (*end)(void *ctx); /* one record or error complete: write it out */
+        void (*key)(void *ctx, const char *k);
+        void (*map_open)(void *ctx);
+        void (*map_close)(void *ctx);
+        void (*array_open)(void *ctx);
+        void (*array_close)(void *ctx);
+        void (*num)(void *ctx, const char *literal); /* a valid JSON number */
+        void (*str)(void *ctx, const char *s, size_t n);
+        void (*boolean)(void *ctx, bool b);
+        void (*destroy)(void *ctx);
+};
+bool zd_sink_json(struct zd_sink *s, FILE *out);
+bool zd_sink_text(struct zd_sink *s, FILE *out);
+
+struct zd_emit;
+struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out);
+void zd_emit_free(struct zd_emit *e);
+/* Also show every record's bytes in hex ("hex"), header included. */
+void zd_emit_set_hex(struct zd_emit *e, bool on);
+/* ai: zd_appl_examine() of a D10R1/D10R2 record, NULL for anything else. */
+void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai);
+void zd_emit_error(struct zd_emit *e, const struct zd_error *err);
+/* A write_zvm record (doc/write_zvm.md) as a "write_zvm" map: header and entries. */
+void zd_emit_wzvm(struct zd_sink *s, zd_view data);
+/* Bytes of hex shown for opaque application data (the size is always shown). */
+#define ZD_EMIT_HEX_MAX 4096
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON Lines sink: one object per line, written with libyajl. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl_gen.h>
+
+#include "emit/emit.h"
+
+struct jsink {
+        FILE *out;
+        yajl_gen g;
+};
+
+static void j_begin(void *c)
+{
+        (void)c;
+}
+
+static void j_end(void *c)
+{
+        struct jsink *j = c;
+        const unsigned char *buf;
+        size_t len;
+        if (yajl_gen_get_buf(j->g, &buf, &len) == yajl_gen_status_ok) {
+                fwrite(buf, 1, len, j->out);
+                fputc('\n', j->out);
+        }
+        yajl_gen_clear(j->g);
+        yajl_gen_reset(j->g, NULL);
+}
+
+static void j_key(void *c, const char *k)
+{
+        struct jsink *j = c;
+        yajl_gen_string(j->g, (const unsigned char *)k, strlen(k));
+}
+
+static void j_map_open(void *c)
+{
+        yajl_gen_map_open(((struct jsink *)c)->g);
+}
+static void j_map_close(void *c)
+{
+        yajl_gen_map_close(((struct jsink *)c)->g);
+}
+static void j_array_open(void *c)
+{
+        yajl_gen_array_open(((struct jsink *)c)->g);
+}
+static void j_array_close(void *c)
+{
+        yajl_gen_array_close(((struct jsink *)c)->g);
+}
+static void j_num(void *c, const char *lit)
+{
+        yajl_gen_number(((struct jsink *)c)->g, lit, strlen(lit));
+}
+static void j_str(void *c, const char *s, size_t n)
+{
+        yajl_gen_string(((struct jsink *)c)->g, (const unsigned char *)s, n);
+}
+static void j_bool(void *c, bool b)
+{
+        yajl_gen_bool(((struct jsink *)c)->g, b);
+}
+
+static void j_destroy(void *c)
+{
+        struct jsink *j = c;
+        yajl_gen_free(j->g);
+        free(j);
+}
+
+bool zd_sink_json(struct zd_sink *s, FILE *out)
+{
+        struct jsink *j = calloc(1, sizeof(*j));
+        if (!j)
+                return false;
+        j->out = out;
+        j->g = yajl_gen_alloc(NULL);
+        if (!j->g) {
+                free(j);
+                return false;
+        }
+        /* The walk hands over ASCII or valid UTF-8 only; let yajl check anyway. */
+        yajl_gen_config(j->g, yajl_gen_validate_utf8, 1);
+        *s = (struct zd_sink){j,          j_begin,     j_end,        j_key,
+                              j_map_open, j_map_close, j_array_open, j_array_close,
+                              j_num,      j_str,       j_bool,       j_destroy};
+        return true;
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The layout engine: lookup by key and length, field access, encoding.  The
+ * tables themselves live in lay_*.c files, listed in lay_index.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ebcdic.h"
+#include "layout/layout.h"
+
+extern const struct zl_table *const zl_builtin[]; /* lay_index.c, ends with NULL */
+
+static const struct zl_layout **loaded;
+static size_t nloaded, caploaded;
+
+/*
+ * CP lookups happen once per record, so they go through a small cache keyed
+ * by (domain, record, length); the table is invalidated when layouts change.
+ * Per thread, so reader threads never share it.  Layouts are registered
+ * before readers start (configuration time) and never while they run.
+ */
+#define CACHE_SLOTS 1024
+static _Thread_local struct {
+        int domain, record;
+        size_t len, gen;
+        const struct zl_layout *l;
+} cache[CACHE_SLOTS];
+static size_t cache_gen = 1;
+
+bool zl_register(const struct zl_layout *l)
+{
+        if (nloaded == caploaded) {
+                size_t cap = caploaded ? caploaded * 2 : 16;
+                const struct zl_layout **p = realloc(loaded, cap * sizeof(*p));
+                if (!p)
+                        return false;
+                loaded = p;
+                caploaded = cap;
+        }
+        loaded[nloaded++] = l;
+        return true;
+}
+
+void zl_unregister_all(void)
+{
+        free(loaded);
+        loaded = NULL;
+        nloaded = caploaded = 0;
+        cache_gen += (size_t)1 << 20;
+}
+
+const struct zl_layout *zl_layout_at(size_t i)
+{
+        for (size_t t = 0; zl_builtin[t]; t++) {
+                if (i < zl_builtin[t]->n)
+                        return &zl_builtin[t]->l[i];
+                i -= zl_builtin[t]->n;
+        }
+        return i < nloaded ? loaded[i] : NULL;
+}
+
+/* Better candidate for a record of length len?  Run-time layouts win ties, the last one most. */
+static bool better(const struct zl_layout *cand, bool cand_loaded, const struct zl_layout *best,
+                   size_t len)
+{
+        if (cand->min_len > len)
+                return false;
+        if (!best)
+                return true;
+        if (cand->min_len != best->min_len)
+                return cand->min_len > best->min_len;
+        return cand_loaded; /* later registrations correct earlier ones */
+}
+
+static const struct zl_layout *find(int domain, int record, const char *id, size_t len)
+{
+        const struct zl_layout *best = NULL;
+#define MATCH(l)                                                                                   \
+        (id ? (l)->id && strcmp((l)->id, id) == 0 : (l)->domain == domain && (l)->record == record)
+        for (size_t t = 0; zl_builtin[t]; t++)
+                for (size_t i = 0; i < zl_builtin[t]->n; i++) {
+                        const struct zl_layout *l = &zl_builtin[t]->l[i];
+                        if (MATCH(l) && better(l, false, best, len))
+                                best = l;
+                }
+        for (size_t i = 0; i < nloaded; i++)
+                if (MATCH(loaded[i]) && better(loaded[i], true, best, len))
+                        best = loaded[i];
+#undef MATCH
+        return best;
+}
+
+const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
+{
+        size_t gen = cache_gen + nloaded; /* registering bumps nloaded */
+        size_t h = ((size_t)domain * 131 + (size_t)record * 31 + rec_len) % CACHE_SLOTS;
+        if (cache[h].gen == gen && cache[h].domain == domain && cache[h].record == record &&
+            cache[h].len == rec_len)
+                return cache[h].l;
+        const struct zl_layout *l = find(domain, record, NULL, rec_len);
+        cache[h].domain = domain;
+        cache[h].record = record;
+        cache[h].len = rec_len;
+        cache[h].gen = gen;
+        cache[h].l = l;
+        return l;
+}
+
+/*
+ * APPLDATA and write_zvm layouts are looked up by id for every record: the
+ * same cache idea as zl_field's, keyed by the id's address and the length,
+ * confirmed by comparing the id.  Misses (no layout) are not remembered.
+ */
+#define ID_SLOTS 256
+static _Thread_local struct {
+        const char *id;
+        size_t len, gen;
+        const struct zl_layout *l;
+} idcache[ID_SLOTS];
+
+const struct zl_layout *zl_find(const char *id, size_t len)
+{
+        size_t gen = cache_gen + nloaded;
+        uintptr_t k = (uintptr_t)id * 31 + len;
+        size_t h = (size_t)(k ^ k >> 9) % ID_SLOTS;
+        if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
+            strcmp(idcache[h].l->id, id) == 0)
+                return idcache[h].l;
+        const struct zl_layout *l = find(-1, -1, id, len);
+        if (l) {
+                idcache[h].id = id;
+                idcache[h].len = len;
+                idcache[h].gen = gen;
+                idcache[h].l = l;
+        }
+        return l;
+}
+
+/*
+ * Metric modules read fields by name for every record, and a layout has up
+ * to a few hundred fields: remember where (layout, name) was found.  Callers
+ * pass literal names, so the name's address is a good key; a hit is still
+ * confirmed by comparing the name, so a reused buffer cannot mislead it.
+ */
+#define FIELD_SLOTS 1024
+static _Thread_local struct {
+        const struct zl_layout *l;
+        const char *name;
+        const struct zl_field *f;
+        size_t gen;
+} fcache[FIELD_SLOTS];
+
+const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
+{
+        if (!l)
+                return NULL;
+        size_t gen = cache_gen + nloaded;
+        uintptr_t k = (uintptr_t)l * 31 + (uintptr_t)name;
+        size_t h = (size_t)(k ^ k >> 12) % FIELD_SLOTS;
+        if (fcache[h].l == l && fcache[h].name == name && fcache[h].gen == gen &&
+            strcmp(fcache[h].f->name, name) == 0)
+                return fcache[h].f;
+        for (size_t i = 0; i < l->nfields; i++)
+                if (strcmp(l->fields[i].name, name) == 0) {
+                        fcache[h].l = l;
+                        fcache[h].name = name;
+                        fcache[h].f = &l->fields[i];
+                        fcache[h].gen = gen;
+                        return &l->fields[i];
+                }
+        return NULL;
+}
+
+bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out)
+{
+        memset(out, 0, sizeof(*out));
+        out->f = f;
+        if (!zd_view_sub(rec, f->off, f->len, &out->raw))
+                return false;
+        out->present = true;
+        size_t n = f->len < 8 ? f->len : 8;
+        switch (f->type) {
+        case ZL_UINT:
+        case ZL_TOD:
+        case ZL_TIMER:
+        case ZL_TIMERD:
+        case ZL_BITS:
+                if (n)
+                        (void)zd_uN(out->raw, 0, n, &out->u);
+                break;
+        case ZL_SINT:
+                if (n) {
+                        (void)zd_uN(out->raw, 0, n, &out->u);
+                        out->s = zd_sign_extend(out->u, (unsigned)n * 8);
+                }
+                break;
+        default:
+                break;
+        }
+        return true;
+}
+
+bool zl_get(const struct zl_layout *l, zd_view rec, const char *name, struct zl_value *out)
+{
+        const struct zl_field *f = zl_field(l, name);
+        return f && zl_read(f, rec, out);
+}
+
+bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out)
+{
+        struct zl_value v;
+        if (!zl_get(l, rec, name, &v))
+                return false;
+        *out = v.u;
+        return true;
+}
+
+size_t zl_text(const struct zl_value *v, char *out, size_t outsz)
+{
+        if (!outsz)
+                return 0;
+        out[0] = '\0';
+        if (!v->present)
+                return 0;
+        switch (v->f->type) {
+        case ZL_EBCDIC:
+                return zd_ebcdic_to_utf8(v->raw, ZD_CP037, out, outsz);
+        case ZL_ASCII: {
+                size_t n = v->raw.n, o = 0;
+                while (n > 0 && (v->raw.p[n - 1] == 0 || v->raw.p[n - 1] == ' '))
+                        n--;
+                for (size_t i = 0; i < n && v->raw.p[i] && o + 1 < outsz; i++) {
+                        uint8_t c = v->raw.p[i];
+                        out[o++] = c >= 0x20 && c < 0x7F ? (char)c : '.';
+                }
+                out[o] = '\0';
+                return o;
+        }
+        case ZL_SINT:
+                return (size_t)snprintf(out, outsz, "%lld", (long long)v->s);
+        case ZL_UINT:
+        case ZL_TOD:
+        case ZL_TIMER:
+        case ZL_TIMERD:
+                if (v->raw.n <= 8)
+                        return (size_t)snprintf(out, outsz, "%llu", (unsigned long long)v->u);
+                break; /* wider integers are shown in hex */
+        default:
+                break;
+        }
+        {
+                size_t o = 0;
+                for (size_t i = 0; i < v->raw.n && o + 2 < outsz; i++, o += 2)
+                        snprintf(out + o, 3, "%02X", v->raw.p[i]);
+                return o;
+        }
+}
+
+void zl_foreach(const struct zl_layout *l, zd_view rec,
+                void (*cb)(void *ctx, const struct zl_value *v), void *ctx)
+{
+        for (size_t i = 0; i < l->nfields; i++) {
+                if (l->fields[i].type == ZL_RSVD)
+                        continue;
+                struct zl_value v;
+                (void)zl_read(&l->fields[i], rec, &v);
+                cb(ctx, &v);
+        }
+}
+
+bool zl_put(const struct zl_field *f, zd_wbuf b, uint64_t value)
+{
+        if (!f || f->len == 0 || f->len > 8)
+                return false;
+        return zd_put_uN(b, f->off, f->len, value);
+}
+
+bool zl_put_text(const struct zl_field *f, zd_wbuf b, const char *text)
+{
+        if (!f || f->off > b.cap || f->len > b.cap - f->off)
+                return false;
+        uint8_t *p = b.p + f->off;
+        if (f->type == ZL_EBCDIC) {
+                zd_ascii_to_ebcdic(text, ZD_CP037, p, f->len);
+                return true;
+        }
+        size_t n = strlen(text);
+        if (n > f->len)
+                n = f->len;
+        memcpy(p, text, n);
+        memset(p + n, 0, f->len - n);
+        return true;
+}
+
+bool zl_set(const struct zl_layout *l, zd_wbuf b, const char *name, uint64_t value)
+{
+        return zl_put(zl_field(l, name), b, value);
+}
+
+bool zl_set_text(const struct zl_layout *l, zd_wbuf b, const char *name, const char *text)
+{
+        return zl_put_text(zl_field(l, name), b, text);
+}
+
+const char *zl_type_name(enum zl_type t)
+{
+        static const char *const n[] = {"uint",   "sint",  "tod",  "timer", "timer-down",
+                                        "ebcdic", "ascii", "bits", "hex",   "reserved"};
+        return (unsigned)t < sizeof(n) / sizeof(n[0]) ? n[t] : "?";
+}
+
+const char *zl_prov_name(enum zl_prov p)
+{
+        static const char *const n[] = {"verified", "hint", "inferred", "uncertain"};
+        return (unsigned)p < sizeof(n) / sizeof(n[0]) ? n[p] : "?";
+}

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The LayoutFile parser (format: doc/layoutfile.md).  Line based, strict:
+ * every error names its line, and a file with any error registers nothing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/lay_file.h"
+#include "layout/layout.h"
+
+/* Everything one loaded file owns: layouts, their fields, their strings. */
+struct blob {
+        struct zl_layout *l;
+        size_t nl;
+        char **str;
+        size_t nstr, capstr;
+        struct blob *next;
+};
+static struct blob *blobs;
+
+struct parser {
+        const char *name;
+        unsigned line;
+        char *err;
+        size_t errlen;
+        struct blob *b;
+        struct zl_field *f; /* fields of the open layout */
+        size_t nf, capf;
+        bool open;
+};
+
+static bool fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(struct parser *p, const char *fmt, ...)
+{
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (p->errlen)
+                snprintf(p->err, p->errlen, "%s:%u: %s", p->name, p->line, msg);
+        return false;
+}
+
+static char *keep(struct parser *p, const char *s)
+{
+        struct blob *b = p->b;
+        if (b->nstr == b->capstr) {
+                size_t cap = b->capstr ? b->capstr * 2 : 64;
+                char **n = realloc(b->str, cap * sizeof(*n));
+                if (!n)
+                        return NULL;
+                b->str = n;
+                b->capstr = cap;
+        }
+        char *c = strdup(s);
+        if (c)
+                b->str[b->nstr++] = c;
+        return c;
+}
+
+static void blob_free(struct blob *b)
+{
+        if (!b)
+                return;
+        for (size_t i = 0; i < b->nl; i++)
+                free((void *)b->l[i].fields);
+        free(b->l);
+        for (size_t i = 0; i < b->nstr; i++)
+                free(b->str[i]);
+        free(b->str);
+        free(b);
+}
+
+/* Split a line into tokens: bare words, or "quoted strings" with \" and \\ escapes. */
+#define MAXTOK 16
+static int tokenize(struct parser *p, char *s, char *tok[MAXTOK])
+{
+        int n = 0;
+        for (;;) {
+                while (*s == ' ' || *s == '\t')
+                        s++;
+                if (!*s || *s == '#')
+                        return n;
+                if (n == MAXTOK) {
+                        fail(p, "too many words on the line");
+                        return -1;
+                }
+                if (*s == '"') {
+                        char *o = ++s;
+                        tok[n++] = o;
+                        for (;;) {
+                                if (!*s) {
+                                        fail(p, "unterminated quoted string");
+                                        return -1;
+                                }
+                                if (*s == '\\' && (s[1] == '"' || s[1] == '\\')) {
+                                        *o++ = s[1];
+                                        s += 2;
+                                        continue;
+                                }
+                                if (*s == '"')
+                                        break;
+                                *o++ = *s++;
+                        }
+                        s++;
+                        if (*s && *s != ' ' && *s != '\t') {
+                                fail(p, "text after a closing quote");
+                                return -1;
+                        }
+                        if (*s)
+                                s++;
+                        *o = '\0';
+                        continue;
+                }
+                tok[n++] = s;
+                while (*s && *s != ' ' && *s != '\t')
+                        s++;
+                if (*s)
+                        *s++ = '\0';
+        }
+}
+
+static bool number(struct parser *p, const char *what, const char *s, unsigned long max,
+                   unsigned long *out)
+{
+        char *end;
+        if (!*s || *s == '-' || *s == '+')
+                return fail(p, "%s \"%s\" is not a number", what, s);
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 0);
+        if (errno || *end)
+                return fail(p, "%s \"%s\" is not a number", what, s);
+        if (v > max)
+                return fail(p, "%s %lu is above %lu", what, v, max);
+        *out = v;
+        return true;
+}
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+        for (int i = 0; i < n; i++)
+                if (strcmp(s, names[i]) == 0)
+                        return i;
+        return -1;
+}
+
+/* "D<d>R<r>" gives a CP layout; anything else is a payload or entry layout. */
+static void cp_key(const char *id, int *dom, int *rec)
+{
+        unsigned d, r;
+        char tail;
+        *dom = *rec = -1;
+        if (sscanf(id, "D%uR%u%c", &d, &r, &tail) == 2 && d <= 255 && r <= 65535) {
+                char back[16];
+                snprintf(back, sizeof(back), "D%uR%u", d, r);
+                if (strcmp(back, id) == 0) {
+                        *dom = (int)d;
+                        *rec = (int)r;
+                }
+        }
+}
+
+static bool valid_name(const char *s, size_t max)
+{
+        size_t n = strlen(s);
+        if (!n || n > max)
+                return false;
+        for (; *s; s++)
+                if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+                      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-' ||
+                      *s == '*' || *s == '@' || *s == '#' || *s == '$'))
+                        return false;
+        return true;
+}
+
+static bool close_layout(struct parser *p)
+{
+        struct zl_layout *l = &p->b->l[p->b->nl - 1];
+        if (!p->nf)
+                return fail(p, "layout %s has no fields", l->id);
+        l->fields = p->f;
+        l->nfields = p->nf;
+        p->f = NULL;
+        p->nf = p->capf = 0;
+        p->open = false;
+        return true;
+}
+
+static bool do_layout(struct parser *p, char **t, int n)
+{
+        /* layout ID DSECT min_len N level "..." source "..." */
+        if (p->open)
+                return fail(p, "layout inside layout (missing \"end\")");
+        if (n != 9 || strcmp(t[3], "min_len") != 0 || strcmp(t[5], "level") != 0 ||
+            strcmp(t[7], "source") != 0)
+                return fail(p, "expected: layout ID DSECT min_len N level \"...\" source \"...\"");
+        if (!valid_name(t[1], 32))
+                return fail(p, "bad layout id \"%s\"", t[1]);
+        if (!valid_name(t[2], 16))
+                return fail(p, "bad DSECT name \"%s\"", t[2]);
+        unsigned long min;
+        if (!number(p, "min_len", t[4], 4096, &min))
+                return false;
+        int dom, rec;
+        cp_key(t[1], &dom, &rec);
+        if (dom >= 0 && min < 20)
+                return fail(p, "min_len %lu of a CP record is below the 20-byte header", min);
+        struct blob *b = p->b;
+        for (size_t i = 0; i < b->nl; i++)
+                if (strcmp(b->l[i].id, t[1]) == 0 && b->l[i].min_len == min)
+                        return fail(p, "layout %s min_len %lu defined twice", t[1], min);
+        if (b->nl == ZL_FILE_MAX_LAYOUTS)
+                return fail(p, "more than %u layouts", ZL_FILE_MAX_LAYOUTS);
+        struct zl_layout *nl = realloc(b->l, (b->nl + 1) * sizeof(*nl));
+        if (!nl)
+                return fail(p, "out of memory");
+        b->l = nl;
+        struct zl_layout *l = &b->l[b->nl++];
+        memset(l, 0, sizeof(*l));
+        l->id = keep(p, t[1]);
+        l->dsect = keep(p, t[2]);
+        l->level = keep(p, t[6]);
+        l->source = keep(p, t[8]);
+        if (!l->id || !l->dsect || !l->level || !l->source)
+                return fail(p, "out of memory");
+        l->domain = dom;
+        l->record = rec;
+        l->min_len = (uint16_t)min;
+        p->open = true;
+        return true;
+}
+
+static const char *const type_names[] = {"uint",   "sint",  "tod",  "timer", "timer-down",
+                                         "ebcdic", "ascii", "bits", "hex",   "reserved"};
+static const char *const prov_names[] = {"verified", "hint", "inferred", "uncertain"};
+static const char *const kind_names[] = {"none", "gauge", "counter"};
+
+static bool do_field(struct parser *p, char **t, int n)
+{
+        /* field NAME OFF LEN TYPE PROV KIND UNIT "source" "desc" */
+        if (!p->open)
+                return fail(p, "field outside a layout");
+        if (n != 10)
+                return fail(p,
+                            "expected: field NAME OFF LEN TYPE PROV KIND UNIT \"source\" \"desc\"");
+        struct zl_layout *l = &p->b->l[p->b->nl - 1];
+        unsigned long off, len;
+        if (!valid_name(t[1], 48))
+                return fail(p, "bad field name \"%s\"", t[1]);
+        if (!number(p, "offset", t[2], 4095, &off) || !number(p, "length", t[3], 4096, &len))
+                return false;
+        int type = lookup(t[4], type_names, 10), prov = lookup(t[5], prov_names, 4),
+            kind = lookup(t[6], kind_names, 3);
+        if (type < 0)
+                return fail(p,
+                            "unknown type \"%s\" (uint sint tod timer timer-down ebcdic ascii "
+                            "bits hex reserved)",
+                            t[4]);
+        if (prov < 0)
+                return fail(p, "unknown provenance \"%s\" (verified hint inferred uncertain)",
+                            t[5]);
+        if (kind < 0)
+                return fail(p, "unknown kind \"%s\" (none gauge counter)", t[6]);
+        if (len == 0)
+                return fail(p, "field %s has length 0", t[1]);
+        if ((type == ZL_UINT || type == ZL_SINT) && len > 8)
+                return fail(p, "integer field %s is longer than 8 bytes", t[1]);
+        if ((type == ZL_TOD || type == ZL_TIMER || type == ZL_TIMERD) && len != 8)
+                return fail(p, "clock field %s must be 8 bytes", t[1]);
+        if (l->domain >= 0 && off < 20)
+                return fail(p, "field %s at %lu lies in the record header", t[1], off);
+        if (off + len > l->min_len)
+                return fail(p, "field %s ends at %lu, past min_len %u", t[1], off + len,
+                            l->min_len);
+        if (!*t[8])
+                return fail(p, "field %s has no source", t[1]);
+        for (size_t i = 0; i < p->nf; i++) {
+                const struct zl_field *g = &p->f[i];
+                if (strcmp(g->name, t[1]) == 0 && strcmp(t[1], "*") != 0)
+                        return fail(p, "field %s defined twice", t[1]);
+                if (off < (unsigned long)g->off + g->len && g->off < off + len)
+                        return fail(p, "field %s overlaps %s", t[1], g->name);
+        }
+        if (p->nf == ZL_FILE_MAX_FIELDS)
+                return fail(p, "more than %u fields in layout %s", ZL_FILE_MAX_FIELDS, l->id);
+        if (p->nf == p->capf) {
+                size_t cap = p->capf ? p->capf * 2 : 16;
+                struct zl_field *nf = realloc(p->f, cap * sizeof(*nf));
+                if (!nf)
+                        return fail(p, "out of memory");
+                p->f = nf;
+                p->capf = cap;
+        }
+        struct zl_field *f = &p->f[p->nf];
+        memset(f, 0, sizeof(*f));
+        f->name = keep(p, t[1]);
+        f->unit = strcmp(t[7], "-") == 0 ? NULL : keep(p, t[7]);
+        f->source = keep(p, t[8]);
+        f->desc = keep(p, t[9]);
+        if (!f->name || !f->source || !f->desc || (strcmp(t[7], "-") != 0 && !f->unit))
+                return fail(p, "out of memory");
+        f->off = (uint16_t)off;
+        f->len = (uint16_t)len;
+        f->type = (uint8_t)type;
+        f->prov = (uint8_t)prov;
+        f->kind = (uint8_t)kind;
+        p->nf++;
+        return true;
+}
+
+static bool parse(struct parser *p, const char *text, size_t len)
+{
+        char line[ZL_FILE_MAX_LINE + 1];
+        size_t pos = 0;
+        if (len > ZL_FILE_MAX_BYTES)
+                return fail(p, "file larger than %u bytes", ZL_FILE_MAX_BYTES);
+        while (pos < len) {
+                p->line++;
+                size_t n = 0;
+                while (pos < len && text[pos] != '\n') {
+                        unsigned char c = (unsigned char)text[pos++];
+                        if (c == '\r' && (pos == len || text[pos] == '\n'))
+                                continue;
+                        if (c == 0 || (c < 0x20 && c != '\t') || c == 0x7F)
+                                return fail(p, "control character 0x%02X", c);
+                        if (n == ZL_FILE_MAX_LINE)
+                                return fail(p, "line longer than %u bytes", ZL_FILE_MAX_LINE);
+                        line[n++] = (char)c;
+                }
+                pos++; /* the newline */
+                line[n] = '\0';
+                char *t[MAXTOK];
+                int nt = tokenize(p, line, t);
+                if (nt < 0)
+                        return false;
+                if (nt == 0)
+                        continue;
+                bool ok;
+                if (strcmp(t[0], "layout") == 0)
+                        ok = do_layout(p, t, nt);
+                else if (strcmp(t[0], "field") == 0)
+                        ok = do_field(p, t, nt);
+                else if (strcmp(t[0], "end") == 0)
+                        ok = nt == 1
+                                 ? (p->open ? close_layout(p) : fail(p, "\"end\" without layout"))
+                                 : fail(p, "text after \"end\"");
+                else
+                        ok = fail(p, "unknown keyword \"%s\" (layout, field, end)", t[0]);
+                if (!ok)
+                        return false;
+        }
+        if (p->open)
+                return fail(p, "file ends inside layout %s (missing \"end\")",
+                            p->b->l[p->b->nl - 1].id);
+        if (!p->b->nl)
+                return fail(p, "no layouts");
+        return true;
+}
+
+bool zl_load_text(const char *text, size_t len, const char *name, char *err, size_t errlen)
+{
+        struct parser p = {name ? name : "layouts", 0, err, errlen, NULL, NULL, 0, 0, false};
+        if (errlen)
+                err[0] = '\0';
+        p.b = calloc(1, sizeof(*p.b));
+        if (!p.b)
+                return fail(&p, "out of memory");
+        if (!parse(&p, text, len)) {
+                /* the open layout's fields are not yet owned by the blob */
+                if (p.open)
+                        p.b->l[p.b->nl - 1].fields = NULL;
+                free(p.f);
+                blob_free(p.b);
+                return false;
+        }
+        for (size_t i = 0; i < p.b->nl; i++)
+                if (!zl_register(&p.b->l[i])) {
+                        p.line = 0;
+                        zl_file_unload_all();
+                        blob_free(p.b);
+                        return fail(&p, "out of memory registering layouts");
+                }
+        p.b->next = blobs;
+        blobs = p.b;
+        return true;
+}
+
+bool zl_load_file(const char *path, char *err, size_t errlen)
+{
+        struct parser p = {path, 0, err, errlen, NULL, NULL, 0, 0, false};
+        FILE *fp = fopen(path, "rb");
+        if (!fp)
+                return fail(&p, "cannot open: %s", strerror(errno));
+        char *buf = malloc(ZL_FILE_MAX_BYTES + 1);
+        if (!buf) {
+                fclose(fp);
+                return fail(&p, "out of memory");
+        }
+        size_t n = fread(buf, 1, ZL_FILE_MAX_BYTES + 1, fp);
+        bool rerr = ferror(fp) != 0;
+        fclose(fp);
+        if (rerr) {
+                free(buf);
+                return fail(&p, "read error");
+        }
+        if (n > ZL_FILE_MAX_BYTES) {
+                free(buf);
+                return fail(&p, "file larger than %u bytes", ZL_FILE_MAX_BYTES);
+        }
+        bool ok = zl_load_text(buf, n, path, err, errlen);
+        free(buf);
+        return ok;
+}
+
+void zl_file_unload_all(void)
+{
+        zl_unregister_all();
+        while (blobs) {
+                struct blob *b = blobs;
+                blobs = b->next;
+                blob_free(b);
+        }
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every built-in layout table.  A new lay_*.c file ends with
+ * ZL_TABLE(name, its_layouts); and adds its name to TABLES here.
+ */
+#include "layout/layout.h"
+
+#define TABLES(X)                                                                                  \
+        X(hdr)                                                                                     \
+        X(d0)                                                                                      \
+        X(d1)                                                                                      \
+        X(d3)                                                                                      \
+        X(d4)                                                                                      \
+        X(d5)                                                                                      \
+        X(d6)                                                                                      \
+        X(d8)                                                                                      \
+        X(d11)                                                                                     \
+        X(d10)                                                                                     \
+        X(linux)                                                                                   \
+        X(lnxappl)                                                                                 \
+        X(vm370)                                                                                   \
+        X(wzvm)
+
+#define DECLARE(name) extern const struct zl_table zl_tab_##name;
+TABLES(DECLARE)
+#undef DECLARE
+
+const struct zl_table *const zl_builtin[] = {
+#define ENTRY(name) &zl_tab_##name,
+    TABLES(ENTRY)
+#undef ENTRY
+        NULL,
+};

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to the CP metric module (met_cp*.c): the snapshot tables.
+ *
+ * CP sample records carry cumulative counters and CPU timers.  Each sample
+ * record updates an entry (a CPU, a guest's virtual CPU, a device, a NIC,
+ * a logical CPU of a partition) with its current readings; when the
+ * interval closes (Interval End, or a second record for an entry already
+ * seen in this interval) the module takes deltas against the previous
+ * interval, evaluates the laws (met_cp_laws.c), emits the metrics
+ * (met_cp_emit.c) and rolls current into previous.
+ */
+#ifndef ZD_MET_CP_H
+#define ZD_MET_CP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hash.h"
+#include "metric/met_verify.h"
+
+#define CP_NV 12
+
+struct cp_ent {
+        char key[40];
+        uint64_t hash;           /* of key, for the table's index */
+        char name[17];           /* userid, NIC owner or partition name (UTF-8, trimmed) */
+        char label[ZM_NAME_LEN]; /* its plugin instance, formatted once (met_cp_emit.c) */
+        uint32_t id;             /* CPU, virtual CPU, device number or logical CPU address */
+        bool cur, prev;
+        uint64_t tod, ptod;
+        uint64_t v[CP_NV], pv[CP_NV];
+        uint32_t have, phave; /* bit i: v[i] was in the record */
+        uint32_t down;        /* bit i: v[i] is a timer counting down */
+        uint32_t hint;        /* bit i: v[i] comes from a HINT field (needs its law) */
+        uint64_t acc[CP_NV];  /* monotonic sums of deltas, for DERIVE values */
+        uint64_t d[CP_NV];    /* this interval's deltas (valid when dok bit set) */
+        uint32_t dok;
+};
+
+struct cp_tab {
+        struct cp_ent *e;
+        size_t n, cap, next; /* next: where the following record usually is */
+        struct zh_index ix;  /* key -> position in e */
+};
+
+/* Value slots per table. */
+enum { P_UT, P_SYS, P_PRB, P_WT };                      /* prp: SYTPRP per CPU */
+enum { Y_DIAG, Y_PRVIS, Y_SS, Y_RS, Y_PIOPR, Y_PIOPW }; /* syp: SYTSYP per CPU */
+enum {
+        A_TT,
+        A_VT,
+        A_RES,
+        A_PGR,
+        A_PGW,
+        A_VC,
+        A_VD,
+        A_VU,
+        A_VTP,
+        A_VO
+};                                                               /* A_VC..A_VO: virtual I/O */
+                                                                 /* vcpu: USEACT */
+enum { G_TT, G_VT, G_PGR, G_PGW, G_RES, G_VIO };                 /* guest: sums per userid */
+enum { D_SSCH16, D_SSCHG };                                      /* dev: IODDEV */
+enum { N_TXB, N_RXB, N_TXP, N_RXP, N_TXE, N_RXE, N_TXD, N_RXD }; /* nic: VNDSES */
+enum { L_ACT };                                                  /* lpar: SYTCUP entries */
+enum { R_AVAIL, R_PGABL, R_SAVFR };                              /* sys: SYTRSG */
+enum { S_SAVFR };                                                /* sys: STORSG */
+enum { U_USERS, U_DORM };                                        /* sys: SYTUSR */
+enum { X_PGR, X_PGW };                                           /* sys: paging sums */
+
+struct cp_state {
+        struct zv_state *v;
+        struct cp_tab prp, syp, vcpu, guest, dev, nic, lpar;
+        struct cp_ent rsg, storsg, usr, paging;
+        uint64_t lpar_bad; /* SYTCUP records whose entries did not fit */
+        bool lpar_badnow;  /* ... in this interval */
+        uint64_t last_tod; /* newest record TOD seen, for self-metrics */
+        uint64_t law_tod;  /* TOD the law verdicts were last published with */
+};
+
+struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
+/* After the caller moved or dropped entries of t: index them again. */
+void cp_tab_reindex(struct cp_tab *t);
+void cp_tab_free(struct cp_tab *t);
+/* Delta of slot i from previous to current (counter of width bytes, or timer). */
+bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d);
+/* Timer delta in microseconds; -1 for a reset (counted by the caller). */
+int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way);
+/* Elapsed microseconds between the previous and current record of x. */
+uint64_t cp_elapsed_us(const struct cp_ent *x);
+
+void cp_close(struct zm_engine *e, struct cp_state *s);
+void cp_laws(struct zm_engine *e, struct cp_state *s);
+void cp_emit_all(struct zm_engine *e, struct cp_state *s);
+/*
+ * The check for a metric built from slots mask of x: NULL if every field
+ * used is VERIFIED or INFERRED, else law (or, for a metric no law covers,
+ * "layout": a LayoutFile demoted a field, and only UnverifiedFields true
+ * publishes it).
+ */
+const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law);
+/* Emit m unless its check forbids it (then counted in hint_suppressed). */
+void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m);
+
+#endif

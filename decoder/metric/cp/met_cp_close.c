@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Closing a sample interval: deltas against the previous interval, the
+ * per-guest sums, then laws (met_cp_laws.c), metrics (met_cp_emit.c), the
+ * law self-metrics, and the roll of current readings into previous ones.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "metric/cp/met_cp.h"
+#include "base/tod.h"
+
+uint64_t cp_elapsed_us(const struct cp_ent *x)
+{
+        if (!x->prev || x->tod <= x->ptod)
+                return 0;
+        return (x->tod - x->ptod) / ZD_TOD_PER_US;
+}
+
+bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return false;
+        if (width >= 8) {
+                if (x->v[i] < x->pv[i])
+                        return false; /* a 64-bit counter does not wrap: it was reset */
+                *d = x->v[i] - x->pv[i];
+                return true;
+        }
+        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
+        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
+        return true;
+}
+
+int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return -2;
+        bool down = (x->down & bit) != 0;
+        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
+        if (d < 0 && either_way)
+                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
+        return d;
+}
+
+/* Largest believable timer delta: twice the elapsed time, plus a second of skew. */
+static uint64_t max_us(const struct cp_ent *x)
+{
+        return cp_elapsed_us(x) * 2 + 1000000;
+}
+
+static void timer(struct zm_engine *e, struct cp_ent *x, int i, bool either_way)
+{
+        int64_t d = cp_delta_timer(x, i, max_us(x), either_way);
+        if (d == -1) {
+                zm_counters_mut(e)->timer_resets++;
+                return;
+        }
+        if (d < 0)
+                return;
+        x->d[i] = (uint64_t)d;
+        x->dok |= 1u << i;
+        x->acc[i] += (uint64_t)d;
+}
+
+static void ctr(struct cp_ent *x, int i, unsigned width)
+{
+        uint64_t d;
+        if (!cp_delta_ctr(x, i, width, &d))
+                return;
+        x->d[i] = d;
+        x->dok |= 1u << i;
+        x->acc[i] += d;
+}
+
+static void deltas(struct zm_engine *e, struct cp_state *s)
+{
+        for (size_t i = 0; i < s->prp.n; i++) {
+                struct cp_ent *x = &s->prp.e[i];
+                if (!cp_elapsed_us(x))
+                        continue;
+                timer(e, x, P_UT, false);
+                timer(e, x, P_SYS, false);
+                /* IBM states PFXPRBTM's direction (down) only from 6.4 on. */
+                timer(e, x, P_PRB, true);
+                timer(e, x, P_WT, false);
+        }
+        for (size_t i = 0; i < s->syp.n; i++)
+                for (int k = Y_DIAG; k <= Y_PIOPW; k++)
+                        ctr(&s->syp.e[i], k, 4);
+        for (size_t i = 0; i < s->vcpu.n; i++) {
+                struct cp_ent *x = &s->vcpu.e[i];
+                if (cp_elapsed_us(x)) {
+                        timer(e, x, A_TT, false);
+                        timer(e, x, A_VT, false);
+                }
+                ctr(x, A_PGR, 4);
+                for (int k = A_PGW; k <= A_VO; k++)
+                        ctr(x, k, 4);
+        }
+        for (size_t i = 0; i < s->dev.n; i++) {
+                ctr(&s->dev.e[i], D_SSCH16, 2);
+                ctr(&s->dev.e[i], D_SSCHG, 4);
+        }
+        for (size_t i = 0; i < s->nic.n; i++)
+                for (int k = 0; k <= N_RXD; k++)
+                        ctr(&s->nic.e[i], k, 8);
+        for (size_t i = 0; i < s->lpar.n; i++)
+                if (cp_elapsed_us(&s->lpar.e[i]))
+                        timer(e, &s->lpar.e[i], L_ACT, false);
+        for (size_t i = 0; i < s->syp.n; i++) {
+                struct cp_ent *x = &s->syp.e[i];
+                if (x->dok & (1u << Y_PIOPR))
+                        s->paging.acc[X_PGR] += x->d[Y_PIOPR];
+                if (x->dok & (1u << Y_PIOPW))
+                        s->paging.acc[X_PGW] += x->d[Y_PIOPW];
+        }
+}
+
+/* Per guest: the sums over its virtual CPUs. */
+static void guests(struct cp_state *s)
+{
+        static const int map[][2] = {{A_TT, G_TT}, {A_VT, G_VT}, {A_PGR, G_PGR}, {A_PGW, G_PGW}};
+        for (size_t i = 0; i < s->vcpu.n; i++) {
+                struct cp_ent *x = &s->vcpu.e[i];
+                if (!x->cur)
+                        continue;
+                struct cp_ent *g = cp_tab_get(&s->guest, x->name);
+                if (!g)
+                        return;
+                if (!g->cur) {
+                        g->cur = true;
+                        g->prev = true; /* until a virtual CPU lacks a delta */
+                        g->tod = x->tod;
+                        g->ptod = x->ptod;
+                        snprintf(g->name, sizeof(g->name), "%s", x->name);
+                }
+                g->id++; /* virtual CPUs seen */
+                for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+                        if (x->dok & (1u << map[k][0])) {
+                                g->d[map[k][1]] += x->d[map[k][0]];
+                                g->acc[map[k][1]] += x->d[map[k][0]];
+                                g->dok |= 1u << map[k][1];
+                                if (x->hint & (1u << map[k][0]))
+                                        g->hint |= 1u << map[k][1];
+                        }
+                uint32_t vio =
+                    (1u << A_VC) | (1u << A_VD) | (1u << A_VU) | (1u << A_VTP) | (1u << A_VO);
+                if ((x->dok & vio) == vio) {
+                        uint64_t d = 0;
+                        for (int k = A_VC; k <= A_VO; k++)
+                                d += x->d[k];
+                        g->d[G_VIO] += d;
+                        g->acc[G_VIO] += d;
+                        g->dok |= 1u << G_VIO;
+                        if (x->hint & vio)
+                                g->hint |= 1u << G_VIO;
+                }
+                if (x->have & (1u << A_RES)) {
+                        g->v[G_RES] += x->v[A_RES];
+                        g->have |= 1u << G_RES;
+                        if (x->hint & (1u << A_RES))
+                                g->hint |= 1u << G_RES;
+                }
+                /* Percentages only when every virtual CPU of the guest has a delta. */
+                if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
+                        g->prev = false;
+        }
+}
+
+static void roll_ent(struct cp_ent *x)
+{
+        x->prev = x->cur;
+        x->cur = false;
+        memcpy(x->pv, x->v, sizeof(x->pv));
+        x->phave = x->have;
+        x->ptod = x->tod;
+        x->dok = 0;
+        memset(x->d, 0, sizeof(x->d));
+}
+
+/* Entries not seen this interval are dropped (a guest logged off, a device went away). */
+static void roll(struct cp_tab *t, bool reset_values)
+{
+        size_t o = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                if (!t->e[i].cur)
+                        continue;
+                if (o != i)
+                        t->e[o] = t->e[i];
+                roll_ent(&t->e[o]);
+                if (reset_values) {
+                        memset(t->e[o].v, 0, sizeof(t->e[o].v));
+                        t->e[o].have = 0;
+                        t->e[o].hint = 0;
+                        t->e[o].id = 0;
+                }
+                o++;
+        }
+        bool moved = o != t->n;
+        t->n = o;
+        t->next = 0;
+        if (moved) /* entries were dropped and others moved down */
+                cp_tab_reindex(t);
+}
+
+void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
+{
+        if (m->check && !zv_allowed(s->v, e, m->check)) {
+                zm_counters_mut(e)->hint_suppressed++;
+                return;
+        }
+        zm_emit(e, m);
+}
+
+void cp_close(struct zm_engine *e, struct cp_state *s)
+{
+        bool any = s->prp.n || s->syp.n || s->vcpu.n || s->dev.n || s->nic.n || s->lpar.n ||
+                   s->rsg.cur || s->storsg.cur || s->usr.cur;
+        if (!any)
+                return;
+        deltas(e, s);
+        guests(s);
+        cp_laws(e, s);
+        cp_emit_all(e, s);
+        /* An interval can close twice without a newer record (Interval End after a
+         * close forced by a repeated key): publish each verdict once per time. */
+        if (s->last_tod == s->law_tod)
+                return;
+        s->law_tod = s->last_tod;
+        struct zd_record r;
+        memset(&r, 0, sizeof(r));
+        r.tod = s->last_tod;
+        zv_emit(s->v, e, &r);
+        roll(&s->prp, false);
+        roll(&s->syp, false);
+        roll(&s->vcpu, false);
+        roll(&s->guest, true);
+        roll(&s->dev, false);
+        roll(&s->nic, false);
+        roll(&s->lpar, false);
+        roll_ent(&s->rsg);
+        roll_ent(&s->storsg);
+        roll_ent(&s->usr);
+        s->lpar_badnow = false;
+}

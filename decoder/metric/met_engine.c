@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "metric/met_module.h"
+
+/* Every metric module, in the order records are offered to them. */
+/* X(name) for a `const struct zm_module zm_mod_<name>` in met_<name>.c */
+#define MODULES(X)                                                                                 \
+        X(monitor)                                                                                 \
+        X(cp)                                                                                      \
+        X(vm370)                                                                                   \
+        X(linux)                                                                                   \
+        X(wzvm)
+
+#define DECLARE(name) extern const struct zm_module zm_mod_##name;
+MODULES(DECLARE)
+#undef DECLARE
+
+static const struct zm_module *const modules[] = {
+#define ENTRY(name) &zm_mod_##name,
+    MODULES(ENTRY)
+#undef ENTRY
+        NULL,
+};
+#define NMODULES (sizeof(modules) / sizeof(modules[0]) - 1)
+
+/*
+ * The per-guest series cap: a guest (packed userid) and how many series it
+ * has, and the set of series ids already granted.  Both indexed, so a value
+ * costs the same whatever the number of guests and series.
+ */
+struct guest_count {
+        uint64_t userid;
+        size_t nseries;
+};
+
+struct zm_engine {
+        struct zm_options opt;
+        zm_emit_fn emit;
+        zm_log_fn log;
+        void *ctx;
+        struct zm_counters cnt;
+        char system[ZM_NAME_LEN];
+        unsigned system_gen;
+        double interval;
+        uint64_t intervals; /* Interval End records seen */
+        void *state[NMODULES + 1];
+        struct guest_count *guests;
+        size_t nguests, capguests;
+        struct zh_index guest_ix;
+        uint64_t *known; /* packed userids of the guests CP named (zm_note_guest) */
+        size_t nknown, capknown;
+        struct zh_index known_ix;
+        uint64_t *seen; /* zm_first's keys */
+        size_t nseen, capseen;
+        struct zh_index seen_ix;
+        uint64_t *series; /* ids of guest series granted */
+        uint32_t *succ;   /* + 1: the series whose value followed this one's last time */
+        size_t nseries, capseries;
+        size_t prev; /* + 1: the guest series of the last guest value */
+        struct zh_index series_ix;
+};
+
+struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,
+                                void *ctx)
+{
+        struct zm_engine *e = calloc(1, sizeof(*e));
+        if (!e)
+                return NULL;
+        if (opt)
+                e->opt = *opt;
+        else
+                e->opt.unverified = -1;
+        if (!e->opt.verify_intervals)
+                e->opt.verify_intervals = 3;
+        e->emit = emit;
+        e->log = log;
+        e->ctx = ctx;
+        for (size_t i = 0; modules[i]; i++)
+                if (modules[i]->create)
+                        e->state[i] = modules[i]->create(e);
+        return e;
+}
+
+void zm_engine_free(struct zm_engine *e)
+{
+        if (!e)
+                return;
+        for (size_t i = 0; modules[i]; i++)
+                if (modules[i]->destroy)
+                        modules[i]->destroy(e->state[i]);
+        free(e->guests);
+        zh_free(&e->guest_ix);
+        free(e->known);
+        zh_free(&e->known_ix);
+        free(e->seen);
+        zh_free(&e->seen_ix);
+        free(e->series);
+        free(e->succ);
+        zh_free(&e->series_ix);
+        free(e);
+}
+
+void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
+{
+        unsigned fam = 1u << r->family;
+        for (size_t i = 0; modules[i]; i++) {
+                unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
+                if (modules[i]->record && (want & fam))
+                        modules[i]->record(e, e->state[i], r);
+        }
+}
+
+void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)
+{
+        e->intervals++;
+        for (size_t i = 0; modules[i]; i++)
+                if (modules[i]->interval_end)
+                        modules[i]->interval_end(e, e->state[i], r);
+}
+
+const struct zm_counters *zm_engine_counters(const struct zm_engine *e)
+{
+        return &e->cnt;
+}
+
+struct zm_counters *zm_counters_mut(struct zm_engine *e)
+{
+        return &e->cnt;
+}
+
+const struct zm_options *zm_engine_options(const struct zm_engine *e)
+{
+        return &e->opt;
+}
+
+const char *zm_engine_system(const struct zm_engine *e)
+{
+        return e->system;
+}
+
+double zm_engine_interval(const struct zm_engine *e)
+{
+        return e->interval;
+}
+
+uint64_t zm_engine_intervals(const struct zm_engine *e)
+{
+        return e->intervals;
+}
+
+unsigned zm_engine_system_gen(const struct zm_engine *e)
+{
+        return e->system_gen;
+}
+
+void zm_set_system(struct zm_engine *e, const char *name)
+{
+        if (strncmp(e->system, name, sizeof(e->system) - 1) == 0)
+                return;
+        snprintf(e->system, sizeof(e->system), "%s", name);
+        e->system_gen++;
+}
+
+void zm_set_interval(struct zm_engine *e, double seconds)
+{
+        e->interval = seconds;
+}
+
+void *zm_engine_state(const struct zm_engine *e, const char *module)
+{
+        for (size_t i = 0; e && modules[i]; i++)
+                if (strcmp(modules[i]->name, module) == 0)
+                        return e->state[i];
+        return NULL;
+}
+
+void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
+{
+        if (!e->log)
+                return;
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        e->log(e->ctx, level, msg);
+}
+
+uint64_t zm_metric_id(const struct zm_metric *m)
+{
+        uint64_t h =
+            zh_u64(ZH_SEED, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        h = zh_str(h, m->guest);
+        h = zh_str(h, m->host);
+        h = zh_str(h, m->plugin);
+        h = zh_str(h, m->plugin_instance);
+        h = zh_str(h, m->type);
+        return zh_str(h, m->type_instance);
+}
+
+void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
+{
+        if (len < outsz) {
+                memcpy(out, name, len);
+                out[len] = '\0';
+                return;
+        }
+        const size_t tail = 1 + 16; /* "~" and the hash */
+        if (outsz <= tail + 1) {
+                if (outsz) {
+                        memcpy(out, name, outsz - 1);
+                        out[outsz - 1] = '\0';
+                }
+                return;
+        }
+        size_t keep = outsz - 1 - tail;
+        memcpy(out, name, keep);
+        snprintf(out + keep, outsz - keep, "~%016llx",
+                 (unsigned long long)zh_bytes(ZH_SEED, name, len));
+}
+
+static uint64_t pack_userid(const char *guest)
+{
+        uint64_t u = 0;
+        for (size_t i = 0; i < 8 && guest[i]; i++)
+                u |= (uint64_t)(uint8_t)guest[i] << (56 - 8 * i);
+        return u;
+}
+
+/* A lookup in one of the engine's tables: the engine and the key sought. */
+struct probe {
+        const struct zm_engine *e;
+        uint64_t key;
+};
+
+static bool guest_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->guests[pos].userid == p->key;
+}
+
+static bool series_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->series[pos] == p->key;
+}
+
+/*
+ * Has the guest room for the series (or is it known already)?  Series ids are
+ * 64-bit hashes: two series of one guest that collide count once, which only
+ * makes the cap a little more generous.
+ */
+static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
+{
+        /* Values come in much the same order every interval: first guess the series
+         * that followed the last one's last time. */
+        size_t guess = e->prev && e->succ[e->prev - 1] ? e->succ[e->prev - 1] - 1 : SIZE_MAX;
+        struct probe sp = {e, m->id};
+        size_t i = guess < e->nseries && e->series[guess] == m->id
+                       ? guess
+                       : zh_find(&e->series_ix, m->id, series_eq, &sp);
+        if (i != SIZE_MAX) {
+                if (e->prev)
+                        e->succ[e->prev - 1] = (uint32_t)i + 1;
+                e->prev = i + 1;
+                return true;
+        }
+        struct probe gp = {e, pack_userid(m->guest)};
+        uint64_t gh = zh_u64(ZH_SEED, gp.key);
+        size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
+        if (gi == SIZE_MAX) {
+                if (!zh_grow((void **)&e->guests, &e->capguests, e->nguests, sizeof(*e->guests)) ||
+                    !zh_add(&e->guest_ix, gh, e->nguests))
+                        return false;
+                gi = e->nguests++;
+                e->guests[gi].userid = gp.key;
+                e->guests[gi].nseries = 0;
+        }
+        if (e->guests[gi].nseries >= e->opt.max_series_per_guest)
+                return false;
+        size_t cap = e->capseries;
+        if (!zh_grow((void **)&e->series, &cap, e->nseries, sizeof(*e->series)) ||
+            !zh_grow((void **)&e->succ, &e->capseries, e->nseries, sizeof(*e->succ)) ||
+            !zh_add(&e->series_ix, m->id, e->nseries))
+                return false;
+        if (e->prev)
+                e->succ[e->prev - 1] = (uint32_t)e->nseries + 1;
+        e->prev = e->nseries + 1;
+        e->succ[e->nseries] = 0;
+        e->series[e->nseries++] = m->id;
+        e->guests[gi].nseries++;
+        return true;
+}
+
+static bool seen_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->seen[pos] == p->key;
+}
+
+static bool known_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return p->e->known[pos] == p->key;
+}
+
+void zm_note_guest(struct zm_engine *e, const char *userid)
+{
+        struct probe p = {e, pack_userid(userid)};
+        uint64_t h = zh_u64(ZH_SEED, p.key);
+        if (!userid[0] || zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX)
+                return;
+        if (!zh_grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
+            !zh_add(&e->known_ix, h, e->nknown))
+                return;
+        e->known[e->nknown++] = p.key;
+}
+
+bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid)
+{
+        struct probe p = {e, pack_userid(userid)};
+        return zh_find(&e->known_ix, zh_u64(ZH_SEED, p.key), known_eq, &p) != SIZE_MAX;
+}
+
+size_t zm_engine_guests_known(const struct zm_engine *e)
+{
+        return e->nknown;
+}
+
+bool zm_first(struct zm_engine *e, uint64_t key)
+{
+        struct probe p = {e, key};
+        if (zh_find(&e->seen_ix, key, seen_eq, &p) != SIZE_MAX || e->nseen >= 4096)
+                return false;
+        if (!zh_grow((void **)&e->seen, &e->capseen, e->nseen, sizeof(*e->seen)) ||
+            !zh_add(&e->seen_ix, key, e->nseen))
+                return true; /* out of memory: better a line too many than none */
+        e->seen[e->nseen++] = key;
+        return true;
+}
+
+void zm_emit(struct zm_engine *e, struct zm_metric *m)
+{
+        m->id = zm_metric_id(m);
+        if (m->scope == ZM_GUEST && e->opt.max_series_per_guest && !series_ok(e, m)) {
+                e->cnt.series_capped++;
+                return;
+        }
+        e->cnt.metrics++;
+        if (e->emit)
+                e->emit(e->ctx, m);
+}
+
+void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
+{
+        /* Everything but the name buffers past their first byte: this runs for every value,
+         * and clearing 640 bytes of names cost more than the rest of the metric. */
+        memset(m, 0, offsetof(struct zm_metric, host));
+        m->host[0] = m->plugin[0] = m->plugin_instance[0] = m->type[0] = m->type_instance[0] = 0;
+        memset(&m->nvalues, 0, sizeof(*m) - offsetof(struct zm_metric, nvalues));
+        m->scope = scope;
+        if (r) {
+                m->tod = r->tod;
+                m->domain = r->domain;
+                m->record = r->number;
+        }
+}
+
+/* Names are copied, not formatted: this runs for every value. */
+static void name(char *dst, size_t n, const char *src)
+{
+        if (!src) {
+                dst[0] = '\0';
+                return;
+        }
+        size_t len = strnlen(src, n - 1);
+        memcpy(dst, src, len);
+        dst[len] = '\0';
+}
+
+void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
+                    const char *tinst)
+{
+        name(m->plugin, sizeof(m->plugin), plugin);
+        name(m->plugin_instance, sizeof(m->plugin_instance), pinst);
+        name(m->type, sizeof(m->type), type);
+        name(m->type_instance, sizeof(m->type_instance), tinst);
+}
+
+void zm_metric_gauge(struct zm_metric *m, double v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_GAUGE;
+                m->gauge[m->nvalues++] = v;
+        }
+}
+
+void zm_metric_derive(struct zm_metric *m, int64_t v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_DERIVE;
+                m->derive[m->nvalues++] = v;
+        }
+}

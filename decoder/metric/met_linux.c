@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux guests' own data (domain 10): kernel APPLDATA records (LINUXKRNL
+ * MEM, OS, NET_SUM) and the s390-tools monwriter records (mon_fsstatd,
+ * mon_procd summary), turned into the identifiers collectd's own Linux
+ * plugins use (memory, swap, vmem, load, cpu, processes, interface, df,
+ * uptime, users), so dashboards built for those plugins work unchanged.
+ * The host is the guest (scope ZM_GUEST); the time is the guest's own stamp.
+ * Every identifier, its source field and unit: doc/plugin.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload/appldata/appl.h"
+#include "base/hash.h"
+#include "metric/met_module.h"
+#include "base/tod.h"
+
+struct lx_state {
+        struct zd_appl_tracker *fresh;
+};
+
+static void *lx_create(struct zm_engine *e)
+{
+        (void)e;
+        struct lx_state *s = calloc(1, sizeof(*s));
+        if (s && !(s->fresh = zd_appl_tracker_new())) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
+static void lx_destroy(void *state)
+{
+        struct lx_state *s = state;
+        if (!s)
+                return;
+        zd_appl_tracker_free(s->fresh);
+        free(s);
+}
+
+/* A metric of this guest at time tod. */
+static void start(struct zm_metric *m, const struct zd_record *r, const struct zd_appl *a,
+                  uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                  const char *tinst)
+{
+        zm_metric_init(m, ZM_GUEST, r);
+        memcpy(m->guest, a->userid, sizeof(m->guest)); /* both 9 bytes, NUL-terminated */
+        m->tod = tod;
+        zm_metric_name(m, plugin, pinst, type, tinst);
+}
+
+static void gauge(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                  uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                  const char *tinst, double v)
+{
+        struct zm_metric m;
+        start(&m, r, a, tod, plugin, pinst, type, tinst);
+        zm_metric_gauge(&m, v);
+        zm_emit(e, &m);
+}
+
+/* A DERIVE with one or two data sources (vmpage_io in/out, if_octets rx/tx). */
+static void derive(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                   const char *tinst, int nv, uint64_t v0, uint64_t v1)
+{
+        struct zm_metric m;
+        start(&m, r, a, tod, plugin, pinst, type, tinst);
+        /* Kernel counters are u64/u32; DERIVE is int64: keep the low 63 bits, never negative. */
+        zm_metric_derive(&m, (int64_t)(v0 & INT64_MAX));
+        if (nv > 1)
+                zm_metric_derive(&m, (int64_t)(v1 & INT64_MAX));
+        zm_emit(e, &m);
+}
+
+/* Read named fields of a payload layout; false if any is missing. */
+static bool fields(const struct zl_layout *l, zd_view v, const char *const *names, uint64_t *out,
+                   size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (!zl_get_u64(l, v, names[i], &out[i]))
+                        return false;
+        return true;
+}
+
+/* Counted always; logged once per guest and kind, however many buffers the guest fills. */
+static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
+{
+        zm_counters_mut(e)->appl_bad++;
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
+                zm_log(e, 5,
+                       "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
+                       "counted (appl_bad)",
+                       a->userid, a->prodid_text,
+                       a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
+}
+
+/* Kernel MEM record (kernel-and-s390-tools.md 6.4): amounts in KB, counters in pages. */
+static void lx_mem(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                   uint64_t tod)
+{
+        enum { PGIN, PGOUT, SWIN, SWOUT, TOTAL, FREE, BUF, CACHED, STOT, SFREE, FLT, MAJ, N };
+        static const char *const names[N] = {"pgpgin",    "pgpgout",  "pswpin",    "pswpout",
+                                             "totalram",  "freeram",  "bufferram", "cached",
+                                             "totalswap", "freeswap", "pgfault",   "pgmajfault"};
+        const struct zl_layout *l = zl_find("LINUXKRNL.MEM", a->data.n);
+        uint64_t v[N];
+        if (!l || !fields(l, a->data, names, v, N)) {
+                bad(e, a, "MEM record shorter than its 144-byte layout");
+                return;
+        }
+        uint64_t nonfree = v[FREE] + v[BUF] + v[CACHED];
+        double used = v[TOTAL] > nonfree ? (double)(v[TOTAL] - nonfree) : 0;
+        gauge(e, r, a, tod, "memory", "", "memory", "used", used * 1024);
+        gauge(e, r, a, tod, "memory", "", "memory", "free", (double)v[FREE] * 1024);
+        gauge(e, r, a, tod, "memory", "", "memory", "buffered", (double)v[BUF] * 1024);
+        gauge(e, r, a, tod, "memory", "", "memory", "cached", (double)v[CACHED] * 1024);
+        double sused = v[STOT] > v[SFREE] ? (double)(v[STOT] - v[SFREE]) : 0;
+        gauge(e, r, a, tod, "swap", "", "swap", "used", sused * 1024);
+        gauge(e, r, a, tod, "swap", "", "swap", "free", (double)v[SFREE] * 1024);
+        derive(e, r, a, tod, "swap", "", "swap_io", "in", 1, v[SWIN], 0);
+        derive(e, r, a, tod, "swap", "", "swap_io", "out", 1, v[SWOUT], 0);
+        derive(e, r, a, tod, "vmem", "", "vmpage_io", "memory", 2, v[PGIN], v[PGOUT]);
+        derive(e, r, a, tod, "vmem", "", "vmpage_io", "swap", 2, v[SWIN], v[SWOUT]);
+        /* As collectd's vmem plugin: minflt carries pgfault (all faults), majflt pgmajfault. */
+        derive(e, r, a, tod, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
+}
+
+/* avenrun[3], fixed point with FSHIFT 11 (6.5). */
+static bool avenrun(const struct zl_layout *l, zd_view d, double out[3])
+{
+        static const char *const names[3] = {"avenrun_1", "avenrun_5", "avenrun_15"};
+        for (int i = 0; i < 3; i++) {
+                uint64_t x;
+                if (!zl_get_u64(l, d, names[i], &x))
+                        return false;
+                out[i] = (uint32_t)x / 2048.0;
+        }
+        return true;
+}
+
+/* Kernel OS record (6.5): load, run queue, per-CPU jiffies. */
+static void lx_os(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                  uint64_t tod)
+{
+        const struct zl_layout *l = zl_find("LINUXKRNL.OS", a->data.n);
+        uint64_t run = 0, iowait = 0;
+        double load[3];
+        if (!l || !zl_get_u64(l, a->data, "nr_running", &run) ||
+            !zl_get_u64(l, a->data, "nr_iowait", &iowait) || !avenrun(l, a->data, load)) {
+                bad(e, a, "OS record shorter than its 52-byte header");
+                return;
+        }
+        struct zd_lx_cpus cpus;
+        enum zd_err_kind k = zd_lx_os_cpus(a, &cpus);
+        if (k != ZD_E_NONE) {
+                bad(e, a,
+                    "per-CPU area (nr_cpus, per_cpu_size, cpu_offset) lies outside the record");
+                return;
+        }
+
+        struct zm_metric m;
+        start(&m, r, a, tod, "load", "", "load", "");
+        for (int i = 0; i < 3; i++)
+                zm_metric_gauge(&m, load[i]);
+        zm_emit(e, &m);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "running", (double)run);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "blocked", (double)iowait);
+
+        static const char *const names[] = {"per_cpu_user",   "per_cpu_nice", "per_cpu_system",
+                                            "per_cpu_idle",   "per_cpu_irq",  "per_cpu_softirq",
+                                            "per_cpu_iowait", "per_cpu_steal"};
+        static const char *const states[] = {"user",      "nice",    "system", "idle",
+                                             "interrupt", "softirq", "wait",   "steal"};
+        for (uint32_t i = 0; i < cpus.n; i++) {
+                zd_view ent;
+                if (!zd_view_sub(a->data, cpus.off + i * cpus.step, cpus.step, &ent))
+                        break;
+                uint64_t id = i;
+                (void)zl_get_u64(cpus.entry, ent, "cpu_id", &id); /* mod level 00 has none */
+                char pinst[16];
+                snprintf(pinst, sizeof(pinst), "%u", (unsigned)id);
+                for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++) {
+                        uint64_t x;
+                        if (zl_get_u64(cpus.entry, ent, names[s], &x))
+                                derive(e, r, a, tod, "cpu", pinst, "cpu", states[s], 1, x, 0);
+                }
+        }
+}
+
+/*
+ * Kernel NET_SUM record (6.6): sums over every interface of the guest, so
+ * plugin_instance is "all" (collectd's interface plugin uses the interface
+ * name there; no interface is called "all").
+ */
+static void lx_net(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                   uint64_t tod)
+{
+        enum { RXP, TXP, RXB, TXB, RXE, TXE, RXD, TXD, N };
+        static const char *const names[N] = {"rx_packets", "tx_packets", "rx_bytes",
+                                             "tx_bytes",   "rx_errors",  "tx_errors",
+                                             "rx_dropped", "tx_dropped"};
+        const struct zl_layout *l = zl_find("LINUXKRNL.NET", a->data.n);
+        uint64_t v[N];
+        if (!l || !fields(l, a->data, names, v, N)) {
+                bad(e, a, "NET_SUM record shorter than its 96-byte layout");
+                return;
+        }
+        derive(e, r, a, tod, "interface", "all", "if_octets", "", 2, v[RXB], v[TXB]);
+        derive(e, r, a, tod, "interface", "all", "if_packets", "", 2, v[RXP], v[TXP]);
+        derive(e, r, a, tod, "interface", "all", "if_errors", "", 2, v[RXE], v[TXE]);
+        derive(e, r, a, tod, "interface", "all", "if_dropped", "", 2, v[RXD], v[TXD]);
+}
+
+/* The 12-byte LNXAPPL data header (7.1, 7.2): Unix seconds, data_len, data_offset. */
+static bool lnx_header(const struct zd_appl *a, uint64_t *secs, zd_view *body)
+{
+        uint16_t len, off;
+        if (!zd_u64(a->data, 0, secs) || !zd_u16(a->data, 8, &len) || !zd_u16(a->data, 10, &off))
+                return false;
+        return off >= 12 && zd_view_sub(a->data, off, len, body);
+}
+
+/* collectd's df plugin names a mount point: "/" is "root", else slashes become dashes. */
+static void df_instance(const uint8_t *dir, size_t n, char *out, size_t outsz)
+{
+        if (n == 1 && dir[0] == '/') {
+                snprintf(out, outsz, "root");
+                return;
+        }
+        size_t o = 0;
+        for (size_t i = dir[0] == '/' ? 1 : 0; i < n && o + 1 < outsz; i++) {
+                uint8_t c = dir[i];
+                out[o++] = c == '/' ? '-' : (c > 0x20 && c < 0x7F ? (char)c : '_');
+        }
+        out[o] = 0;
+}
+
+/*
+ * mon_fsstatd (applid 1, record 0; kernel-and-s390-tools.md 7.1): three
+ * length-prefixed strings (device, mount point, type), then statvfs as 9 u64.
+ * Same arithmetic as collectd's df plugin: used = (blocks - bfree) * frsize,
+ * free = bavail * frsize, reserved = (bfree - bavail) * frsize.
+ */
+static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                   zd_view b, uint64_t tod)
+{
+        size_t off = 0, dir_off = 0;
+        uint16_t n[3];
+        for (int i = 0; i < 3; i++) {
+                if (!zd_u16(b, off, &n[i]) || !zd_view_has(b, off + 2, n[i])) {
+                        bad(e, a, "mon_fsstatd name lengths run past the record");
+                        return;
+                }
+                if (i == 1)
+                        dir_off = off + 2;
+                off += 2 + (size_t)n[i];
+        }
+        uint64_t sv[9]; /* bsize frsize blocks bfree bavail files ffree favail flag */
+        for (int i = 0; i < 9; i++)
+                if (!zd_u64(b, off + 8 * (size_t)i, &sv[i])) {
+                        bad(e, a, "mon_fsstatd statvfs block cut short");
+                        return;
+                }
+        uint64_t frsize = sv[1] ? sv[1] : sv[0];
+        if (n[1] == 0 || sv[3] > sv[2] || sv[4] > sv[3]) {
+                bad(e, a, "mon_fsstatd: no mount point, or free blocks above the total");
+                return;
+        }
+        char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
+        df_instance(b.p + dir_off, n[1], full, sizeof(full));
+        zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
+        gauge(e, r, a, tod, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
+        gauge(e, r, a, tod, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
+        gauge(e, r, a, tod, "df", pinst, "df_complex", "reserved",
+              (double)(sv[3] - sv[4]) * frsize);
+}
+
+/*
+ * mon_procd summary (applid 2, record 0; 7.2): uptime, users and the task
+ * states the kernel OS record lacks.  Its memory, swap and CPU figures repeat
+ * what the kernel records carry exactly, so they are not reported twice.
+ */
+static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                      zd_view b, uint64_t tod)
+{
+        uint64_t uptime;
+        uint32_t users, sleeping, stopped, zombie;
+        if (!zd_u64(b, 0, &uptime) || !zd_u32(b, 8, &users) || !zd_u32(b, 38, &sleeping) ||
+            !zd_u32(b, 42, &stopped) || !zd_u32(b, 46, &zombie)) {
+                bad(e, a, "mon_procd summary shorter than 50 bytes");
+                return;
+        }
+        gauge(e, r, a, tod, "uptime", "", "uptime", "", (double)uptime);
+        gauge(e, r, a, tod, "users", "", "users", "", (double)users);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "sleeping", (double)sleeping);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "stopped", (double)stopped);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "zombies", (double)zombie);
+}
+
+static void lx_record(struct zm_engine *e, void *state, const struct zd_record *r)
+{
+        struct lx_state *s = state;
+        if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
+                return;
+        struct zd_appl a;
+        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
+                zm_counters_mut(e)->appl_bad++;
+                return;
+        }
+        zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
+        if (a.kind == ZD_APPL_LINUXKRNL) {
+                uint64_t ts;
+                if (!zd_u64(a.data, 0, &ts)) {
+                        bad(e, &a, "shorter than its timestamp");
+                        return;
+                }
+                /* sync_count_1 != sync_count_2: CP copied the buffer mid-update (6.3). */
+                if (!zd_lx_consistent(a.data)) {
+                        zm_counters_mut(e)->appl_sync++;
+                        return;
+                }
+                if (!zd_appl_tracker_fresh(s->fresh, &a, ts)) {
+                        zm_counters_mut(e)->appl_stale++;
+                        return;
+                }
+                if (a.recnum == ZD_LX_MEM)
+                        lx_mem(e, r, &a, ts);
+                else if (a.recnum == ZD_LX_OS)
+                        lx_os(e, r, &a, ts);
+                else if (a.recnum == ZD_LX_NET)
+                        lx_net(e, r, &a, ts);
+                else
+                        zm_counters_mut(e)->appl_unknown++;
+                return;
+        }
+        if (a.kind == ZD_APPL_LNXAPPL) {
+                bool fs = a.applid == 1 && a.recnum == 0, procd = a.applid == 2 && a.recnum == 0;
+                if (!fs && !procd)
+                        return; /* per-process mon_procd records and other writers: not mapped */
+                uint64_t secs;
+                zd_view body;
+                if (!lnx_header(&a, &secs, &body)) {
+                        bad(e, &a, "LNXAPPL data header lengths lie");
+                        return;
+                }
+                if (!zd_appl_tracker_fresh(s->fresh, &a, secs)) {
+                        zm_counters_mut(e)->appl_stale++;
+                        return;
+                }
+                /* Beyond year 9999 the stamp is damage, not a time. */
+                if (secs > UINT64_C(253402300799)) {
+                        bad(e, &a, "LNXAPPL time stamp out of range");
+                        return;
+                }
+                uint64_t tod = zd_unix_us_to_tod((int64_t)secs * 1000000);
+                if (fs)
+                        lnx_fs(e, r, &a, body, tod);
+                else
+                        lnx_procd(e, r, &a, body, tod);
+                return;
+        }
+        zm_counters_mut(e)->appl_unknown++;
+}
+
+const struct zm_module zm_mod_linux = {
+    .name = "linux",
+    .create = lx_create,
+    .destroy = lx_destroy,
+    .record = lx_record,
+};

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a metric module (met_*.c) sees of the engine.  A module gets every
+ * record and every Interval End and emits zm_metric values through zm_emit.
+ * Modules are listed in met_engine.c.
+ */
+#ifndef ZD_MET_MODULE_H
+#define ZD_MET_MODULE_H
+
+#include "metric/metric.h"
+
+struct zm_module {
+        const char *name;
+        void *(*create)(struct zm_engine *e);
+        void (*destroy)(void *state);
+        void (*record)(struct zm_engine *e, void *state, const struct zd_record *r);
+        void (*interval_end)(struct zm_engine *e, void *state, const struct zd_record *r);
+        /*
+         * Record families (1 << ZD_FAM_x) the module is given; 0 means CP only, so
+         * a VM/370 tape record never reaches a module that reads CP layouts.
+         */
+        unsigned families;
+};
+
+/* Emit one metric (the engine names its series, applies the series cap and counts it). */
+void zm_emit(struct zm_engine *e, struct zm_metric *m);
+/* Start a metric: scope, source record and time filled in, everything else empty. */
+void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r);
+/* Set plugin / instance / type / type_instance in one call (NULL = ""). */
+void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
+                    const char *tinst);
+void zm_metric_gauge(struct zm_metric *m, double v);
+void zm_metric_derive(struct zm_metric *m, int64_t v);
+
+struct zm_counters *zm_counters_mut(struct zm_engine *e);
+/*
+ * True the first time key is given (a guest and a kind of complaint, say):
+ * for logging a thing once and counting the rest.  Remembers 4096 keys; past
+ * that, nothing new is logged.
+ */
+bool zm_first(struct zm_engine *e, uint64_t key);
+/* CP named this guest (a user record, or the userid CP stamps on its APPLDATA). */
+void zm_note_guest(struct zm_engine *e, const char *userid);
+const struct zm_options *zm_engine_options(const struct zm_engine *e);
+void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void zm_set_system(struct zm_engine *e, const char *name);
+void zm_set_interval(struct zm_engine *e, double seconds);
+/* The state a module's create() returned, by module name (NULL if none). */
+void *zm_engine_state(const struct zm_engine *e, const char *module);
+
+#endif

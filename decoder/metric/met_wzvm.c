@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metrics from write_zvm records: LNXAPPL data in domain 10 that starts
+ * with the "WZVM" eyecatcher (any ApplicationID: the records describe
+ * themselves).  Every value comes back as the writing collectd had it:
+ * identifier as written, GAUGE/DERIVE as written, its own time, and the
+ * writer's host name (empty: the zvm plugin names the host after the guest).
+ *
+ * A copy z/VM took while the guest was rewriting the buffer (sync counters
+ * differ) is dropped and counted; a record or a value already reported
+ * (same timestamp) is not reported again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload/appldata/appl.h"
+#include "base/hash.h"
+#include "metric/met_module.h"
+#include "payload/wzvm/wzvm_format.h"
+
+/* Last record timestamp per buffer (guest, applid, mod_level). */
+struct wz_buf {
+        char guest[9];
+        uint16_t applid, mod;
+        uint64_t tod;
+};
+
+/*
+ * Last value time per series, by hash (open addressing).  Guests choose the
+ * names, so both tables are bounded: when one is full it starts afresh, and
+ * at worst a value is reported twice (the zvm plugin drops same-time repeats).
+ */
+#define WZ_MAX_SEEN (1u << 18)
+#define WZ_MAX_BUFS 65536
+struct wz_seen {
+        uint64_t id, tod;
+};
+
+struct wz_state {
+        struct wz_buf *bufs;
+        size_t nbufs, capbufs;
+        struct zh_index bufix;
+        struct wz_seen *seen;
+        size_t nseen, capseen;
+        bool logged[ZD_E__COUNT + 1];
+        bool logged_wide;
+};
+
+static void *wz_create(struct zm_engine *e)
+{
+        (void)e;
+        return calloc(1, sizeof(struct wz_state));
+}
+
+static void wz_destroy(void *p)
+{
+        struct wz_state *s = p;
+        if (!s)
+                return;
+        free(s->bufs);
+        zh_free(&s->bufix);
+        free(s->seen);
+        free(s);
+}
+
+static uint64_t buf_key(const struct zd_appl *a)
+{
+        return zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)a->applid << 16 | a->modlvl);
+}
+
+struct buf_probe {
+        const struct wz_state *s;
+        const struct zd_appl *a;
+};
+
+static bool buf_eq(const void *ctx, size_t pos)
+{
+        const struct buf_probe *p = ctx;
+        const struct wz_buf *b = &p->s->bufs[pos];
+        return b->applid == p->a->applid && b->mod == p->a->modlvl &&
+               strcmp(b->guest, p->a->userid) == 0;
+}
+
+/* Is this record newer than the last one of its buffer?  Remembers it if so. */
+static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
+{
+        uint64_t h = buf_key(a);
+        struct buf_probe p = {s, a};
+        size_t i = zh_find(&s->bufix, h, buf_eq, &p);
+        if (i != SIZE_MAX) {
+                struct wz_buf *b = &s->bufs[i];
+                if (b->tod == tod)
+                        return false;
+                b->tod = tod;
+                return true;
+        }
+        if (s->nbufs >= WZ_MAX_BUFS) {
+                s->nbufs = 0;
+                zh_clear(&s->bufix);
+        }
+        if (!zh_grow((void **)&s->bufs, &s->capbufs, s->nbufs, sizeof(*s->bufs)) ||
+            !zh_add(&s->bufix, h, s->nbufs))
+                return true; /* out of memory: report rather than hide data */
+        struct wz_buf *b = &s->bufs[s->nbufs++];
+        memset(b, 0, sizeof(*b));
+        memcpy(b->guest, a->userid, sizeof(b->guest));
+        b->applid = a->applid;
+        b->mod = a->modlvl;
+        b->tod = tod;
+        return true;
+}
+
+/* Newer than what this series last reported?  Remembers it if so. */
+static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
+{
+        uint64_t id = zm_metric_id(m) | 1; /* 0 marks a free slot */
+        if (s->nseen >= WZ_MAX_SEEN) {
+                memset(s->seen, 0, s->capseen * sizeof(*s->seen));
+                s->nseen = 0;
+        }
+        if (s->nseen * 2 >= s->capseen) {
+                size_t cap = s->capseen ? s->capseen * 2 : 256;
+                struct wz_seen *t = calloc(cap, sizeof(*t));
+                if (!t)
+                        return true;
+                for (size_t i = 0; i < s->capseen; i++)
+                        if (s->seen[i].id)
+                                for (size_t j = s->seen[i].id % cap;; j = (j + 1) % cap)
+                                        if (!t[j].id) {
+                                                t[j] = s->seen[i];
+                                                break;
+                                        }
+                free(s->seen);
+                s->seen = t;
+                s->capseen = cap;
+        }
+        for (size_t j = id % s->capseen;; j = (j + 1) % s->capseen) {
+                struct wz_seen *x = &s->seen[j];
+                if (x->id == id) {
+                        if (m->tod <= x->tod)
+                                return false;
+                        x->tod = m->tod;
+                        return true;
+                }
+                if (!x->id) {
+                        x->id = id;
+                        x->tod = m->tod;
+                        s->nseen++;
+                        return true;
+                }
+        }
+}
+
+static void bad(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a,
+                enum zd_err_kind k)
+{
+        zm_counters_mut(e)->appl_bad++;
+        if (s->logged[k])
+                return;
+        s->logged[k] = true;
+        zm_log(e, 4, "write_zvm record of guest %s (%s) dropped: %s (%s); further ones counted",
+               a->userid, a->prodid_text, zd_err_desc(k), zd_err_name(k));
+}
+
+static bool same_ident(const struct wzvm_entry *x, const struct wzvm_entry *y)
+{
+        return strcmp(x->plugin, y->plugin) == 0 &&
+               strcmp(x->plugin_instance, y->plugin_instance) == 0 &&
+               strcmp(x->type, y->type) == 0 && strcmp(x->type_instance, y->type_instance) == 0 &&
+               x->ds_count == y->ds_count && x->time == y->time;
+}
+
+static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_record *r,
+                       const struct zd_appl *a, const struct wzvm_hdr *h,
+                       const struct wzvm_entry *g, size_t n)
+{
+        if (n > ZM_MAXVALUES) {
+                if (!s->logged_wide)
+                        zm_log(e, 4, "write_zvm: %s/%s has %zu data sources, more than %d; skipped",
+                               g[0].plugin, g[0].type, n, ZM_MAXVALUES);
+                s->logged_wide = true;
+                return;
+        }
+        struct zm_metric m;
+        zm_metric_init(&m, ZM_GUEST, r);
+        memcpy(m.guest, a->userid, sizeof(m.guest));
+        memcpy(m.host, h->host,
+               sizeof(h->host) < sizeof(m.host) ? sizeof(h->host) : sizeof(m.host));
+        zm_metric_name(&m, g[0].plugin, g[0].plugin_instance, g[0].type, g[0].type_instance);
+        m.tod = g[0].time;
+        for (size_t i = 0; i < n; i++) {
+                if (g[i].ds_type == WZVM_DS_GAUGE)
+                        zm_metric_gauge(&m, wzvm_bits_double(g[i].value));
+                else /* DERIVE; COUNTER and ABSOLUTE keep their 64 bits in the same slot */
+                        zm_metric_derive(&m, (int64_t)g[i].value);
+        }
+        if (!value_fresh(s, &m)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        zm_emit(e, &m);
+}
+
+/*
+ * Do the entries form whole value lists?  Each list starts with ds_index 0
+ * and goes on with 1, 2, ... up to its ds_count, every entry naming the same
+ * identifier.  Checked over the whole record before anything is emitted, so a
+ * record with one broken list gives nothing, not its good part.
+ */
+static bool groups_ok(zd_view data, const struct wzvm_hdr *h)
+{
+        struct wzvm_iter it;
+        struct wzvm_entry ent, first;
+        enum zd_err_kind k;
+        size_t n = 0, want = 0;
+        wzvm_iter_init(&it, data, h);
+        while (wzvm_dec_next(&it, &ent, &k) == 1) {
+                if (n == want) {
+                        if (ent.ds_index != 0 || ent.ds_count == 0)
+                                return false;
+                        first = ent;
+                        n = 0;
+                        want = ent.ds_count;
+                } else if (ent.ds_index != n || !same_ident(&first, &ent)) {
+                        return false;
+                }
+                n++;
+        }
+        return n == want;
+}
+
+static void wz_record(struct zm_engine *e, void *state, const struct zd_record *r)
+{
+        struct wz_state *s = state;
+        if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
+                return;
+        struct zd_appl a;
+        if (zd_appl_parse(r, &a) != ZD_E_NONE || a.kind != ZD_APPL_LNXAPPL ||
+            !wzvm_is_record(a.data))
+                return; /* not ours: other modules count what they cannot use */
+        struct wzvm_hdr h;
+        enum zd_err_kind k = wzvm_dec_hdr(a.data, &h);
+        if (k != ZD_E_NONE) {
+                bad(e, s, &a, k);
+                return;
+        }
+        if (h.sync_count_1 != h.sync_count_2) {
+                zm_counters_mut(e)->appl_sync++;
+                return;
+        }
+        /* check every entry before emitting any: nothing partial leaves a bad record */
+        struct wzvm_iter it;
+        struct wzvm_entry ent;
+        wzvm_iter_init(&it, a.data, &h);
+        int rc;
+        while ((rc = wzvm_dec_next(&it, &ent, &k)) == 1)
+                ;
+        if (rc < 0) {
+                bad(e, s, &a, k);
+                return;
+        }
+        if (!groups_ok(a.data, &h)) {
+                bad(e, s, &a, ZD_E_WZVM_DSTYPE);
+                return;
+        }
+        if (!buf_fresh(s, &a, h.timestamp)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        struct wzvm_entry g[ZM_MAXVALUES + 1];
+        size_t n = 0, want = 0;
+        wzvm_iter_init(&it, a.data, &h);
+        while (wzvm_dec_next(&it, &ent, &k) == 1) { /* whole lists only: groups_ok */
+                if (ent.ds_index == 0) {
+                        n = 0;
+                        want = ent.ds_count;
+                }
+                if (n <= ZM_MAXVALUES)
+                        g[n] = ent;
+                n++;
+                if (n == want)
+                        emit_group(e, s, r, &a, &h, g, n);
+        }
+}
+
+const struct zm_module zm_mod_wzvm = {"wzvm", wz_create, wz_destroy, wz_record, NULL};

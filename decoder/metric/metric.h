@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The metric layer: decoded records turned into named values, shaped like
+ * collectd identifiers (plugin, plugin_instance, type, type_instance) but
+ * with no collectd dependency.  The zvm plugin only adds the host name,
+ * applies filters and dispatches; zvmmon can print the same metrics.
+ *
+ * The engine keeps the state metrics need across records (previous timer
+ * readings, per-guest staleness, the sample interval from D1R9, the system
+ * name from D1R4) and hands each record to the metric modules (met_*.c),
+ * listed in met_engine.c.
+ */
+#ifndef ZD_METRIC_H
+#define ZD_METRIC_H
+
+#include "record/record.h"
+
+#define ZM_NAME_LEN  128 /* collectd's DATA_MAX_NAME_LEN: names up to 127 bytes */
+#define ZM_MAXVALUES 4
+
+enum zm_scope {
+        ZM_SYSTEM, /* the z/VM system: host = system name */
+        ZM_GUEST,  /* a guest's own data (APPLDATA, LNXAPPL): host = guest */
+};
+
+enum zm_ds { ZM_GAUGE, ZM_DERIVE };
+
+struct zm_metric {
+        enum zm_scope scope;
+        char guest[9];          /* ZM_GUEST: the userid, upper case as CP writes it */
+        char host[ZM_NAME_LEN]; /* a host name the guest wrote itself (write_zvm), else "" */
+        char plugin[ZM_NAME_LEN];
+        char plugin_instance[ZM_NAME_LEN];
+        char type[ZM_NAME_LEN];
+        char type_instance[ZM_NAME_LEN];
+        size_t nvalues;
+        enum zm_ds ds[ZM_MAXVALUES];
+        double gauge[ZM_MAXVALUES];
+        int64_t derive[ZM_MAXVALUES];
+        uint64_t tod;   /* when the value was true (record TOD, or the guest's own stamp) */
+        uint8_t domain; /* source record, for filters */
+        uint16_t record;
+        const char *check; /* NULL for verified sources; the name of the law that vouches for it */
+        uint64_t id;       /* the series, zm_metric_id(), if the engine needed it; else 0 */
+};
+
+/* Counters the engine keeps about what it refused, for self-metrics and zvmmon stat. */
+struct zm_counters {
+        uint64_t metrics;         /* metrics emitted */
+        uint64_t appl_sync;       /* kernel APPLDATA samples dropped: sync counters differ */
+        uint64_t appl_stale;      /* kernel APPLDATA samples not reported again: stale */
+        uint64_t appl_bad;        /* domain 10 records with lying offsets or lengths */
+        uint64_t appl_unknown;    /* product ids we do not decode (kept opaque) */
+        uint64_t series_capped;   /* metrics dropped by the per-guest series cap */
+        uint64_t timer_resets;    /* CPU timers that went backwards: interval dropped */
+        uint64_t hint_suppressed; /* metrics from unproven fields held back */
+};
+
+struct zm_options {
+        /* Per-guest cap on distinct series (0 = none). */
+        size_t max_series_per_guest;
+        /* UnverifiedFields: -1 auto, 0 never, 1 always. */
+        int unverified;
+        /* Consecutive good intervals before auto turns a hint field on. */
+        unsigned verify_intervals;
+};
+
+struct zm_engine;
+typedef void (*zm_emit_fn)(void *ctx, const struct zm_metric *m);
+/* Messages worth a log line (law verdicts, oddities); level as syslog (3 err .. 6 info). */
+typedef void (*zm_log_fn)(void *ctx, int level, const char *msg);
+
+struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,
+                                void *ctx);
+void zm_engine_free(struct zm_engine *e);
+/* Feed every record of a data set, in order (the handler's record callback). */
+void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
+/* Feed Interval End records (the handler's interval_end callback). */
+void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r);
+const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
+/*
+ * A series' identity: a hash of everything that tells one series from another
+ * and decides how it is named and filtered (scope, guest, the host a guest
+ * wrote, the four names, the source record).  Stable across intervals, so a
+ * consumer can keep what it derives from a series (a collectd value list
+ * with its host resolved, a filter verdict) under this key.
+ */
+uint64_t zm_metric_id(const struct zm_metric *m); /* never 0 */
+/*
+ * A name that may be longer than ZM_NAME_LEN - 1 bytes (a mount point, say)
+ * made to fit, deterministically: a longer one keeps its first 110 bytes and
+ * ends in "~" and 16 hex digits of a 64-bit hash of the whole name, so two
+ * long names that share their beginning stay apart.
+ */
+void zm_name_fit(char *out, size_t outsz, const char *name, size_t len);
+/* From D1R4 (lower case, trimmed), "" until seen. */
+const char *zm_engine_system(const struct zm_engine *e);
+/* Has CP named this guest (upper case userid), and how many guests has it named? */
+bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid);
+size_t zm_engine_guests_known(const struct zm_engine *e);
+/* Interval End records seen: 0 until CP's first sample interval is complete. */
+uint64_t zm_engine_intervals(const struct zm_engine *e);
+/* Changes whenever zm_engine_system() does: names derived from it are stale. */
+unsigned zm_engine_system_gen(const struct zm_engine *e);
+/* From D1R9, in seconds; 0 until seen. */
+double zm_engine_interval(const struct zm_engine *e);
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The 52-byte APPLDATA header of D10R1/D10R2 and product id classification
+ * (kernel-and-s390-tools.md 3 and 4.3).  CALDATOF and CALDATLN come from a
+ * guest-controlled DIAGNOSE and a HINT layout: they are checked against the
+ * record before the data is used.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "payload/appldata/appl.h"
+#include "base/ebcdic.h"
+
+/* EBCDIC "LINUXKRNL" and "2601". */
+static const uint8_t lx_prefix[9] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xD2, 0xD9, 0xD5, 0xD3};
+static const uint8_t lx_version[4] = {0xF2, 0xF6, 0xF0, 0xF1};
+
+static bool ebcdic_digit(uint8_t c)
+{
+        return c >= 0xF0 && c <= 0xF9;
+}
+
+/* ".N" with N in decimal (at most 5 digits: N < 65536). */
+static char *put_dec(char *t, unsigned n)
+{
+        char d[5];
+        size_t k = 0;
+        do
+                d[k++] = (char)('0' + n % 10);
+        while ((n /= 10) && k < sizeof(d));
+        *t++ = '.';
+        while (k)
+                *t++ = d[--k];
+        return t;
+}
+
+static void classify(struct zd_appl *a)
+{
+        const uint8_t *p = a->prodid;
+        a->kind = ZD_APPL_OTHER;
+        if (memcmp(p, lx_prefix, 9) == 0 && memcmp(p + 10, lx_version, 4) == 0 &&
+            ebcdic_digit(p[14]) && ebcdic_digit(p[15])) {
+                a->kind = ZD_APPL_LINUXKRNL;
+                a->recnum = p[9];
+                a->version = 26;
+                a->release = 1;
+                a->modlvl = (uint16_t)((p[14] - 0xF0) * 10 + (p[15] - 0xF0));
+                a->modlvl_text[0] = (char)('0' + (p[14] - 0xF0));
+                a->modlvl_text[1] = (char)('0' + (p[15] - 0xF0));
+                a->modlvl_text[2] = '\0';
+                /* "LINUXKRNL.RR.2601.MM", written out: this runs for every record */
+                static const char hex[] = "0123456789ABCDEF";
+                char *t = a->prodid_text;
+                memcpy(t, "LINUXKRNL.", 10);
+                t[10] = hex[a->recnum >> 4];
+                t[11] = hex[a->recnum & 15];
+                memcpy(t + 12, ".2601.", 6);
+                memcpy(t + 18, a->modlvl_text, 3);
+                return;
+        }
+        if (memcmp(p, "LNXAPPL", 7) == 0) {
+                a->kind = ZD_APPL_LNXAPPL;
+                a->applid = (uint16_t)(p[7] << 8 | p[8]);
+                a->recnum = p[9];
+                a->version = (uint16_t)(p[10] << 8 | p[11]);
+                a->release = (uint16_t)(p[12] << 8 | p[13]);
+                a->modlvl = (uint16_t)(p[14] << 8 | p[15]);
+                /* "LNXAPPL.A.R.V.R.M" in decimal, written out: this runs for every record */
+                char *t = a->prodid_text;
+                memcpy(t, "LNXAPPL", 7);
+                t += 7;
+                const unsigned part[] = {a->applid, a->recnum, a->version, a->release, a->modlvl};
+                for (size_t i = 0; i < 5; i++)
+                        t = put_dec(t, part[i]);
+                *t = '\0';
+                return;
+        }
+        /* IBM products register EBCDIC ids (5684112SF1010100); show text when it is text. */
+        bool text = true;
+        for (int i = 0; i < 16; i++) {
+                unsigned c = zd_ebcdic_char(p[i], ZD_CP037);
+                if (c < 0x20 || c > 0x7E)
+                        text = false;
+        }
+        if (text) {
+                (void)zd_ebcdic_to_utf8(zd_view_make(p, 16), ZD_CP037, a->prodid_text,
+                                        sizeof(a->prodid_text));
+        } else {
+                for (int i = 0; i < 16; i++)
+                        snprintf(a->prodid_text + 2 * i, 3, "%02X", p[i]);
+        }
+}
+
+enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
+{
+        memset(out, 0, sizeof(*out));
+        zd_view rec = r->rec;
+        if (rec.n < ZD_APPL_HDR_LEN)
+                return ZD_E_APPL_SHORT;
+        (void)zd_s16(rec, 20, &out->dataof);
+        (void)zd_s16(rec, 22, &out->dataln);
+        (void)zd_ebcdic_to_utf8(zd_view_make(rec.p + 24, 8), ZD_CP037, out->userid,
+                                sizeof(out->userid));
+        memcpy(out->prodid, rec.p + 32, 16);
+        out->status = rec.p[48];
+        classify(out);
+        if (out->dataof < ZD_APPL_HDR_LEN || (size_t)out->dataof > rec.n)
+                return ZD_E_APPL_OFFSET;
+        if (out->dataln < 0 || (size_t)out->dataln > rec.n - (size_t)out->dataof)
+                return ZD_E_APPL_LENGTH;
+        out->data = zd_view_make(rec.p + out->dataof, (size_t)out->dataln);
+        return ZD_E_NONE;
+}
+
+const char *zd_appl_kind_name(const struct zd_appl *a)
+{
+        if (a->kind == ZD_APPL_LINUXKRNL) {
+                switch (a->recnum) {
+                case ZD_LX_MEM:
+                        return "mem";
+                case ZD_LX_OS:
+                        return "os";
+                case ZD_LX_NET:
+                        return "net";
+                }
+        } else if (a->kind == ZD_APPL_LNXAPPL) {
+                if (a->applid == 1 && a->recnum == 0)
+                        return "fsstatd";
+                if (a->applid == 2 && a->recnum == 0)
+                        return "procd.sum";
+                if (a->applid == 2 && a->recnum == 1)
+                        return "procd.task";
+        }
+        return NULL;
+}
+
+const struct zl_layout *zd_appl_layout(const struct zd_appl *a)
+{
+        const char *k = zd_appl_kind_name(a);
+        if (!k)
+                return NULL;
+        const char *id = a->kind == ZD_APPL_LNXAPPL ? "LNXAPPL.HDR"
+                         : a->recnum == ZD_LX_MEM   ? "LINUXKRNL.MEM"
+                         : a->recnum == ZD_LX_OS    ? "LINUXKRNL.OS"
+                                                    : "LINUXKRNL.NET";
+        return zl_find(id, SIZE_MAX);
+}
