@@ -80,6 +80,7 @@ install: $(INSTALL_TARGETS)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+	python3 scripts/fmt-tables.py $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c')
 
 clean:
 	rm -rf $(BUILD)

@@ -9,6 +9,9 @@ import tempfile
 
 # Bottom to top: a folder may include its own rank and lower ranks.
 RANKS = ["base", "record", "source", "layout", "payload", "metric", "emit"]
+# Inside a layer, a module may keep its own order too: each file of the CP
+# module includes only the files before it in this list.
+MODULES = {"metric/cp": ["met_cp_tab", "met_cp_laws", "met_cp_emit", "met_cp_close", "met_cp"]}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -43,7 +46,24 @@ def check(root):
                 elif RANKS.index(target) > RANKS.index(own):
                     errors.append("%s (%s) includes %s (%s): a layer includes only the "
                                   "layers below it" % (path, own, inc, target))
+                else:
+                    errors += module_order(root, path, inc)
     return errors
+
+
+def module_order(root, path, inc):
+    rel = os.path.relpath(path, root)
+    folder, stem = os.path.dirname(rel), os.path.splitext(os.path.basename(rel))[0]
+    order = MODULES.get(folder)
+    if order is None or os.path.dirname(inc) != folder:
+        return []
+    target = os.path.splitext(os.path.basename(inc))[0]
+    if stem not in order or target not in order:
+        return ["%s: %s is not in the module order of %s" % (path, inc, folder)]
+    if order.index(target) > order.index(stem):
+        return ["%s includes %s: in %s a file includes only the ones before it (%s)"
+                % (path, inc, folder, " < ".join(order))]
+    return []
 
 
 def self_test():

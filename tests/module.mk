@@ -45,5 +45,6 @@ CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 check-format:
 	@command -v clang-format >/dev/null || { echo "check-format: clang-format missing (make deps)"; exit 1; }
 	@clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*') \
-		&& echo "check-format: every C file follows .clang-format"
+		&& python3 scripts/fmt-tables.py --check $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c') \
+		&& echo "check-format: every C file follows .clang-format, every layout table is laid out as a table"
 CHECK_TARGETS += check-format

@@ -5,21 +5,23 @@
  */
 #include "layout/layout.h"
 
-#define TABLES(X)                                                                                  \
-        X(hdr)                                                                                     \
-        X(d0)                                                                                      \
-        X(d1)                                                                                      \
-        X(d3)                                                                                      \
-        X(d4)                                                                                      \
-        X(d5)                                                                                      \
-        X(d6)                                                                                      \
-        X(d8)                                                                                      \
-        X(d11)                                                                                     \
-        X(d10)                                                                                     \
-        X(linux)                                                                                   \
-        X(lnxappl)                                                                                 \
-        X(vm370)                                                                                   \
-        X(wzvm)
+/* clang-format off */
+#define TABLES(X) \
+    X(hdr)        \
+    X(d0)         \
+    X(d1)         \
+    X(d3)         \
+    X(d4)         \
+    X(d5)         \
+    X(d6)         \
+    X(d8)         \
+    X(d11)        \
+    X(d10)        \
+    X(linux)      \
+    X(lnxappl)    \
+    X(vm370)      \
+    X(wzvm)
+/* clang-format on */
 
 #define DECLARE(name) extern const struct zl_table zl_tab_##name;
 TABLES(DECLARE)

@@ -8,147 +8,163 @@
 #define ZP "zpmd v53_records.h (hint)"
 
 /* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */
+/* clang-format off */
 static const struct zl_field mtrepr[] = {
-    {"MTREPR_EDOMAINS", 20, 2, BI, V, N, NULL, "IBM mon440 MRMTREPR",
-     "event domains enabled, bit 0 (X'8000') = domain 0"},
-    {"MTREPR_CONFIG", 22, 2, U, H, N, NULL, ZP, ""},
+    {"MTREPR_EDOMAINS", 20, 2, BI, V, N, NULL, "IBM mon440 MRMTREPR", "event domains enabled, bit 0 (X'8000') = domain 0"},
+    {"MTREPR_CONFIG",   22, 2, U,  H, N, NULL, ZP,                    ""},
 };
+/* clang-format on */
 
 /* D1R2 MTRECM: 24 + command text. */
+/* clang-format off */
 static const struct zl_field mtrecm[] = {
     {"MTRECM_CALBYCT", 20, 4, U, V, N, "bytes", "IBM mon640 MRMTRECM", "command text length"},
 };
+/* clang-format on */
 
 /*
  * D1R4 MTRSYS: 108 (4.2), 176 (4.3, 4.4), 184 (5.1), 420 (6.1).  Only
  * HCPCPEPP is printed by IBM; the rest is zpmd, length-consistent at 108,
  * 176 and 184 (field order supported, sizes inside a block not proven).
  */
+/* clang-format off */
 static const struct zl_field mtrsys[] = {
-    {"MTRSYS_HCPCPEPP", 20, 8, BI, V, N, NULL, "IBM mon420 MRMTRSYS", "program product bit map"},
-    {"MTRSYS_HCPCPEID", 28, 8, HX, H, N, NULL, ZP, "CP identification"},
-    {"MTRSYS_SYSTODST", 36, 8, ZL_TOD, H, N, "tod", ZP, "time of last IPL"},
-    {"MTRSYS_SYSTERM", 44, 8, ZL_TOD, H, N, "tod", ZP, "time of last termination"},
-    {"MTRSYS_SYSDATE", 52, 8, EB, H, N, NULL, ZP, "date"},
-    {"MTRSYS_SYSABNCD", 60, 8, HX, H, N, NULL, ZP, "abend code of last termination"},
-    {"MTRSYS_SYSZONE", 80, 4, SI, H, N, NULL, ZP, "time-zone offset (unit unknown)"},
-    {"MTRSYS_CALFLGS", 84, 1, BI, H, N, NULL, ZP, "flags"},
-    {"MTRSYS_CALFLG2", 86, 1, BI, H, N, NULL, ZP, "X'80' format-1 measurement blocks"},
-    {"MTRSYS_SYSTMID", 88, 8, EB, H, N, NULL, ZP, "system identifier"},
-    {"MTRSYS_SYSCKVOL", 96, 6, EB, H, N, NULL, ZP, "checkpoint volume"},
-    {"MTRSYS_SYSWMVOL", 102, 6, EB, H, N, NULL, ZP, "warm-start volume"},
+    {"MTRSYS_HCPCPEPP", 20,  8, BI,     V, N, NULL,  "IBM mon420 MRMTRSYS", "program product bit map"},
+    {"MTRSYS_HCPCPEID", 28,  8, HX,     H, N, NULL,  ZP,                    "CP identification"},
+    {"MTRSYS_SYSTODST", 36,  8, ZL_TOD, H, N, "tod", ZP,                    "time of last IPL"},
+    {"MTRSYS_SYSTERM",  44,  8, ZL_TOD, H, N, "tod", ZP,                    "time of last termination"},
+    {"MTRSYS_SYSDATE",  52,  8, EB,     H, N, NULL,  ZP,                    "date"},
+    {"MTRSYS_SYSABNCD", 60,  8, HX,     H, N, NULL,  ZP,                    "abend code of last termination"},
+    {"MTRSYS_SYSZONE",  80,  4, SI,     H, N, NULL,  ZP,                    "time-zone offset (unit unknown)"},
+    {"MTRSYS_CALFLGS",  84,  1, BI,     H, N, NULL,  ZP,                    "flags"},
+    {"MTRSYS_CALFLG2",  86,  1, BI,     H, N, NULL,  ZP,                    "X'80' format-1 measurement blocks"},
+    {"MTRSYS_SYSTMID",  88,  8, EB,     H, N, NULL,  ZP,                    "system identifier"},
+    {"MTRSYS_SYSCKVOL", 96,  6, EB,     H, N, NULL,  ZP,                    "checkpoint volume"},
+    {"MTRSYS_SYSWMVOL", 102, 6, EB,     H, N, NULL,  ZP,                    "warm-start volume"},
     /* 4.3 and later */
-    {"MTRSYS_SYSMTYPE", 108, 4, EB, H, N, NULL, ZP, "machine type"},
-    {"MTRSYS_SYSMMODL", 112, 16, EB, H, N, NULL, ZP, "model"},
-    {"MTRSYS_SYSMSEQC", 128, 16, EB, H, N, NULL, ZP, "sequence code"},
-    {"MTRSYS_SYSMPOM", 144, 4, EB, H, N, NULL, ZP, ""},
-    {"MTRSYS_LPNUMBER", 148, 2, U, H, N, NULL, ZP, "LPAR number"},
-    {"MTRSYS_CPUCHAR", 150, 1, BI, H, N, NULL, ZP, ""},
-    {"MTRSYS_CPUCOUNT", 152, 2, U, H, G, "count", ZP, "CPU count (STSI)"},
-    {"MTRSYS_CPUCFGCT", 154, 2, U, H, G, "count", ZP, "configured CPUs"},
-    {"MTRSYS_CPUSTNBY", 156, 2, U, H, G, "count", ZP, "standby CPUs"},
-    {"MTRSYS_CPURESVD", 158, 2, U, H, G, "count", ZP, "reserved CPUs"},
-    {"MTRSYS_LPARNAME", 160, 8, EB, H, N, NULL, ZP, "LPAR name"},
-    {"MTRSYS_LPARCAF", 168, 4, U, H, G, NULL, ZP, "capacity adjustment factor"},
-    {"MTRSYS_CPUDEDCT", 172, 2, U, H, G, "count", ZP, "dedicated CPUs"},
-    {"MTRSYS_CPUSHARD", 174, 2, U, H, G, "count", ZP, "shared CPUs"},
+    {"MTRSYS_SYSMTYPE", 108, 4,  EB, H, N, NULL,    ZP, "machine type"},
+    {"MTRSYS_SYSMMODL", 112, 16, EB, H, N, NULL,    ZP, "model"},
+    {"MTRSYS_SYSMSEQC", 128, 16, EB, H, N, NULL,    ZP, "sequence code"},
+    {"MTRSYS_SYSMPOM",  144, 4,  EB, H, N, NULL,    ZP, ""},
+    {"MTRSYS_LPNUMBER", 148, 2,  U,  H, N, NULL,    ZP, "LPAR number"},
+    {"MTRSYS_CPUCHAR",  150, 1,  BI, H, N, NULL,    ZP, ""},
+    {"MTRSYS_CPUCOUNT", 152, 2,  U,  H, G, "count", ZP, "CPU count (STSI)"},
+    {"MTRSYS_CPUCFGCT", 154, 2,  U,  H, G, "count", ZP, "configured CPUs"},
+    {"MTRSYS_CPUSTNBY", 156, 2,  U,  H, G, "count", ZP, "standby CPUs"},
+    {"MTRSYS_CPURESVD", 158, 2,  U,  H, G, "count", ZP, "reserved CPUs"},
+    {"MTRSYS_LPARNAME", 160, 8,  EB, H, N, NULL,    ZP, "LPAR name"},
+    {"MTRSYS_LPARCAF",  168, 4,  U,  H, G, NULL,    ZP, "capacity adjustment factor"},
+    {"MTRSYS_CPUDEDCT", 172, 2,  U,  H, G, "count", ZP, "dedicated CPUs"},
+    {"MTRSYS_CPUSHARD", 174, 2,  U,  H, G, "count", ZP, "shared CPUs"},
     /* 5.1 and later */
     {"MTRSYS_CPUCAPAB", 176, 4, U, H, G, NULL, ZP, "CPU capability"},
     {"MTRSYS_SCPCAPAB", 180, 4, U, H, G, NULL, ZP, ""},
 };
+/* clang-format on */
 
 /* D1R5 MTRPRP: 40 (4.3, 4.4); zpmd 5.3 struct 44. */
+/* clang-format off */
 static const struct zl_field mtrprp[] = {
-    {"MTRPRP_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon440 MRMTRPRP", "CPU address"},
-    {"MTRPRP_PFXIDMDL", 22, 2, HX, V, N, NULL, "IBM mon440 MRMTRPRP",
-     "CPU model number, packed decimal"},
-    {"MTRPRP_PFXIDSER", 24, 3, HX, V, N, NULL, "IBM mon440 MRMTRPRP",
-     "CPU serial number, packed decimal"},
-    {"MTRPRP_PFXVFST", 27, 1, BI, V, N, NULL, "IBM mon440 MRMTRPRP", "vector facility status"},
-    {"MTRPRP_CALFLAGS", 28, 1, BI, V, N, NULL, "IBM mon440 MRMTRPRP",
-     "X'80' crypto facility online"},
-    {"MTRPRP_PCCCSU", 29, 1, U, V, N, NULL, "IBM mon440 MRMTRPRP", "crypto unit id"},
-    {"MTRPRP_PFXIDVER", 30, 1, U, V, N, NULL, "IBM mon440 MRMTRPRP", "model version code"},
-    {"MTRPRP_PFXTYPE", 31, 1, U, H, N, NULL, ZP, ""},
-    {"MTRPRP_CALUDED", 32, 8, EB, H, N, NULL, ZP, ""},
-    {"MTRPRP_PFXCPUTY", 40, 1, U, H, N, NULL, ZP, "CPU type"},
+    {"MTRPRP_PFXCPUAD", 20, 2, U,  V, N, NULL, "IBM mon440 MRMTRPRP", "CPU address"},
+    {"MTRPRP_PFXIDMDL", 22, 2, HX, V, N, NULL, "IBM mon440 MRMTRPRP", "CPU model number, packed decimal"},
+    {"MTRPRP_PFXIDSER", 24, 3, HX, V, N, NULL, "IBM mon440 MRMTRPRP", "CPU serial number, packed decimal"},
+    {"MTRPRP_PFXVFST",  27, 1, BI, V, N, NULL, "IBM mon440 MRMTRPRP", "vector facility status"},
+    {"MTRPRP_CALFLAGS", 28, 1, BI, V, N, NULL, "IBM mon440 MRMTRPRP", "X'80' crypto facility online"},
+    {"MTRPRP_PCCCSU",   29, 1, U,  V, N, NULL, "IBM mon440 MRMTRPRP", "crypto unit id"},
+    {"MTRPRP_PFXIDVER", 30, 1, U,  V, N, NULL, "IBM mon440 MRMTRPRP", "model version code"},
+    {"MTRPRP_PFXTYPE",  31, 1, U,  H, N, NULL, ZP,                    ""},
+    {"MTRPRP_CALUDED",  32, 8, EB, H, N, NULL, ZP,                    ""},
+    {"MTRPRP_PFXCPUTY", 40, 1, U,  H, N, NULL, ZP,                    "CPU type"},
 };
+/* clang-format on */
 
 /* D1R9 MTRSPR: 36 (4.3, 5.4), 48 (6.2), 52 (7.5). */
+/* clang-format off */
 static const struct zl_field mtrspr[] = {
-    {"MTRSPR_INTERVAL", 20, 4, SI, V, N, "s", "IBM mon540 MRMTRSPR",
-     "sample interval (seconds per zpmd; IBM text gives no unit)"},
-    {"MTRSPR_HFRATE", 24, 4, SI, H, N, "cs", ZP, "high-frequency sampling rate"},
-    {"MTRSPR_SDOMAINS", 28, 2, BI, H, N, NULL, ZP, "sample domains, X'8000' = domain 0"},
-    {"MTRSPR_HDOMAINS", 30, 1, BI, H, N, NULL, ZP, "high-frequency domains"},
-    {"*", 31, 1, RS, H, N, NULL, ZP, "reserved"},
-    {"MTRSPR_CONFIG", 32, 2, U, H, N, NULL, ZP, ""},
+    {"MTRSPR_INTERVAL", 20, 4, SI, V, N, "s",  "IBM mon540 MRMTRSPR", "sample interval (seconds per zpmd; IBM text gives no unit)"},
+    {"MTRSPR_HFRATE",   24, 4, SI, H, N, "cs", ZP,                    "high-frequency sampling rate"},
+    {"MTRSPR_SDOMAINS", 28, 2, BI, H, N, NULL, ZP,                    "sample domains, X'8000' = domain 0"},
+    {"MTRSPR_HDOMAINS", 30, 1, BI, H, N, NULL, ZP,                    "high-frequency domains"},
+    {"*",               31, 1, RS, H, N, NULL, ZP,                    "reserved"},
+    {"MTRSPR_CONFIG",   32, 2, U,  H, N, NULL, ZP,                    ""},
 };
+/* clang-format on */
 
 /* D1R10 MTRSCM: 32 + command text. */
+/* clang-format off */
 static const struct zl_field mtrscm[] = {
-    {"MTRSCM_CALTOD", 20, 8, ZL_TOD, V, N, "tod", "IBM mon710 MRMTRSCM", "time of the command"},
-    {"MTRSCM_CALBYCT", 28, 4, U, V, N, "bytes", "IBM mon710 MRMTRSCM", "command text length"},
+    {"MTRSCM_CALTOD",  20, 8, ZL_TOD, V, N, "tod",   "IBM mon710 MRMTRSCM", "time of the command"},
+    {"MTRSCM_CALBYCT", 28, 4, U,      V, N, "bytes", "IBM mon710 MRMTRSCM", "command text length"},
 };
+/* clang-format on */
 
 /* D1R15 MTRUSR: 204 (5.4), 224 (6.2). */
+/* clang-format off */
 static const struct zl_field mtrusr[] = {
-    {"MTRUSR_VMDUSER", 20, 8, EB, V, N, NULL, "IBM mon620 MRMTRUSR", "user ID"},
-    {"MTRUSR_VMDCPUAD", 28, 2, U, V, N, NULL, "IBM mon620 MRMTRUSR", "CPU address"},
+    {"MTRUSR_VMDUSER",  20, 8, EB, V, N, NULL, "IBM mon620 MRMTRUSR", "user ID"},
+    {"MTRUSR_VMDCPUAD", 28, 2, U,  V, N, NULL, "IBM mon620 MRMTRUSR", "CPU address"},
 };
+/* clang-format on */
 
 /* D1R21 MTRMCC: 36. */
+/* clang-format off */
 static const struct zl_field mtrmcc[] = {
     {"MTRMCC_SYSGSTBY", 20, 8, U, V, G, "bytes", "IBM mon610 MRMTRMCC", "standby central storage"},
     {"MTRMCC_SYSGSTRS", 28, 8, U, V, G, "bytes", "IBM mon610 MRMTRMCC", "reserved central storage"},
 };
+/* clang-format on */
 
 /* D1R25 MTRSSI: 44 (6.4). */
+/* clang-format off */
 static const struct zl_field mtrssi[] = {
-    {"MTRSSI_SYSPLXNM", 20, 8, EB, V, N, NULL, "IBM mon640 MRMTRSSI", "SSI name"},
-    {"MTRSSI_SYSPLXLV", 28, 2, U, V, N, NULL, "IBM mon640 MRMTRSSI", "SSI level"},
-    {"MTRSSI_SYSPLXML", 30, 2, U, V, N, NULL, "IBM mon640 MRMTRSSI", "maximum level"},
-    {"MTRSSI_SYSPLXNS", 32, 2, U, V, G, "count", "IBM mon640 MRMTRSSI", "slots configured"},
-    {"MTRSSI_SYSPLXNR", 34, 2, U, V, G, "count", "IBM mon640 MRMTRSSI", "slots in use"},
-    {"MTRSSI_CALENTSZ", 36, 2, U, V, N, "bytes", "IBM mon640 MRMTRSSI", "member entry size"},
+    {"MTRSSI_SYSPLXNM", 20, 8, EB, V, N, NULL,    "IBM mon640 MRMTRSSI", "SSI name"},
+    {"MTRSSI_SYSPLXLV", 28, 2, U,  V, N, NULL,    "IBM mon640 MRMTRSSI", "SSI level"},
+    {"MTRSSI_SYSPLXML", 30, 2, U,  V, N, NULL,    "IBM mon640 MRMTRSSI", "maximum level"},
+    {"MTRSSI_SYSPLXNS", 32, 2, U,  V, G, "count", "IBM mon640 MRMTRSSI", "slots configured"},
+    {"MTRSSI_SYSPLXNR", 34, 2, U,  V, G, "count", "IBM mon640 MRMTRSSI", "slots in use"},
+    {"MTRSSI_CALENTSZ", 36, 2, U,  V, N, "bytes", "IBM mon640 MRMTRSSI", "member entry size"},
 };
+/* clang-format on */
 
 /* D1R31 MTRSRV: 28. */
+/* clang-format off */
 static const struct zl_field mtrsrv[] = {
-    {"MTRSRV_SRVOFF", 20, 2, U, V, N, "bytes", "IBM mon720 MRMTRSRV",
-     "offset of the service structure"},
-    {"MTRSRV_SRVLEN", 22, 2, U, V, N, "bytes", "IBM mon720 MRMTRSRV",
-     "length of the service structure"},
+    {"MTRSRV_SRVOFF", 20, 2, U, V, N, "bytes", "IBM mon720 MRMTRSRV", "offset of the service structure"},
+    {"MTRSRV_SRVLEN", 22, 2, U, V, N, "bytes", "IBM mon720 MRMTRSRV", "length of the service structure"},
     {"MTRSRV_LNELEN", 24, 2, U, V, N, "bytes", "IBM mon720 MRMTRSRV", "line length"},
 };
+/* clang-format on */
 
 /* D1R33 MTRFCC: 24. */
+/* clang-format off */
 static const struct zl_field mtrfcc[] = {
     {"MTRFCC_FCARDEV", 20, 2, U, V, N, NULL, "IBM mon640 MRMTRFCC", "FCP device number"},
 };
+/* clang-format on */
 
 #define L(id, ds, r, min, lvl, src, f, n)                                                          \
         {                                                                                          \
                 id, ds, 1, r, min, lvl, src, f, n                                                  \
         }
+/* clang-format off */
 static const struct zl_layout layouts[] = {
-    L("D1R1", "MTREPR", 1, 24, "z/VM 4.4+", "IBM mon440 MRMTREPR + zpmd", mtrepr, ZL_COUNT(mtrepr)),
-    L("D1R2", "MTRECM", 2, 24, "z/VM 6.3+", "IBM mon640 MRMTRECM", mtrecm, ZL_COUNT(mtrecm)),
-    L("D1R4", "MTRSYS", 4, 108, "z/VM 4.2", "IBM mon420 MRMTRSYS + zpmd", mtrsys, 12),
-    L("D1R4", "MTRSYS", 4, 176, "z/VM 4.3-4.4", "IBM mon430 MRMTRSYS + zpmd", mtrsys, 26),
-    L("D1R4", "MTRSYS", 4, 184, "z/VM 5.1+", "IBM mon510 MRMTRSYS + zpmd", mtrsys,
-      ZL_COUNT(mtrsys)),
-    L("D1R5", "MTRPRP", 5, 40, "z/VM 4.3-4.4", "IBM mon440 MRMTRPRP + zpmd", mtrprp, 9),
-    L("D1R5", "MTRPRP", 5, 44, "z/VM 5.3+", "IBM mon440 MRMTRPRP + zpmd", mtrprp, ZL_COUNT(mtrprp)),
-    L("D1R9", "MTRSPR", 9, 36, "z/VM 4.3+", "IBM mon540 MRMTRSPR + zpmd", mtrspr, ZL_COUNT(mtrspr)),
-    L("D1R10", "MTRSCM", 10, 32, "z/VM 4.4+", "IBM mon710 MRMTRSCM", mtrscm, ZL_COUNT(mtrscm)),
-    L("D1R11", "MTREND", 11, 20, "z/VM 4.2+", "IBM mon730 MRMTREND (header only)", NULL, 0),
-    L("D1R12", "MTRSOS", 12, 20, "z/VM 5.2+", "IBM mon720 MRMTRSOS (header only)", NULL, 0),
-    L("D1R13", "MTREOF", 13, 20, "z/VM 4.2+", "IBM mon730 MRMTREOF (header only)", NULL, 0),
-    L("D1R15", "MTRUSR", 15, 30, "z/VM 5.4+", "IBM mon620 MRMTRUSR", mtrusr, ZL_COUNT(mtrusr)),
-    L("D1R21", "MTRMCC", 21, 36, "z/VM 6.1+", "IBM mon610 MRMTRMCC", mtrmcc, ZL_COUNT(mtrmcc)),
-    L("D1R25", "MTRSSI", 25, 38, "z/VM 6.4+", "IBM mon640 MRMTRSSI", mtrssi, ZL_COUNT(mtrssi)),
-    L("D1R31", "MTRSRV", 31, 28, "z/VM 7.2+", "IBM mon720 MRMTRSRV", mtrsrv, ZL_COUNT(mtrsrv)),
-    L("D1R33", "MTRFCC", 33, 24, "z/VM 6.4+", "IBM mon640 MRMTRFCC", mtrfcc, ZL_COUNT(mtrfcc)),
+    L("D1R1",  "MTREPR", 1,  24,  "z/VM 4.4+",    "IBM mon440 MRMTREPR + zpmd",        mtrepr, ZL_COUNT(mtrepr)),
+    L("D1R2",  "MTRECM", 2,  24,  "z/VM 6.3+",    "IBM mon640 MRMTRECM",               mtrecm, ZL_COUNT(mtrecm)),
+    L("D1R4",  "MTRSYS", 4,  108, "z/VM 4.2",     "IBM mon420 MRMTRSYS + zpmd",        mtrsys, 12),
+    L("D1R4",  "MTRSYS", 4,  176, "z/VM 4.3-4.4", "IBM mon430 MRMTRSYS + zpmd",        mtrsys, 26),
+    L("D1R4",  "MTRSYS", 4,  184, "z/VM 5.1+",    "IBM mon510 MRMTRSYS + zpmd",        mtrsys, ZL_COUNT(mtrsys)),
+    L("D1R5",  "MTRPRP", 5,  40,  "z/VM 4.3-4.4", "IBM mon440 MRMTRPRP + zpmd",        mtrprp, 9),
+    L("D1R5",  "MTRPRP", 5,  44,  "z/VM 5.3+",    "IBM mon440 MRMTRPRP + zpmd",        mtrprp, ZL_COUNT(mtrprp)),
+    L("D1R9",  "MTRSPR", 9,  36,  "z/VM 4.3+",    "IBM mon540 MRMTRSPR + zpmd",        mtrspr, ZL_COUNT(mtrspr)),
+    L("D1R10", "MTRSCM", 10, 32,  "z/VM 4.4+",    "IBM mon710 MRMTRSCM",               mtrscm, ZL_COUNT(mtrscm)),
+    L("D1R11", "MTREND", 11, 20,  "z/VM 4.2+",    "IBM mon730 MRMTREND (header only)", NULL,   0),
+    L("D1R12", "MTRSOS", 12, 20,  "z/VM 5.2+",    "IBM mon720 MRMTRSOS (header only)", NULL,   0),
+    L("D1R13", "MTREOF", 13, 20,  "z/VM 4.2+",    "IBM mon730 MRMTREOF (header only)", NULL,   0),
+    L("D1R15", "MTRUSR", 15, 30,  "z/VM 5.4+",    "IBM mon620 MRMTRUSR",               mtrusr, ZL_COUNT(mtrusr)),
+    L("D1R21", "MTRMCC", 21, 36,  "z/VM 6.1+",    "IBM mon610 MRMTRMCC",               mtrmcc, ZL_COUNT(mtrmcc)),
+    L("D1R25", "MTRSSI", 25, 38,  "z/VM 6.4+",    "IBM mon640 MRMTRSSI",               mtrssi, ZL_COUNT(mtrssi)),
+    L("D1R31", "MTRSRV", 31, 28,  "z/VM 7.2+",    "IBM mon720 MRMTRSRV",               mtrsrv, ZL_COUNT(mtrsrv)),
+    L("D1R33", "MTRFCC", 33, 24,  "z/VM 6.4+",    "IBM mon640 MRMTRFCC",               mtrfcc, ZL_COUNT(mtrfcc)),
 };
+/* clang-format on */
 ZL_TABLE(d1, layouts);

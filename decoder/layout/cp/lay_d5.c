@@ -5,49 +5,52 @@
 #define ZP "zpmd v53_records.h (hint)"
 
 /* D5R3 PRCPRP: 124 (4.3, 5.1), 384 (5.4 - 7.5). */
-#define PRCPRP_MID                                                                                 \
-        {"PRCPRP_PFXDSPCS", 84, 4, U, H, K, "count", ZP, ""},                                      \
-            {"PRCPRP_PLSDSPCM", 88, 4, U, H, K, "count", ZP, ""},                                  \
-            {"PRCPRP_DSVMAXUS", 92, 4, U, H, G, NULL, ZP, ""},                                     \
-            {"PRCPRP_HFCOUNT", 96, 4, U, H, K, "count", ZP, "high-frequency samples"},             \
-            {"PRCPRP_HFUSERZ", 100, 4, U, H, K, "count", ZP, ""},                                  \
-            {"PRCPRP_HFUSERC", 104, 4, U, H, K, "count", ZP, ""},                                  \
-            {"PRCPRP_CALUDED", 108, 8, EB, H, N, NULL, ZP, ""},                                    \
-            {"PRCPRP_PFXTYPE", 116, 1, U, H, N, NULL, ZP, ""},                                     \
-        {                                                                                          \
-                "PRCPRP_HFUSERM", 120, 4, U, H, K, "count", ZP, ""                                 \
-        }
+/* clang-format off */
+#define PRCPRP_MID                                                                \
+    {"PRCPRP_PFXDSPCS", 84,  4, U,  H, K, "count", ZP, ""},                       \
+    {"PRCPRP_PLSDSPCM", 88,  4, U,  H, K, "count", ZP, ""},                       \
+    {"PRCPRP_DSVMAXUS", 92,  4, U,  H, G, NULL,    ZP, ""},                       \
+    {"PRCPRP_HFCOUNT",  96,  4, U,  H, K, "count", ZP, "high-frequency samples"}, \
+    {"PRCPRP_HFUSERZ",  100, 4, U,  H, K, "count", ZP, ""},                       \
+    {"PRCPRP_HFUSERC",  104, 4, U,  H, K, "count", ZP, ""},                       \
+    {"PRCPRP_CALUDED",  108, 8, EB, H, N, NULL,    ZP, ""},                       \
+    {"PRCPRP_PFXTYPE",  116, 1, U,  H, N, NULL,    ZP, ""},                       \
+    {"PRCPRP_HFUSERM",  120, 4, U,  H, K, "count", ZP, ""}
 static const struct zl_field prcprp43[] = {
-    {"PRCPRP_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon430 MRPRCPRP", "CPU address"},
-    {"PRCPRP_PLSSTLNU", 22, 62, HX, V, N, NULL, "IBM mon430 MRPRCPRP",
-     "VMDBKs stolen from each other CPU (31 halfwords)"},
+    {"PRCPRP_PFXCPUAD", 20, 2,  U,  V, N, NULL, "IBM mon430 MRPRCPRP", "CPU address"},
+    {"PRCPRP_PLSSTLNU", 22, 62, HX, V, N, NULL, "IBM mon430 MRPRCPRP", "VMDBKs stolen from each other CPU (31 halfwords)"},
     PRCPRP_MID,
 };
 static const struct zl_field prcprp54[] = {
-    {"PRCPRP_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon710 MRPRCPRP", "CPU address"},
-    {"*", 22, 62, RS, V, N, NULL, "IBM mon710 MRPRCPRP", "reserved (see PRCDHF)"},
+    {"PRCPRP_PFXCPUAD", 20, 2,  U,  V, N, NULL, "IBM mon710 MRPRCPRP", "CPU address"},
+    {"*",               22, 62, RS, V, N, NULL, "IBM mon710 MRPRCPRP", "reserved (see PRCDHF)"},
     PRCPRP_MID,
     {"PRCPRP_PLSSTLCT", 124, 256, HX, H, N, NULL, ZP, ""},
-    {"PRCPRP_PFXCPUTY", 380, 1, U, H, N, NULL, ZP, "CPU type"},
+    {"PRCPRP_PFXCPUTY", 380, 1,   U,  H, N, NULL, ZP, "CPU type"},
 };
+/* clang-format on */
 
 /* D5R2 PRCVOF: 24.  D5R6 PRCCFN: 24. */
+/* clang-format off */
 static const struct zl_field prcvof[] = {
     {"PRCVOF_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon510 MRPRCVOF", "CPU address"},
 };
 static const struct zl_field prccfn[] = {
     {"PRCCFN_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon440 MRPRCCFN", "CPU address"},
-    {"PRCCFN_PCCCSU", 22, 1, U, V, N, NULL, "IBM mon440 MRPRCCFN", "crypto unit"},
+    {"PRCCFN_PCCCSU",   22, 1, U, V, N, NULL, "IBM mon440 MRPRCCFN", "crypto unit"},
 };
+/* clang-format on */
 
 #define L(id, ds, r, min, lvl, src, f)                                                             \
         {                                                                                          \
                 id, ds, 5, r, min, lvl, src, f, ZL_COUNT(f)                                        \
         }
+/* clang-format off */
 static const struct zl_layout layouts[] = {
-    L("D5R2", "PRCVOF", 2, 24, "z/VM 5.1+", "IBM mon510 MRPRCVOF", prcvof),
+    L("D5R2", "PRCVOF", 2, 24,  "z/VM 5.1+",    "IBM mon510 MRPRCVOF",        prcvof),
     L("D5R3", "PRCPRP", 3, 124, "z/VM 4.3-5.3", "IBM mon430 MRPRCPRP + zpmd", prcprp43),
-    L("D5R3", "PRCPRP", 3, 384, "z/VM 5.4+", "IBM mon710 MRPRCPRP + zpmd", prcprp54),
-    L("D5R6", "PRCCFN", 6, 24, "z/VM 4.4+", "IBM mon440 MRPRCCFN", prccfn),
+    L("D5R3", "PRCPRP", 3, 384, "z/VM 5.4+",    "IBM mon710 MRPRCPRP + zpmd", prcprp54),
+    L("D5R6", "PRCCFN", 6, 24,  "z/VM 4.4+",    "IBM mon440 MRPRCCFN",        prccfn),
 };
+/* clang-format on */
 ZL_TABLE(d5, layouts);

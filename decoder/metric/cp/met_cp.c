@@ -2,7 +2,7 @@
 /*
  * The CP metric module: takes CP sample records (SYTPRP, SYTSYP, SYTRSG,
  * SYTUSR, SYTCUP, STORSG, USEACT, IODDEV, VNDSES) into snapshot tables
- * (met_cp.h) and closes an interval on Interval End.  Fields are read by
+ * (met_cp_tab.h) and closes an interval on Interval End.  Fields are read by
  * name through the layout chosen by record length, so a LayoutFile can
  * correct an offset without touching this code.
  */
@@ -11,58 +11,9 @@
 #include <string.h>
 
 #include "layout/layout.h"
-#include "metric/cp/met_cp.h"
+#include "metric/cp/met_cp_close.h"
 #include "metric/met_module.h"
 #include "base/tod.h"
-
-struct cp_find {
-        const struct cp_tab *t;
-        const char *key;
-};
-
-static bool key_eq(const void *ctx, size_t pos)
-{
-        const struct cp_find *f = ctx;
-        return strcmp(f->t->e[pos].key, f->key) == 0;
-}
-
-struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
-{
-        /* Records come in the same order every interval: try where the last one left off. */
-        if (t->next < t->n && strcmp(t->e[t->next].key, key) == 0)
-                return &t->e[t->next++];
-        struct cp_find f = {t, key};
-        uint64_t h = zh_str(ZH_SEED, key);
-        size_t i = zh_find(&t->ix, h, key_eq, &f);
-        if (i != SIZE_MAX) {
-                t->next = i + 1;
-                return &t->e[i];
-        }
-        if (strlen(key) >= sizeof(t->e->key))
-                return NULL; /* callers' keys always fit; a cut key could never be found again */
-        if (!zh_grow((void **)&t->e, &t->cap, t->n, sizeof(*t->e)) || !zh_add(&t->ix, h, t->n))
-                return NULL;
-        struct cp_ent *x = &t->e[t->n++];
-        memset(x, 0, sizeof(*x));
-        memcpy(x->key, key, strlen(key) + 1);
-        x->hash = h;
-        t->next = t->n;
-        return x;
-}
-
-void cp_tab_reindex(struct cp_tab *t)
-{
-        zh_clear(&t->ix);
-        for (size_t i = 0; i < t->n; i++)
-                (void)zh_add(&t->ix, t->e[i].hash, i); /* cannot fail: the index only shrank */
-}
-
-void cp_tab_free(struct cp_tab *t)
-{
-        free(t->e);
-        zh_free(&t->ix);
-        memset(t, 0, sizeof(*t));
-}
 
 /* Read a numeric field by name; false if the layout lacks it or the record is too short. */
 static bool rd(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out,
@@ -111,13 +62,6 @@ static void set(struct cp_ent *x, int i, const struct zl_layout *l, zd_view rec,
         x->have |= bit;
         x->down = f->type == ZL_TIMERD ? x->down | bit : x->down & ~bit;
         x->hint = f->prov == ZL_HINT ? x->hint | bit : x->hint & ~bit;
-}
-
-const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
-{
-        if (!(x->hint & mask))
-                return NULL;
-        return law ? law : "layout";
 }
 
 /*

@@ -7,43 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metric/cp/met_cp.h"
+#include "metric/cp/met_cp_close.h"
+#include "metric/cp/met_cp_emit.h"
+#include "metric/cp/met_cp_laws.h"
 #include "base/tod.h"
-
-uint64_t cp_elapsed_us(const struct cp_ent *x)
-{
-        if (!x->prev || x->tod <= x->ptod)
-                return 0;
-        return (x->tod - x->ptod) / ZD_TOD_PER_US;
-}
-
-bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
-{
-        uint32_t bit = 1u << i;
-        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
-                return false;
-        if (width >= 8) {
-                if (x->v[i] < x->pv[i])
-                        return false; /* a 64-bit counter does not wrap: it was reset */
-                *d = x->v[i] - x->pv[i];
-                return true;
-        }
-        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
-        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
-        return true;
-}
-
-int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
-{
-        uint32_t bit = 1u << i;
-        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
-                return -2;
-        bool down = (x->down & bit) != 0;
-        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
-        if (d < 0 && either_way)
-                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
-        return d;
-}
 
 /* Largest believable timer delta: twice the elapsed time, plus a second of skew. */
 static uint64_t max_us(const struct cp_ent *x)
@@ -204,15 +171,6 @@ static void roll(struct cp_tab *t, bool reset_values)
         t->next = 0;
         if (moved) /* entries were dropped and others moved down */
                 cp_tab_reindex(t);
-}
-
-void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
-{
-        if (m->check && !zv_allowed(s->v, e, m->check)) {
-                zm_counters_mut(e)->hint_suppressed++;
-                return;
-        }
-        zm_emit(e, m);
 }
 
 void cp_close(struct zm_engine *e, struct cp_state *s)

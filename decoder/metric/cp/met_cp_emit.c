@@ -10,10 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metric/cp/met_cp.h"
+#include "metric/cp/met_cp_emit.h"
 
 #define HAS(x, i) (((x)->dok >> (i)) & 1u)
 #define PAGE      4096.0
+
+void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
+{
+        if (m->check && !zv_allowed(s->v, e, m->check)) {
+                zm_counters_mut(e)->hint_suppressed++;
+                return;
+        }
+        zm_emit(e, m);
+}
 
 static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec, const char *pi,
                   const char *type, const char *ti, const char *check)

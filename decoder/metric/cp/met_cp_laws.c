@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The conservation laws, evaluated once per interval over the deltas that
- * met_cp_close.c computed.  Each law sets one verdict (met_verify.h); the
- * rule in words is in met_verify.c and doc/metrics-cp.md.
+ * closing the interval left in each entry (cp_ent.d).  Each law sets one
+ * verdict (met_verify.h); the rule in words is in met_verify.c and
+ * doc/metrics-cp.md.
  *
  * Tolerances: sums must agree within CP_TOL_REL of the verified side plus
  * a small absolute slack, because the records of one interval are built at
@@ -16,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metric/cp/met_cp.h"
+#include "metric/cp/met_cp_laws.h"
 
 #define CP_TOL_REL  0.10
 #define CP_SLACK_US 2000.0 /* per CPU */

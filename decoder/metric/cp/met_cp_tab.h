@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal to the CP metric module (met_cp*.c): the snapshot tables.
+ * Internal to the CP metric module (metric/cp/): the snapshot tables, the
+ * bottom of the module.  The files above it, each knowing only those below:
+ *   met_cp_laws.c   the conservation laws over this interval's deltas
+ *   met_cp_emit.c   the metrics, each held back until its law holds
+ *   met_cp_close.c  closing an interval: deltas, laws, metrics, roll
+ *   met_cp.c        the module: records into tables, Interval End
  *
  * CP sample records carry cumulative counters and CPU timers.  Each sample
  * record updates an entry (a CPU, a guest's virtual CPU, a device, a NIC,
@@ -10,8 +15,8 @@
  * interval, evaluates the laws (met_cp_laws.c), emits the metrics
  * (met_cp_emit.c) and rolls current into previous.
  */
-#ifndef ZD_MET_CP_H
-#define ZD_MET_CP_H
+#ifndef ZD_MET_CP_TAB_H
+#define ZD_MET_CP_TAB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,9 +95,6 @@ int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool eith
 /* Elapsed microseconds between the previous and current record of x. */
 uint64_t cp_elapsed_us(const struct cp_ent *x);
 
-void cp_close(struct zm_engine *e, struct cp_state *s);
-void cp_laws(struct zm_engine *e, struct cp_state *s);
-void cp_emit_all(struct zm_engine *e, struct cp_state *s);
 /*
  * The check for a metric built from slots mask of x: NULL if every field
  * used is VERIFIED or INFERRED, else law (or, for a metric no law covers,
@@ -100,7 +102,5 @@ void cp_emit_all(struct zm_engine *e, struct cp_state *s);
  * publishes it).
  */
 const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law);
-/* Emit m unless its check forbids it (then counted in hint_suppressed). */
-void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m);
 
 #endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CP module's state: snapshot tables of entries keyed by CPU, userid,
+ * device, NIC or partition, and what can be said of one entry alone (its
+ * deltas against the previous interval, the check its HINT fields need).
+ * Everything else in metric/cp/ builds on this file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/tod.h"
+#include "metric/cp/met_cp_tab.h"
+
+struct cp_find {
+        const struct cp_tab *t;
+        const char *key;
+};
+
+static bool key_eq(const void *ctx, size_t pos)
+{
+        const struct cp_find *f = ctx;
+        return strcmp(f->t->e[pos].key, f->key) == 0;
+}
+
+struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
+{
+        /* Records come in the same order every interval: try where the last one left off. */
+        if (t->next < t->n && strcmp(t->e[t->next].key, key) == 0)
+                return &t->e[t->next++];
+        struct cp_find f = {t, key};
+        uint64_t h = zh_str(ZH_SEED, key);
+        size_t i = zh_find(&t->ix, h, key_eq, &f);
+        if (i != SIZE_MAX) {
+                t->next = i + 1;
+                return &t->e[i];
+        }
+        if (strlen(key) >= sizeof(t->e->key))
+                return NULL; /* callers' keys always fit; a cut key could never be found again */
+        if (!zh_grow((void **)&t->e, &t->cap, t->n, sizeof(*t->e)) || !zh_add(&t->ix, h, t->n))
+                return NULL;
+        struct cp_ent *x = &t->e[t->n++];
+        memset(x, 0, sizeof(*x));
+        memcpy(x->key, key, strlen(key) + 1);
+        x->hash = h;
+        t->next = t->n;
+        return x;
+}
+
+void cp_tab_reindex(struct cp_tab *t)
+{
+        zh_clear(&t->ix);
+        for (size_t i = 0; i < t->n; i++)
+                (void)zh_add(&t->ix, t->e[i].hash, i); /* cannot fail: the index only shrank */
+}
+
+void cp_tab_free(struct cp_tab *t)
+{
+        free(t->e);
+        zh_free(&t->ix);
+        memset(t, 0, sizeof(*t));
+}
+
+const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
+{
+        if (!(x->hint & mask))
+                return NULL;
+        return law ? law : "layout";
+}
+
+uint64_t cp_elapsed_us(const struct cp_ent *x)
+{
+        if (!x->prev || x->tod <= x->ptod)
+                return 0;
+        return (x->tod - x->ptod) / ZD_TOD_PER_US;
+}
+
+bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return false;
+        if (width >= 8) {
+                if (x->v[i] < x->pv[i])
+                        return false; /* a 64-bit counter does not wrap: it was reset */
+                *d = x->v[i] - x->pv[i];
+                return true;
+        }
+        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
+        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
+        return true;
+}
+
+int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return -2;
+        bool down = (x->down & bit) != 0;
+        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
+        if (d < 0 && either_way)
+                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
+        return d;
+}
