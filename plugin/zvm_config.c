@@ -150,6 +150,34 @@ static int get_string(const oconfig_item_t *ci, char **out)
         return 0;
 }
 
+/*
+ * A host name, or the literal text of GuestHostFormat, that can stand in a
+ * collectd identifier: not empty, short enough, no '/' (the identifier's
+ * separator) and no control characters (they would break every writer).
+ */
+static bool host_ok(const char *s)
+{
+        size_t n = strlen(s);
+        if (n == 0 || n >= DATA_MAX_NAME_LEN)
+                return false;
+        for (; *s; s++)
+                if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
+                        return false;
+        return true;
+}
+
+static int get_host(const oconfig_item_t *ci, char **out)
+{
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING &&
+            !host_ok(ci->values[0].value.string)) {
+                ERROR(ZVM_PLUGIN " plugin: %s \"%s\": a host name needs 1 to %d characters, no "
+                                 "'/' and no control characters",
+                      ci->key, ci->values[0].value.string, DATA_MAX_NAME_LEN - 1);
+                return -1;
+        }
+        return get_string(ci, out);
+}
+
 static int get_number(const oconfig_item_t *ci, double min, double max, double *out)
 {
         if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
@@ -234,9 +262,11 @@ static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
 {
         if (ci->values_num != 2 || ci->values[0].type != OCONFIG_TYPE_STRING ||
             ci->values[1].type != OCONFIG_TYPE_STRING || strlen(ci->values[0].value.string) > 8 ||
-            !ci->values[1].value.string[0]) {
+            !host_ok(ci->values[1].value.string)) {
                 ERROR(ZVM_PLUGIN " plugin: GuestHost needs two strings: a userid (up to 8 "
-                                 "characters) and a host name");
+                                 "characters) and a host name (up to %d characters, no '/' and "
+                                 "no control characters)",
+                      DATA_MAX_NAME_LEN - 1);
                 return -1;
         }
         struct zvm_hostmap *p = realloc(c->map, (c->nmap + 1) * sizeof(*p));
@@ -257,12 +287,13 @@ static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
 {
         bool ok = ci->values_num >= 2;
         for (int i = 0; ok && i < ci->values_num; i++)
-                ok = ci->values[i].type == OCONFIG_TYPE_STRING && ci->values[i].value.string[0] &&
-                     strlen(ci->values[i].value.string) < (i ? DATA_MAX_NAME_LEN : 9) &&
-                     !strchr(ci->values[i].value.string, '/');
+                ok = ci->values[i].type == OCONFIG_TYPE_STRING &&
+                     (i ? host_ok(ci->values[i].value.string)
+                        : ci->values[i].value.string[0] && strlen(ci->values[i].value.string) < 9);
         if (!ok) {
                 ERROR(ZVM_PLUGIN " plugin: TrustedGuestHost needs a userid (up to 8 characters) "
-                                 "and one or more host names (up to %d characters, no '/')",
+                                 "and one or more host names (up to %d characters, no '/' and no "
+                                 "control characters)",
                       DATA_MAX_NAME_LEN - 1);
                 return -1;
         }
@@ -314,9 +345,9 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         if (strcasecmp(k, "MaxRetryInterval") == 0)
                 return get_number(ci, 0.01, 86400, &c->retry_max);
         if (strcasecmp(k, "Host") == 0)
-                return get_string(ci, &c->host);
+                return get_host(ci, &c->host);
         if (strcasecmp(k, "GuestHostFormat") == 0)
-                return get_string(ci, &c->guest_format);
+                return get_host(ci, &c->guest_format);
         if (strcasecmp(k, "GuestHost") == 0)
                 return add_map(c, ci);
         if (strcasecmp(k, "TrustedGuestHost") == 0)

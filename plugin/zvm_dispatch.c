@@ -555,6 +555,8 @@ static bool resolve_host(struct zvm_dispatch *d, struct series *x)
  */
 static const char *refused_name(const struct zm_metric *m)
 {
+        if (!m->plugin[0] || !m->type[0])
+                return "an empty plugin or type (collectd refuses it)";
         if (m->scope != ZM_GUEST)
                 return NULL;
         if (strncasecmp(m->plugin, "zvm", 3) == 0 || strncasecmp(m->plugin, "vm370", 5) == 0)
@@ -793,13 +795,14 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
         }
         if (x->refused) {
                 count(&st->names_refused);
-                struct noted *n = noted(d, x->guest);
+                struct noted *n = noted(d, x->guest[0] ? x->guest : "*");
                 if (n && !n->name) {
                         n->name = true;
-                        WARNING(ZVM_PLUGIN " plugin: guest %s wrote values as %s/%s/%s/%s: "
+                        WARNING(ZVM_PLUGIN " plugin: %s%s wrote values as %s/%s/%s/%s: "
                                            "refused (%s); further ones of this guest are only "
                                            "counted (total_values-names_refused)",
-                                x->guest, m->plugin, m->plugin_instance, m->type, m->type_instance,
+                                x->guest[0] ? "guest " : "", x->guest[0] ? x->guest : "CP data",
+                                m->plugin, m->plugin_instance, m->type, m->type_instance,
                                 x->refused);
                 }
                 return;

@@ -6,9 +6,17 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
 	$(CSTD) $(WARN) -Idecoder $(YAJL_CFLAGS)
 
-build/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(DEC_SRCS) $(DEC_HDRS)
+# The plugin's targets compile its sources with collectd's headers and the
+# daemon stand-ins of the unit tests (tests/unit/cd_stubs.h).
+FUZZ_PLUGIN := $(COLLECTD_CFLAGS) -Itests/unit plugin/zvm_dispatch.c plugin/zvm_config.c \
+	plugin/zvm_stats.c plugin/zvm_reader.c
+FUZZ_EXTRA_fuzz_names  := $(FUZZ_PLUGIN)
+FUZZ_EXTRA_fuzz_config := $(FUZZ_PLUGIN)
+
+build/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(DEC_SRCS) $(DEC_HDRS) $(ZVM_SRCS) \
+		tests/unit/cd_stubs.h | $(CD_INCROOT)/collectd
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(DEC_SRCS) $(YAJL_LIBS) -lm
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_EXTRA_$*) $(DEC_SRCS) $(YAJL_LIBS) -lm -lpthread
 
 .PHONY: fuzz-build fuzz-smoke-run
 fuzz-build: $(FUZZ_BINS)

@@ -32,9 +32,13 @@ static int cd_nlog;
 static cdtime_t cd_now = (cdtime_t)1 << 40;
 static char cd_hostname[DATA_MAX_NAME_LEN] = "collector";
 char *hostname_g = cd_hostname;
+/* Called first with every value list when set (the fuzz targets check identifiers here). */
+static void (*cd_on_dispatch)(value_list_t const *vl);
 
 int plugin_dispatch_values(value_list_t const *vl)
 {
+        if (cd_on_dispatch)
+                cd_on_dispatch(vl);
         if (cd_count_only) {
                 cd_ncounted++;
                 return 0;

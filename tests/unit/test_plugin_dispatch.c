@@ -71,6 +71,17 @@ static void guest_host_naming(void **state)
         assert_false(zvm_guest_host(&c, "LINUX01", h, 5)); /* does not fit */
         ci = item("GuestHost", 2, "TOOLONGUSER", "x");
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        /* Host names must stand in a collectd identifier (fuzz_config found '/' passing). */
+        ci = item("GuestHostFormat", 1, "zvm/%u", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("GuestHostFormat", 1, "", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("Host", 1, "a\tb", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("GuestHost", 2, "LINUX03", "a/b");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
+        assert_string_equal(h, "LINUX01"); /* the last good format (%U) still holds */
         ci = item("NoSuchOption", 1, "x", NULL);
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         ci = item("IncludeRecord", 1, "D0R", NULL);
@@ -372,6 +383,16 @@ static void unknown_type_counted(void **state)
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->type_refused, 2);
         assert_int_equal(cd_nlog, 1);
+        /* An empty type or plugin never reaches collectd, which would log each one
+         * (fuzz_names: the mapping passed them through). */
+        m.type[0] = 0;
+        m.tod += 4096;
+        zvm_dispatch_metric(d, &m);
+        struct zm_metric p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
+        p.plugin[0] = 0;
+        zvm_dispatch_metric(d, &p);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->names_refused, 2);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
 }
