@@ -178,15 +178,28 @@ static int get_host(const oconfig_item_t *ci, char **out)
         return get_string(ci, out);
 }
 
+/* One number in [min, max]; NaN is in no range (a plain comparison would let it through). */
 static int get_number(const oconfig_item_t *ci, double min, double max, double *out)
 {
         if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
-            ci->values[0].value.number < min || ci->values[0].value.number > max) {
+            !(ci->values[0].value.number >= min && ci->values[0].value.number <= max)) {
                 ERROR(ZVM_PLUGIN " plugin: option %s needs one number between %g and %g", ci->key,
                       min, max);
                 return -1;
         }
         *out = ci->values[0].value.number;
+        return 0;
+}
+
+/* A count: like get_number, and a fraction is refused rather than cut (as write_zvm does). */
+static int get_count(const oconfig_item_t *ci, double min, double max, double *out)
+{
+        if (get_number(ci, min, max, out))
+                return -1;
+        if (*out != (double)(long long)*out) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs a whole number, not %g", ci->key, *out);
+                return -1;
+        }
         return 0;
 }
 
@@ -335,7 +348,7 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         if (strcasecmp(k, "File") == 0)
                 return each_string(ci, c, add_file);
         if (strcasecmp(k, "MaxDataSetSize") == 0) {
-                if (get_number(ci, 4096, 2147483648.0, &d))
+                if (get_count(ci, 4096, 2147483648.0, &d))
                         return -1;
                 c->max_set = (size_t)d;
                 return 0;
@@ -357,7 +370,7 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         if (strcasecmp(k, "IncludeGuest") == 0 || strcasecmp(k, "ExcludeGuest") == 0)
                 return each_string(ci, c, add_guestfilter);
         if (strcasecmp(k, "MaxSeriesPerGuest") == 0) {
-                if (get_number(ci, 0, 1e9, &d))
+                if (get_count(ci, 0, 1e9, &d))
                         return -1;
                 c->engine.max_series_per_guest = (size_t)d;
                 return 0;
@@ -365,7 +378,7 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         if (strcasecmp(k, "UnverifiedFields") == 0)
                 return get_unverified(ci, &c->engine.unverified);
         if (strcasecmp(k, "VerifyIntervals") == 0) {
-                if (get_number(ci, 1, 1000, &d))
+                if (get_count(ci, 1, 1000, &d))
                         return -1;
                 c->engine.verify_intervals = (unsigned)d;
                 return 0;

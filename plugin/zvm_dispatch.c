@@ -557,6 +557,10 @@ static const char *refused_name(const struct zm_metric *m)
 {
         if (!m->plugin[0] || !m->type[0])
                 return "an empty plugin or type (collectd refuses it)";
+        /* '/' separates the parts of a collectd identifier; inside one it makes another. */
+        if (strchr(m->plugin, '/') || strchr(m->plugin_instance, '/') || strchr(m->type, '/') ||
+            strchr(m->type_instance, '/') || strchr(m->host, '/'))
+                return "a name with '/'";
         if (m->scope != ZM_GUEST)
                 return NULL;
         if (strncasecmp(m->plugin, "zvm", 3) == 0 || strncasecmp(m->plugin, "vm370", 5) == 0)

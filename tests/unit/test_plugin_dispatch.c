@@ -4,6 +4,8 @@
  * interval, filters, one dispatch per identifier and time), the config
  * block, and the whole pipe from data set bytes to captured value lists.
  */
+#include <math.h>
+
 #include "vec_appl.h"
 
 #include "cd_stubs.h"
@@ -82,6 +84,19 @@ static void guest_host_naming(void **state)
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
         assert_string_equal(h, "LINUX01"); /* the last good format (%U) still holds */
+        /* Counts take whole numbers; NaN is no number in range (fuzz_config). */
+        ci = item("MaxSeriesPerGuest", 1, NULL, NULL);
+        vals[0].type = OCONFIG_TYPE_NUMBER;
+        vals[0].value.number = 2.5;
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        vals[0].value.number = NAN;
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("VerifyIntervals", 1, NULL, NULL);
+        vals[0].type = OCONFIG_TYPE_NUMBER;
+        vals[0].value.number = NAN;
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        vals[0].value.number = 3;
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
         ci = item("NoSuchOption", 1, "x", NULL);
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         ci = item("IncludeRecord", 1, "D0R", NULL);
@@ -391,8 +406,11 @@ static void unknown_type_counted(void **state)
         struct zm_metric p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
         p.plugin[0] = 0;
         zvm_dispatch_metric(d, &p);
+        p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
+        snprintf(p.type_instance, sizeof(p.type_instance), "a/b"); /* fuzz_names */
+        zvm_dispatch_metric(d, &p);
         assert_int_equal(cd_nvl, 0);
-        assert_int_equal(zvm_stats()->names_refused, 2);
+        assert_int_equal(zvm_stats()->names_refused, 3);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
 }
