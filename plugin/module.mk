@@ -1,5 +1,5 @@
 # The zvm collectd read plugin, built out of tree against Debian's collectd-dev
-# (collectd-and-peers.md A1: -DHAVE_CONFIG_H and -I/usr/include/collectd are
+# (doc/facts/collectd.md 1: -DHAVE_CONFIG_H and -I/usr/include/collectd are
 # both needed).  The decoder is linked in statically: zvm.so needs nothing
 # but collectd and libc.
 COLLECTD_INC     ?= /usr/include/collectd

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * write_zvm: records and the /dev/monwriter discipline
- * (kernel-and-s390-tools.md 5.3).  Record i always has mod_level i and the
+ * (doc/facts/kernel-drivers.md 2.3).  Record i always has mod_level i and the
  * same 4010-byte size, so its buffer key never changes and an update
  * overwrites it in place; records no longer needed get a STOP (header only).
  */

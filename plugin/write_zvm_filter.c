@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * write_zvm: Include / Exclude.  collectd exports no ignorelist to
- * out-of-tree plugins (collectd-and-peers.md A1), so this is our own:
+ * out-of-tree plugins (doc/facts/collectd.md 1), so this is our own:
  * a rule names a plugin, or a plugin and a type ("memory/memory"), each
  * exact or "*".
  */

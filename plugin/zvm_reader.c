@@ -2,9 +2,9 @@
 /*
  * The device thread's work: /dev/monreader delivers one data set per IUCV
  * message as a run of reads closed by a 0-byte read
- * (kernel-and-s390-tools.md 2.5).  Bytes are gathered until that 0-byte read
+ * (doc/facts/kernel-drivers.md 1.3).  Bytes are gathered until that 0-byte read
  * and only then decoded; EIO and EFAULT invalidate the set in progress,
- * EOVERFLOW only says later records may be missing (2.6).  The device is
+ * EOVERFLOW only says later records may be missing (1.4).  The device is
  * opened non-blocking and polled with a timeout, so a stop request is seen
  * within one poll period and shutdown never waits on a read.
  */

@@ -4,7 +4,7 @@
  * 4 KB frames and never lets one cross a frame boundary: when the next record
  * does not fit, an End-of-Frame record (D1R13) closes the frame; a sample
  * set's last frame ends with Interval End (D1R11), an event set's with
- * neither (zvm-monitor-records.md 3.1).  Room for the closing 20-byte record
+ * neither (doc/facts/monitor-stream.md 3.1).  Room for the closing 20-byte record
  * is always kept.  Frame boundaries are DCSS address boundaries: every range
  * starts on a page, and a range that reaches the end of its area goes on at
  * the area's start under a new MCE.
@@ -15,8 +15,9 @@
  * would be gone and the last ones read twice).  So once the set fills its
  * area the rest of its records are not placed: they are counted as lost,
  * and the Interval End still closes the set, in the room always kept for
- * it.  What real CP does when its sample area is too small is not in the
- * reference notes; this is zvmsim's model (doc/zvmsim.md, DCSS size).
+ * it.  What real CP does when its sample area is too small is not in any
+ * source found (doc/facts/monitor-stream.md 5.4); this is zvmsim's model
+ * (doc/zvmsim.md, DCSS size).
  */
 #include <stdlib.h>
 #include <string.h>

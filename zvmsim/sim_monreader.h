@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * /dev/monreader semantics (kernel-and-s390-tools.md 2.5-2.8), without FUSE:
+ * /dev/monreader semantics (doc/facts/kernel-drivers.md 1.3-1.6), without FUSE:
  * one opener; a queue of at most msglim unreplied IUCV messages; a read
  * returns at most the rest of the current MCE or record range, and a 0-byte
  * read ends each data set; the message that reaches the limit is flagged and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * /dev/monwriter as the kernel driver behaves (kernel-and-s390-tools.md 5.3),
+ * /dev/monwriter as the kernel driver behaves (doc/facts/kernel-drivers.md 2.3),
  * written from the documented behaviour, quirks included: an update of an
  * existing buffer consumes the stored datalen but places bytes by the new
  * header's datalen; STOP takes no data; a failed START DIAG leaves the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * /dev/monwriter semantics (kernel-and-s390-tools.md 5): a stream of 13-byte
+ * /dev/monwriter semantics (doc/facts/kernel-drivers.md 2): a stream of 13-byte
  * monwrite_hdr + data, parsed across write() boundaries; buffers keyed by
  * (applid, record, version, release, mod level) and function; a global limit
  * on active buffers.  Pure logic: the caller holds any lock.

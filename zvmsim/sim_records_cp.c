@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CP records of the synthetic system, built by field name through the
- * decoder's layouts (names from cp-field-offsets.md / IBM's pages).  Fields
+ * decoder's layouts (names from IBM's pages, doc/facts/cp-records.md).  Fields
  * the model does not drive get generic plausible values (sim_records.c).
  */
 #include <stdio.h>

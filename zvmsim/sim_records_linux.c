@@ -2,7 +2,7 @@
 /*
  * Linux guests: kernel APPLDATA buffers (LINUXKRNL MEM, OS, NET_SUM) and the
  * s390-tools writers mon_fsstatd and mon_procd (LNXAPPL), built the way the
- * kernel and s390-tools build them (kernel-and-s390-tools.md 6 and 7):
+ * kernel and s390-tools build them (doc/facts/kernel-drivers.md 4, s390-tools.md):
  *   - the guest updates its buffers on its own timer (virtual CPU time), so
  *     CP often copies an unchanged buffer; sync_count_1 is incremented before
  *     the update and sync_count_2 after it, and now and then CP's copy is
@@ -21,7 +21,8 @@
 
 #define TOD_S (UINT64_C(1000000) * ZD_TOD_PER_US)
 
-/* Buffer lengths (kernel-and-s390-tools.md 6 and 7): the kernel's, and what the writers pad to. */
+/* Buffer lengths (doc/facts/kernel-drivers.md 4, s390-tools.md 2-3): the kernel's, and what the
+ * writers pad to. */
 #define MEM_LEN      144
 #define NET_LEN      96
 #define OS_LEN(ncpu) (52 + (size_t)(ncpu)*36)
@@ -107,7 +108,7 @@ void sim_lx_free(struct m_linux *lx)
         free(lx->procs);
 }
 
-/* sync_count_1++, fields, timestamp, sync_count_2++ (kernel-and-s390-tools.md 6.3). */
+/* sync_count_1++, fields, timestamp, sync_count_2++ (doc/facts/kernel-drivers.md 4.3). */
 static void sync_hdr(struct sim_rec *r, uint64_t tod, uint32_t sync)
 {
         sim_set_u(r, "timestamp", tod);

@@ -111,7 +111,7 @@ static void name8(char out[9], const char *prefix, unsigned n)
  * pageable frames are in use.  That does not scale: 10,000 such guests would
  * want 20 TB, more than the 4 TB of central storage z/VM 7.3 and 7.4 support
  * (IBM, "Control program support", LinuxONE/IBM Z documentation) and more
- * frames than SYTRSG_RSAPGABL, a fullword, can count (cp-field-offsets.md 6):
+ * frames than SYTRSG_RSAPGABL, a fullword, can count (doc/facts/cp-records.md 6):
  * written as 32 bits the count wrapped below RSAAVAIL and the storage law
  * failed.  A big system overcommits instead: when the guests would need more,
  * their resident pages are scaled down to share 4 TB, each keeping at least
@@ -150,7 +150,7 @@ static void real_storage(struct sim_sys *s)
  * Unless --dcss-pages pins the size, the DCSS grows until the configuration
  * and sample areas (1/8 and 5/8 of it, sim_dcss_init) hold their sets, as an
  * installation sizes MONDCSS for its system (the default since z/VM 6.2 is
- * 16384 pages, zvm-monitor-records.md).  The size comes from the records the
+ * 16384 pages, doc/facts/monitor-stream.md 5.4).  The size comes from the records the
  * configuration implies, not from building a set: an upper bound on the
  * frames (struct sim_fit) so that nothing is lost, plus room for monwriter
  * buffers (255 by default, up to a frame each) and an eighth to spare.

@@ -2,7 +2,7 @@
 /*
  * Every known CP monitor record: domain, number, DSECT, name, type.
  *
- * Sources (zvm-monitor-records.md 2.2, cp-field-offsets.md): "IBM monNNN
+ * Sources (doc/facts/monitor-stream.md 2.2, doc/facts/cp-records.md): "IBM monNNN
  * MRxxxxxx" where the number, name and type were seen on IBM's page for
  * that level; "zpmd v53 (hint)" where only the z/VM 5.3 transcription of
  * pak-center/zpmd names the record.  A type of 0 means the kind (sample,
@@ -11,7 +11,7 @@
  */
 #include "layout/registry.h"
 
-/* Domain names and ids: IBM MONEQ (zvm-monitor-records.md 2.1) [V]. */
+/* Domain names and ids: IBM MONEQ (doc/facts/monitor-stream.md 2.1), verified. */
 static const char *const dom_name[] = {
     "System", "Monitor", "Scheduler",       "Storage", "User",     "Processor",
     "I/O",    "Seek",    "Virtual Network", "ISFC",    "APPLDATA", "SSI",

@@ -98,7 +98,7 @@ static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
                        a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
 }
 
-/* Kernel MEM record (kernel-and-s390-tools.md 6.4): amounts in KB, counters in pages. */
+/* Kernel MEM record (doc/facts/kernel-drivers.md 4.4): amounts in KB, counters in pages. */
 static void lx_mem(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
                    uint64_t tod)
 {
@@ -240,7 +240,7 @@ static void df_instance(const uint8_t *dir, size_t n, char *out, size_t outsz)
 }
 
 /*
- * mon_fsstatd (applid 1, record 0; kernel-and-s390-tools.md 7.1): three
+ * mon_fsstatd (applid 1, record 0; doc/facts/s390-tools.md 2): three
  * length-prefixed strings (device, mount point, type), then statvfs as 9 u64.
  * Same arithmetic as collectd's df plugin: used = (blocks - bfree) * frsize,
  * free = bavail * frsize, reserved = (bfree - bavail) * frsize.

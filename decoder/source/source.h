@@ -86,7 +86,7 @@ void zd_capture_frame_header(uint8_t out[ZD_CAP_FRAME_LEN], uint32_t len, int64_
  * The page-image assumption, in one place: after a control record come the
  * images of every 4 KB DCSS page that its entries' ranges touch, one image
  * per page, each page once, in ascending address order.  IBM does not
- * document this (zvm-monitor-records.md 5.2, tagged [I]); the decoder, the
+ * document this (doc/facts/monitor-stream.md 5.2, inferred); the decoder, the
  * simulator's MONWRITE output and the tests all go through this function.
  * Fills pages[] (up to max) with the page numbers (address >> 12) in file
  * order and returns how many there are, or -1 if more than max.

@@ -61,7 +61,7 @@ int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t 
  * whole entries and every entry is a well-formed MCE.  A data page starts
  * with a record header whose bytes 2-3 are zero; the message buffer's flag
  * and type bytes there are not (IPFLAGS1, IPTYPE), which keeps the two
- * apart [I: zvm-monitor-records.md 5.1-5.2].
+ * apart (inferred: doc/facts/monitor-stream.md 5.1-5.2).
  */
 static bool parse_control(const uint8_t *blk, struct zd_mce *ent, size_t *nent)
 {

@@ -2,9 +2,10 @@
 /*
  * Variable-record (VB) monitor files, and the VB engine the tape sources
  * share (vb.h).  A data transfer program strips MONWRITE's control records
- * and writes each monitor record as a variable-length record (seed 001);
- * such files arrive with or without block descriptor words, and with the RDW
- * either before the CP record or doubling as its MRHDRLEN.
+ * and writes each monitor record as a variable-length record (CA MICS 6.3,
+ * doc/facts/monitor-stream.md 8.1); such files arrive with or without block
+ * descriptor words, and with the RDW either before the CP record or doubling
+ * as its MRHDRLEN.
  *
  * Framing errors (a descriptor word with nonzero low half, a length below 4
  * or above 32760) lose the framing: the engine reports once and scans forward

@@ -10,7 +10,7 @@
  *   ZD_FAM_CP     a CP monitor record (20-byte MRHDR), either after the RDW
  *                 (RDW length = record length + 4) or starting at the RDW
  *                 (MRHDRLEN doubles as the RDW: "MRHDRLEN DS H Record
- *                 descriptor word", seed 001); decided record by record.
+ *                 descriptor word", CA MICS 6.3); decided record by record.
  *   ZD_FAM_VM370  a VM/370 Monitor record: its 12-byte header starts with the
  *                 RDW (vm370.h).
  */

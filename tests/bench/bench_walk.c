@@ -19,7 +19,7 @@
 struct mix {
         int domain, record, len, count;
 };
-/* Sizes from zvm-monitor-records.md 7 (z/VM 6.x-7.x levels). */
+/* A mix of record sizes like z/VM 6.x-7.x's (doc/facts/cp-records.md). */
 static const struct mix mix[] = {
     {0, 1, 116, 16},   {0, 2, 352, 16},  {0, 3, 492, 1},    {0, 19, 200, 1},
     {4, 3, 508, 500},  {6, 3, 220, 200}, {10, 2, 196, 100}, {10, 2, 52 + 52 + 16 * 36, 100},

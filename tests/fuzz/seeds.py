@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write the seed corpora for the decoder fuzz targets from the documented layouts
-(zvm-monitor-records.md 1, 3-5; capture format in decoder/source/source.h).  Run from the tree top."""
+(doc/facts/monitor-stream.md 1, 3-5; capture format in decoder/source/source.h).
+Run from the tree top."""
 import os
 import struct
 

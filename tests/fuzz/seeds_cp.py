@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seed corpora for fuzz_cp_metrics and fuzz_layoutfile, written from the documented
-layouts (cp-field-offsets.md) and doc/layoutfile.md.  Run from the tree top."""
+layouts (doc/facts/cp-records.md) and doc/layoutfile.md.  Run from the tree top."""
 import os
 import struct
 

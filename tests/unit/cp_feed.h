@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A metric engine fed with CP records written by hand (offsets from
- * cp-field-offsets.md), collecting what it emits and logs.
+ * doc/facts/cp-records.md), collecting what it emits and logs.
  */
 #ifndef TEST_CP_FEED_H
 #define TEST_CP_FEED_H

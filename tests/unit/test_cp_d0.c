@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Domain 0 records decoded from byte vectors written here from
- * cp-field-offsets.md (offsets from the record start, header included).
+ * doc/facts/cp-records.md (offsets from the record start, header included).
  */
 #include "cp_vec.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Domain 1 records from byte vectors written from cp-field-offsets.md 11-15. */
+/* Domain 1 records from byte vectors written from doc/facts/cp-records.md 11-15. */
 #include "cp_vec.h"
 
 static uint8_t rec[512];

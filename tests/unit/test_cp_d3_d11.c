@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Domains 3, 4, 5, 6, 8 and 11 from byte vectors written from cp-field-offsets.md. */
+/* Domains 3, 4, 5, 6, 8 and 11 from byte vectors written from doc/facts/cp-records.md. */
 #include "cp_vec.h"
 
 static uint8_t rec[1024];
@@ -58,7 +58,7 @@ static void useact(void **state)
         assert_int_equal(getu(l, rec, 508, "USEACT_CALCPPGR"), 11);
         assert_int_equal(getu(l, rec, 508, "USEACT_CALCPPGW"), 22);
         assert_int_equal(getu(l, rec, 508, "USEACT_VMDVDSCT"), 33);
-        /* everything past 32 is a hint (cp-field-offsets.md 1.2) */
+        /* everything past 32 is a hint (doc/facts/cp-records.md 1.2) */
         for (size_t i = 0; i < l->nfields; i++)
                 assert_int_equal(l->fields[i].prov, l->fields[i].off <= 32 ? ZL_VERIFIED : ZL_HINT);
 }

@@ -2,7 +2,7 @@
 /*
  * Each remaining law: kept -> on after N intervals with its metrics; broken
  * -> off, with the reason in the log.  Records are written by hand from
- * cp-field-offsets.md (offsets in the helpers below).
+ * doc/facts/cp-records.md (offsets in the helpers below).
  */
 #include "cp_feed.h"
 

@@ -4,7 +4,7 @@
  * zvmsim file once lost its SYTSYP and SYTPRP records and the device-ssch
  * law held on "4000 devices, 991215 SSCH/RSCH of 0 executed": a law must not
  * hold when the numbers it compares contradict it or are not there.
- * Records are written by hand from cp-field-offsets.md (offsets below).
+ * Records are written by hand from doc/facts/cp-records.md (offsets below).
  */
 #include "cp_feed.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Data sets as /dev/monreader delivers them (kernel-and-s390-tools.md 2.4,
- * zvm-monitor-records.md 4.2-4.3): [12-byte MCE][START..END bytes] pairs.
+ * Data sets as /dev/monreader delivers them (doc/facts/kernel-drivers.md 1.2,
+ * doc/facts/monitor-stream.md 4.2-4.3): [12-byte MCE][START..END bytes] pairs.
  */
 #include "collect.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * met_linux: kernel APPLDATA and s390-tools monwriter records to collectd's
- * Linux plugin identifiers.  Vectors from kernel-and-s390-tools.md 6 and 7.
+ * Linux plugin identifiers.  Vectors from doc/facts/kernel-drivers.md 4 and
+ * doc/facts/s390-tools.md.
  */
 #include <stdio.h>
 #include <stdlib.h>

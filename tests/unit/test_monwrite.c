@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MONWRITE files (zvm-monitor-records.md 5): 4096-byte records; a control
+ * MONWRITE files (doc/facts/monitor-stream.md 5): 4096-byte records; a control
  * record (IBM MWTBK: 40-byte IUCV message-pending buffer with the MCA start
  * at +12 and end at +16, then 12-byte control-area entries at +40) followed
  * by one image per 4 KB DCSS page its ranges touch, ascending.

@@ -521,7 +521,7 @@ static void series_cap_per_guest(void **state)
         zvm_config_free(&c);
 }
 
-/* A data set (kernel-and-s390-tools.md 2.4): one MCE, then a record set at DCSS 0x100000. */
+/* A data set (doc/facts/monitor-stream.md 4.3): one MCE, then a record set at DCSS 0x100000. */
 static size_t one_set(uint8_t *set, const uint8_t *rec, size_t len)
 {
         vec_mce(set, 0xE2, 0x00, 0x20, 0x100000, 0x100000 + (uint32_t)len - 1);

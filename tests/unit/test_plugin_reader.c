@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The device reader against a scripted /dev/monreader with the driver's
- * semantics (kernel-and-s390-tools.md 2.5-2.8): reads never cross an MCE or
+ * semantics (doc/facts/kernel-drivers.md 1.3-1.6): reads never cross an MCE or
  * record-set boundary, a 0-byte read closes a data set, errors as errno.
  */
 #include <errno.h>

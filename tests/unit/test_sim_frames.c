@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zvmsim's DCSS frames and data sets (zvmsim/sim_dcss.c, sim_monwrite.c)
- * checked by hand against the documented rules (zvm-monitor-records.md 3-5):
+ * checked by hand against the documented rules (doc/facts/monitor-stream.md 3-5):
  * records never cross a 4 KB DCSS frame, a frame that is left early ends with
  * End-of-Frame (D1R13), a sample set ends with Interval End (D1R11), MCE
  * ranges are [start, last byte], and a MONWRITE group is a control record

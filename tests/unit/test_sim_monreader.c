@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zvmsim's /dev/monreader logic (zvmsim/sim_monreader.c) against the driver
- * behaviour in kernel-and-s390-tools.md 2.5-2.8: reads never cross an MCE or
+ * behaviour in doc/facts/kernel-drivers.md 1.3-1.6: reads never cross an MCE or
  * record range, a 0-byte read ends each data set, the message reaching the
  * limit is followed by EOVERFLOW, sever gives EIO until reopened.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zvmsim's /dev/monwriter logic (zvmsim/sim_monwriter.c) against the driver
- * behaviour documented in kernel-and-s390-tools.md 5.1-5.3.  Headers are
+ * behaviour documented in doc/facts/kernel-drivers.md 2.1-2.3.  Headers are
  * written here byte by byte from the documented 13-byte monwrite_hdr.
  */
 #include <errno.h>

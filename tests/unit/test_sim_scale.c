@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zvmsim at scale (zvmsim/sim_system.c, sim_dcss.c): real storage that
- * SYTRSG's fullword frame counts can hold (cp-field-offsets.md 6: RSAPGABL
+ * SYTRSG's fullword frame counts can hold (doc/facts/cp-records.md 6: RSAPGABL
  * and RSAAVAIL are 4 bytes), a DCSS sized so that every set fits its area,
  * an upper bound on frames that the real packer never exceeds, and a DCSS
  * pinned too small that loses records at the end of a set instead of

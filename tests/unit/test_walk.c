@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Record headers and the frame walk (zvm-monitor-records.md 1 and 3): a
+ * Record headers and the frame walk (doc/facts/monitor-stream.md 1 and 3): a
  * record never crosses a 4 KB frame; End-of-Frame (D1R13) jumps to the next
  * 4 KB boundary in DCSS address terms; Interval End (D1R11) closes an
  * interval; a remainder too short for a header or a zero length is an

@@ -195,7 +195,8 @@ static void encoder_refuses_what_does_not_fit(void **state)
 static void monwrite_header_bytes(void **state)
 {
         (void)state;
-        /* kernel-and-s390-tools.md 5.1: function, applid, record, version, release, mod, len, 13 */
+        /* doc/facts/kernel-drivers.md 2.1: function, applid, record, version, release, mod,
+         * len, 13 */
         static const uint8_t want[13] = {0x00, 0x7A, 0x76, 0x01, 0x00, 0x01, 0x00,
                                          0x00, 0x00, 0x05, 0x0F, 0xAA, 0x0D};
         struct wzvm_mwhdr h = {WZVM_MW_START, WZVM_DEFAULT_APPLID, 1, 1, 0, 5, 4010, 13};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * met_wzvm: write_zvm records inside D10R2 records (written here from
- * zvm-monitor-records / kernel-and-s390-tools.md 3 and doc/write_zvm.md)
+ * doc/facts/monitor-stream.md 7 and doc/write_zvm.md)
  * through the metric engine.
  */
 #include "wzvm_vec.h"

@@ -2,7 +2,7 @@
 /*
  * write_zvm plugin core: the queue, the table, record packing and keying,
  * and the /dev/monwriter discipline, against a fake device that parses the
- * byte stream with the monwrite_hdr rules (kernel-and-s390-tools.md 5) and
+ * byte stream with the monwrite_hdr rules (doc/facts/kernel-drivers.md 2) and
  * keeps buffers by key the way the driver does.
  */
 #include "vec.h"
@@ -40,7 +40,7 @@ static ssize_t fake_write(void *ctx, const void *p, size_t n)
                 errno = f->fail_any;
                 return -1;
         }
-        /* one header (13 bytes, kernel-and-s390-tools.md 5.1) + datalen bytes per write */
+        /* one header (13 bytes, doc/facts/kernel-drivers.md 2.1) + datalen bytes per write */
         const uint8_t *b = p;
         assert_true(n >= 13);
         uint8_t fn = b[0];

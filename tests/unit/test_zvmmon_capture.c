@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zvmmon capture's loop against a scripted monreader (kernel-and-s390-tools.md
- * 2.5, 2.6): data sets end at 0-byte reads, EOVERFLOW flags the set before it,
+ * zvmmon capture's loop against a scripted monreader (doc/facts/kernel-drivers.md
+ * 1.3, 1.4): data sets end at 0-byte reads, EOVERFLOW flags the set before it,
  * EIO and EFAULT discard the partial set, EAGAIN waits.  The output is checked
  * byte by byte against the capture format of decoder/source/source.h.
  */

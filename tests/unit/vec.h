@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Test vectors are built here byte by byte from the documented layouts
- * (shared/reference), never with the encoders under test.
+ * (doc/facts), never with the encoders under test.
  */
 #ifndef TEST_VEC_H
 #define TEST_VEC_H
@@ -30,7 +30,7 @@ static inline void be64(uint8_t *p, uint64_t v)
         be32(p + 4, (uint32_t)v);
 }
 
-/* MRHDR (zvm-monitor-records.md 1): len, zeros, domain, reserved, record, TOD, reserved. */
+/* MRHDR (doc/facts/monitor-stream.md 1): len, zeros, domain, reserved, record, TOD, reserved. */
 static inline size_t vec_hdr(uint8_t *p, uint16_t len, uint8_t dom, uint16_t rec, uint64_t tod)
 {
         memset(p, 0, 20);
@@ -41,7 +41,7 @@ static inline size_t vec_hdr(uint8_t *p, uint16_t len, uint8_t dom, uint16_t rec
         return len;
 }
 
-/* MCE (zvm-monitor-records.md 4.2): type, domain bytes, reserved, start, end (last byte). */
+/* MCE (doc/facts/monitor-stream.md 4.2): type, domain bytes, reserved, start, end (last byte). */
 static inline void vec_mce(uint8_t *p, uint8_t type, uint8_t d0, uint8_t d1, uint32_t start,
                            uint32_t end)
 {

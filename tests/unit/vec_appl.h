@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 10 test vectors, written from kernel-and-s390-tools.md 3, 4.3, 6, 7
- * and IBM's APPLDATA layout page.  The EBCDIC here is a hand table for
- * A-Z, 0-9 and blank, independent of decoder/base/ebcdic.c.
+ * Domain 10 test vectors, written from doc/facts/monitor-stream.md 7,
+ * kernel-drivers.md 3.2 and 4, s390-tools.md and IBM's APPLDATA layout page.
+ * The EBCDIC here is a hand table for A-Z, 0-9 and blank, independent of
+ * decoder/base/ebcdic.c.
  */
 #ifndef TEST_VEC_APPL_H
 #define TEST_VEC_APPL_H

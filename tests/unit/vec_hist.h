@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Vectors for VB files, VM/370 Monitor tapes and AWSTAPE images, written
- * byte by byte from the documents (seed 001, seed 003 / VM/370 R6 SPG App. C
- * and DA&CBL MN097-MN099, AWSTAPE header facts), never with the decoder.
+ * byte by byte from the documents (CA MICS 6.3, VM/370 R6 SPG App. C and
+ * DA&CBL MN097-MN099: doc/facts/monitor-stream.md 8; AWSTAPE header facts),
+ * never with the decoder.
  */
 #ifndef TEST_VEC_HIST_H
 #define TEST_VEC_HIST_H

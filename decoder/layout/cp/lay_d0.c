@@ -5,7 +5,7 @@
  * source string; HINT = zpmd's z/VM 5.3 transcription (pak-center/zpmd
  * src/v53_records.h, read packed), to be proven at run time (met_verify.c);
  * INFERRED = forced by verified facts, reason in the description.
- * Facts: shared/reference/cp-field-offsets.md sections 2-7.
+ * Facts: doc/facts/cp-records.md sections 2-7.
  */
 #include "layout/lay_short.h"
 

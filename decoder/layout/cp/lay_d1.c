@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 1 (Monitor) record layouts.  Facts: cp-field-offsets.md 11-15,
- * zvm-monitor-records.md 7.1.  Provenance tags as in lay_d0.c.
+ * Domain 1 (Monitor) record layouts.  Facts: doc/facts/cp-records.md 11-15.
+ * Provenance tags as in lay_d0.c.
  */
 #include "layout/lay_short.h"
 

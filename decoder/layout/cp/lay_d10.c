@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 10 APPLDATA header (zvm-monitor-records.md 7.9, kernel-and-s390-tools.md 3).
+ * Domain 10 APPLDATA header (doc/facts/monitor-stream.md 7).
  * IBM verifies the 52-byte header size and the names APLSDT_CALDATOF and
  * APLSDT_ADATA; offsets and the other names come from zpmd's d10r1/d10r2
  * structs, so they are HINTs that appl_hdr.c proves on every record (the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Domain 11 (SSI) record layouts.  Facts: cp-field-offsets.md 14; all VERIFIED. */
+/* Domain 11 (SSI) record layouts.  Facts: doc/facts/cp-records.md 14; all VERIFIED. */
 #include "layout/lay_short.h"
 
 #define S6 "IBM mon620 MRSSISMI"

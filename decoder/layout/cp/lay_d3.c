@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Domain 3 (Storage) record layouts.  Only what IBM prints is decoded
- * (cp-field-offsets.md 6, 15); no zpmd offsets are used for this domain.
+ * (doc/facts/cp-records.md 6, 15); no zpmd offsets are used for this domain.
  */
 #include "layout/lay_short.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 4 (User) record layouts.  Facts: cp-field-offsets.md 1.
+ * Domain 4 (User) record layouts.  Facts: doc/facts/cp-records.md 1.
  *
  * USEACT: IBM prints bytes 20-32 (mon520, mon610, mon620); nothing past 32
  * is confirmed.  zpmd has no USEACT struct.  Its USELOF struct (a sibling

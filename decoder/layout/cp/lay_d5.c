@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Domain 5 (Processor) record layouts.  Facts: cp-field-offsets.md 8. */
+/* Domain 5 (Processor) record layouts.  Facts: doc/facts/cp-records.md 8. */
 #include "layout/lay_short.h"
 
 #define ZP "zpmd v53_records.h (hint)"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 6 (I/O) record layouts.  Facts: cp-field-offsets.md 9.
+ * Domain 6 (I/O) record layouts.  Facts: doc/facts/cp-records.md 9.
  * IODDEV: IBM confirms no offset; the layout is zpmd's, read packed with
  * the 20-byte header zpmd omits added.  The same SCM fields are VERIFIED in
  * IODMOF, which supports their order, not their place in IODDEV.

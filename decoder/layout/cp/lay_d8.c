@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Domain 8 (Virtual Network) record layouts.  Facts: cp-field-offsets.md
- * 10, zvm-monitor-records.md 7.8.  VNDSES: IBM's prolog (mon730) says what
+ * Domain 8 (Virtual Network) record layouts.  Facts: doc/facts/cp-records.md
+ * 10.  VNDSES: IBM's prolog (mon730) says what
  * the record holds but no offset is confirmed; the layout is zpmd's
  * (316 bytes in 5.3, marked untested by its author).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "layout/layout.h"
 
-/* MRHDR / MRRECHDR, identical from z/VM 4.2 to 7.5 (zvm-monitor-records.md 1). */
+/* MRHDR / MRRECHDR, identical from z/VM 4.2 to 7.5 (doc/facts/monitor-stream.md 1). */
 /* clang-format off */
 static const struct zl_field hdr_fields[] = {
     {"MRHDRLEN", 0,  2, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, "bytes", "IBM mon750 MRHDR", "record length, header included"},

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The 52-byte APPLDATA header of D10R1/D10R2 and product id classification
- * (kernel-and-s390-tools.md 3 and 4.3).  CALDATOF and CALDATLN come from a
- * guest-controlled DIAGNOSE and a HINT layout: they are checked against the
- * record before the data is used.
+ * (doc/facts/monitor-stream.md 7, kernel-drivers.md 3.2).  CALDATOF and
+ * CALDATLN come from a guest-controlled DIAGNOSE and a HINT layout: they are
+ * checked against the record before the data is used.
  */
 #include <stdio.h>
 #include <string.h>

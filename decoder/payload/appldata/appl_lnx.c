@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * s390-tools LNXAPPL payloads (kernel-and-s390-tools.md 7): the 12-byte
+ * s390-tools LNXAPPL payloads (doc/facts/s390-tools.md 1-3): the 12-byte
  * header, mon_fsstatd entries and mon_procd task strings.  Every length
  * comes from the guest and is checked before it is followed.
  */

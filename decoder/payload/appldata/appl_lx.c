@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel APPLDATA helpers (kernel-and-s390-tools.md 6): sync counters and
+ * Kernel APPLDATA helpers (doc/facts/kernel-drivers.md 4): sync counters and
  * the OS record's per-CPU area.  The per-CPU area is found only through the
  * record's own cpu_offset, per_cpu_size and nr_cpus, never through
  * constants, and every entry must lie inside the data CP delivered.

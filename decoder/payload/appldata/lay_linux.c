@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel APPLDATA payloads (arch/s390/appldata), kernel-and-s390-tools.md 6
+ * Kernel APPLDATA payloads (arch/s390/appldata), doc/facts/kernel-drivers.md 4
  * and IBM's "APPLDATA monitor record layout" page.  Offsets count from the
  * start of the application data (CALDATOF), not from the z/VM record.
  * Field names are the kernel's struct members; avenrun[3] is split into

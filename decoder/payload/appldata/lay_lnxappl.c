@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * s390-tools monwriter payloads (mon_tools/mon_fsstatd.h, mon_procd.h),
- * kernel-and-s390-tools.md 7.  Offsets count from the application data
+ * doc/facts/s390-tools.md 1-3.  Offsets count from the application data
  * start (LNXAPPL.HDR) or, for the others, from where appl_lnx.c locates
  * them: the statvfs block after the three strings of a mon_fsstatd entry,
  * the summary and the task fixed part at the header's data_offset.

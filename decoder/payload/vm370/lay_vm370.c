@@ -6,13 +6,14 @@
  *
  * Sources:
  *   SPG   VM/370 System Programmer's Guide Release 6, Appendix C, pp. 351
- *         and 358 (seed 003: a scan, partly unreadable).  Gives order,
- *         sizes, CP variable and DSECT names.
+ *         and 358 (the copy consulted is a scan, partly unreadable;
+ *         doc/facts/monitor-stream.md 8.2).  Gives order, sizes, CP
+ *         variable and DSECT names.
  *   DA    VM/370 Release 6 Data Areas and Control Block Logic (Mar 1979),
  *         p. 46-47: DSECTs MN097, MN098, MN099 with hex displacements.
  *   VMSP  VM/SP Release 3 System Programmer's Guide (Aug 1983), Appendix B
  *         p. 543: the same records, class 0, codes 97-99, later extended.
- * Where the seed's scan is unreadable and no other page settles a point, the
+ * Where the scan is unreadable and no other page settles a point, the
  * field is ZL_UNCERTAIN and its source says what is missing.
  */
 #include "layout/layout.h"

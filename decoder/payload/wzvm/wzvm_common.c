@@ -65,7 +65,7 @@ bool wzvm_mwhdr_get(zd_view v, struct wzvm_mwhdr *h)
                zd_u16(v, 10, &h->datalen) && zd_u8(v, 12, &h->hdrlen);
 }
 
-/* The checks monwriter makes on every header (kernel-and-s390-tools.md 5.3). */
+/* The checks monwriter makes on every header (doc/facts/kernel-drivers.md 2.3). */
 const char *wzvm_mwhdr_invalid(const struct wzvm_mwhdr *h)
 {
         if (h->hdrlen != WZVM_MW_HDR_LEN)

@@ -32,7 +32,7 @@
 #define WZVM_NAME_MAX   63 /* per name, so that a decoder's 64-byte fields hold it */
 #define WZVM_HOST_MAX   63
 
-/* monwriter limits (kernel-and-s390-tools.md 5.1, 5.2). */
+/* monwriter limits (doc/facts/kernel-drivers.md 2.1, 2.2). */
 #define WZVM_MW_HDR_LEN     13
 #define WZVM_MW_MAX_DATALEN 4010
 /* Every record is this long: sizes never change, so no STOP/START to resize. */

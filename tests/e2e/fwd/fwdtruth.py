@@ -9,7 +9,7 @@ usage:
   fwdtruth.py influx HTTPPORT EXPECT [MIN]            check influxd
 
 The expectations are computed here from the raw record fields zvmsim wrote,
-with the documented arithmetic (doc/plugin.md, collectd-and-peers.md), never
+with the documented arithmetic (doc/plugin.md, doc/facts/collectd.md), never
 with the plugin's code:
   Linux kernel APPLDATA OS   load/load: avenrun_N / 2048 (GAUGE)
   Linux kernel APPLDATA NET  interface-all/if_octets, if_packets: rx, tx (DERIVE)

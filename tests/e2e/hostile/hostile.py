@@ -8,7 +8,7 @@ usage: hostile.py MOUNT SUMMARY.json --pid COLLECTD_PID --system HOST --collecto
 Everything written here is built by hand from doc/write_zvm.md (record format
 1: 96-byte header, 24-byte entries with five length-prefixed names, trailer
 sync_count_2 at datalen - 4), from the 13-byte monwrite_hdr
-(kernel-and-s390-tools.md 5) and from the LNXAPPL header of s390-tools
+(doc/facts/kernel-drivers.md 2) and from the LNXAPPL header of s390-tools
 (doc/appldata.md: time_stamp u64, data_len u16, data_offset u16).  No code of
 the project is used to make the bytes.
 

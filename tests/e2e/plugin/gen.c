@@ -3,7 +3,7 @@
  * Test input for the zvm plugin's end-to-end tests, written byte by byte from
  * the documented layouts (never with the project's encoders):
  *   OUT/stream.cap       a zvmmon capture (source.h): one data set per interval
- *   OUT/stream.monwrite  the same sets as a MONWRITE file (zvm-monitor-records.md 5)
+ *   OUT/stream.monwrite  the same sets as a MONWRITE file (doc/facts/monitor-stream.md 5)
  *   OUT/truth.csv        what collectd must write: identifier,time,values
  * Usage: gen OUT INTERVALS INTERVAL_SECONDS
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A plain monreader client against zvmsim's FUSE monreader: every behaviour
- * of the kernel driver (kernel-and-s390-tools.md 2.5-2.8) checked through the
+ * of the kernel driver (doc/facts/kernel-drivers.md 1.3-1.6) checked through the
  * exact sequence of read() results.
  *
  *   monreader_client ZVMSIM_BINARY

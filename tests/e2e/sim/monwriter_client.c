@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A plain monwriter client against zvmsim's FUSE monwriter: the driver's
- * errno for every error case (kernel-and-s390-tools.md 5.3), the header
+ * errno for every error case (doc/facts/kernel-drivers.md 2.3), the header
  * parser across write() boundaries, buffer keying, and what CP makes of the
  * buffers: domain 10 record 2 every interval, record 1 on STOP, GEN_EVENT and
  * close.  The records are read back through the FUSE monreader and checked
- * at the documented APPLDATA header offsets (zvm-monitor-records.md 7.9).
+ * at the documented APPLDATA header offsets (doc/facts/monitor-stream.md 7.1).
  *
  *   monwriter_client ZVMSIM_BINARY
  */

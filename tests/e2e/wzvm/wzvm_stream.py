@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Decode what write_zvm wrote, independently of the C code under test.
 
-Written from doc/write_zvm.md and kernel-and-s390-tools.md 5: a byte stream of
+Written from doc/write_zvm.md and doc/facts/kernel-drivers.md 2: a byte stream of
 13-byte monwrite_hdr + datalen bytes, buffers keyed by (applid, record_num,
 version, release, mod_level), STOP carries no data; each buffer holds one
 write_zvm record.

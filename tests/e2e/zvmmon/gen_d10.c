@@ -2,9 +2,9 @@
 /*
  * Test-only generator for the zvmmon end-to-end tests: capture files with
  * domain 10 records written byte by byte from the documented layouts
- * (shared/reference: kernel-and-s390-tools.md 3, 6, 7; zvm-monitor-records.md
- * 1, 4, 7.9; decoder/source/source.h for the capture framing).  It uses only the
- * test vector helpers, never the decoder's encoders.
+ * (doc/facts/monitor-stream.md 1, 4, 7; kernel-drivers.md 4; s390-tools.md;
+ * decoder/source/source.h for the capture framing).  It uses only the test
+ * vector helpers, never the decoder's encoders.
  *
  *   gen_d10 clean FILE      two data sets, every kind of record, no damage
  *   gen_d10 damaged FILE    one data set with lying lengths, sync, CPUs, strings
