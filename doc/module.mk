@@ -1,11 +1,15 @@
 # make check-readme: every relative link in every tracked Markdown file
 # (README.md, doc/, ...) leads to a tracked file, and every #anchor into a
-# Markdown file to one of its headings.  The self-test first proves the
-# checker fails on broken links, so a pass means something.
+# Markdown file to one of its headings; and no tracked file cites a source
+# that is not in the repository (the research notes doc/facts/ replaces).
+# The self-tests first prove each checker fails on what it must refuse, so a
+# pass means something.
 .PHONY: check-readme
 check-readme:
 	@command -v python3 >/dev/null || { echo "check-readme: python3 missing (make deps)"; exit 1; }
 	@tests/links/selftest.sh scripts/check-links.py
 	@python3 scripts/check-links.py
+	@tests/citations/selftest.sh scripts/check-citations.py
+	@python3 scripts/check-citations.py
 
 CHECK_TARGETS += check-readme
