@@ -14,7 +14,7 @@ fwd_need prometheus prometheus
 	fwd_fail "/usr/lib/collectd/write_prometheus.so missing: install collectd-core (make deps)"
 missing=$(ldd /usr/lib/collectd/write_prometheus.so | awk '/not found/ { print $1 }')
 [ -z "$missing" ] ||
-	fwd_fail "write_prometheus.so lacks $(echo $missing): install libmicrohttpd12 libprotobuf-c1 (make deps)"
+	fwd_fail "write_prometheus.so lacks ${missing//$'\n'/ }: install libmicrohttpd12 libprotobuf-c1 (make deps)"
 
 WP_PORT=$(fwd_free_port 1)
 fwd_start_prometheus "$WP_PORT"
