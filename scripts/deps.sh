@@ -9,6 +9,7 @@ host_pkgs=(
 	fuse3 libfuse3-dev python3
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 	graphite-carbon python3-whisper influxdb influxdb-client
+	prometheus libmicrohttpd12 libprotobuf-c1
 	systemd groff-base
 )
 s390x_pkgs=(libcmocka-dev:s390x libyajl-dev:s390x)

@@ -3,10 +3,12 @@
 """Write the Grafana dashboards of contrib/grafana/ (run from the tree top).
 
 Each dashboard is declared once below, as panels of collectd identifiers,
-and rendered twice: for Graphite (write_graphite with Prefix "collectd.",
-StoreRates true, the default escaping) and for InfluxDB 1.x (its collectd
-input, parse-multivalue-plugin "split": measurement <plugin>_<ds>, tags host,
-instance, type, type_instance).  `python3 contrib/grafana/mkdash.py` rewrites
+and rendered three times: for Graphite (write_graphite with Prefix
+"collectd.", StoreRates true, the default escaping), for InfluxDB 1.x (its
+collectd input, parse-multivalue-plugin "split": measurement <plugin>_<ds>,
+tags host, instance, type, type_instance) and for Prometheus (write_prometheus:
+metric collectd_[<plugin>_]<type>[_<ds>][_total], labels <plugin> = plugin
+instance, type = type instance, instance = host; scraped with honor_labels).  `python3 contrib/grafana/mkdash.py` rewrites
 the JSON files; check-fwd fails when they differ from this script's output.
 
 A series spec: (host variable, plugin, plugin_instance glob, type,
@@ -28,6 +30,87 @@ def S(host, plugin, pinst, typ, tinst, ds="value", derive=GAUGE, combine="each",
 
 def P(title, unit, series, stack=False, desc=""):
     return dict(title=title, unit=unit, series=series, stack=stack, desc=desc)
+
+
+# ---------------------------------------------------------------- Prometheus
+def prom_name(s):
+    """write_prometheus's name: collectd_[<plugin>_]<type>[_<ds>][_total]."""
+    parts = ["collectd"] + ([s["plugin"]] if s["plugin"] != s["type"] else []) + [s["type"]]
+    parts += [s["ds"]] if s["ds"] != "value" else []
+    parts += ["total"] if s["derive"] else []
+    return "_".join(parts)
+
+
+def prom_label_names(s):
+    """Labels of the plugin and type instance: the plugin instance under the
+    plugin's name, the type instance under "type", or under the plugin's
+    name when there is no plugin instance."""
+    pl = s["plugin"] if s["pinst"] else None
+    tl = ("type" if s["pinst"] else s["plugin"]) if s["tinst"] else None
+    return pl, tl
+
+
+def prom_match(label, pattern):
+    if "*" in pattern or "$" in pattern:
+        return '%s=~"%s"' % (label, glob_re(pattern))
+    return '%s="%s"' % (label, pattern)
+
+
+def prom_selector(s):
+    pl, tl = prom_label_names(s)
+    m = ['instance=~"%s"' % s["host"]]
+    if pl and s["pinst"] != "*":
+        m.append(prom_match(pl, s["pinst"]))
+    if tl and s["tinst"] != "*":
+        m.append(prom_match(tl, s["tinst"]))
+    return "%s{%s}" % (prom_name(s), ", ".join(m))
+
+
+def prom_target(s, ref):
+    e = prom_selector(s)
+    if s["derive"]:
+        # write_prometheus exports raw counters.  $__rate_interval spans four
+        # of the data source's scrape intervals: set that to the monitor's
+        # sample interval, so that a window holds at least two samples.
+        e = "rate(%s[$__rate_interval])" % e
+    pl, tl = prom_label_names(s)
+    c = s["combine"]
+    if c == "avg":
+        e = "avg(%s)" % e
+    elif c == "sum":
+        e = "sum(%s)" % e
+    elif c == "top10":
+        e = "topk(10, %s)" % e
+    elif c == "sum_by_tinst":
+        e = "sum by (%s) (%s)" % (tl, e)
+    lg = s["legend"] or ""
+    if c in ("each", "top10", "sum_by_tinst"):
+        lg = lg.replace("pinst+tinst", "{{%s}} {{%s}}" % (pl, tl))
+        lg = lg.replace("pinst", "{{%s}}" % pl).replace("tinst", "{{%s}}" % tl)
+    return dict(refId=ref, datasource={"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+                expr=e, legendFormat=lg, range=True)
+
+
+def prom_var(v):
+    name, label, plugin, pinst, host, typ, tinst = v
+    s = S(host or "", plugin, pinst, typ, tinst, ds="shortterm" if typ == "load" else "value")
+    pl, tl = prom_label_names(s)
+    m = []
+    if host is not None:
+        m.append('instance=~"%s"' % host)
+    if pl:
+        m.append(prom_match(pl, pinst))
+    if tl:
+        m.append(prom_match(tl, tinst))
+    sel = "%s{%s}" % (prom_name(s), ", ".join(m)) if m else prom_name(s)
+    if host is None:
+        q, regex = "label_values(%s, instance)" % sel, ""
+    else:
+        q, regex = "label_values(%s, %s)" % (sel, pl), "/^%s(.*)$/" % pinst.split("*")[0]
+    return dict(name=name, label=label, type="query", definition=q,
+                query=dict(query=q, refId="PrometheusVariableQueryEditor-VariableQuery"),
+                datasource={"type": "prometheus", "uid": "${DS_PROMETHEUS}"}, refresh=2,
+                multi=host is not None, includeAll=host is not None, regex=regex)
 
 
 # ---------------------------------------------------------------- dashboards
@@ -269,6 +352,8 @@ def dashboard(d, flavour):
             targets = [dict(refId=chr(65 + j), target=graphite_target(s),
                             datasource={"type": "graphite", "uid": "${DS_GRAPHITE}"})
                        for j, s in enumerate(p["series"])]
+        elif flavour == "prometheus":
+            targets = [prom_target(s, chr(65 + j)) for j, s in enumerate(p["series"])]
         else:
             targets = [influx_target(s, chr(65 + j)) for j, s in enumerate(p["series"])]
         stack = {"mode": "normal" if p["stack"] else "none", "group": "A"}
@@ -283,18 +368,20 @@ def dashboard(d, flavour):
                         "tooltip": {"mode": "multi"}},
             "targets": targets,
         })
-    mkvar = graphite_var if flavour == "graphite" else influx_var
+    mkvar = {"graphite": graphite_var, "influxdb": influx_var, "prometheus": prom_var}[flavour]
     ds_name = "DS_" + flavour.upper()
+    pretty = {"graphite": "Graphite", "influxdb": "InfluxDB", "prometheus": "Prometheus"}[flavour]
+    how = {"graphite": "sent with write_graphite (Prefix \"collectd.\", StoreRates true)",
+           "influxdb": "sent with the network plugin to InfluxDB's collectd input (typesdb: "
+                       "collectd's and collectd-zvm's types.db)",
+           "prometheus": "exposed by write_prometheus and scraped with honor_labels: true; "
+                         "set the data source's scrape interval to the monitor's sample "
+                         "interval"}[flavour]
     return {
         "__inputs": [{"name": ds_name, "label": flavour.capitalize(), "type": "datasource",
-                      "pluginId": flavour, "pluginName": "Graphite" if flavour == "graphite"
-                      else "InfluxDB"}],
-        "uid": d["uid"] + "-" + flavour, "title": d["title"] + " - " + (
-            "Graphite" if flavour == "graphite" else "InfluxDB"),
-        "description": "collectd-zvm: values from the zvm collectd plugin, sent with " + (
-            "write_graphite (Prefix \"collectd.\", StoreRates true)" if flavour == "graphite"
-            else "the network plugin to InfluxDB's collectd input (typesdb: collectd's and "
-            "collectd-zvm's types.db)"),
+                      "pluginId": flavour, "pluginName": pretty}],
+        "uid": d["uid"] + "-" + flavour, "title": d["title"] + " - " + pretty,
+        "description": "collectd-zvm: values from the zvm collectd plugin, " + how,
         "tags": ["collectd-zvm", "z/VM", flavour], "editable": True, "schemaVersion": 36,
         "version": 1, "time": {"from": "now-6h", "to": "now"}, "refresh": "1m",
         "templating": {"list": [mkvar(v) for v in d["vars"]]},
@@ -305,7 +392,7 @@ def dashboard(d, flavour):
 def main(argv):
     outdir = argv[1] if len(argv) > 1 else "contrib/grafana"
     for name, d in DASHBOARDS:
-        for flavour in ("graphite", "influxdb"):
+        for flavour in ("graphite", "influxdb", "prometheus"):
             path = os.path.join(outdir, "%s-%s.json" % (name, flavour))
             with open(path, "w") as f:
                 json.dump(dashboard(d, flavour), f, indent=2, sort_keys=True)

@@ -5,6 +5,7 @@
 usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DASHBOARD.json ...
        dashcheck.py --whisper DIR GRAPHITE-DASHBOARD.json ...
        dashcheck.py --influx PORT INFLUXDB-DASHBOARD.json ...
+       dashcheck.py --prometheus PORT [--rate-interval D] [--span S] PROMETHEUS-DASHBOARD.json ...
 
 The identifiers come from collectd's csv plugin output (DIR/<host>/<plugin[-
 instance]>/<type[-instance]>-<date>, whose header names the data sources).
@@ -18,7 +19,11 @@ Each dashboard is read as Grafana would read it:
   InfluxDB   the query builder fields of every target (measurement, tag
              conditions with = and =~), with the collectd input's mapping
              (measurement <plugin>_<ds>, tags host, instance, type,
-             type_instance); variables from their SHOW TAG VALUES queries.
+             type_instance); variables from their SHOW TAG VALUES queries;
+  Prometheus the series selectors in every target's PromQL, with
+             write_prometheus's naming (collectd_[<plugin>_]<type>[_<ds>]
+             [_total], labels <plugin>, type, instance; see fwdtruth.py);
+             variables from their label_values() queries.
 
 Every variable must find at least one value and every target must match at
 least one identifier.
@@ -26,7 +31,12 @@ least one identifier.
 --whisper takes the series from a carbon-cache's whisper tree instead (the
 paths Graphite really has); --influx runs every variable query and every
 target, rendered as Grafana renders the query builder's fields into
-InfluxQL, on a live influxd (database "collectd") and requires rows.  Exit 0 if so, 1 with a list of what did not match.
+InfluxQL, on a live influxd (database "collectd") and requires rows;
+--prometheus asks a live Prometheus for every variable's label values and
+runs every target with query_range over the last SPAN seconds (default 600,
+$__rate_interval replaced by D, default 4s: four of the tests' one-second
+monitor intervals, as Grafana computes it from a data source scrape interval
+set to the monitor's), and requires series, none empty.  Exit 0 if so, 1 with a list of what did not match.
 """
 import glob
 import json
@@ -246,6 +256,155 @@ def check_influx(dash, series, problems, name):
     return n
 
 
+# ---------------------------------------------------------------- Prometheus
+def prom_series(ids, counters):
+    """(metric name, {label: value}) for every identifier and DS, named as
+    write_prometheus names them (fwdtruth.py prom_name, prom_labels);
+    COUNTERS: the (type, DS) pairs that are DERIVE or COUNTER."""
+    out = []
+    for (host, plugin, pinst, typ, tinst), dss in ids.items():
+        for ds in dss:
+            parts = ["collectd"] + ([plugin] if plugin != typ else []) + [typ]
+            parts += [ds] if ds != "value" else []
+            parts += ["total"] if (typ, ds) in counters else []
+            labels = {"instance": host}
+            if pinst:
+                labels[plugin] = pinst
+            if tinst:
+                labels["type" if pinst else plugin] = tinst
+            out.append(("_".join(parts), labels))
+    return out
+
+
+def load_counters(files):
+    out = set()
+    for f in files:
+        for line in open(f):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            name, rest = line.split(None, 1)
+            for d in rest.split(","):
+                ds, kind = d.strip().split(":")[:2]
+                if kind in ("DERIVE", "COUNTER"):
+                    out.add((name, ds))
+    return out
+
+
+PROM_SEL_RE = re.compile(r"(collectd_\w+)(?:\{([^}]*)\})?")
+PROM_MATCH_RE = re.compile(r'(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"')
+LABEL_VALUES_RE = re.compile(r"^label_values\((.*),\s*(\w+)\)$")
+
+
+def prom_subst(expr, values, rate_interval):
+    """Variables as Grafana's Prometheus data source puts them into a regex
+    matcher: (a|b), regex-escaped; $__rate_interval as given."""
+    expr = expr.replace("$__rate_interval", rate_interval)
+    return re.sub(r"\$\{?(\w+)\}?", lambda m: grafana_regex_value(values.get(m.group(1), [])),
+                  expr)
+
+
+def prom_sel_ok(name, matchers, series_name, labels):
+    if name != series_name:
+        return False
+    for key, op, val in PROM_MATCH_RE.findall(matchers or ""):
+        have = labels.get(key, "")
+        if op == "=" and have != val or op == "!=" and have == val:
+            return False
+        if op in ("=~", "!~") and (re.fullmatch(val, have) is None) == (op == "=~"):
+            return False
+    return True
+
+
+def check_prom_static(dash, series, problems, name):
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        m = LABEL_VALUES_RE.match(prom_subst(v["definition"], values, "1s"))
+        sm = PROM_SEL_RE.fullmatch(m.group(1).strip()) if m else None
+        if not sm:
+            problems.append("%s: variable $%s: query not understood: %s" % (
+                name, v["name"], v["definition"]))
+            continue
+        found = set()
+        for sname, labels in series:
+            if m.group(2) in labels and prom_sel_ok(sm.group(1), sm.group(2), sname, labels):
+                val = labels[m.group(2)]
+                if v.get("regex"):
+                    r = re.search(v["regex"].strip("/"), val)
+                    if not r:
+                        continue
+                    val = r.group(1) if r.groups() else r.group(0)
+                found.add(val)
+        if not found:
+            problems.append("%s: variable $%s (%s) finds nothing" % (
+                name, v["name"], v["definition"]))
+        values[v["name"]] = found or {"__none__"}
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            n += 1
+            for sname, matchers in PROM_SEL_RE.findall(prom_subst(t["expr"], values, "1s")):
+                if not any(prom_sel_ok(sname, matchers, s, lb) for s, lb in series):
+                    problems.append("%s: panel '%s': %s{%s} matches no series written" % (
+                        name, p["title"], sname, matchers))
+    return n
+
+
+def prom_get(port, path, **params):
+    import urllib.parse
+    import urllib.request
+    url = "http://127.0.0.1:%s/api/v1/%s?%s" % (port, path, urllib.parse.urlencode(params))
+    try:
+        d = json.load(urllib.request.urlopen(url, timeout=10))
+    except Exception as x:
+        body = getattr(x, "read", lambda: b"")().decode(errors="replace")
+        return None, "%s %s" % (x, body)
+    if d.get("status") != "success":
+        return None, d.get("error")
+    return d["data"], None
+
+
+def check_prom_live(dash, port, problems, name, rate_interval, span):
+    """Variables as Grafana asks for them (/api/v1/label/<l>/values with a
+    match[]), every target with query_range over the last SPAN seconds; each
+    must return series, none of them empty."""
+    import time
+    end = time.time()
+    start = end - span
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        q = prom_subst(v["definition"], values, rate_interval)
+        m = LABEL_VALUES_RE.match(q)
+        found, err = set(), None
+        if not m:
+            err = "not a label_values() query"
+        else:
+            data, err = prom_get(port, "label/%s/values" % m.group(2), **{
+                "match[]": m.group(1), "start": "%.3f" % start, "end": "%.3f" % end})
+            for val in data or []:
+                if v.get("regex"):
+                    r = re.search(v["regex"].strip("/"), val)
+                    if not r:
+                        continue
+                    val = r.group(1) if r.groups() else r.group(0)
+                found.add(val)
+        if not found:
+            problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
+        values[v["name"]] = found or {"__none__"}
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            n += 1
+            q = prom_subst(t["expr"], values, rate_interval)
+            data, err = prom_get(port, "query_range", query=q, start="%.3f" % start,
+                                 end="%.3f" % end, step="1")
+            res = (data or {}).get("result", [])
+            if err or not res or any(not r["values"] for r in res):
+                problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
+                                                              err or "no series"))
+    return n
+
+
 # ---------------------------------------------------------------- live
 def whisper_paths(wdir):
     paths = set()
@@ -344,7 +503,8 @@ def check_influx_live(dash, port, problems, name):
 
 def main(argv):
     csvs, typefiles, dashes = [], [], []
-    whisper = influx = None
+    whisper = influx = prom = None
+    rate_interval, span = "4s", 600
     i = 0
     while i < len(argv):
         if argv[i] == "--csv":
@@ -355,15 +515,22 @@ def main(argv):
             whisper = argv[i + 1]; i += 2
         elif argv[i] == "--influx":
             influx = argv[i + 1]; i += 2
+        elif argv[i] == "--prometheus":
+            prom = argv[i + 1]; i += 2
+        elif argv[i] == "--rate-interval":
+            rate_interval = argv[i + 1]; i += 2
+        elif argv[i] == "--span":
+            span = int(argv[i + 1]); i += 2
         else:
             dashes.append(argv[i]); i += 1
-    if not (csvs or whisper or influx) or not dashes:
+    if not (csvs or whisper or influx or prom) or not dashes:
         sys.exit(__doc__)
     if csvs:
         ids = load_csv(csvs, load_types(typefiles))
         if not ids:
             sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
         paths, series = graphite_paths(ids), influx_series(ids)
+        pseries = prom_series(ids, load_counters(typefiles))
         nident = len(ids)
     elif whisper:
         paths, series = whisper_paths(whisper), []
@@ -378,17 +545,22 @@ def main(argv):
         kinds = {t.get("datasource", {}).get("type") for p in dash["panels"]
                  for t in p.get("targets", [])}
         name = os.path.basename(f)
-        if kinds == {"graphite"} and not influx:
+        live = influx or prom
+        if kinds == {"prometheus"} and prom:
+            total += check_prom_live(dash, prom, problems, name, rate_interval, span)
+        elif kinds == {"prometheus"} and csvs:
+            total += check_prom_static(dash, pseries, problems, name)
+        elif kinds == {"graphite"} and not live:
             total += check_graphite(dash, paths, problems, name)
         elif kinds == {"influxdb"} and influx:
             total += check_influx_live(dash, influx, problems, name)
-        elif kinds == {"influxdb"} and not whisper:
+        elif kinds == {"influxdb"} and csvs:
             total += check_influx(dash, series, problems, name)
         else:
             problems.append("%s: targets of unknown or mixed data sources %s" % (name, kinds))
     for p in problems:
         print("dashcheck: " + p)
-    what = ("live influxd" if influx else "%d %s" % (
+    what = ("live influxd" if influx else "live prometheus" if prom else "%d %s" % (
         nident, "whisper series" if whisper else "identifiers"))
     print("dashcheck: %d queries in %d dashboards against %s: %d problems" % (
         total, len(dashes), what, len(problems)))

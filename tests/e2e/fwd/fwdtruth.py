@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Expected collectd values from zvmsim's ground truth, and their check in
-Graphite (whisper-fetch) and InfluxDB (InfluxQL through the influx CLI).
+Graphite (whisper-fetch), InfluxDB (InfluxQL through the influx CLI) and
+Prometheus (PromQL through its HTTP API).
 
 usage:
   fwdtruth.py expect TRUTH.jsonl [CSVDIR]             expectations, JSON Lines
   fwdtruth.py graphite WHISPERDIR EXPECT [MIN]        check the whisper files
   fwdtruth.py influx HTTPPORT EXPECT [MIN]            check influxd
+  fwdtruth.py prometheus HTTPPORT EXPECT [MIN]        check Prometheus (PromQL)
 
 The expectations are computed here from the raw record fields zvmsim wrote,
 with the documented arithmetic (doc/plugin.md, doc/facts/collectd.md), never
@@ -17,6 +19,10 @@ with the plugin's code:
   CP D0R8 SYTUSR             zvm-system/users-logged-on, -dormant: SYSUSRS,
                              SRMCDORM (GAUGE; host = D1R4 MTRSYS_SYSTMID in
                              lower case, time = the record's TOD)
+  CP D0R3 SYTRSG             zvm-storage/memory-free: RSAAVAIL * 4096 (GAUGE)
+  CP D4R3 USEACT             zvm-user-<VMDUSER>/memory-resident: VMDCTPVR *
+                             4096 summed over the guest's virtual CPUs'
+                             records of one TOD (GAUGE)
 A kernel sample is expected only if its sync counters agree and its
 timestamp is new for that guest (the plugin drops torn and stale copies).
 Time = the Linux record's own timestamp; host = the userid in lower case.
@@ -27,7 +33,10 @@ collectd read before it was stopped.  The values still come from the truth.
 
 Graphite gets DERIVE values as rates (write_graphite StoreRates true): the
 check compares the rate between consecutive expected samples.  InfluxDB
-gets raw counters (network plugin), compared exactly.  Every expectation
+gets raw counters (network plugin), compared exactly.  Prometheus gets raw
+counters too (write_prometheus), under the names and labels that plugin
+makes; its check also reads query_range steps and irate() of counters.
+Every expectation
 must be found; MIN (default 1) is the least number of samples each series
 must have had, so that a run too short to prove anything fails.
 """
@@ -46,6 +55,7 @@ def tod_to_unix(tod):
 def expect(truth_path):
     seen = {}
     out = []
+    resident = {}
     system = None
     for line in open(truth_path):
         r = json.loads(line)
@@ -57,6 +67,20 @@ def expect(truth_path):
                 out.append(dict(host=system, plugin="zvm", pinst="system", type="users",
                                 tinst=tinst, ds="value", kind="gauge",
                                 t=tod_to_unix(r["tod"]), v=float(f[fld])))
+        if r.get("domain") == 0 and r.get("record") == 3 and system and "SYTRSG_RSAAVAIL" in f:
+            out.append(dict(host=system, plugin="zvm", pinst="storage", type="memory",
+                            tinst="free", ds="value", kind="gauge",
+                            t=tod_to_unix(r["tod"]), v=f["SYTRSG_RSAAVAIL"] * 4096.0))
+        if r.get("domain") == 4 and r.get("record") == 3 and system and "USEACT_VMDUSER" in f:
+            # One record per virtual CPU; only the base CPU's carries the
+            # guest's frames, the others 0, and the plugin sums them.
+            k = (f["USEACT_VMDUSER"].strip(), r["tod"])
+            if k not in resident:
+                resident[k] = dict(host=system, plugin="zvm", pinst="user-" + k[0],
+                                   type="memory", tinst="resident", ds="value", kind="gauge",
+                                   t=tod_to_unix(r["tod"]), v=0.0)
+                out.append(resident[k])
+            resident[k]["v"] += f["USEACT_VMDCTPVR"] * 4096.0
         if r.get("domain") != 10 or r.get("record") != 2:
             continue
         lay = r.get("payload_layout") or ""
@@ -226,6 +250,138 @@ def check_influx(port, exp, minimum):
     return bad
 
 
+# ---------------------------------------------------------------- Prometheus
+def prom_name(plugin, typ, ds, derive):
+    """write_prometheus's metric name (5.12 metric_family_name): the plugin
+    unless it equals the type, the type, the DS name unless "value", and
+    "_total" for counters."""
+    parts = ["collectd"] + ([plugin] if plugin != typ else []) + [typ]
+    parts += [ds] if ds != "value" else []
+    parts += ["total"] if derive else []
+    return "_".join(parts)
+
+
+def prom_labels(host, plugin, pinst, tinst):
+    """write_prometheus's labels: the plugin instance under the plugin's
+    name, the type instance under "type" (or the plugin's name when there is
+    no plugin instance), the host under "instance"."""
+    labels = {}
+    if pinst:
+        labels[plugin] = pinst
+    if tinst:
+        labels["type" if pinst else plugin] = tinst
+    labels["instance"] = host
+    return labels
+
+
+def prom_api(port, path, **params):
+    import urllib.parse
+    import urllib.request
+    url = "http://127.0.0.1:%d/api/v1/%s?%s" % (int(port), path, urllib.parse.urlencode(params))
+    try:
+        d = json.load(urllib.request.urlopen(url, timeout=10))
+    except Exception as x:  # an HTTP 400 carries PromQL's complaint in its body
+        body = getattr(x, "read", lambda: b"")().decode(errors="replace")
+        return None, "%s: %s %s" % (url, x, body)
+    if d.get("status") != "success":
+        return None, "%s: %s" % (url, d.get("error"))
+    return d["data"], None
+
+
+def prom_ms(t):
+    # collectd's CDTIME_T_TO_MS rounds to the nearest millisecond.
+    return int(round(t * 1000))
+
+
+def check_prom(port, exp, minimum):
+    """Raw samples (a range selector), the step function query_range draws
+    from them, and irate() of counters, all through Prometheus's HTTP API."""
+    bad, checked, nseries = 0, 0, 0
+    for k, es in sorted(by_series(exp).items()):
+        host, plugin, pinst, typ, tinst, ds = k
+        derive = es[0]["kind"] != "gauge"
+        name = prom_name(plugin, typ, ds, derive)
+        labels = prom_labels(host, plugin, pinst, tinst)
+        sel = "%s{%s}" % (name, ",".join('%s="%s"' % kv for kv in sorted(labels.items())))
+        nseries += 1
+        if len(es) < minimum:
+            print("prometheus: %s: only %d expected samples (need %d)" % (sel, len(es), minimum))
+            bad += 1
+        want = [(prom_ms(e["t"]), e["v"]) for e in es]
+        t_end = want[-1][0] / 1000.0 + 1
+        span = int(t_end - want[0][0] / 1000.0) + 2
+        # 1. The raw samples, timestamps as write_prometheus exported them.
+        data, err = prom_api(port, "query", query="%s[%ds]" % (sel, span), time="%.3f" % t_end)
+        if err:
+            print("prometheus: " + err)
+            bad += 1
+            continue
+        got = data["result"]
+        if len(got) != 1:
+            print("prometheus: %s[%ds]: %d series (want 1)" % (sel, span, len(got)))
+            bad += 1
+            continue
+        extra = set(got[0]["metric"]) - set(labels) - {"__name__", "job"}
+        if extra:
+            print("prometheus: %s has unexpected labels %s" % (sel, sorted(extra)))
+            bad += 1
+        pts = {int(round(float(t) * 1000)): float(v) for t, v in got[0]["values"]}
+        for ms, v in want:
+            checked += 1
+            have = pts.pop(ms, None)
+            if have is None:
+                print("prometheus: MISSING %s at %.3f (expected %r)" % (sel, ms / 1000.0, v))
+                bad += 1
+            elif not close(have, v):
+                print("prometheus: WRONG %s at %.3f: %r, expected %r" % (sel, ms / 1000.0, have, v))
+                bad += 1
+        for ms, v in sorted(pts.items()):
+            print("prometheus: EXTRA %s at %.3f: %r, in no expectation" % (sel, ms / 1000.0, v))
+            bad += 1
+        if not derive:
+            # 2. query_range: at every step, the newest sample at or before it.
+            data, err = prom_api(port, "query_range", query=sel, start="%.3f" % (want[0][0] / 1e3),
+                                 end="%.3f" % (want[-1][0] / 1e3), step="0.5")
+            if err:
+                print("prometheus: " + err)
+                bad += 1
+                continue
+            rows = data["result"][0]["values"] if len(data["result"]) == 1 else []
+            if not rows:
+                print("prometheus: query_range %s: no series" % sel)
+                bad += 1
+            for t, v in rows:
+                checked += 1
+                ms = int(round(float(t) * 1000))
+                exp_v = [wv for wms, wv in want if wms <= ms][-1]
+                if not close(float(v), exp_v):
+                    print("prometheus: WRONG query_range %s at %s: %s, expected %r" % (
+                        sel, t, v, exp_v))
+                    bad += 1
+            continue
+        # 3. irate() at each sample's time: the rate from the sample before.
+        for (ms1, v1), (ms2, v2) in zip(want, want[1:]):
+            if v2 < v1 or ms2 <= ms1:
+                continue
+            checked += 1
+            win = (ms2 - ms1) // 1000 + 1
+            q = "irate(%s[%ds])" % (sel, win)
+            data, err = prom_api(port, "query", query=q, time="%.3f" % (ms2 / 1e3))
+            r = (v2 - v1) / ((ms2 - ms1) / 1000.0)
+            if err or len(data["result"]) != 1:
+                print("prometheus: MISSING %s at %.3f (expected %r): %s" % (
+                    q, ms2 / 1e3, r, err or data["result"]))
+                bad += 1
+                continue
+            have = float(data["result"][0]["value"][1])
+            if abs(have - r) > 1e-9 * max(abs(r), 1.0):
+                print("prometheus: WRONG %s at %.3f: %r, expected %r" % (q, ms2 / 1e3, have, r))
+                bad += 1
+    print("fwdtruth: prometheus: %d series, %d values checked against the ground truth, "
+          "%d problems" % (nseries, checked, bad))
+    return bad
+
+
 def main(a):
     if len(a) >= 2 and a[0] == "expect":
         exp = expect(a[1])
@@ -234,13 +390,14 @@ def main(a):
         for e in exp:
             print(json.dumps(e, sort_keys=True))
         return 0
-    if len(a) >= 3 and a[0] in ("graphite", "influx"):
+    if len(a) >= 3 and a[0] in ("graphite", "influx", "prometheus"):
         exp = [json.loads(l) for l in open(a[2])]
         if not exp:
             print("fwdtruth: no expectations (no Linux APPLDATA in the truth?)")
             return 1
         minimum = int(a[3]) if len(a) > 3 else 1
-        fn = check_graphite if a[0] == "graphite" else check_influx
+        fn = {"graphite": check_graphite, "influx": check_influx,
+              "prometheus": check_prom}[a[0]]
         return 1 if fn(a[1], exp, minimum) else 0
     sys.exit(__doc__)
 

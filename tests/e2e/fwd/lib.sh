@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Shared harness for the forwarding tests: private carbon-cache, influxd and
-# collectd instances on free loopback ports, configured and kept in one
-# temporary directory, stopped again on every exit path.
+# Shared harness for the forwarding tests: private carbon-cache, influxd,
+# prometheus and collectd instances on free loopback ports, configured and
+# kept in one temporary directory, stopped again on every exit path.
 #
 # Source it from a test script run at the top of the tree:
 #   . tests/e2e/fwd/lib.sh
@@ -105,7 +105,7 @@ fwd_init() {
 # start on install); if one is, say so: the tests never use it.
 fwd_note_system_servers() {
 	local port
-	for port in 2003 2004 7002 8086 8088 25826; do
+	for port in 2003 2004 7002 8086 8088 9090 9103 25826; do
 		if fwd_port_busy tcp "$port" || fwd_port_busy udp "$port"; then
 			fwd_log "note: something listens on default port $port; this test does not use it"
 		fi
@@ -361,6 +361,77 @@ for r in d.get("results", []):
         for v in s.get("values", []):
             print(" ".join(repr(x) if isinstance(x, float) else str(x) for x in v))
 '
+}
+
+# ------------------------------------------------------------------ prometheus
+# Sets PROM_PORT (HTTP API), PROM_PID.  Scrapes 127.0.0.1:TARGET (a
+# write_prometheus endpoint) every EVERY (default 200ms): shorter than the
+# tests' one-second monitor intervals, so that no value write_prometheus
+# holds is replaced before a scrape took it (it keeps only the newest).
+#
+# honor_labels: write_prometheus puts collectd's host into the label
+# "instance", which Prometheus would otherwise rename to "exported_instance"
+# and replace with the scrape target's address.
+fwd_start_prometheus() {
+	local target=$1 every=${2:-200ms} d="$FWD_TMP/prometheus"
+	fwd_need prometheus prometheus
+	mkdir -p "$d/data"
+	PROM_PORT=$(fwd_free_port 1)
+	cat >"$d/prometheus.yml" <<EOF
+global:
+  scrape_interval: $every
+  scrape_timeout: $every
+scrape_configs:
+  - job_name: collectd
+    honor_labels: true
+    static_configs:
+      - targets: ["127.0.0.1:$target"]
+EOF
+	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+		--web.listen-address="127.0.0.1:$PROM_PORT" >"$FWD_TMP/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	FWD_PIDS+=("$PROM_PID")
+	fwd_wait_tcp "$PROM_PID" "$PROM_PORT" "prometheus"
+	fwd_until 30 fwd_prom_get /-/ready >/dev/null || fwd_fail "prometheus did not become ready on port $PROM_PORT"
+	fwd_log "prometheus pid $PROM_PID: HTTP 127.0.0.1:$PROM_PORT, storage in $d/data, scraping 127.0.0.1:$target every $every"
+}
+
+# GET a path of the Prometheus HTTP API; the body on stdout, exit 1 unless 200.
+fwd_prom_get() {
+	python3 - "http://127.0.0.1:$PROM_PORT$1" <<'EOF'
+import sys, urllib.request
+try:
+    r = urllib.request.urlopen(sys.argv[1], timeout=5)
+except Exception as e:
+    sys.exit("prometheus: %s: %s" % (sys.argv[1], e))
+sys.stdout.write(r.read().decode())
+sys.exit(0 if r.status == 200 else 1)
+EOF
+}
+
+# Every scrape target is up: Prometheus reached write_prometheus and parsed
+# what it got (one metric name it rejects fails the whole scrape).
+fwd_prom_targets_up() {
+	fwd_prom_get /api/v1/targets 2>/dev/null | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["data"]["activeTargets"]
+sys.exit(0 if t and all(x["health"] == "up" for x in t) else 1)'
+}
+
+# An instant query for EXPR returns at least one series.
+fwd_prom_has() {
+	local q
+	q=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1")
+	fwd_prom_get "/api/v1/query?query=$q" 2>/dev/null |
+		python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["data"]["result"] else 1)'
+}
+
+# One line per target: URL, health, last error.
+fwd_prom_targets() {
+	fwd_prom_get /api/v1/targets | python3 -c '
+import json, sys
+for x in json.load(sys.stdin)["data"]["activeTargets"]:
+    print(x["scrapeUrl"], x["health"], x.get("lastError", ""))'
 }
 
 # -------------------------------------------------------------------- collectd

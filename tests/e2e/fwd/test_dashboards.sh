@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every metric a dashboard in contrib/grafana/ queries is one the zvm plugin
 # emits: collectd with the zvm plugin on zvmsim writes csv, and dashcheck.py
-# matches every Graphite target and InfluxDB query (and every template
-# variable) against the identifiers written.  The JSON must also be what
+# matches every Graphite target, InfluxDB query and Prometheus selector (and
+# every template variable) against the identifiers written.  The JSON must also be what
 # contrib/grafana/mkdash.py generates.
 . tests/e2e/fwd/lib.sh
 fwd_init dashboards
