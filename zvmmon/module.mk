@@ -70,3 +70,5 @@ CHECK_TARGETS += check-zvmmon-sim
 .PHONY: doc-layouts
 doc-layouts: $(ZVMMON)
 	$(ZVMMON) layouts --markdown >doc/layouts.md
+
+include tests/e2e/top/top.mk
