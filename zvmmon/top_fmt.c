@@ -36,8 +36,8 @@ const struct top_coldef top_syscols[TOP_NSYS] = {
     [TOP_S_USERS] = {0, "users", "users", 0, 0, NULL, "users logged on"},
 };
 
-const char top_legend[] = "?: hint field, law not proven yet   -: no value (rates need 2 "
-                          "intervals; no APPLDATA)";
+const char top_legend[] =
+    "? = hint field, its law not proven yet   - = no value yet, or no APPLDATA";
 
 #define USERID_W 8
 #define SEP      " |"
@@ -94,16 +94,17 @@ void top_fmt_title(char *buf, size_t n, const struct top_frame *f)
 void top_fmt_sys(char *buf, size_t n, const struct top_frame *f)
 {
         const struct top_cell *s = f->sys;
+        /* Narrow: the whole line fits 80 columns with a large system's figures. */
         snprintf(buf, n, "cpus %u busy", f->ncpu);
         cell(buf, n, &s[TOP_S_BUSY], 6, 1);
-        add(buf, n, "%%  storage used");
-        cell(buf, n, &s[TOP_S_USED], 8, 0);
-        add(buf, n, " MiB free");
-        cell(buf, n, &s[TOP_S_FREE], 8, 0);
-        add(buf, n, " MiB  paging");
-        cell(buf, n, &s[TOP_S_PAGE], 7, 1);
-        add(buf, n, "/s  users");
-        cell(buf, n, &s[TOP_S_USERS], 5, 0);
+        add(buf, n, "%%  storage MiB used ");
+        cell(buf, n, &s[TOP_S_USED], 0, 0);
+        add(buf, n, " free ");
+        cell(buf, n, &s[TOP_S_FREE], 0, 0);
+        add(buf, n, "  paging ");
+        cell(buf, n, &s[TOP_S_PAGE], 0, 1);
+        add(buf, n, "/s  users ");
+        cell(buf, n, &s[TOP_S_USERS], 0, 0);
 }
 
 void top_fmt_head(char *buf, size_t n)

@@ -18,7 +18,8 @@ struct loop {
         struct top_model *t;
         struct top_opts *o;
         struct top_frame *cur, *next;
-        bool paused, help, ended, failed, quit, step, dirty;
+        bool paused, help, ended, failed, quit, dirty;
+        unsigned steps;  /* n pressed: intervals still to show, however fast the keys came */
         double shown_at; /* when cur went up */
         unsigned long shown;
         char status[48], msg[160];
@@ -56,18 +57,19 @@ static double due(const struct loop *l)
 
 static void advance(struct loop *l)
 {
-        if (!l->next || (l->cur && !l->step && (l->paused || now() < due(l))))
+        if (!l->next || (l->cur && !l->steps && (l->paused || now() < due(l))))
                 return;
         /* Live: after a pause show the newest interval, not the backlog. */
         while (top_src_is_device(l->src) && top_model_pending(l->t)) {
                 top_frame_free(l->next);
                 l->next = top_model_pop(l->t);
         }
+        if (l->cur && l->steps) /* the first interval goes up without a step */
+                l->steps--;
         top_frame_free(l->cur);
         l->cur = l->next;
         l->next = NULL;
         l->shown_at = now();
-        l->step = false;
         l->shown++;
         l->dirty = true;
 }
@@ -91,9 +93,10 @@ static void key(struct loop *l, int k)
                 l->quit = true;
         else if (k == ' ')
                 l->paused = !l->paused;
-        else if (k == 'n' || k == '\n')
-                l->step = l->paused = true;
-        else if (k == 'h' || k == '?')
+        else if (k == 'n' || k == '\n') {
+                l->steps++;
+                l->paused = true;
+        } else if (k == 'h' || k == '?')
                 l->help = true;
         else if (k == '/')
                 filter(l);
@@ -126,6 +129,8 @@ static void wait_input(struct loop *l)
         if (l->next && !l->paused)
                 ms = (int)((due(l) - now()) * 1000) + 1;
         else if (!l->next && !l->ended && !top_src_is_device(l->src))
+                ms = 0;
+        if (l->steps && l->next)
                 ms = 0;
         ms = ms < 0 ? 0 : ms > 1000 ? 1000 : ms;
         struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {top_src_fd(l->src), POLLIN, 0}};

@@ -48,8 +48,12 @@ cleanup() { $T kill-server 2>/dev/null; fusermount3 -u "$W/mnt" 2>/dev/null
 trap cleanup EXIT
 $T new-session -d -s top -x 110 -y 40 "$Z top --step '$W/a.mw'; echo \"exit \$?\" >'$W/exit'; sleep 60"
 screen() { $T capture-pane -p -t top >"$W/screen.txt"; }
-wait_for() { # text on screen, up to 10 s
-	for _ in $(seq 100); do screen; grep -q -- "$1" "$W/screen.txt" && return 0; sleep 0.1; done
+wait_for() { # text on screen, up to 10 s; then the screen once it has settled
+	for _ in $(seq 100); do
+		screen
+		grep -q -- "$1" "$W/screen.txt" && { sleep 0.2; screen; return 0; }
+		sleep 0.1
+	done
 	echo "--- screen:"; cat "$W/screen.txt"; return 1
 }
 wait_for 'interval 1 (60 s)' && ok "first interval on screen" || fail "no first interval on screen"

@@ -252,9 +252,9 @@ def parse_screen(lines):
             interval = int(w[w.index("interval") + 1])
         elif w[:1] == ["cpus"]:
             t = line.replace("%", " ").replace("/s", " ").split()
-            sysf = {"cpu_busy": shown(t[3]), "storage_used": shown(t[6]),
-                    "storage_free": shown(t[9]), "sys_paging": shown(t[12]),
-                    "users": shown(t[14])}
+            sysf = {"cpu_busy": shown(t[3]), "storage_used": shown(t[7]),
+                    "storage_free": shown(t[9]), "sys_paging": shown(t[11]),
+                    "users": shown(t[13])}
         elif w[:1] == ["USERID"]:
             head = True
         elif head and len(w) == 9 and w[6] == "|":
