@@ -45,11 +45,11 @@ void top_batch_free(struct top_batch *b)
         free(b);
 }
 
-/* Full precision: scripts compare, the screen rounds. */
+/* Not rounded as on the screen: scripts compare.  15 digits, all a double holds. */
 static void num(struct zd_sink *s, const char *key, double v)
 {
         char lit[48];
-        snprintf(lit, sizeof(lit), "%.17g", v);
+        snprintf(lit, sizeof(lit), "%.15g", v);
         s->key(s->ctx, key);
         s->num(s->ctx, lit);
 }
