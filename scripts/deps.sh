@@ -6,7 +6,7 @@ set -euo pipefail
 host_pkgs=(
 	build-essential clang clang-format llvm libclang-rt-14-dev valgrind pkg-config jq
 	collectd-core collectd-dev libyajl-dev libcmocka-dev
-	fuse3 libfuse3-dev python3
+	fuse3 libfuse3-dev python3 libncurses-dev tmux
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 	graphite-carbon python3-whisper influxdb influxdb-client
 	prometheus libmicrohttpd12 libprotobuf-c1

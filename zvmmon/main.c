@@ -19,6 +19,9 @@ static void usage(FILE *f)
               "  capture -o FILE [--device PATH] [--sets N] [--seconds N]\n"
               "                                  record monreader data sets into a capture file\n"
               "  layouts [--markdown]            every record layout with field provenance\n"
+              "  top [-b [--json]] [-n N] [--sort COL] [--filter GLOB] [--speed X | --step]\n"
+              "      [--device PATH | FILE|-]    a table per interval: system, guests (full\n"
+              "                                  screen, or -b for text)\n"
               "\n"
               "Global options:\n"
               "  --layouts FILE   load record layouts from FILE (doc/layoutfile.md); they win\n"
@@ -76,6 +79,8 @@ int main(int argc, char **argv)
                 rc = zm_cmd_stat(sub_argc, sub_argv);
         else if (!strcmp(cmd, "capture"))
                 rc = zm_cmd_capture(sub_argc, sub_argv);
+        else if (!strcmp(cmd, "top"))
+                rc = zm_cmd_top(sub_argc, sub_argv);
         else if (!strcmp(cmd, "layouts"))
                 rc = zm_cmd_layouts(sub_argc, sub_argv);
         else if (!strcmp(cmd, "help")) {

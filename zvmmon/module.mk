@@ -1,5 +1,14 @@
-# zvmmon: the decoder's command line (dump, stat, capture, layouts).
-ZVMMON_SRCS := $(sort $(wildcard zvmmon/*.c))
+# zvmmon: the decoder's command line (dump, stat, capture, layouts, top).
+# CURSES=0 builds `zvmmon top` without its full screen (batch mode only): the
+# s390x cross build, which has no s390x ncurses to link.
+CURSES ?= 1
+ifeq ($(CURSES),1)
+ZVMMON_SRCS := $(filter-out zvmmon/top_noview.c,$(sort $(wildcard zvmmon/*.c)))
+CURSES_LIBS := -lncurses
+else
+ZVMMON_SRCS := $(filter-out zvmmon/top_view.c,$(sort $(wildcard zvmmon/*.c)))
+CURSES_LIBS :=
+endif
 ZVMMON_OBJS := $(patsubst zvmmon/%.c,$(BUILD)/zvmmon/%.o,$(ZVMMON_SRCS))
 ZVMMON      := $(BUILD)/zvmmon/zvmmon
 
@@ -8,7 +17,7 @@ $(BUILD)/zvmmon/%.o: zvmmon/%.c
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -Izvmmon -c -o $@ $<
 
 $(ZVMMON): $(ZVMMON_OBJS) $(DEC_LIB)
-	$(CC) -o $@ $(ZVMMON_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) $(YAJL_LIBS)
+	$(CC) -o $@ $(ZVMMON_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) $(YAJL_LIBS) $(CURSES_LIBS)
 
 ALL_TARGETS += $(ZVMMON)
 
@@ -39,7 +48,7 @@ CHECK_TARGETS += check-zvmmon
 .PHONY: check-zvmmon-s390x
 check-zvmmon-s390x:
 	@command -v qemu-s390x >/dev/null || { echo "check-zvmmon-s390x: qemu-s390x missing (make deps)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=build/zvmmon-s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
+	@$(MAKE) --no-print-directory BUILD=build/zvmmon-s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar CURSES=0 \
 		build/zvmmon-s390x/zvmmon/zvmmon
 	@$(MAKE) --no-print-directory BUILD=build build/e2e/gen_d10
 	@printf '#!/bin/sh\nexec qemu-s390x -L / %s "$$@"\n' "$(CURDIR)/build/zvmmon-s390x/zvmmon/zvmmon" \
@@ -61,3 +70,5 @@ CHECK_TARGETS += check-zvmmon-sim
 .PHONY: doc-layouts
 doc-layouts: $(ZVMMON)
 	$(ZVMMON) layouts --markdown >doc/layouts.md
+
+include tests/e2e/top/top.mk

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* zvmmon top: options, then the full screen (top_loop.c) or batch mode. */
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "top.h"
+#include "zvmmon.h"
+
+static const char usage_text[] =
+    "Usage: zvmmon top [-b [--json]] [-n N] [--sort COL] [--filter GLOB]\n"
+    "                  [--speed X | --step] [--input FMT] [--device PATH | FILE|-]\n"
+    "A table per sample interval: the system, then the guests (CP's view and a\n"
+    "Linux guest's own APPLDATA).  Without FILE: the device (/dev/monreader).\n"
+    "  -b, --batch       print each interval (text, or --json lines) instead of the screen\n"
+    "  -n, --intervals N stop after N intervals\n"
+    "  -s, --sort COL    u c v p i r l m, or userid cpu vcpu paging vio resident load\n"
+    "                    linux_mem (default cpu)\n"
+    "  -f, --filter GLOB only guests whose userid matches (case-insensitive)\n"
+    "  --speed X         replay a file X times as fast as it was recorded (default 30;\n"
+    "                    batch mode: as fast as it reads unless given)\n"
+    "  --step            replay paused: n shows the next interval\n"
+    "  ? marks a value from a hint field whose law is not proven, - no value.\n";
+
+struct args {
+        struct top_opts o;
+        bool batch, json, speed_set;
+        const char *device;
+        struct zm_input in;
+};
+
+static bool positive(const char *opt, const char *s, double *out)
+{
+        char *end;
+        double v = strtod(s, &end);
+        if (*s == '\0' || *end || !(v > 0) || v > 1e9) {
+                fprintf(stderr, "zvmmon top: %s %s: a positive number is needed\n", opt, s);
+                return false;
+        }
+        *out = v;
+        return true;
+}
+
+static int option(struct args *a, int c)
+{
+        double v;
+        switch (c) {
+        case 'b':
+                a->batch = true;
+                return 0;
+        case 'j':
+                a->json = true;
+                return 0;
+        case 'n':
+                if (!positive("-n", optarg, &v))
+                        return ZM_UNUSABLE;
+                a->o.max_frames = (unsigned long)v;
+                return 0;
+        case 's':
+                if ((a->o.sort = top_col_by_name(optarg)) < 0) {
+                        fprintf(stderr, "zvmmon top: --sort %s: no such column\n", optarg);
+                        return ZM_UNUSABLE;
+                }
+                return 0;
+        case 'f':
+                snprintf(a->o.glob, sizeof(a->o.glob), "%s", optarg);
+                return 0;
+        case 'S':
+                a->speed_set = true;
+                return positive("--speed", optarg, &a->o.speed) ? 0 : ZM_UNUSABLE;
+        case 'T':
+                a->o.step = true;
+                return 0;
+        case 'D':
+                a->device = optarg;
+                return 0;
+        case 'i': {
+                const struct zd_source_ops *so = zd_source_by_name(optarg);
+                if (!so) {
+                        fprintf(stderr, "zvmmon top: --input %s: unknown format\n", optarg);
+                        return ZM_UNUSABLE;
+                }
+                a->in.fmt = so->fmt;
+                return 0;
+        }
+        case 'h':
+                fputs(usage_text, stdout);
+                return -1;
+        default:
+                return ZM_UNUSABLE;
+        }
+}
+
+static int parse(struct args *a, int argc, char **argv)
+{
+        static const struct option opts[] = {
+            {"batch", no_argument, NULL, 'b'},
+            {"json", no_argument, NULL, 'j'},
+            {"intervals", required_argument, NULL, 'n'},
+            {"sort", required_argument, NULL, 's'},
+            {"filter", required_argument, NULL, 'f'},
+            {"speed", required_argument, NULL, 'S'},
+            {"step", no_argument, NULL, 'T'},
+            {"device", required_argument, NULL, 'D'},
+            {"input", required_argument, NULL, 'i'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+        };
+        int c, rc;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "bjn:s:f:h", opts, NULL)) != -1)
+                if ((rc = option(a, c)) != 0)
+                        return rc;
+        if (optind < argc - 1 || (optind == argc - 1 && a->device)) {
+                fprintf(stderr, "zvmmon top: one FILE, or --device PATH\n");
+                return ZM_UNUSABLE;
+        }
+        if (a->json && !a->batch) {
+                fprintf(stderr, "zvmmon top: --json is for batch mode (-b)\n");
+                return ZM_UNUSABLE;
+        }
+        a->in.path = optind == argc - 1 ? argv[optind] : a->device ? a->device : "/dev/monreader";
+        return 0;
+}
+
+/* A path given as FILE that is a character device is read as a device. */
+static bool is_device(const struct args *a)
+{
+        struct stat st;
+        if (a->device || strcmp(a->in.path, "/dev/monreader") == 0)
+                return true;
+        return strcmp(a->in.path, "-") != 0 && stat(a->in.path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+static void pause_for(double s)
+{
+        if (s <= 0)
+                return;
+        struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+        nanosleep(&ts, NULL);
+}
+
+static int batch(struct top_src *src, struct top_model *t, const struct args *a)
+{
+        struct top_batch *b = top_batch_new(stdout, a->json, a->o.sort, a->o.glob);
+        if (!b)
+                return ZM_UNUSABLE;
+        unsigned long shown = 0;
+        uint64_t last = 0;
+        enum top_pump r = TOP_SRC_MORE;
+        while (!a->o.max_frames || shown < a->o.max_frames) {
+                struct top_frame *f = top_model_pop(t);
+                if (!f) {
+                        if (r == TOP_SRC_END || r == TOP_SRC_FAIL)
+                                break;
+                        if ((r = top_src_pump(src)) == TOP_SRC_WAIT)
+                                poll(&(struct pollfd){top_src_fd(src), POLLIN, 0}, 1, 1000);
+                        continue;
+                }
+                if (a->speed_set && last && !top_src_is_device(src))
+                        pause_for((double)(f->tod - last) / 4096e6 / a->o.speed);
+                last = f->tod;
+                top_batch_frame(b, f);
+                top_frame_free(f);
+                shown++;
+        }
+        top_batch_free(b);
+        if (!shown)
+                fprintf(stderr, "zvmmon top: %s: no complete sample interval\n", a->in.path);
+        return r == TOP_SRC_FAIL ? ZM_UNUSABLE : ZM_OK;
+}
+
+int zm_cmd_top(int argc, char **argv)
+{
+        struct args a = {.o = {.speed = 30, .sort = TOP_CPU}};
+        int rc = parse(&a, argc, argv);
+        if (rc)
+                return rc < 0 ? ZM_OK : rc;
+        if (!a.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+                fprintf(stderr, "zvmmon top: the full screen needs a terminal (-b: batch mode)\n");
+                return ZM_UNUSABLE;
+        }
+        struct top_model *t = top_model_new();
+        struct zd_handler h = t ? top_model_handler(t) : (struct zd_handler){0};
+        struct top_src *src = t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h) : NULL;
+        if (!src) {
+                top_model_free(t);
+                return ZM_UNUSABLE;
+        }
+        rc = a.batch ? batch(src, t, &a) : top_loop(src, t, &a.o);
+        int erc = zm_report_errors(top_src_stats(src));
+        top_src_close(src);
+        top_model_free(t);
+        return rc != ZM_OK ? rc : erc;
+}

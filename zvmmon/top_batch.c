@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Batch mode (-b): every interval's table as text, as on the screen, or as
+ * one JSON object per line (--json) for scripts.  In JSON a cell without a
+ * number is null, and the row lists which of its columns are unproven.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/tod.h"
+#include "emit/emit.h"
+#include "top.h"
+
+struct top_batch {
+        FILE *out;
+        struct zd_sink sink;
+        bool json;
+        int sort;
+        const char *glob;
+        size_t *idx;
+        size_t cap;
+};
+
+struct top_batch *top_batch_new(FILE *out, bool json, int sort, const char *glob)
+{
+        struct top_batch *b = calloc(1, sizeof(*b));
+        if (!b)
+                return NULL;
+        *b = (struct top_batch){.out = out, .json = json, .sort = sort, .glob = glob};
+        if (json && !zd_sink_json(&b->sink, out)) {
+                free(b);
+                return NULL;
+        }
+        return b;
+}
+
+void top_batch_free(struct top_batch *b)
+{
+        if (!b)
+                return;
+        if (b->json)
+                b->sink.destroy(b->sink.ctx);
+        free(b->idx);
+        free(b);
+}
+
+/* Not rounded as on the screen: scripts compare.  15 digits, all a double holds. */
+static void num(struct zd_sink *s, const char *key, double v)
+{
+        char lit[48];
+        snprintf(lit, sizeof(lit), "%.15g", v);
+        s->key(s->ctx, key);
+        s->num(s->ctx, lit);
+}
+
+static void str(struct zd_sink *s, const char *key, const char *v)
+{
+        s->key(s->ctx, key);
+        s->str(s->ctx, v, strlen(v));
+}
+
+/* The cells as members, then "unproven": [names] when any is "?". */
+static void cells(struct zd_sink *s, const struct top_cell *c, const struct top_coldef *def, int n)
+{
+        int unproven = 0;
+        for (int k = 0; k < n; k++) {
+                if (c[k].mark == TOP_NUM) {
+                        num(s, def[k].name, c[k].v);
+                        continue;
+                }
+                s->key(s->ctx, def[k].name);
+                s->num(s->ctx, "null");
+                unproven += c[k].mark == TOP_UNPROVEN;
+        }
+        if (!unproven)
+                return;
+        s->key(s->ctx, "unproven");
+        s->array_open(s->ctx);
+        for (int k = 0; k < n; k++)
+                if (c[k].mark == TOP_UNPROVEN)
+                        s->str(s->ctx, def[k].name, strlen(def[k].name));
+        s->array_close(s->ctx);
+}
+
+static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
+{
+        struct zd_sink *s = &b->sink;
+        char when[40] = "";
+        s->begin(s->ctx);
+        s->map_open(s->ctx);
+        num(s, "interval", (double)f->seq);
+        if (zd_tod_to_iso8601(f->tod, when, sizeof(when)))
+                str(s, "time", when);
+        str(s, "system", f->system);
+        num(s, "interval_seconds", f->interval);
+        num(s, "cpus", f->ncpu);
+        char tod[24];
+        snprintf(tod, sizeof(tod), "%" PRIu64, f->tod); /* all 64 bits: not through a double */
+        s->key(s->ctx, "tod");
+        s->num(s->ctx, tod);
+        cells(s, f->sys, top_syscols, TOP_NSYS);
+        s->key(s->ctx, "guests");
+        s->array_open(s->ctx);
+        for (size_t i = 0; i < n; i++) {
+                const struct top_row *r = &f->rows[b->idx[i]];
+                s->map_open(s->ctx);
+                str(s, "userid", r->userid);
+                cells(s, r->c, top_cols, TOP_NCOL);
+                s->map_close(s->ctx);
+        }
+        s->array_close(s->ctx);
+        s->map_close(s->ctx);
+        s->end(s->ctx);
+}
+
+static void text_frame(struct top_batch *b, const struct top_frame *f, size_t n)
+{
+        char line[256];
+        top_fmt_title(line, sizeof(line), f);
+        fprintf(b->out, "%s\n", line);
+        top_fmt_sys(line, sizeof(line), f);
+        fprintf(b->out, "%s\n\n", line);
+        top_fmt_head(line, sizeof(line));
+        fprintf(b->out, "%s\n", line);
+        for (size_t i = 0; i < n; i++) {
+                top_fmt_row(line, sizeof(line), &f->rows[b->idx[i]]);
+                fprintf(b->out, "%s\n", line);
+        }
+        fputc('\n', b->out);
+}
+
+void top_batch_frame(struct top_batch *b, const struct top_frame *f)
+{
+        if (f->nrows > b->cap) {
+                size_t *p = realloc(b->idx, f->nrows * sizeof(*p));
+                if (!p)
+                        return;
+                b->idx = p;
+                b->cap = f->nrows;
+        }
+        size_t n = top_order(f, b->sort, b->glob, b->idx);
+        if (b->json)
+                json_frame(b, f, n);
+        else
+                text_frame(b, f, n);
+        fflush(b->out);
+}

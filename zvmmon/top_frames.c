@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model's output: at each Interval End, after the engine has closed the
+ * interval (and judged its laws), one frame with the system line and a row
+ * per guest seen in the interval, queued until the caller takes it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "top_model.h"
+
+static void on_record(void *ctx, const struct zd_record *r)
+{
+        struct top_model *t = ctx;
+        zm_engine_record(t->e, r);
+        /* The configuration set also ends with an Interval End: no table for it. */
+        if (r->family == ZD_FAM_CP && r->kind == 'S' && (r->domain == 0 || r->domain == 4))
+                t->samples = true;
+}
+
+/* A cell that got no value this interval: "?" while its law is off, else "-". */
+static void missing(const struct top_model *t, struct top_cell *c, bool got, const char *law)
+{
+        if (got)
+                return;
+        c->v = 0;
+        c->mark = law && !top_allowed(t, law) ? TOP_UNPROVEN : TOP_NODATA;
+}
+
+static struct top_frame *frame(struct top_model *t, uint64_t tod)
+{
+        struct top_frame *f = calloc(1, sizeof(*f));
+        size_t n = 0;
+        for (size_t i = 0; i < t->ng; i++)
+                n += t->g[i].seen;
+        if (!f || !(f->rows = calloc(n ? n : 1, sizeof(*f->rows)))) {
+                free(f);
+                return NULL;
+        }
+        f->seq = ++t->seq;
+        f->tod = tod;
+        f->interval = zm_engine_interval(t->e);
+        snprintf(f->system, sizeof(f->system), "%s", zm_engine_system(t->e));
+        f->ncpu = t->ncpu;
+        if (t->ncpu)
+                top_put(&t->sys[TOP_S_BUSY], &t->sysgot[TOP_S_BUSY], t->busy / t->ncpu, t->busy_ok);
+        for (int k = 0; k < TOP_NSYS; k++) {
+                f->sys[k] = t->sys[k];
+                missing(t, &f->sys[k], t->sysgot[k], top_syscols[k].law);
+        }
+        for (size_t i = 0; i < t->ng; i++) {
+                const struct guest *g = &t->g[i];
+                if (!g->seen)
+                        continue;
+                struct top_row *r = &f->rows[f->nrows++];
+                memcpy(r->userid, g->userid, sizeof(r->userid));
+                for (int k = 0; k < TOP_NCOL; k++) {
+                        r->c[k] = g->c[k];
+                        missing(t, &r->c[k], g->got[k], top_cols[k].law);
+                }
+        }
+        return f;
+}
+
+/* Guests not seen this interval logged off: forget them; CP's cells start empty. */
+static void roll(struct top_model *t)
+{
+        size_t o = 0;
+        zh_clear(&t->ix);
+        for (size_t i = 0; i < t->ng; i++) {
+                if (!t->g[i].seen)
+                        continue;
+                if (o != i)
+                        t->g[o] = t->g[i];
+                struct guest *g = &t->g[o];
+                g->seen = false;
+                for (int k = 0; k < TOP_NCOL; k++)
+                        if (k != TOP_LOAD && k != TOP_LMEM)
+                                g->got[k] = false;
+                if (!zh_add(&t->ix, zh_u64(ZH_SEED, top_pack(g->userid)), o))
+                        break; /* out of memory: drop the rest rather than index them wrong */
+                o++;
+        }
+        t->ng = o;
+        memset(t->sysgot, 0, sizeof(t->sysgot));
+        t->busy = 0;
+        t->ncpu = 0;
+        t->samples = false;
+}
+
+static void push(struct top_model *t, struct top_frame *f)
+{
+        if (t->qhead && t->qhead == t->qn) /* every frame taken: start the queue again */
+                t->qhead = t->qn = 0;
+        if (!zh_grow((void **)&t->q, &t->qcap, t->qn, sizeof(*t->q))) {
+                top_frame_free(f);
+                return;
+        }
+        t->q[t->qn++] = f;
+}
+
+static void on_interval_end(void *ctx, const struct zd_record *r)
+{
+        struct top_model *t = ctx;
+        zm_engine_interval_end(t->e, r);
+        if (!t->samples)
+                return;
+        struct top_frame *f = frame(t, r->tod);
+        if (f)
+                push(t, f);
+        roll(t);
+}
+
+struct top_model *top_model_new(void)
+{
+        struct top_model *t = calloc(1, sizeof(*t));
+        if (!t)
+                return NULL;
+        struct zm_options o = {.unverified = 1}; /* every value; allowed() applies auto's rule */
+        t->e = zm_engine_new(&o, top_on_metric, top_on_log, t);
+        if (!t->e) {
+                free(t);
+                return NULL;
+        }
+        return t;
+}
+
+void top_model_free(struct top_model *t)
+{
+        if (!t)
+                return;
+        while (t->qhead < t->qn)
+                top_frame_free(t->q[t->qhead++]);
+        free(t->q);
+        zm_engine_free(t->e);
+        free(t->g);
+        zh_free(&t->ix);
+        free(t);
+}
+
+struct zd_handler top_model_handler(struct top_model *t)
+{
+        struct zd_handler h = {t, on_record, NULL, on_interval_end};
+        return h;
+}
+
+struct top_frame *top_model_pop(struct top_model *t)
+{
+        return t->qhead < t->qn ? t->q[t->qhead++] : NULL;
+}
+
+size_t top_model_pending(const struct top_model *t)
+{
+        return t->qn - t->qhead;
+}
+
+const char *top_model_last_log(const struct top_model *t)
+{
+        return t->log;
+}
+
+void top_frame_free(struct top_frame *f)
+{
+        if (f)
+                free(f->rows);
+        free(f);
+}

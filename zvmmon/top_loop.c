@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The full-screen loop: read input, pace a replay (--speed: the intervals'
+ * own spacing divided by the speed), step or pause it, and answer keys.  A
+ * live device shows each interval as it arrives; after a pause it jumps to
+ * the newest.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "top.h"
+
+struct loop {
+        struct top_src *src;
+        struct top_model *t;
+        struct top_opts *o;
+        struct top_frame *cur, *next;
+        bool paused, help, ended, failed, quit, dirty;
+        unsigned steps;  /* n pressed: intervals still to show, however fast the keys came */
+        double shown_at; /* when cur went up */
+        unsigned long shown;
+        char status[48], msg[160];
+};
+
+static double now(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Read until a frame is waiting, the device has nothing more, or a slice is used up. */
+static void fill(struct loop *l)
+{
+        for (int i = 0; i < 64 && !l->ended && !top_model_pending(l->t); i++) {
+                enum top_pump r = top_src_pump(l->src);
+                if (r == TOP_SRC_WAIT)
+                        break;
+                if (r == TOP_SRC_END || r == TOP_SRC_FAIL) {
+                        l->ended = true;
+                        l->failed = r == TOP_SRC_FAIL;
+                }
+        }
+        if (!l->next)
+                l->next = top_model_pop(l->t);
+}
+
+static double due(const struct loop *l)
+{
+        if (!l->cur || top_src_is_device(l->src) || l->o->speed <= 0)
+                return 0;
+        return l->shown_at + (double)(l->next->tod - l->cur->tod) / 4096e6 / l->o->speed;
+}
+
+static void advance(struct loop *l)
+{
+        if (!l->next || (l->cur && !l->steps && (l->paused || now() < due(l))))
+                return;
+        /* Live: after a pause show the newest interval, not the backlog. */
+        while (top_src_is_device(l->src) && top_model_pending(l->t)) {
+                top_frame_free(l->next);
+                l->next = top_model_pop(l->t);
+        }
+        if (l->cur && l->steps) /* the first interval goes up without a step */
+                l->steps--;
+        top_frame_free(l->cur);
+        l->cur = l->next;
+        l->next = NULL;
+        l->shown_at = now();
+        l->shown++;
+        l->dirty = true;
+}
+
+static void filter(struct loop *l)
+{
+        char buf[sizeof(l->o->glob)];
+        if (top_view_prompt("userid glob (empty: all): ", buf, sizeof(buf)))
+                snprintf(l->o->glob, sizeof(l->o->glob), "%s", buf);
+}
+
+static void key(struct loop *l, int k)
+{
+        int col = top_col_by_key(k);
+        l->dirty = true;
+        if (l->help) {
+                l->help = false;
+                return;
+        }
+        if (k == 'q' || k == 'Q')
+                l->quit = true;
+        else if (k == ' ')
+                l->paused = !l->paused;
+        else if (k == 'n' || k == '\n') {
+                l->steps++;
+                l->paused = true;
+        } else if (k == 'h' || k == '?')
+                l->help = true;
+        else if (k == '/')
+                filter(l);
+        else if (col >= 0)
+                l->o->sort = col;
+}
+
+static void draw(struct loop *l)
+{
+        if (l->failed)
+                snprintf(l->status, sizeof(l->status), "input failed");
+        else if (l->ended && !l->next)
+                snprintf(l->status, sizeof(l->status), "end of input");
+        else if (l->paused)
+                snprintf(l->status, sizeof(l->status), "paused");
+        else if (top_src_is_device(l->src))
+                snprintf(l->status, sizeof(l->status), "live");
+        else
+                snprintf(l->status, sizeof(l->status), "replay x%g", l->o->speed);
+        snprintf(l->msg, sizeof(l->msg), "%s", top_model_last_log(l->t));
+        struct top_screen s = {l->cur, l->o->sort, l->o->glob, l->status, l->msg, l->help};
+        top_view_draw(&s);
+        l->dirty = false;
+}
+
+/* Sleep until a key, the device, or the next frame is due (at most a second). */
+static void wait_input(struct loop *l)
+{
+        int ms = 1000;
+        if (l->next && !l->paused)
+                ms = (int)((due(l) - now()) * 1000) + 1;
+        else if (!l->next && !l->ended && !top_src_is_device(l->src))
+                ms = 0;
+        if (l->steps && l->next)
+                ms = 0;
+        ms = ms < 0 ? 0 : ms > 1000 ? 1000 : ms;
+        struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {top_src_fd(l->src), POLLIN, 0}};
+        poll(p, p[1].fd >= 0 ? 2 : 1, ms);
+}
+
+int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
+{
+        struct loop l = {.src = src, .t = t, .o = o, .paused = o->step, .dirty = true};
+        if (!top_view_open())
+                return 2;
+        while (!l.quit) {
+                fill(&l);
+                advance(&l);
+                if (l.dirty)
+                        draw(&l);
+                if (o->max_frames && l.shown >= o->max_frames && !l.paused)
+                        break;
+                wait_input(&l);
+                for (int k; (k = top_view_key()) >= 0;)
+                        key(&l, k);
+        }
+        top_view_close();
+        top_frame_free(l.cur);
+        top_frame_free(l.next);
+        return l.failed ? 2 : 0;
+}

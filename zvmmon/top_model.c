@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One table per sample interval, built from the metric engine's named values
+ * as the zvm plugin receives them (doc/metrics-cp.md, doc/plugin.md).
+ *
+ * The engine is asked for every value (UnverifiedFields true) so that a
+ * guest whose hint fields are still held back still gets its row; each value
+ * then goes through the same rule the engine's auto mode applies: a value
+ * whose law is not on is shown as "?", never as a number.  DERIVE values
+ * become rates here as collectd would make them: the difference to the
+ * previous value over the difference of their record times.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric/met_verify.h"
+#include "top_model.h"
+
+uint64_t top_pack(const char *id)
+{
+        uint64_t u = 0;
+        for (size_t i = 0; i < 8 && id[i]; i++)
+                u |= (uint64_t)(uint8_t)id[i] << (56 - 8 * i);
+        return u;
+}
+
+struct probe {
+        const struct top_model *t;
+        const char *id;
+};
+
+static bool g_eq(const void *ctx, size_t pos)
+{
+        const struct probe *p = ctx;
+        return strcmp(p->t->g[pos].userid, p->id) == 0;
+}
+
+static struct guest *guest(struct top_model *t, const char *id)
+{
+        struct probe p = {t, id};
+        uint64_t h = zh_u64(ZH_SEED, top_pack(id));
+        size_t i = zh_find(&t->ix, h, g_eq, &p);
+        if (i == SIZE_MAX) {
+                if (!zh_grow((void **)&t->g, &t->capg, t->ng, sizeof(*t->g)) ||
+                    !zh_add(&t->ix, h, t->ng))
+                        return NULL;
+                i = t->ng++;
+                memset(&t->g[i], 0, sizeof(t->g[i]));
+                snprintf(t->g[i].userid, sizeof(t->g[i].userid), "%s", id);
+        }
+        t->g[i].seen = true;
+        return &t->g[i];
+}
+
+/* A DERIVE value into a rate per second; false until there are two. */
+static bool rate(struct ctr *c, int64_t v, uint64_t tod, double *out)
+{
+        bool ok = c->has && tod > c->tod && v >= c->v;
+        if (ok)
+                *out = (double)(v - c->v) / ((double)(tod - c->tod) / 4096e6);
+        c->v = v;
+        c->tod = tod;
+        c->has = true;
+        return ok;
+}
+
+bool top_allowed(const struct top_model *t, const char *check)
+{
+        if (!check)
+                return true;
+        const struct zv_law_status *s = zm_law_status(t->e, check);
+        return s && s->on;
+}
+
+void top_put(struct top_cell *c, bool *got, double v, bool ok)
+{
+        c->v = v;
+        c->mark = ok ? TOP_NUM : TOP_UNPROVEN;
+        *got = true;
+}
+
+static bool is(const struct zm_metric *m, const char *type, const char *ti)
+{
+        return strcmp(m->type, type) == 0 && strcmp(m->type_instance, ti) == 0;
+}
+
+static void on_guest_cp(struct top_model *t, const struct zm_metric *m, bool ok)
+{
+        struct guest *g = guest(t, m->guest);
+        if (!g)
+                return;
+        int col = -1, k = -1;
+        double v = 0, scale = 1;
+        if (is(m, "virt_cpu_total", "total"))
+                col = TOP_CPU, k = C_CPU, scale = 100 / 1e9; /* ns per s into % of a CPU */
+        else if (is(m, "virt_cpu_total", "virtual"))
+                col = TOP_VCPU, k = C_VCPU, scale = 100 / 1e9;
+        else if (is(m, "vmpage_io", "paging"))
+                col = TOP_PAGE, k = C_PAGE;
+        else if (is(m, "operations", "virtual-io"))
+                col = TOP_VIO, k = C_VIO;
+        else if (is(m, "memory", "resident"))
+                col = TOP_RES, v = m->gauge[0] / 1048576;
+        if (col < 0)
+                return;
+        if (k >= 0) {
+                int64_t sum = m->derive[0] + (m->nvalues > 1 ? m->derive[1] : 0);
+                if (!rate(&g->ctr[k], sum, m->tod, &v))
+                        return;
+                v *= scale;
+        }
+        top_put(&g->c[col], &g->got[col], v, ok);
+}
+
+/* A Linux guest's own view (kernel APPLDATA): kept until it writes a newer one. */
+static void on_guest_linux(struct top_model *t, const struct zm_metric *m)
+{
+        if (m->host[0]) /* a write_zvm guest's own collectd values: not APPLDATA */
+                return;
+        bool load = strcmp(m->plugin, "load") == 0 && is(m, "load", "");
+        bool mem = strcmp(m->plugin, "memory") == 0 && is(m, "memory", "used");
+        if (!load && !mem)
+                return;
+        struct guest *g = guest(t, m->guest);
+        if (g)
+                top_put(&g->c[load ? TOP_LOAD : TOP_LMEM], &g->got[load ? TOP_LOAD : TOP_LMEM],
+                        load ? m->gauge[0] : m->gauge[0] / 1048576, top_allowed(t, m->check));
+}
+
+static void on_system(struct top_model *t, const struct zm_metric *m, bool ok)
+{
+        const char *pi = m->plugin_instance;
+        double v;
+        if (strncmp(pi, "cpu", 3) == 0 && is(m, "percent", "busy")) {
+                t->busy += m->gauge[0];
+                t->busy_ok = (t->ncpu == 0 || t->busy_ok) && ok;
+                t->ncpu++;
+        } else if (strcmp(pi, "storage") == 0 && is(m, "memory", "used"))
+                top_put(&t->sys[TOP_S_USED], &t->sysgot[TOP_S_USED], m->gauge[0] / 1048576, ok);
+        else if (strcmp(pi, "storage") == 0 && is(m, "memory", "free"))
+                top_put(&t->sys[TOP_S_FREE], &t->sysgot[TOP_S_FREE], m->gauge[0] / 1048576, ok);
+        else if (strcmp(pi, "storage") == 0 && is(m, "vmpage_io", "paging")) {
+                if (rate(&t->syspage, m->derive[0] + m->derive[1], m->tod, &v))
+                        top_put(&t->sys[TOP_S_PAGE], &t->sysgot[TOP_S_PAGE], v, ok);
+        } else if (strcmp(pi, "system") == 0 && is(m, "users", "logged-on"))
+                top_put(&t->sys[TOP_S_USERS], &t->sysgot[TOP_S_USERS], m->gauge[0], ok);
+}
+
+void top_on_metric(void *ctx, const struct zm_metric *m)
+{
+        struct top_model *t = ctx;
+        if (m->scope == ZM_GUEST && m->guest[0])
+                on_guest_linux(t, m);
+        else if (strcmp(m->plugin, "zvm") == 0 && m->domain == 4 && m->record == 3 && m->guest[0])
+                on_guest_cp(t, m, top_allowed(t, m->check));
+        else if (strcmp(m->plugin, "zvm") == 0)
+                on_system(t, m, top_allowed(t, m->check));
+}
+
+void top_on_log(void *ctx, int level, const char *msg)
+{
+        struct top_model *t = ctx;
+        if (level <= 6)
+                snprintf(t->log, sizeof(t->log), "%s", msg);
+}
