@@ -37,3 +37,8 @@ fuzz-smoke-run: fuzz-build
 
 FUZZ_TARGETS += fuzz-smoke-run
 CHECK_TARGETS += fuzz-smoke-run
+
+# Line coverage of the decoder and the plugin's mapping by the committed corpora (llvm-cov).
+.PHONY: fuzz-coverage
+fuzz-coverage:
+	@scripts/fuzz-coverage.sh build/fuzzcov

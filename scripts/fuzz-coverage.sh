@@ -1,0 +1,38 @@
+#!/bin/sh
+# Line coverage of decoder/ (and the plugin sources the plugin targets use)
+# by the committed fuzz corpora: each target is built with clang's source
+# coverage, run once over its corpus (no fuzzing), and llvm-cov reports the
+# union.  Usage: scripts/fuzz-coverage.sh [BUILD_DIR]   (default build/fuzzcov)
+set -eu
+out=${1:-build/fuzzcov}
+for t in clang llvm-profdata llvm-cov; do
+	command -v $t >/dev/null || { echo "fuzz-coverage: $t missing (make deps)"; exit 1; }
+done
+mkdir -p "$out"
+rm -f "$out"/*.profraw
+make --no-print-directory build/cdinc/collectd >/dev/null
+srcs=$(find decoder -name '*.c' | sort)
+plugin="-DHAVE_CONFIG_H -Ibuild/cdinc -I/usr/include/collectd -Iplugin -Itests/unit \
+	plugin/zvm_dispatch.c plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_reader.c"
+bins=""
+for f in tests/fuzz/fuzz_*.c; do
+	n=$(basename "$f" .c); n=${n#fuzz_}
+	extra=""
+	case $n in names|config) extra=$plugin ;; esac
+	# shellcheck disable=SC2086
+	clang -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -g -O1 -std=c11 \
+		-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Idecoder -I/usr/include/yajl \
+		-o "$out/cov_$n" "$f" $extra $srcs -lyajl -lm -lpthread
+	LLVM_PROFILE_FILE="$out/$n.profraw" "$out/cov_$n" -runs=0 tests/fuzz/corpus/$n \
+		>"$out/run-$n.log" 2>&1
+	execs=$(find tests/fuzz/corpus/$n -type f | wc -l)
+	echo "fuzz-coverage: $n: $execs corpus inputs"
+	if [ -z "$bins" ]; then bins="$out/cov_$n"; else bins="$bins -object $out/cov_$n"; fi
+done
+llvm-profdata merge -sparse "$out"/*.profraw -o "$out/all.profdata"
+# shellcheck disable=SC2086
+llvm-cov report -instr-profile="$out/all.profdata" $bins decoder plugin/zvm_dispatch.c \
+	plugin/zvm_config.c >"$out/report.txt"
+# TOTAL row: ... Lines, Missed Lines, Cover, Branches ...: print the line columns.
+awk '/^TOTAL/ {print "fuzz-coverage: decoder and the plugin mapping: " $8 " lines, " $9 " missed, " $10 " covered"}' "$out/report.txt"
+echo "fuzz-coverage: per file in $out/report.txt"
