@@ -35,10 +35,14 @@ static int zvm_config_cb(oconfig_item_t *ci)
                 zvm_config_defaults(&cfg);
                 configured = true;
         }
+        /* Every bad option gets its own message, as write_zvm and collectd's own plugins do. */
+        int bad = 0;
         for (int i = 0; i < ci->children_num; i++)
                 if (zvm_config_item(&cfg, &ci->children[i]) != 0)
-                        return -1;
-        return 0;
+                        bad++;
+        if (bad)
+                ERROR(ZVM_PLUGIN " plugin: %d option(s) of the <Plugin zvm> block refused", bad);
+        return bad ? -1 : 0;
 }
 
 /* Sleep up to ms, returning early when shutdown asks. */
