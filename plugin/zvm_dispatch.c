@@ -169,9 +169,7 @@ static size_t log_next;
 void zvm_engine_log(void *ctx, int level, const char *msg)
 {
         (void)ctx;
-        uint64_t h = UINT64_C(0xCBF29CE484222325);
-        for (const char *s = msg; *s; s++)
-                h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001B3);
+        uint64_t h = zh_str(ZH_SEED, msg);
         for (size_t i = 0; i < LOG_MEMORY; i++) {
                 if (log_seen[i].hash != h || !log_seen[i].count)
                         continue;

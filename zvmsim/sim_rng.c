@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Deterministic numbers: splitmix64, so a seed gives the same system everywhere. */
+#include <string.h>
+
+#include "base/hash.h"
 #include "sim.h"
 
 uint64_t sim_mix(uint64_t x)
@@ -17,10 +20,9 @@ uint64_t sim_hash2(uint64_t a, uint64_t b)
 
 uint64_t sim_hash_str(const char *s)
 {
-        uint64_t h = UINT64_C(1469598103934665603);
-        for (; *s; s++)
-                h = (h ^ (uint8_t)*s) * UINT64_C(1099511628211);
-        return sim_mix(h);
+        /* A digit short of FNV's offset basis, as zvmsim always had it: kept, so that
+         * a seed still gives the system it gave before. */
+        return sim_mix(zh_bytes(UINT64_C(1469598103934665603), s, strlen(s)));
 }
 
 uint64_t sim_rng_next(struct sim_rng *r)

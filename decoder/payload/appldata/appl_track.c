@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "payload/appldata/appl.h"
 
 #define TRACK_MAX (1u << 16)
@@ -49,12 +50,7 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t)
 
 static size_t hash(const char *userid, const uint8_t *prodid)
 {
-        uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
-        for (size_t i = 0; i < 8 && userid[i]; i++)
-                h = (h ^ (uint8_t)userid[i]) * UINT64_C(1099511628211);
-        for (size_t i = 0; i < 16; i++)
-                h = (h ^ prodid[i]) * UINT64_C(1099511628211);
-        return (size_t)h;
+        return (size_t)zh_bytes(zh_bytes(ZH_SEED, userid, strnlen(userid, 8)), prodid, 16);
 }
 
 static struct slot *lookup(struct slot *s, size_t cap, const char *userid, const uint8_t *prodid)
