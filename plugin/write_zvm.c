@@ -316,12 +316,7 @@ static void *wz_thread(void *arg)
                         struct timespec ts;
                         clock_gettime(CLOCK_MONOTONIC, &ts);
                         double wait = next - now;
-                        ts.tv_sec += (time_t)wait;
-                        ts.tv_nsec += (long)((wait - floor(wait)) * 1e9);
-                        if (ts.tv_nsec >= 1000000000L) {
-                                ts.tv_sec++;
-                                ts.tv_nsec -= 1000000000L;
-                        }
+                        zd_timespec_add_ns(&ts, (uint64_t)(wait * 1e9));
                         pthread_cond_timedwait(&queue.cv, &queue.mu, &ts);
                 }
                 bool stop = queue.stop, kick = queue.kick;

@@ -8,6 +8,7 @@
  * shutdown sets the stop flag, wakes the worker and joins it: the worker
  * never blocks longer than one poll period (1 s).
  */
+#include "base/tod.h"
 #include "zvm_collectd.h"
 
 #include <errno.h>
@@ -50,12 +51,7 @@ static void wait_ms(int ms)
 {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += ms / 1000;
-        ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-        }
+        zd_timespec_add_ns(&ts, (uint64_t)ms * 1000000);
         pthread_mutex_lock(&wlock);
         while (!stop_flag && pthread_cond_timedwait(&wcond, &wlock, &ts) != ETIMEDOUT)
                 ;

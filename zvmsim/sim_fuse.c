@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/tod.h"
 #include "opts.h"
 #include "sim_monreader.h"
 
@@ -134,12 +135,7 @@ static void *timer_main(void *arg)
         clock_gettime(CLOCK_MONOTONIC, &next);
         uint64_t step_ns = (uint64_t)G.o->cfg.interval_ms * 1000000;
         for (;;) {
-                next.tv_sec += (time_t)(step_ns / 1000000000);
-                next.tv_nsec += (long)(step_ns % 1000000000);
-                if (next.tv_nsec >= 1000000000) {
-                        next.tv_sec++;
-                        next.tv_nsec -= 1000000000;
-                }
+                zd_timespec_add_ns(&next, step_ns);
                 pthread_mutex_lock(&G.lock);
                 while (!G.stop && pthread_cond_timedwait(&G.tcond, &G.lock, &next) != ETIMEDOUT) {
                         struct timespec t;
@@ -321,11 +317,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
                         break;
                 struct timespec t;
                 clock_gettime(CLOCK_REALTIME, &t);
-                t.tv_nsec += 100000000;
-                if (t.tv_nsec >= 1000000000) {
-                        t.tv_sec++;
-                        t.tv_nsec -= 1000000000;
-                }
+                zd_timespec_add_ns(&t, 100000000);
                 pthread_cond_timedwait(&G.cond, &G.lock, &t);
                 if (fuse_interrupted()) {
                         r = -EINTR;

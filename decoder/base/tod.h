@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* TOD value of 1970-01-01 00:00:00: 2208988800 s * 10^6 * 4096. */
 #define ZD_TOD_UNIX_EPOCH UINT64_C(0x7D91048BCA000000)
@@ -30,5 +31,16 @@ bool zd_tod_to_iso8601(uint64_t tod, char *buf, size_t bufsz);
  * -1 so the caller can drop that interval instead of reporting nonsense.
  */
 int64_t zd_cputimer_delta_us(uint64_t prev, uint64_t cur, bool counts_down, uint64_t max_us);
+
+/* t plus ns nanoseconds, normalised: the deadline of a pthread_cond_timedwait. */
+static inline void zd_timespec_add_ns(struct timespec *t, uint64_t ns)
+{
+        t->tv_sec += (time_t)(ns / 1000000000u);
+        t->tv_nsec += (long)(ns % 1000000000u);
+        if (t->tv_nsec >= 1000000000L) {
+                t->tv_sec++;
+                t->tv_nsec -= 1000000000L;
+        }
+}
 
 #endif
