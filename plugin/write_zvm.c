@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "base/tod.h"
+#include "self_metric.h"
 #include "write_zvm_core.h"
 
 #define PLUGIN "write_zvm"
@@ -360,13 +361,7 @@ static void *wz_thread(void *arg)
 
 static void submit(const char *type, const char *ti, value_t v)
 {
-        value_list_t vl = VALUE_LIST_INIT;
-        vl.values = &v;
-        vl.values_len = 1;
-        snprintf(vl.plugin, sizeof(vl.plugin), "%s", PLUGIN);
-        snprintf(vl.type, sizeof(vl.type), "%s", type);
-        snprintf(vl.type_instance, sizeof(vl.type_instance), "%s", ti);
-        plugin_dispatch_values(&vl);
+        self_metric(PLUGIN, "", type, ti, v);
 }
 
 static int wz_read(void)

@@ -93,6 +93,8 @@ struct zvm_stats {
 };
 void zvm_stats_lock(void);
 void zvm_stats_unlock(void);
+/* One counter up by n, under the lock (the self-metrics are read by the read callback). */
+void zvm_stats_add(uint64_t *field, uint64_t n);
 /* The live counters; only touch them between lock and unlock. */
 struct zvm_stats *zvm_stats(void);
 void zvm_stats_reset(void);

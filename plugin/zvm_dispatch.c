@@ -233,9 +233,7 @@ static void system_host(const struct zvm_dispatch *d, char *out, size_t outsz)
 
 static void count(uint64_t *field)
 {
-        zvm_stats_lock();
-        (*field)++;
-        zvm_stats_unlock();
+        zvm_stats_add(field, 1);
 }
 
 struct find {

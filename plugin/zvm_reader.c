@@ -156,6 +156,13 @@ static void set_connected(bool on)
         zvm_stats_unlock();
 }
 
+/* The next open in backoff seconds; the wait after that doubles, up to MaxRetryInterval. */
+static void back_off(struct zvm_reader *r, double now)
+{
+        r->next_open = now + r->backoff;
+        r->backoff = r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
+}
+
 static void drop_fd(struct zvm_reader *r, double now)
 {
         if (r->fd >= 0) {
@@ -167,8 +174,7 @@ static void drop_fd(struct zvm_reader *r, double now)
         r->in_set = false;
         r->oversized = false;
         r->poisoned = false;
-        r->next_open = now + r->backoff;
-        r->backoff = r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
+        back_off(r, now);
 }
 
 void zvm_reader_close(struct zvm_reader *r)
@@ -230,13 +236,9 @@ static bool try_open(struct zvm_reader *r, double now)
         int fd = r->sys->open(r->cfg->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) {
                 int err = errno;
-                zvm_stats_lock();
-                zvm_stats()->open_failures++;
-                zvm_stats_unlock();
+                zvm_stats_add(&zvm_stats()->open_failures, 1);
                 open_failed(r, err);
-                r->next_open = now + r->backoff;
-                r->backoff =
-                    r->backoff * 2 > r->cfg->retry_max ? r->cfg->retry_max : r->backoff * 2;
+                back_off(r, now);
                 return false;
         }
         r->fd = fd;
@@ -272,9 +274,7 @@ static void end_of_set(struct zvm_reader *r)
         if (r->poisoned) {
                 /* Counted when EFAULT came; the tail that followed is not a set on its own. */
         } else if (r->oversized) {
-                zvm_stats_lock();
-                zvm_stats()->oversized++;
-                zvm_stats_unlock();
+                zvm_stats_add(&zvm_stats()->oversized, 1);
                 c_complain(LOG_ERR, &discard_complaint,
                            ZVM_PLUGIN " plugin: a data set larger than MaxDataSetSize (%zu bytes) "
                                       "was dropped; raise MaxDataSetSize to the DCSS size",
@@ -392,9 +392,7 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
                 case EINTR:
                         continue;
                 case EOVERFLOW:
-                        zvm_stats_lock();
-                        zvm_stats()->overflows++;
-                        zvm_stats_unlock();
+                        zvm_stats_add(&zvm_stats()->overflows, 1);
                         c_complain(LOG_WARNING, &overflow_complaint,
                                    ZVM_PLUGIN
                                    " plugin: %s reported EOVERFLOW: 255 monitor messages "

@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "zvm.h"
+#include "self_metric.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct zvm_stats stats;
@@ -23,6 +24,13 @@ void zvm_stats_lock(void)
 void zvm_stats_unlock(void)
 {
         pthread_mutex_unlock(&lock);
+}
+
+void zvm_stats_add(uint64_t *field, uint64_t n)
+{
+        zvm_stats_lock();
+        *field += n;
+        zvm_stats_unlock();
 }
 
 struct zvm_stats *zvm_stats(void)
@@ -39,14 +47,7 @@ void zvm_stats_reset(void)
 
 static void submit(const char *type, const char *tinst, value_t v)
 {
-        value_list_t vl = VALUE_LIST_INIT;
-        vl.values = &v;
-        vl.values_len = 1;
-        zvm_strlcpy(vl.plugin, ZVM_PLUGIN, sizeof(vl.plugin));
-        zvm_strlcpy(vl.plugin_instance, "reader", sizeof(vl.plugin_instance));
-        zvm_strlcpy(vl.type, type, sizeof(vl.type));
-        zvm_strlcpy(vl.type_instance, tinst, sizeof(vl.type_instance));
-        plugin_dispatch_values(&vl);
+        self_metric(ZVM_PLUGIN, "reader", type, tinst, v);
 }
 
 static void derive(const char *type, const char *tinst, uint64_t x)

@@ -12,8 +12,7 @@
 
 #include "metric/cp/met_cp_emit.h"
 
-#define HAS(x, i) (((x)->dok >> (i)) & 1u)
-#define PAGE      4096.0
+#define PAGE 4096.0
 
 void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
 {

@@ -29,8 +29,6 @@ static bool near(double a, double b, double slack)
         return diff <= CP_TOL_REL * (b > a ? b : a) + slack;
 }
 
-#define HAS(x, i) (((x)->dok >> (i)) & 1u)
-
 struct sums {
         size_t nsim; /* CPUs with simulation and diagnose deltas */
         double sim;

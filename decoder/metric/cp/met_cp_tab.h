@@ -103,4 +103,7 @@ uint64_t cp_elapsed_us(const struct cp_ent *x);
  */
 const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law);
 
+/* Has slot i of x a delta this interval (set when the interval closed)? */
+#define HAS(x, i) (((x)->dok >> (i)) & 1u)
+
 #endif
