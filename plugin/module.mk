@@ -9,8 +9,11 @@ COLLECTD_PLUGDIR ?= $(PREFIX)/lib/collectd
 CD_INCROOT       := $(BUILD)/cdinc
 COLLECTD_CFLAGS  := -DHAVE_CONFIG_H -I$(CD_INCROOT) -I$(COLLECTD_INC) -Iplugin
 
+# The dispatcher (metric -> value list), in its order: plugin/zvm_dispatch.h.
+ZVM_DISPATCH_SRCS := plugin/zvm_series_text.c plugin/zvm_host.c plugin/zvm_series.c \
+                     plugin/zvm_dispatch.c
 ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_reader.c plugin/zvm_replay.c \
-            plugin/zvm_dispatch.c plugin/zvm_stats.c
+            $(ZVM_DISPATCH_SRCS) plugin/zvm_stats.c
 ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
 ZVM_SO   := $(BUILD)/zvm.so
 
@@ -26,6 +29,8 @@ $(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c | $(CD_INCROOT)/collectd
 $(ZVM_SO): $(ZVM_OBJS) $(DEC_LIB)
 	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(ZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread
 	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
+	@# A shared object links with undefined symbols (collectd's come from the daemon): none of ours may be.
+	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
 
 ALL_TARGETS += $(ZVM_SO)
 
@@ -39,12 +44,12 @@ INSTALL_TARGETS += install-plugin
 # Unit tests of the plugin: they compile plugin sources with collectd's headers and
 # stub the daemon symbols themselves (tests/unit/cd_stubs.h).
 TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
-TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c plugin/zvm_config.c \
+TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_reader.c
-TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c plugin/zvm_dispatch.c \
+TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
-TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) plugin/zvm_dispatch.c plugin/zvm_config.c \
+TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader $(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd

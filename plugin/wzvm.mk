@@ -25,6 +25,7 @@ $(BUILD)/plugin/write_%.o: plugin/write_%.c | $(WZVM_INCROOT)/collectd
 $(WZVM_SO): $(WZVM_OBJS) $(DEC_LIB)
 	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(WZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm
 	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
+	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
 
 ALL_TARGETS += $(WZVM_SO)
 

@@ -327,6 +327,71 @@ static bool room(struct zvm_reader *r)
         return true;
 }
 
+/* Wait for data; false when there is nothing to read now (or the device went away). */
+static bool readable(struct zvm_reader *r, int poll_ms, double now)
+{
+        struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+        int rc = r->sys->poll(&pfd, 1, poll_ms);
+        if (rc < 0) {
+                if (errno == EINTR)
+                        return false;
+                ERROR(ZVM_PLUGIN " plugin: poll on %s: %s; reopening", r->cfg->device,
+                      strerror(errno));
+                drop_fd(r, now);
+                return false;
+        }
+        if (rc == 0)
+                return false;
+        if ((pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) && !(pfd.revents & POLLIN)) {
+                WARNING(ZVM_PLUGIN " plugin: %s: the IUCV path to *MONITOR was severed%s; "
+                                   "reopening in %g s",
+                        r->cfg->device, r->n ? " in the middle of a data set (discarded)" : "",
+                        r->backoff);
+                if (r->n)
+                        zvm_stats_add(&zvm_stats()->discarded_eio, 1);
+                drop_fd(r, now);
+                return false;
+        }
+        return true;
+}
+
+/* A read that failed with err: true to read on, false to end this step. */
+static bool read_failed(struct zvm_reader *r, int err, double now)
+{
+        switch (err) {
+        case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+        case EWOULDBLOCK:
+#endif
+                return false;
+        case EINTR:
+                return true;
+        case EOVERFLOW:
+                zvm_stats_add(&zvm_stats()->overflows, 1);
+                c_complain(LOG_WARNING, &overflow_complaint,
+                           ZVM_PLUGIN " plugin: %s reported EOVERFLOW: 255 monitor messages "
+                                      "were queued unread, so records after the last complete "
+                                      "data set may be missing (the data read is kept). The "
+                                      "reader is falling behind: a busy or slow system, or a "
+                                      "very short sample interval.",
+                           r->cfg->device);
+                return true;
+        case EFAULT:
+                discard(r, err);
+                return true;
+        case EIO:
+                discard(r, err);
+                drop_fd(r, now);
+                return false;
+        default:
+                ERROR(ZVM_PLUGIN " plugin: read from %s: %s; reopening", r->cfg->device,
+                      strerror(err));
+                r->n = 0;
+                drop_fd(r, now);
+                return false;
+        }
+}
+
 int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
 {
         if (r->fd < 0) {
@@ -337,31 +402,8 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
                 if (!try_open(r, now))
                         return 0;
         }
-
-        struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
-        int rc = r->sys->poll(&pfd, 1, poll_ms);
-        if (rc < 0) {
-                if (errno == EINTR)
-                        return 0;
-                ERROR(ZVM_PLUGIN " plugin: poll on %s: %s; reopening", r->cfg->device,
-                      strerror(errno));
-                drop_fd(r, now);
+        if (!readable(r, poll_ms, now))
                 return 0;
-        }
-        if (rc == 0)
-                return 0;
-        if ((pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) && !(pfd.revents & POLLIN)) {
-                WARNING(ZVM_PLUGIN " plugin: %s: the IUCV path to *MONITOR was severed%s; "
-                                   "reopening in %g s",
-                        r->cfg->device, r->n ? " in the middle of a data set (discarded)" : "",
-                        r->backoff);
-                zvm_stats_lock();
-                if (r->n)
-                        zvm_stats()->discarded_eio++;
-                zvm_stats_unlock();
-                drop_fd(r, now);
-                return 0;
-        }
 
         static uint8_t sink[READ_CHUNK]; /* where an oversized set's bytes go */
         for (int i = 0; i < READS_PER_STEP; i++) {
@@ -376,46 +418,10 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
                                 r->n += (size_t)got;
                         else if (!r->poisoned)
                                 r->oversized = true; /* a set of exactly max_set bytes is fine */
-                        continue;
-                }
-                if (got == 0) {
+                } else if (got == 0)
                         end_of_set(r);
-                        continue;
-                }
-                int err = errno;
-                switch (err) {
-                case EAGAIN:
-#if EWOULDBLOCK != EAGAIN
-                case EWOULDBLOCK:
-#endif
+                else if (!read_failed(r, errno, now))
                         return 0;
-                case EINTR:
-                        continue;
-                case EOVERFLOW:
-                        zvm_stats_add(&zvm_stats()->overflows, 1);
-                        c_complain(LOG_WARNING, &overflow_complaint,
-                                   ZVM_PLUGIN
-                                   " plugin: %s reported EOVERFLOW: 255 monitor messages "
-                                   "were queued unread, so records after the last complete "
-                                   "data set may be missing (the data read is kept). The "
-                                   "reader is falling behind: a busy or slow system, or a "
-                                   "very short sample interval.",
-                                   r->cfg->device);
-                        continue;
-                case EFAULT:
-                        discard(r, err);
-                        continue;
-                case EIO:
-                        discard(r, err);
-                        drop_fd(r, now);
-                        return 0;
-                default:
-                        ERROR(ZVM_PLUGIN " plugin: read from %s: %s; reopening", r->cfg->device,
-                              strerror(err));
-                        r->n = 0;
-                        drop_fd(r, now);
-                        return 0;
-                }
         }
         return 0;
 }

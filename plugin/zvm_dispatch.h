@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the dispatcher (zm_metric -> value_list_t), in one direction:
+ *   zvm_series_text.c  where a series' names live (blocks of text)
+ *   zvm_host.c         whose host a value goes under: CP's userid decides,
+ *                      claims only as the configuration trusts them
+ *   zvm_series.c       the series of a metric, found by last interval's order;
+ *                      filters; laying the series out again in that order
+ *   zvm_dispatch.c     the dispatcher itself: a metric to a value list
+ * Each file uses only the ones above it in this list.
+ */
+#ifndef ZVM_DISPATCH_H
+#define ZVM_DISPATCH_H
+
+#include "zvm_collectd.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hash.h"
+#include "zvm.h"
+
+/* The names of a series, kept one after another in series.text. */
+enum { N_CLAIM, N_PLUGIN, N_PINST, N_TYPE, N_TINST, N_HOST, N_NAMES };
+
+/*
+ * What the dispatcher derives from a series once and keeps.  The key fields
+ * confirm a lookup; the host is derived again when the system name (D1R4),
+ * the configured Host or, for a guest's claim, what decides claims changes.
+ */
+struct series {
+        uint64_t id;
+        uint32_t succ;  /* + 1: the series whose value came after this one's last time */
+        uint32_t ident; /* the identifier this series is dispatched as */
+        unsigned system_gen;
+        unsigned trust_gen; /* trust_now() when its host was decided */
+        bool claim_open;    /* a claim that a new guest or CP's first interval may decide
+                               otherwise: accepted, or refused as too early */
+        const char *cfg_host;
+        bool wanted;
+        const char *refused; /* why a guest's names are refused (refused_name), or NULL */
+        int ds_num;          /* values its type takes (types.db); -1: no such type */
+        bool claim_refused;  /* the guest named a host it may not use: its own host instead */
+        enum zm_scope scope;
+        uint8_t domain;
+        uint16_t record;
+        char guest[9];
+        /*
+         * The claim (the host the guest wrote itself, if any), the four names
+         * and the host resolved, NUL-terminated one after another: a few cache
+         * lines per value instead of a whole value list's 640 bytes of names.
+         */
+        char *text;
+        uint16_t cap; /* bytes at text */
+        uint16_t off[N_NAMES];
+        uint8_t len[N_NAMES];
+};
+
+static inline const char *nm(const struct series *x, int k)
+{
+        return x->text + x->off[k];
+}
+
+/*
+ * collectd identifiers dispatched and the newest time of each: two series can
+ * end up as one identifier (GuestHost naming two guests alike), and collectd
+ * refuses a time that is not newer, so the check is per identifier.
+ */
+struct ident {
+        uint64_t hash;
+        uint32_t series; /* the series that first used it, whose text holds the names */
+        cdtime_t last;
+};
+
+/* A host name and the guest whose metrics carry it: no other guest may claim it. */
+struct bound {
+        char host[DATA_MAX_NAME_LEN];
+        char userid[9];
+};
+
+/* A guest already told about in the log (once for its host claim, once for names). */
+struct noted {
+        char userid[9];
+        bool host, name, type;
+};
+
+struct zvm_dispatch {
+        const struct zvm_config *cfg;
+        const struct zm_engine *eng;
+        struct bound *bound;
+        size_t nbound, capbound;
+        struct zh_index bix;
+        struct noted *noted;
+        size_t nnoted, capnoted;
+        struct zh_index nix;
+        /*
+         * Changes when a guest is seen for the first time (its own host is then
+         * bound to it) and when CP's first interval ends: a host a guest claimed
+         * is decided again, so a claim made before the rightful guest showed up
+         * does not outlive it.
+         */
+        unsigned trust_gen;
+        struct series *s;
+        size_t ns, caps;
+        size_t prev;          /* + 1: the series of the last value */
+        size_t since, in_seq; /* values since the last check; of those, found right after
+                                 the previous one in the array (relayout()) */
+        size_t rounds;        /* rounds of values between checks: 2, doubled while a layout
+                                 does not help (an order that changes every interval) */
+        struct zh_index six;
+        struct ident *id;
+        size_t nid, capid;
+        struct zh_index iix;
+        value_list_t vl; /* the value list being dispatched, filled from a series */
+        char **blocks;   /* the series' names (text_alloc) */
+        size_t nblocks, capblocks, block_used;
+};
+
+/* zvm_series_text.c */
+/*
+ * Series names live in blocks of their own, allocated a few at a time and
+ * freed with the dispatcher: a series allocated among collectd's value-list
+ * copies (made in this thread too) would pin the heap after a burst.
+ */
+#define TEXT_BLOCK 65536
+#define HOST_ROOM  64 /* a host may change (D1R4 seen, Host set) without moving */
+/* n bytes in the current block (a new one when it is full); NULL when out of memory. */
+char *dsp_text_alloc(struct zvm_dispatch *d, size_t n);
+/* Lay out x's names, the first N_HOST given, then host. */
+bool dsp_set_text(struct zvm_dispatch *d, struct series *x, const char *const name[N_HOST],
+                  const char *host);
+
+/* zvm_host.c */
+bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x);
+unsigned dsp_trust_now(const struct zvm_dispatch *d);
+void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
+                        size_t outsz);
+void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);
+const char *dsp_refused_name(const struct zm_metric *m);
+/* The log-once record of a guest (found or added); NULL when out of memory. */
+struct noted *dsp_noted(struct zvm_dispatch *d, const char *userid);
+
+/* zvm_series.c */
+bool dsp_wanted(const struct zvm_config *c, const struct zm_metric *m);
+struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m);
+bool dsp_relayout(struct zvm_dispatch *d);
+
+#endif

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The series of a metric: found by the order values came in last interval
+ * (the index when that guess fails), derived once (names, host, filter and
+ * type verdicts) and kept; laid out again in that order when it drifts.
+ */
+#include "zvm_collectd.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "base/tod.h"
+#include "zvm.h"
+#include "zvm_dispatch.h"
+
+static bool rec_match(const struct zvm_recfilter *f, size_t n, const struct zm_metric *m)
+{
+        for (size_t i = 0; i < n; i++)
+                if (f[i].domain == m->domain && (f[i].record < 0 || f[i].record == m->record))
+                        return true;
+        return false;
+}
+
+static bool guest_match(char *const *pat, size_t n, const char *userid)
+{
+        for (size_t i = 0; i < n; i++)
+                if (fnmatch(pat[i], userid, 0) == 0)
+                        return true;
+        return false;
+}
+
+/* The filters: Include* (if any) must match, Exclude* must not. */
+bool dsp_wanted(const struct zvm_config *c, const struct zm_metric *m)
+{
+        if (c->ninc_rec && !rec_match(c->inc_rec, c->ninc_rec, m))
+                return false;
+        if (rec_match(c->exc_rec, c->nexc_rec, m))
+                return false;
+        if (m->guest[0]) {
+                if (c->ninc_guest && !guest_match(c->inc_guest, c->ninc_guest, m->guest))
+                        return false;
+                if (guest_match(c->exc_guest, c->nexc_guest, m->guest))
+                        return false;
+        }
+        return true;
+}
+
+struct find {
+        const struct zvm_dispatch *d;
+        const struct zm_metric *m;
+        const struct series *x;
+};
+
+static bool series_eq(const void *ctx, size_t pos)
+{
+        const struct find *f = ctx;
+        const struct series *x = &f->d->s[pos];
+        const struct zm_metric *m = f->m;
+        return (!m->id || x->id == m->id) && x->scope == m->scope && x->domain == m->domain &&
+               x->record == m->record && strcmp(x->guest, m->guest) == 0 &&
+               strcmp(nm(x, N_CLAIM), m->host) == 0 && strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
+               strcmp(nm(x, N_PINST), m->plugin_instance) == 0 &&
+               strcmp(nm(x, N_TYPE), m->type) == 0 && strcmp(nm(x, N_TINST), m->type_instance) == 0;
+}
+
+static bool ident_eq(const void *ctx, size_t pos)
+{
+        const struct find *f = ctx;
+        const struct series *a = &f->d->s[f->d->id[pos].series], *b = f->x;
+        for (int k = N_PLUGIN; k < N_NAMES; k++)
+                if (a->len[k] != b->len[k] || memcmp(nm(a, k), nm(b, k), a->len[k]) != 0)
+                        return false;
+        return true;
+}
+
+/* The identifier x is dispatched as (found or added); false when out of memory. */
+static bool bind_ident(struct zvm_dispatch *d, size_t pos)
+{
+        struct series *x = &d->s[pos];
+        uint64_t h = zh_str(ZH_SEED, nm(x, N_HOST));
+        for (int k = N_PLUGIN; k <= N_TINST; k++)
+                h = zh_str(h, nm(x, k));
+        struct find f = {d, NULL, x};
+        size_t i = zh_find(&d->iix, h, ident_eq, &f);
+        if (i == SIZE_MAX) {
+                if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
+                    !zh_add(&d->iix, h, d->nid))
+                        return false;
+                i = d->nid++;
+                d->id[i] = (struct ident){h, (uint32_t)pos, 0};
+        }
+        x->ident = (uint32_t)i;
+        return true;
+}
+
+/*
+ * The series of m, derived on first sight; NULL when out of memory.  m's id
+ * is computed here only when the guess fails (the engine leaves it 0 unless
+ * it needed it for the series cap).
+ */
+/* Series i came as guessed or found: note the order, refresh what a change made stale. */
+static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last)
+{
+        if (last)
+                last->succ = (uint32_t)i + 1;
+        d->in_seq += d->prev && i == d->prev; /* the one after the last in the array */
+        d->prev = i + 1;
+        struct series *x = &d->s[i];
+        unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
+        if (x->system_gen != gen || x->cfg_host != d->cfg->host ||
+            (x->claim_open && x->trust_gen != dsp_trust_now(d))) {
+                if (!dsp_resolve_host(d, x))
+                        return NULL;
+                x->ident = UINT32_MAX;
+        }
+        if (x->ident == UINT32_MAX && !bind_ident(d, i))
+                return NULL; /* out of memory: tried again with the next value */
+        return x;
+}
+
+/* A new series: made whole first, so that the tables never hold half of one. */
+static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
+{
+        struct series n;
+        memset(&n, 0, sizeof(n));
+        n.id = m->id;
+        n.scope = m->scope;
+        n.domain = m->domain;
+        n.record = m->record;
+        memcpy(n.guest, m->guest, sizeof(n.guest));
+        n.wanted = dsp_wanted(d->cfg, m);
+        n.refused = dsp_refused_name(m);
+        if (n.guest[0] && n.scope == ZM_SYSTEM) {
+                /* CP names a guest: its own host is its from now on, whoever claims it */
+                char own[DATA_MAX_NAME_LEN];
+                dsp_guest_own_host(d, &n, own, sizeof(own));
+                dsp_bind_host(d, own, n.guest);
+        }
+        const data_set_t *ds = plugin_get_ds(m->type);
+        n.ds_num = ds ? (int)ds->ds_num : -1;
+        n.ident = UINT32_MAX;
+        const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
+                                    m->type_instance};
+        if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) ||
+            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
+            !zh_add(&d->six, m->id, d->ns)) {
+                return NULL; /* its text stays in the block, unused */
+        }
+        if (d->prev)
+                d->s[d->prev - 1].succ = (uint32_t)d->ns + 1;
+        d->prev = d->ns + 1;
+        d->s[d->ns++] = n;
+        return bind_ident(d, d->ns - 1) ? &d->s[d->ns - 1] : NULL;
+}
+
+struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
+{
+        /*
+         * Values come in much the same order every interval: the series that
+         * followed the last one's last time is the first guess, confirmed by its
+         * names; the index the second.  The guess saves hashing the names and
+         * the index's cache misses at 100,000s of series.
+         */
+        struct zm_metric named;
+        struct find f = {d, m, NULL};
+        struct series *last = d->prev ? &d->s[d->prev - 1] : NULL;
+        size_t guess = last && last->succ ? last->succ - 1 : SIZE_MAX;
+        if (guess < d->ns && series_eq(&f, guess))
+                return seen(d, guess, last);
+        if (!m->id) {
+                named = *m;
+                named.id = zm_metric_id(m);
+                f.m = m = &named;
+        }
+        size_t i = zh_find(&d->six, m->id, series_eq, &f);
+        return i != SIZE_MAX ? seen(d, i, last) : made(d, m);
+}
+
+/*
+ * Lay the series out in the order their values came last time (the chain of
+ * succ links), names included, so that a whole interval walks memory front
+ * to back.  Series are made in the order first seen, which is not that order:
+ * CP's metrics of one guest appear interval by interval as their laws hold,
+ * so the array runs law by law while the values run guest by guest, and at
+ * 100,000s of series every value was a cache miss or three.  Done when fewer
+ * than half the values of two rounds came in array order; false (nothing
+ * changed) when out of memory.
+ */
+struct relay {
+        uint32_t *order, *pos; /* new position j holds old order[j]; old i goes to pos[i] */
+        struct series *ns;
+        uint32_t *idpos; /* old identifier -> new, UINT32_MAX until a series uses it */
+        struct ident *nid;
+        size_t kid;
+        char **old_blocks;
+        size_t old_nblocks, old_cap;
+        bool swapped; /* the names go into new blocks; the old ones are kept until done */
+};
+
+/* The chain from the series after the last value (the next round's first), then the rest. */
+static void chain_order(const struct zvm_dispatch *d, struct relay *r)
+{
+        size_t n = d->ns, k = 0;
+        memset(r->pos, 0xFF, n * sizeof(*r->pos));
+        size_t i = d->prev && d->s[d->prev - 1].succ ? d->s[d->prev - 1].succ - 1 : 0;
+        while (i < n && r->pos[i] == UINT32_MAX) {
+                r->pos[i] = (uint32_t)k;
+                r->order[k++] = (uint32_t)i;
+                i = d->s[i].succ ? d->s[i].succ - 1 : n;
+        }
+        for (i = 0; i < n; i++)
+                if (r->pos[i] == UINT32_MAX) {
+                        r->pos[i] = (uint32_t)k;
+                        r->order[k++] = (uint32_t)i;
+                }
+}
+
+/* Series, names and identifiers copied in the new order; false when out of memory. */
+static bool copy_series(struct zvm_dispatch *d, struct relay *r)
+{
+        if (d->nid)
+                memset(r->idpos, 0xFF, d->nid * sizeof(*r->idpos));
+        for (size_t j = 0; j < d->ns; j++) {
+                struct series *x = &r->ns[j];
+                *x = d->s[r->order[j]];
+                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
+                char *t = dsp_text_alloc(d, x->cap);
+                if (!t)
+                        return false;
+                memcpy(t, x->text, x->cap);
+                x->text = t;
+                if (x->ident != UINT32_MAX) {
+                        if (r->idpos[x->ident] == UINT32_MAX) {
+                                r->idpos[x->ident] = (uint32_t)r->kid;
+                                r->nid[r->kid] = d->id[x->ident];
+                                r->nid[r->kid++].series = (uint32_t)j;
+                        }
+                        x->ident = r->idpos[x->ident];
+                }
+        }
+        for (size_t j = 0; j < d->nid; j++) /* identifiers no series uses any more */
+                if (r->idpos[j] == UINT32_MAX) {
+                        r->nid[r->kid] = d->id[j];
+                        r->nid[r->kid++].series = r->pos[d->id[j].series];
+                }
+        return true;
+}
+
+/* The new arrays in place of the old, indexes rebuilt (they cannot grow: no new entries). */
+static void install(struct zvm_dispatch *d, struct relay *r)
+{
+        for (size_t b = 0; b < r->old_nblocks; b++)
+                free(r->old_blocks[b]);
+        free(r->old_blocks);
+        free(d->s);
+        d->s = r->ns;
+        free(d->id);
+        d->id = r->nid;
+        d->nid = r->kid;
+        zh_clear(&d->six);
+        for (size_t j = 0; j < d->ns; j++)
+                (void)zh_add(&d->six, d->s[j].id, j);
+        zh_clear(&d->iix);
+        for (size_t j = 0; j < d->nid; j++)
+                (void)zh_add(&d->iix, d->id[j].hash, j);
+        d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
+        r->ns = NULL;
+        r->nid = NULL;
+}
+
+/* Out of memory half way: everything as it was. */
+static void undo(struct zvm_dispatch *d, struct relay *r)
+{
+        if (!r->swapped)
+                return;
+        for (size_t b = 0; b < d->nblocks; b++)
+                free(d->blocks[b]);
+        free(d->blocks);
+        d->blocks = r->old_blocks;
+        d->nblocks = r->old_nblocks;
+        d->capblocks = r->old_cap;
+        d->block_used = TEXT_BLOCK; /* the next text starts a new block */
+}
+
+bool dsp_relayout(struct zvm_dispatch *d)
+{
+        struct relay r = {
+            .order = malloc(d->ns * sizeof(*r.order)),
+            .pos = malloc(d->ns * sizeof(*r.pos)),
+            .ns = malloc(d->caps * sizeof(*r.ns)),
+            .idpos = malloc(d->nid * sizeof(*r.idpos)),
+            .nid = malloc(d->capid * sizeof(*r.nid)),
+            .old_blocks = d->blocks,
+            .old_nblocks = d->nblocks,
+            .old_cap = d->capblocks,
+        };
+        bool ok = r.order && r.pos && r.ns && (r.idpos || !d->nid) && (r.nid || !d->capid);
+        if (ok) {
+                chain_order(d, &r);
+                d->blocks = NULL; /* the names are copied into blocks of their own */
+                d->nblocks = d->capblocks = d->block_used = 0;
+                r.swapped = true;
+                ok = copy_series(d, &r);
+        }
+        if (ok)
+                install(d, &r);
+        else
+                undo(d, &r);
+        free(r.order);
+        free(r.pos);
+        free(r.ns);
+        free(r.idpos);
+        free(r.nid);
+        return ok;
+}
