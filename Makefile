@@ -6,6 +6,7 @@
 #   make deps       install missing Debian packages
 #   make bench      benchmarks (figures, never pass/fail on speed)
 #   make install    PREFIX=/usr DESTDIR=...
+#   make deb        Debian packages in build/deb/ (ARCH=s390x cross-builds)
 #
 # Each component has a module.mk next to its sources; this file holds the
 # shared flags and the aggregate targets.  Components add to ALL_TARGETS,

@@ -32,8 +32,7 @@ SYSTEMDDROPINDIR ?= $(SYSCONFDIR)/systemd/system/collectd.service.d
 INSTALL_SYSCONF ?= 1
 INSTALL         ?= install
 
-# README.in.md is the template of README.md (@include lines), not a document.
-CONTRIB_DOCS     := $(sort $(filter-out doc/README.in.md,$(wildcard doc/*.md)))
+CONTRIB_DOCS     := $(sort $(wildcard doc/*.md))
 # The demo configuration is a template for `make demo` (placeholders), not an example.
 CONTRIB_EXAMPLES := $(sort $(filter-out contrib/collectd-zvm-demo.conf,$(wildcard contrib/*.conf)))
 CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))

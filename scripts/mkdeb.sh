@@ -41,8 +41,10 @@ if [ "$HOST" != "$NATIVE" ]; then
 fi
 [ ${#profiles[@]} -eq 0 ] || opts+=(-P"$(IFS=,; echo "${profiles[*]}")")
 case " ${DEB_BUILD_OPTIONS:-} " in *" parallel="*) ;; *) export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=$(nproc)" ;; esac
+# dpkg warns about the empty word a leading space makes.
+DEB_BUILD_OPTIONS=$(echo $DEB_BUILD_OPTIONS)
 
-echo "mkdeb: dpkg-buildpackage ${opts[*]} (DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS# })"
+echo "mkdeb: dpkg-buildpackage ${opts[*]} (DEB_BUILD_OPTIONS=$DEB_BUILD_OPTIONS)"
 (cd "$SRC" && nice dpkg-buildpackage "${opts[@]}") >"$OUT/build-$HOST.log" 2>&1 ||
 	{ tail -40 "$OUT/build-$HOST.log"; fail "dpkg-buildpackage failed (log: $OUT/build-$HOST.log)"; }
 CHANGES="collectd-zvm_${VERSION}_$HOST.changes"
