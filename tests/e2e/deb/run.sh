@@ -30,6 +30,8 @@ done
 APT=(apt-get -y -q --no-install-recommends -o DPkg::Lock::Timeout=300)
 export DEBIAN_FRONTEND=noninteractive
 
+# No "producer | grep -q" below: with pipefail, grep leaving early kills the
+# producer with SIGPIPE and the test fails at random.
 state() { dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' ' || true; }
 for p in "${PKGS[@]}"; do
 	s=$(state "$p")
@@ -39,7 +41,7 @@ done
 # nothing but the two packages, and purging them restores the machine.
 for d in "${DEBS[@]}"; do
 	for dep in $(dpkg-deb -f "$d" Depends | tr ',' '\n' | sed 's/(.*//; s/|.*//; s/ //g'); do
-		dpkg-query -W -f='${db:Status-Abbrev}\n' "$dep" 2>/dev/null | grep -q '^ii' || fail "$(basename "$d") needs $dep, which is not installed (make deps)"
+		[[ $'\n'$(dpkg-query -W -f='${db:Status-Abbrev}\n' "$dep" 2>/dev/null || true) == *$'\n'ii* ]] || fail "$(basename "$d") needs $dep, which is not installed (make deps)"
 	done
 done
 
@@ -100,14 +102,14 @@ for f in /usr/lib/collectd/zvm.so /usr/lib/collectd/write_zvm.so /usr/bin/zvmmon
 	/usr/share/man/man5/collectd-zvm.5.gz /lib/udev/rules.d/90-collectd-zvm.rules \
 	/lib/systemd/system/collectd.service.d/zvm.conf /etc/modprobe.d/collectd-zvm.conf \
 	/usr/share/doc/collectd-zvm/examples/collector-guest.conf /usr/share/doc/collectd-zvm/README.Debian.gz; do
-	cat "$T"/list-* | grep -qx "$f" || fail "$f is not in the packages (dpkg -L)"
+	grep -qx -- "$f" "$T"/list-* || fail "$f is not in the packages (dpkg -L)"
 	[ -f "$f" ] || fail "$f listed but not installed"
 done
 [ ! -e /etc/modules-load.d/collectd-zvm.conf ] || fail "modules-load.d file installed (it is an example only)"
-dpkg-query -W -f='${Conffiles}\n' collectd-zvm | grep -q ' /etc/modprobe.d/collectd-zvm.conf ' ||
+[[ $(dpkg-query -W -f='${Conffiles}\n' collectd-zvm) == *" /etc/modprobe.d/collectd-zvm.conf "* ]] ||
 	fail "/etc/modprobe.d/collectd-zvm.conf is not a conffile"
 getent group zvmmon >/dev/null || fail "postinst did not create the group zvmmon"
-/usr/bin/zvmmon --version | grep -q "^zvmmon $V " || fail "installed zvmmon --version is not $V"
+[[ $(/usr/bin/zvmmon --version) == "zvmmon $V "* ]] || fail "installed zvmmon --version is not $V"
 
 # ------------------------------------------------------------------ run
 # The installed collectd with its default PluginDir: lib.sh's configuration
