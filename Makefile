@@ -50,7 +50,9 @@ BENCH_TARGETS   :=
 all:
 
 include $(sort $(wildcard */module.mk */*/module.mk))
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Only files: a directory named *.d (modprobe.d, a package build's tree below
+# build/deb) is no dependency list.
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 all: $(ALL_TARGETS)
 

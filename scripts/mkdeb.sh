@@ -33,10 +33,16 @@ if [ "$HOST" != "$NATIVE" ]; then
 	export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} nocheck"
 	command -v "$(dpkg-architecture -a "$HOST" -q DEB_HOST_GNU_TYPE 2>/dev/null)-gcc" >/dev/null ||
 		fail "no cross compiler for $HOST"
-	if ! dpkg-query -W -f='${Status}' "libfuse3-dev:$HOST" 2>/dev/null | grep -q "install ok installed"; then
+	installed() { [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true) == "install ok installed" ]]; }
+	if ! installed "libfuse3-dev:$HOST"; then
 		echo "mkdeb: libfuse3-dev:$HOST is not installed: building without collectd-zvm-sim" \
 			"(profile pkg.collectd-zvm.nosim; see debian/README.Debian)"
 		profiles+=(pkg.collectd-zvm.nosim)
+	fi
+	if ! installed "libncurses-dev:$HOST"; then
+		echo "mkdeb: libncurses-dev:$HOST is not installed: zvmmon top without its full screen" \
+			"(profile pkg.collectd-zvm.nocurses; see debian/README.Debian)"
+		profiles+=(pkg.collectd-zvm.nocurses)
 	fi
 fi
 [ ${#profiles[@]} -eq 0 ] || opts+=(-P"$(IFS=,; echo "${profiles[*]}")")
@@ -46,7 +52,7 @@ DEB_BUILD_OPTIONS=$(echo $DEB_BUILD_OPTIONS)
 
 echo "mkdeb: dpkg-buildpackage ${opts[*]} (DEB_BUILD_OPTIONS=$DEB_BUILD_OPTIONS)"
 (cd "$SRC" && nice dpkg-buildpackage "${opts[@]}") >"$OUT/build-$HOST.log" 2>&1 ||
-	{ tail -40 "$OUT/build-$HOST.log"; fail "dpkg-buildpackage failed (log: $OUT/build-$HOST.log)"; }
+	{ tail -40 "$OUT/build-$HOST.log"; rm -rf "$WORK"; fail "dpkg-buildpackage failed (log: $OUT/build-$HOST.log)"; }
 CHANGES="collectd-zvm_${VERSION}_$HOST.changes"
 for f in $(awk '/^Files:/ { on = 1; next } /^[^ ]/ { on = 0 } on { print $5 }' "$WORK/$CHANGES") "$CHANGES"; do
 	mv -f "$WORK/$f" "$OUT/"
