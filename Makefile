@@ -6,6 +6,7 @@
 #   make deps       install missing Debian packages
 #   make bench      benchmarks (figures, never pass/fail on speed)
 #   make install    PREFIX=/usr DESTDIR=...
+#   make deb        Debian packages in build/deb/ (ARCH=s390x cross-builds)
 #
 # Each component has a module.mk next to its sources; this file holds the
 # shared flags and the aggregate targets.  Components add to ALL_TARGETS,
@@ -49,7 +50,9 @@ BENCH_TARGETS   :=
 all:
 
 include $(sort $(wildcard */module.mk */*/module.mk))
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Only files: a directory named *.d (modprobe.d, a package build's tree below
+# build/deb) is no dependency list.
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 all: $(ALL_TARGETS)
 

@@ -10,10 +10,14 @@
 #                                   as POD (man/NAME.N.pod)
 # System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
 # on a machine that is not a z/VM guest):
-#   $(UDEVRULESDIR)/90-collectd-zvm.rules           default /lib/udev/rules.d
-#   $(SYSCONFDIR)/modules-load.d/collectd-zvm.conf  default /etc
-#   $(SYSCONFDIR)/modprobe.d/collectd-zvm.conf
-#   $(SYSCONFDIR)/systemd/system/collectd.service.d/zvm.conf
+#   $(UDEVRULESDIR)/90-collectd-zvm.rules      default /lib/udev/rules.d
+#   $(MODULESLOADDIR)/collectd-zvm.conf        default /etc/modules-load.d
+#   $(MODPROBEDIR)/collectd-zvm.conf           default /etc/modprobe.d
+#   $(SYSTEMDDROPINDIR)/zvm.conf               default /etc/systemd/system/
+#                                              collectd.service.d
+# Each directory set empty leaves its file out (the Debian package keeps
+# modules-load.d as an example only and puts the drop-in below /lib, see
+# debian/README.Debian).
 # Installed by other modules (one owner per file, so that make -j install
 # never writes a file twice at once): the plugins and $(PREFIX)/share/
 # collectd-zvm/types.db (plugin/), zvmmon and zvmmon(1) (zvmmon/), zvmsim(1)
@@ -22,6 +26,9 @@ DOCDIR          ?= $(PREFIX)/share/doc/collectd-zvm
 MANDIR          ?= $(PREFIX)/share/man
 SYSCONFDIR      ?= /etc
 UDEVRULESDIR    ?= /lib/udev/rules.d
+MODULESLOADDIR  ?= $(SYSCONFDIR)/modules-load.d
+MODPROBEDIR     ?= $(SYSCONFDIR)/modprobe.d
+SYSTEMDDROPINDIR ?= $(SYSCONFDIR)/systemd/system/collectd.service.d
 INSTALL_SYSCONF ?= 1
 INSTALL         ?= install
 
@@ -68,16 +75,24 @@ ifneq ($(CONTRIB_MAN5),)
 	$(INSTALL) -m 644 $(CONTRIB_MAN5) $(DESTDIR)$(MANDIR)/man5/
 endif
 ifeq ($(INSTALL_SYSCONF),1)
-	$(INSTALL) -D -m 644 contrib/udev/90-collectd-zvm.rules \
-		$(DESTDIR)$(UDEVRULESDIR)/90-collectd-zvm.rules
-	$(INSTALL) -D -m 644 contrib/modules-load.d/collectd-zvm.conf \
-		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/collectd-zvm.conf
-	$(INSTALL) -D -m 644 contrib/modprobe.d/collectd-zvm.conf \
-		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/collectd-zvm.conf
-	$(INSTALL) -D -m 644 contrib/systemd/collectd.service.d/zvm.conf \
-		$(DESTDIR)$(SYSCONFDIR)/systemd/system/collectd.service.d/zvm.conf
+	$(call contrib_sysfile,udev/90-collectd-zvm.rules,$(UDEVRULESDIR),90-collectd-zvm.rules)
+	$(call contrib_sysfile,modules-load.d/collectd-zvm.conf,$(MODULESLOADDIR),collectd-zvm.conf)
+	$(call contrib_sysfile,modprobe.d/collectd-zvm.conf,$(MODPROBEDIR),collectd-zvm.conf)
+	$(call contrib_sysfile,systemd/collectd.service.d/zvm.conf,$(SYSTEMDDROPINDIR),zvm.conf)
 endif
 
+# contrib_sysfile,SOURCE,DIR,NAME: contrib/SOURCE as DIR/NAME, nothing when DIR is empty.
+contrib_sysfile = $(if $(strip $(2)),$(INSTALL) -D -m 644 contrib/$(1) $(DESTDIR)$(strip $(2))/$(3))
+
 INSTALL_TARGETS += install-contrib
+
+# make deb [ARCH=s390x]: the Debian packages collectd-zvm and collectd-zvm-sim
+# (debian/, built by the install target above), checked by lintian, in
+# $(DEB_DIR).  make check-deb (tests/e2e/deb/) installs and tries them.
+DEB_DIR ?= $(BUILD)/deb
+ARCH    ?=
+.PHONY: deb
+deb:
+	@scripts/mkdeb.sh $(DEB_DIR) $(ARCH)
 
 include tests/e2e/fwd/fwd.mk

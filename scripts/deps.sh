@@ -11,6 +11,7 @@ host_pkgs=(
 	graphite-carbon python3-whisper influxdb influxdb-client
 	prometheus libmicrohttpd12 libprotobuf-c1
 	systemd groff-base
+	debhelper lintian
 )
 s390x_pkgs=(libcmocka-dev:s390x libyajl-dev:s390x)
 
