@@ -66,6 +66,7 @@ struct zvm_config {
         size_t ninc_guest, nexc_guest;
         bool report_stats;
         bool layouts_loaded; /* LayoutFile registered layouts (freed at shutdown) */
+        struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
 };
 
