@@ -218,8 +218,7 @@ static uint64_t rise(const struct pprev *p, bool complete, uint64_t now, uint64_
 }
 
 static void put(struct zm_engine *e, const struct pguest *g, uint64_t tod, const char *name,
-                const char *type, int nv, const enum zm_ds *ds, const double *gv,
-                const int64_t *dv)
+                const char *type, int nv, const enum zm_ds *ds, const double *gv, const int64_t *dv)
 {
         struct zm_metric m;
         const struct zd_record src = {.domain = 10, .number = 2, .tod = tod};
@@ -263,11 +262,9 @@ static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
                 struct pprev key = {.pid = t->pid};
                 const struct pprev *p =
                     g->reported ? bsearch(&key, g->prev, g->nprev, sizeof(*p), by_pid) : NULL;
-                uint64_t dcpu = g->reported ? rise(p, complete, t->total_time,
-                                                   p ? p->total_time : 0)
-                                            : 0;
-                uint64_t dmaj = g->reported ? rise(p, complete, t->maj_flt, p ? p->maj_flt : 0)
-                                            : 0;
+                uint64_t dcpu =
+                    g->reported ? rise(p, complete, t->total_time, p ? p->total_time : 0) : 0;
+                uint64_t dmaj = g->reported ? rise(p, complete, t->maj_flt, p ? p->maj_flt : 0) : 0;
                 for (size_t j = 0; j < s->nsel; j++) {
                         if (!g->match[i * s->nsel + j])
                                 continue;

@@ -85,8 +85,9 @@ bool zm_procsel_add(struct zm_procsel *s, const char *name, const char *regex, c
                 if (rc != 0) {
                         char why[128];
                         regerror(rc, &e->re, why, sizeof(why));
-                        snprintf(err, errsz, "\"%s\": regular expression \"%s\" does not compile: %s",
-                                 name, regex, why);
+                        snprintf(err, errsz,
+                                 "\"%s\": regular expression \"%s\" does not compile: %s", name,
+                                 regex, why);
                         return false;
                 }
                 e->has_re = true;
