@@ -51,6 +51,9 @@ TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c $(ZVM_
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+# test_procd: the Process / ProcessMatch options next to the aggregation.
+TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
+$(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader $(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 

@@ -65,7 +65,8 @@ struct zvm_config {
         char **inc_guest, **exc_guest;
         size_t ninc_guest, nexc_guest;
         bool report_stats;
-        bool layouts_loaded; /* LayoutFile registered layouts (freed at shutdown) */
+        bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
+        struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
 };
 

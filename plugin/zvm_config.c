@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "layout/lay_file.h"
+#include "metric/procsel.h"
 #include "zvm.h"
 
 void zvm_config_defaults(struct zvm_config *c)
@@ -47,6 +48,7 @@ void zvm_config_free(struct zvm_config *c)
         free(c->exc_rec);
         free_list(c->inc_guest, c->ninc_guest);
         free_list(c->exc_guest, c->nexc_guest);
+        zm_procsel_free(c->procs);
         memset(c, 0, sizeof(*c));
 }
 
@@ -324,6 +326,53 @@ static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+/*
+ * Process "NAME" and ProcessMatch "NAME" "REGEX", as collectd's processes
+ * plugin has them, applied to every guest's mon_procd records; as a block,
+ * <Process "NAME"> Guest "PATTERN" ... </Process> limits one to some guests.
+ */
+static int add_process(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        bool match = strcasecmp(ci->key, "ProcessMatch") == 0;
+        int want = match ? 2 : 1;
+        bool ok = ci->values_num == want;
+        for (int i = 0; ok && i < want; i++)
+                ok = ci->values[i].type == OCONFIG_TYPE_STRING;
+        if (!ok) {
+                ERROR(ZVM_PLUGIN " plugin: %s needs %s", ci->key,
+                      match ? "two strings: a name and a regular expression"
+                            : "one string: a process name");
+                return -1;
+        }
+        if (!c->procs && !(c->procs = zm_procsel_new()))
+                return -1;
+        char err[256];
+        if (!zm_procsel_add(c->procs, ci->values[0].value.string,
+                            match ? ci->values[1].value.string : NULL, err, sizeof(err))) {
+                ERROR(ZVM_PLUGIN " plugin: %s %s", ci->key, err);
+                return -1;
+        }
+        for (int i = 0; i < ci->children_num; i++) {
+                const oconfig_item_t *g = &ci->children[i];
+                if (strcasecmp(g->key, "Guest") != 0 || g->values_num < 1) {
+                        ERROR(ZVM_PLUGIN " plugin: %s \"%s\": only Guest \"PATTERN\" ... is "
+                                         "allowed inside (got %s)",
+                              ci->key, ci->values[0].value.string, g->key);
+                        return -1;
+                }
+                for (int v = 0; v < g->values_num; v++) {
+                        if (g->values[v].type != OCONFIG_TYPE_STRING) {
+                                ERROR(ZVM_PLUGIN " plugin: Guest takes strings (quote them)");
+                                return -1;
+                        }
+                        if (!zm_procsel_add_guest(c->procs, g->values[v].value.string))
+                                return -1;
+                }
+        }
+        c->engine.procs = c->procs;
+        return 0;
+}
+
 static int get_unverified(const oconfig_item_t *ci, int *out)
 {
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_BOOLEAN) {
@@ -383,6 +432,8 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
                 c->engine.verify_intervals = (unsigned)d;
                 return 0;
         }
+        if (strcasecmp(k, "Process") == 0 || strcasecmp(k, "ProcessMatch") == 0)
+                return add_process(c, ci);
         if (strcasecmp(k, "ReportStats") == 0)
                 return get_bool(ci, &c->report_stats);
         if (strcasecmp(k, "LayoutFile") == 0) {

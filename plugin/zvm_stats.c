@@ -89,6 +89,7 @@ void zvm_stats_submit(void)
         derive("total_values", "appl_unknown", s.engine.appl_unknown);
         derive("total_values", "timer_resets", s.engine.timer_resets);
         derive("total_values", "hint_suppressed", s.engine.hint_suppressed);
+        derive("total_values", "procd_torn", s.engine.procd_torn);
         uint64_t all = 0;
         for (int k = 1; k < ZD_E__COUNT; k++) {
                 all += s.decode_errors[k];

@@ -44,10 +44,11 @@ int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct z
                 return ZM_UNUSABLE;
         }
         if (fmt == ZD_FMT_UNKNOWN || (rc < 0 && st->records == 0)) {
-                fprintf(stderr, "zvmmon: %s: not monitor data this build can read%s\n", in->path,
-                        fmt == ZD_FMT_UNKNOWN
-                            ? " (not a capture, MONWRITE file or monreader data set)"
-                            : "");
+                fprintf(
+                    stderr, "zvmmon: %s: not monitor data this build can read%s\n", in->path,
+                    fmt == ZD_FMT_UNKNOWN
+                        ? " (not a capture, MONWRITE file, monreader data set or monwriter output)"
+                        : "");
                 return ZM_UNUSABLE;
         }
         return rerr ? ZM_UNUSABLE : ZM_OK;

@@ -29,7 +29,8 @@ static void usage(FILE *f)
               "  -h, --help       this help\n"
               "  -V, --version    version\n"
               "\n"
-              "Input formats (--input, detected when omitted): capture, monwrite, dataset.\n"
+              "Input formats (--input, detected when omitted): capture, monwrite, dataset,\n"
+              "monwriter (what a program wrote to /dev/monwriter, saved in a file).\n"
               "Exit status: 0 clean, 1 decoded with errors (counts on stderr), 2 unusable\n"
               "input or usage error.  See zvmmon(1).\n",
               f);

@@ -15,6 +15,7 @@
         X(cp)                                                                                      \
         X(vm370)                                                                                   \
         X(linux)                                                                                   \
+        X(procd)                                                                                   \
         X(wzvm)
 
 #define DECLARE(name) extern const struct zm_module zm_mod_##name;

@@ -340,7 +340,7 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
         if (a.kind == ZD_APPL_LNXAPPL) {
                 bool fs = a.applid == 1 && a.recnum == 0, procd = a.applid == 2 && a.recnum == 0;
                 if (!fs && !procd)
-                        return; /* per-process mon_procd records and other writers: not mapped */
+                        return; /* per-process records: met_procd.c; other writers: not mapped */
                 uint64_t secs;
                 zd_view body;
                 if (!lnx_header(&a, &secs, &body)) {

@@ -54,7 +54,10 @@ struct zm_counters {
         uint64_t series_capped;   /* metrics dropped by the per-guest series cap */
         uint64_t timer_resets;    /* CPU timers that went backwards: interval dropped */
         uint64_t hint_suppressed; /* metrics from unproven fields held back */
+        uint64_t procd_torn;      /* mon_procd passes held back: CP copied two passes' buffers */
 };
+
+struct zm_procsel;
 
 struct zm_options {
         /* Per-guest cap on distinct series (0 = none). */
@@ -63,6 +66,8 @@ struct zm_options {
         int unverified;
         /* Consecutive good intervals before auto turns a hint field on. */
         unsigned verify_intervals;
+        /* mon_procd tasks aggregated per process name (procsel.h); NULL = none. */
+        const struct zm_procsel *procs;
 };
 
 struct zm_engine;

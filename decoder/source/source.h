@@ -11,12 +11,13 @@
 
 enum zd_format {
         ZD_FMT_UNKNOWN = 0,
-        ZD_FMT_DATASET,  /* one raw monreader data set: [MCE][records]... */
-        ZD_FMT_CAPTURE,  /* zvmmon capture: data sets as read from /dev/monreader */
-        ZD_FMT_MONWRITE, /* CMS MONWRITE file: 4 KB control records + page images */
-        ZD_FMT_VB,       /* variable-record file: RDW (+ BDW) before each record */
-        ZD_FMT_TAPE,     /* VM/370 monitor tape (VB blocks) */
-        ZD_FMT_AWSTAPE,  /* VM/370 monitor tape as an AWSTAPE image */
+        ZD_FMT_DATASET,   /* one raw monreader data set: [MCE][records]... */
+        ZD_FMT_CAPTURE,   /* zvmmon capture: data sets as read from /dev/monreader */
+        ZD_FMT_MONWRITE,  /* CMS MONWRITE file: 4 KB control records + page images */
+        ZD_FMT_VB,        /* variable-record file: RDW (+ BDW) before each record */
+        ZD_FMT_TAPE,      /* VM/370 monitor tape (VB blocks) */
+        ZD_FMT_AWSTAPE,   /* VM/370 monitor tape as an AWSTAPE image */
+        ZD_FMT_MONWRITER, /* what a program wrote to /dev/monwriter: 13-byte headers + data */
         ZD_FMT__COUNT
 };
 
@@ -92,5 +93,18 @@ void zd_capture_frame_header(uint8_t out[ZD_CAP_FRAME_LEN], uint32_t len, int64_
  * order and returns how many there are, or -1 if more than max.
  */
 int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t max);
+
+/*
+ * monwriter output (src_monwriter.c): the struct monwrite_hdr stream a
+ * program writes to /dev/monwriter (kernel-and-s390-tools.md 5), big-endian:
+ *   u8 mon_function (0 START_INTERVAL, 1 STOP, 2 GEN_EVENT, 3 START_CONFIG),
+ *   u16 applid, u8 record_num, u16 version, u16 release, u16 mod_level,
+ *   u16 datalen, u8 hdrlen (13); then datalen bytes (none after a STOP).
+ * Records come out as CP would build them, under this userid, with TOD 0.
+ */
+#define ZD_MWR_HDR_LEN     13
+#define ZD_MWR_MAX_DATALEN 4010
+#define ZD_MWR_MAX_BUFS    255 /* the driver's default max_bufs */
+#define ZD_MWR_USERID      "MONWRITR"
 
 #endif

@@ -4,9 +4,10 @@
 #include "source/source.h"
 
 extern const struct zd_source_ops zd_src_capture, zd_src_monwrite, zd_src_dataset;
-extern const struct zd_source_ops zd_src_awstape, zd_src_tape, zd_src_vb;
+extern const struct zd_source_ops zd_src_awstape, zd_src_tape, zd_src_vb, zd_src_monwriter;
 
 /* Detection order matters only for ties: the more specific format first. */
+/* clang-format off */
 const struct zd_source_ops *const zd_sources[] = {
     &zd_src_capture,
     &zd_src_monwrite,
@@ -14,8 +15,10 @@ const struct zd_source_ops *const zd_sources[] = {
     &zd_src_awstape,
     &zd_src_tape,
     &zd_src_vb,
+    &zd_src_monwriter,
     NULL,
 };
+/* clang-format on */
 
 const struct zd_source_ops *zd_source_by_fmt(enum zd_format fmt)
 {

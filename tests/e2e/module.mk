@@ -15,3 +15,5 @@ check-laws: $(LAWS_SO) $(LAWS_SIM) $(LAWS_ZVMMON)
 CHECK_TARGETS += check-laws
 include tests/e2e/hostile/hostile.mk
 include tests/e2e/deb/deb.mk
+include tests/e2e/procd/procd.mk
+include tests/e2e/monwriter/monwriter.mk
