@@ -21,19 +21,10 @@ build/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(DEC_SRCS) $(DEC_HDRS) 
 .PHONY: fuzz-build fuzz-smoke-run
 fuzz-build: $(FUZZ_BINS)
 
-# Findings land in build/fuzz/findings-NAME; any finding fails the run.
-fuzz-smoke-run: fuzz-build
-	@set -e; for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; \
-		rm -rf build/fuzz/work-$$n build/fuzz/findings-$$n; \
-		mkdir -p build/fuzz/work-$$n build/fuzz/findings-$$n; \
-		cp -r tests/fuzz/corpus/$$n/. build/fuzz/work-$$n/ 2>/dev/null || true; \
-		echo "== fuzz $$n for $(FUZZ_SECONDS) s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-			-artifact_prefix=build/fuzz/findings-$$n/ -print_final_stats=1 \
-			build/fuzz/work-$$n tests/fuzz/corpus/$$n 2>build/fuzz/log-$$n.txt \
-			|| { tail -40 build/fuzz/log-$$n.txt; echo "fuzz $$n: FINDING"; exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^Done' build/fuzz/log-$$n.txt | tail -1; \
-	done
+# Two at a time (scripts/fuzz-smoke.sh); findings land in build/fuzz/findings-NAME and fail the run.
+fuzz-smoke-run:
+	@$(MAKE) --no-print-directory -j2 fuzz-build
+	@scripts/fuzz-smoke.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 FUZZ_TARGETS += fuzz-smoke-run
 CHECK_TARGETS += fuzz-smoke-run
