@@ -181,7 +181,7 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                         break;
                 case O_BREAK: {
                         ok = false;
-                        for (const char *const *n = sim_law_names(); *n; n++)
+                        for (const char *const *n = sim_break_names(); *n; n++)
                                 ok |= strcmp(*n, a) == 0;
                         cfg->break_law = a;
                         break;

@@ -58,6 +58,8 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@echo "== check-sim: --break-law breaks exactly that law"
 	@for l in $$($(BUILD)/tests/e2e/sim_walk laws); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
 		grep -q "(broken on purpose): ok" || { echo "FAIL: --break-law $$l"; exit 1; }; done
+	@for l in $$($(BUILD)/tests/e2e/sim_walk breaks); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
+		grep -q "(broken on purpose): ok" || { echo "FAIL: --break-law $$l"; exit 1; }; done
 	@echo "laws broken one at a time: ok"
 	@echo "== check-sim: MONWRITE round trip with several MCEs per set and a wrapping DCSS"
 	@$(BUILD)/tests/e2e/sim_walk gen --intervals 120 --frames-per-mce 3 --dcss-pages 256 \

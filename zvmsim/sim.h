@@ -187,6 +187,7 @@ void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */
 bool sim_parse_domains(const char *list, uint32_t *mask);
 const char *const *sim_law_names(void);
+const char *const *sim_break_names(void); /* --break-law values: law names and LAW:HOW */
 
 struct sim_sys;
 /* Called with every record built (for truth and counts). */

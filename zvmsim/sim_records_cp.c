@@ -150,7 +150,7 @@ static void sytcup(struct sim_sys *s, const struct m_lpar *l, unsigned i)
                         sim_set_u(&e, "SYTCUP_LCUCPUID", j);
                         sim_set_u(&e, "SYTCUP_LCUCWGHT", 100);
                         sim_set_u(&e, "SYTCUP_LCUCACTM", l->dispatch[j]);
-                        sim_set_u(&e, "SYTCUP_LCUCLPTM", l->mgmt[j]);
+                        sim_set_u(&e, "SYTCUP_LCUCLPTM", l->lptime[j]);
                         sim_set_t(&e, "SYTCUP_LCXCPTYP", "IFL");
                 }
                 END(0, 16, 'S');
@@ -234,6 +234,7 @@ static void ioddev(struct sim_sys *s, const struct m_dev *d)
                 sim_set_u(r, "IODDEV_SCMCNTIM", d->connect);
                 sim_set_u(r, "IODDEV_SCMFPTIM", d->pending);
                 sim_set_u(r, "IODDEV_SCMDDTIM", d->disconnect);
+                sim_set_u(r, "IODDEV_SCMDATIM", d->daonly);
                 END(6, 3, 'S');
         }
 }

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Domain 1 (Monitor) record layouts.  Facts: cp-field-offsets.md 11-15,
- * zvm-monitor-records.md 7.1.  Provenance tags as in lay_d0.c.
+ * zvm-monitor-records.md 7.1.  Provenance tags as in lay_d0.c; the zpmd
+ * sources by age in lay_short.h.  zpmd's 2009 main.c decodes MTREPR, MTRPRP
+ * and MTRSPR; it declares MTRSYS (struct d1r4) but never reads it.
  */
 #include "layout/lay_short.h"
-
-#define ZP "zpmd v53_records.h (hint)"
 
 /* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */
 /* clang-format off */
 static const struct zl_field mtrepr[] = {
     {"MTREPR_EDOMAINS", 20, 2, BI, V, N, NULL, "IBM mon440 MRMTREPR", "event domains enabled, bit 0 (X'8000') = domain 0"},
-    {"MTREPR_CONFIG",   22, 2, U,  H, N, NULL, ZP,                    ""},
+    {"MTREPR_CONFIG",   22, 2, U,  H, N, NULL, ZL09,                  ""},
 };
 /* clang-format on */
 
@@ -26,39 +26,43 @@ static const struct zl_field mtrecm[] = {
  * D1R4 MTRSYS: 108 (4.2), 176 (4.3, 4.4), 184 (5.1), 420 (6.1).  Only
  * HCPCPEPP is printed by IBM; the rest is zpmd, length-consistent at 108,
  * 176 and 184 (field order supported, sizes inside a block not proven).
+ * 148-175 copy STSI's SYSIB 2.2.2 (LPAR number, a reserved byte, the
+ * characteristics byte, CPU counts, name, CAF ...), so CPUCHAR is at 151,
+ * not at 150 where zpmd's d1r4 put it (its own SYTCUG has 151).
  */
 /* clang-format off */
 static const struct zl_field mtrsys[] = {
     {"MTRSYS_HCPCPEPP", 20,  8, BI,     V, N, NULL,  "IBM mon420 MRMTRSYS", "program product bit map"},
-    {"MTRSYS_HCPCPEID", 28,  8, HX,     H, N, NULL,  ZP,                    "CP identification"},
-    {"MTRSYS_SYSTODST", 36,  8, ZL_TOD, H, N, "tod", ZP,                    "time of last IPL"},
-    {"MTRSYS_SYSTERM",  44,  8, ZL_TOD, H, N, "tod", ZP,                    "time of last termination"},
-    {"MTRSYS_SYSDATE",  52,  8, EB,     H, N, NULL,  ZP,                    "date"},
-    {"MTRSYS_SYSABNCD", 60,  8, HX,     H, N, NULL,  ZP,                    "abend code of last termination"},
-    {"MTRSYS_SYSZONE",  80,  4, SI,     H, N, NULL,  ZP,                    "time-zone offset (unit unknown)"},
-    {"MTRSYS_CALFLGS",  84,  1, BI,     H, N, NULL,  ZP,                    "flags"},
-    {"MTRSYS_CALFLG2",  86,  1, BI,     H, N, NULL,  ZP,                    "X'80' format-1 measurement blocks"},
-    {"MTRSYS_SYSTMID",  88,  8, EB,     H, N, NULL,  ZP,                    "system identifier"},
-    {"MTRSYS_SYSCKVOL", 96,  6, EB,     H, N, NULL,  ZP,                    "checkpoint volume"},
-    {"MTRSYS_SYSWMVOL", 102, 6, EB,     H, N, NULL,  ZP,                    "warm-start volume"},
+    {"MTRSYS_HCPCPEID", 28,  8, HX,     H, N, NULL,  Z09,                   "CP identification"},
+    {"MTRSYS_SYSTODST", 36,  8, ZL_TOD, H, N, "tod", Z09,                   "time of last IPL"},
+    {"MTRSYS_SYSTERM",  44,  8, ZL_TOD, H, N, "tod", Z09,                   "time of last termination"},
+    {"MTRSYS_SYSDATE",  52,  8, EB,     H, N, NULL,  Z09,                   "date"},
+    {"MTRSYS_SYSABNCD", 60,  8, HX,     H, N, NULL,  Z09,                   "abend code of last termination"},
+    {"MTRSYS_SYSZONE",  80,  4, SI,     H, N, NULL,  Z09,                   "time-zone offset (unit unknown)"},
+    {"MTRSYS_CALFLGS",  84,  1, BI,     H, N, NULL,  Z09,                   "flags"},
+    {"MTRSYS_CALFLG2",  86,  1, BI,     H, N, NULL,  Z09,                   "X'80' format-1 measurement blocks"},
+    {"MTRSYS_SYSTMID",  88,  8, EB,     H, N, NULL,  Z09,                   "system identifier"},
+    {"MTRSYS_SYSCKVOL", 96,  6, EB,     H, N, NULL,  Z09,                   "checkpoint volume"},
+    {"MTRSYS_SYSWMVOL", 102, 6, EB,     H, N, NULL,  Z09,                   "warm-start volume"},
     /* 4.3 and later */
-    {"MTRSYS_SYSMTYPE", 108, 4,  EB, H, N, NULL,    ZP, "machine type"},
-    {"MTRSYS_SYSMMODL", 112, 16, EB, H, N, NULL,    ZP, "model"},
-    {"MTRSYS_SYSMSEQC", 128, 16, EB, H, N, NULL,    ZP, "sequence code"},
-    {"MTRSYS_SYSMPOM",  144, 4,  EB, H, N, NULL,    ZP, ""},
-    {"MTRSYS_LPNUMBER", 148, 2,  U,  H, N, NULL,    ZP, "LPAR number"},
-    {"MTRSYS_CPUCHAR",  150, 1,  BI, H, N, NULL,    ZP, ""},
-    {"MTRSYS_CPUCOUNT", 152, 2,  U,  H, G, "count", ZP, "CPU count (STSI)"},
-    {"MTRSYS_CPUCFGCT", 154, 2,  U,  H, G, "count", ZP, "configured CPUs"},
-    {"MTRSYS_CPUSTNBY", 156, 2,  U,  H, G, "count", ZP, "standby CPUs"},
-    {"MTRSYS_CPURESVD", 158, 2,  U,  H, G, "count", ZP, "reserved CPUs"},
-    {"MTRSYS_LPARNAME", 160, 8,  EB, H, N, NULL,    ZP, "LPAR name"},
-    {"MTRSYS_LPARCAF",  168, 4,  U,  H, G, NULL,    ZP, "capacity adjustment factor"},
-    {"MTRSYS_CPUDEDCT", 172, 2,  U,  H, G, "count", ZP, "dedicated CPUs"},
-    {"MTRSYS_CPUSHARD", 174, 2,  U,  H, G, "count", ZP, "shared CPUs"},
+    {"MTRSYS_SYSMTYPE", 108, 4,  EB, H, N, NULL,    Z09,                       "machine type"},
+    {"MTRSYS_SYSMMODL", 112, 16, EB, H, N, NULL,    Z09,                       "model"},
+    {"MTRSYS_SYSMSEQC", 128, 16, EB, H, N, NULL,    Z09,                       "sequence code"},
+    {"MTRSYS_SYSMPOM",  144, 4,  EB, H, N, NULL,    Z09,                       ""},
+    {"MTRSYS_LPNUMBER", 148, 2,  U,  H, N, NULL,    Z09,                       "LPAR number"},
+    {"*",               150, 1,  RS, H, N, NULL,    Z09 " + STSI SYSIB 2.2.2", "reserved"},
+    {"MTRSYS_CPUCHAR",  151, 1,  BI, H, N, NULL,    Z09 " + STSI SYSIB 2.2.2", "LPAR characteristics byte (zpmd: 150)"},
+    {"MTRSYS_CPUCOUNT", 152, 2,  U,  H, G, "count", Z09,                       "CPU count (STSI)"},
+    {"MTRSYS_CPUCFGCT", 154, 2,  U,  H, G, "count", Z09,                       "configured CPUs"},
+    {"MTRSYS_CPUSTNBY", 156, 2,  U,  H, G, "count", Z09,                       "standby CPUs"},
+    {"MTRSYS_CPURESVD", 158, 2,  U,  H, G, "count", Z09,                       "reserved CPUs"},
+    {"MTRSYS_LPARNAME", 160, 8,  EB, H, N, NULL,    Z09,                       "LPAR name"},
+    {"MTRSYS_LPARCAF",  168, 4,  U,  H, G, NULL,    Z09,                       "capacity adjustment factor"},
+    {"MTRSYS_CPUDEDCT", 172, 2,  U,  H, G, "count", Z09,                       "dedicated CPUs"},
+    {"MTRSYS_CPUSHARD", 174, 2,  U,  H, G, "count", Z09,                       "shared CPUs"},
     /* 5.1 and later */
-    {"MTRSYS_CPUCAPAB", 176, 4, U, H, G, NULL, ZP, "CPU capability"},
-    {"MTRSYS_SCPCAPAB", 180, 4, U, H, G, NULL, ZP, ""},
+    {"MTRSYS_CPUCAPAB", 176, 4, U, H, G, NULL, Z09, "CPU capability"},
+    {"MTRSYS_SCPCAPAB", 180, 4, U, H, G, NULL, Z09, ""},
 };
 /* clang-format on */
 
@@ -72,9 +76,9 @@ static const struct zl_field mtrprp[] = {
     {"MTRPRP_CALFLAGS", 28, 1, BI, V, N, NULL, "IBM mon440 MRMTRPRP", "X'80' crypto facility online"},
     {"MTRPRP_PCCCSU",   29, 1, U,  V, N, NULL, "IBM mon440 MRMTRPRP", "crypto unit id"},
     {"MTRPRP_PFXIDVER", 30, 1, U,  V, N, NULL, "IBM mon440 MRMTRPRP", "model version code"},
-    {"MTRPRP_PFXTYPE",  31, 1, U,  H, N, NULL, ZP,                    ""},
-    {"MTRPRP_CALUDED",  32, 8, EB, H, N, NULL, ZP,                    ""},
-    {"MTRPRP_PFXCPUTY", 40, 1, U,  H, N, NULL, ZP,                    "CPU type"},
+    {"MTRPRP_PFXTYPE",  31, 1, U,  H, N, NULL, ZL09,                  ""},
+    {"MTRPRP_CALUDED",  32, 8, EB, H, N, NULL, ZL09,                  ""},
+    {"MTRPRP_PFXCPUTY", 40, 1, U,  H, N, NULL, ZL09,                  "CPU type"},
 };
 /* clang-format on */
 
@@ -82,11 +86,11 @@ static const struct zl_field mtrprp[] = {
 /* clang-format off */
 static const struct zl_field mtrspr[] = {
     {"MTRSPR_INTERVAL", 20, 4, SI, V, N, "s",  "IBM mon540 MRMTRSPR", "sample interval (seconds per zpmd; IBM text gives no unit)"},
-    {"MTRSPR_HFRATE",   24, 4, SI, H, N, "cs", ZP,                    "high-frequency sampling rate"},
-    {"MTRSPR_SDOMAINS", 28, 2, BI, H, N, NULL, ZP,                    "sample domains, X'8000' = domain 0"},
-    {"MTRSPR_HDOMAINS", 30, 1, BI, H, N, NULL, ZP,                    "high-frequency domains"},
-    {"*",               31, 1, RS, H, N, NULL, ZP,                    "reserved"},
-    {"MTRSPR_CONFIG",   32, 2, U,  H, N, NULL, ZP,                    ""},
+    {"MTRSPR_HFRATE",   24, 4, SI, H, N, "cs", ZL09,                  "high-frequency sampling rate"},
+    {"MTRSPR_SDOMAINS", 28, 2, BI, H, N, NULL, ZL09,                  "sample domains, X'8000' = domain 0"},
+    {"MTRSPR_HDOMAINS", 30, 1, BI, H, N, NULL, ZL09,                  "high-frequency domains"},
+    {"*",               31, 1, RS, H, N, NULL, ZL09,                  "reserved"},
+    {"MTRSPR_CONFIG",   32, 2, U,  H, N, NULL, ZL09,                  ""},
 };
 /* clang-format on */
 
@@ -151,7 +155,7 @@ static const struct zl_layout layouts[] = {
     L("D1R1",  "MTREPR", 1,  24,  "z/VM 4.4+",    "IBM mon440 MRMTREPR + zpmd",        mtrepr, ZL_COUNT(mtrepr)),
     L("D1R2",  "MTRECM", 2,  24,  "z/VM 6.3+",    "IBM mon640 MRMTRECM",               mtrecm, ZL_COUNT(mtrecm)),
     L("D1R4",  "MTRSYS", 4,  108, "z/VM 4.2",     "IBM mon420 MRMTRSYS + zpmd",        mtrsys, 12),
-    L("D1R4",  "MTRSYS", 4,  176, "z/VM 4.3-4.4", "IBM mon430 MRMTRSYS + zpmd",        mtrsys, 26),
+    L("D1R4",  "MTRSYS", 4,  176, "z/VM 4.3-4.4", "IBM mon430 MRMTRSYS + zpmd",        mtrsys, 27),
     L("D1R4",  "MTRSYS", 4,  184, "z/VM 5.1+",    "IBM mon510 MRMTRSYS + zpmd",        mtrsys, ZL_COUNT(mtrsys)),
     L("D1R5",  "MTRPRP", 5,  40,  "z/VM 4.3-4.4", "IBM mon440 MRMTRPRP + zpmd",        mtrprp, 9),
     L("D1R5",  "MTRPRP", 5,  44,  "z/VM 5.3+",    "IBM mon440 MRMTRPRP + zpmd",        mtrprp, ZL_COUNT(mtrprp)),

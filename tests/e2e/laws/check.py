@@ -29,6 +29,7 @@ LAWS = {
     "device-ssch": [("zvm-device-*", "operations-ssch")],
     "vnic": [("zvm-vnic-*", "if_*")],
     "guest-vio": [("zvm-user-*", "operations-virtual-io")],
+    "device-time": [("zvm-device-*", "total_time_in_ms-*")],
 }
 # guest-resident is judged only in intervals that keep the storage law.
 DEPENDS = {"guest-resident": ["storage"]}
