@@ -221,6 +221,7 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
                 s->cfg.interval_ms = 1000;
         c = &s->cfg;
         s->truth = truth;
+        sim_set_reading(c->reading);
         s->rng.s = c->seed;
         s->dt = (uint64_t)c->interval_ms * 1000 * ZD_TOD_PER_US;
         s->tod = c->start_tod;

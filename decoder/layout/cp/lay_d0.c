@@ -54,24 +54,35 @@ static const struct zl_field sytsyp[] = {
  * the metric layer accepts either direction (met_cp_cpu.c).
  */
 /* clang-format off */
-#define SYTPRP_FIELDS(PRBTYPE, PRBSRC)                                                                                       \
-    {"SYTPRP_PFXCPUAD", 20,  2,  U,       V, N, NULL,    "IBM mon640 MRSYTPRP", "real CPU address"},                         \
-    {"SYTPRP_PLSCUHAF", 22,  2,  U,       V, K, "count", "IBM mon640 MRSYTPRP", "dispatches of a VMDBK with hard affinity"}, \
-    {"SYTPRP_PFXPRBTM", 24,  8,  PRBTYPE, V, K, "timer", PRBSRC,                "CPU time in emulation mode, all users"},    \
-    {"SYTPRP_PFXUTIME", 32,  8,  T,       V, K, "timer", "IBM mon640 MRSYTPRP", "CPU time charged to users"},                \
-    {"SYTPRP_PFXTMSYS", 40,  8,  T,       V, K, "timer", "IBM mon610 MRSYTPRP", "CPU time charged to the system"},           \
-    {"*",               48,  20, RS,      H, N, NULL,    Z09,                   "reserved"},                                 \
-    {"SYTPRP_PFXTOTWT", 68,  8,  T,       H, K, "timer", Z09,                   "total wait time"},                          \
-    {"SYTPRP_PFXRUNCI", 76,  4,  U,       H, K, "count", Z09,                   "SIE-related counter"},                      \
-    {"SYTPRP_PFXRUNPF", 80,  4,  U,       H, K, "count", Z09,                   "SIE-related counter"},                      \
-    {"SYTPRP_PFXRUNCP", 84,  4,  U,       H, K, "count", Z09,                   "SIE entries"},                              \
-    {"SYTPRP_CALFSTPH", 88,  4,  U,       H, K, "count", Z09,                   ""},                                         \
-    {"SYTPRP_PFXSPINT", 92,  8,  T,       H, K, "timer", Z09,                   "spin-lock time"},                           \
-    {"SYTPRP_PFXSPINC", 100, 4,  U,       H, K, "count", Z09,                   "spin-lock count"},                          \
-    {"SYTPRP_PFXCPUTY", 104, 1,  U,       H, N, NULL,    Z09,                   "CPU type"}
+#define SYTPRP_FIELDS(PRBTYPE, PRBSRC, A, HS)                                                                                        \
+    {"SYTPRP_PFXCPUAD", 20,      2,      U,       V, N, NULL,    "IBM mon640 MRSYTPRP", "real CPU address"},                         \
+    {"SYTPRP_PLSCUHAF", 22,      2,      U,       V, K, "count", "IBM mon640 MRSYTPRP", "dispatches of a VMDBK with hard affinity"}, \
+    {"SYTPRP_PFXPRBTM", 24,      8,      PRBTYPE, V, K, "timer", PRBSRC,                "CPU time in emulation mode, all users"},    \
+    {"SYTPRP_PFXUTIME", 32,      8,      T,       V, K, "timer", "IBM mon640 MRSYTPRP", "CPU time charged to users"},                \
+    {"SYTPRP_PFXTMSYS", 40,      8,      T,       V, K, "timer", "IBM mon610 MRSYTPRP", "CPU time charged to the system"},           \
+    {"*",               48,      20 + A, RS,      H, N, NULL,    HS,                    "reserved"},                                 \
+    {"SYTPRP_PFXTOTWT", 68 + A,  8,      T,       H, K, "timer", HS,                    "total wait time"},                          \
+    {"SYTPRP_PFXRUNCI", 76 + A,  4,      U,       H, K, "count", HS,                    "SIE-related counter"},                      \
+    {"SYTPRP_PFXRUNPF", 80 + A,  4,      U,       H, K, "count", HS,                    "SIE-related counter"},                      \
+    {"SYTPRP_PFXRUNCP", 84 + A,  4,      U,       H, K, "count", HS,                    "SIE entries"},                              \
+    {"SYTPRP_CALFSTPH", 88 + A,  4,      U,       H, K, "count", HS,                    ""},                                         \
+    {"SYTPRP_PFXSPINT", 92 + A,  8,      T,       H, K, "timer", HS,                    "spin-lock time"},                           \
+    {"SYTPRP_PFXSPINC", 100 + A, 4,      U,       H, K, "count", HS,                    "spin-lock count"},                          \
+    {"SYTPRP_PFXCPUTY", 104 + A, 1,      U,       H, N, NULL,    HS,                    "CPU type"}
 /* clang-format on */
-static const struct zl_field sytprp[] = {SYTPRP_FIELDS(T, "IBM mon610 MRSYTPRP")};
-static const struct zl_field sytprp64[] = {SYTPRP_FIELDS(TD, "IBM mon640 MRSYTPRP (counts down)")};
+#define P610 "IBM mon610 MRSYTPRP"
+#define P640 "IBM mon640 MRSYTPRP (counts down)"
+static const struct zl_field sytprp[] = {SYTPRP_FIELDS(T, P610, 0, Z09)};
+static const struct zl_field sytprp64[] = {SYTPRP_FIELDS(TD, P640, 0, Z09)};
+/*
+ * The aligned reading (cp-field-offsets.md 17): zpmd's d0r2 struct as gcc
+ * lays it out, with PFXTOTWT on an 8-byte boundary, puts every field from
+ * PFXTOTWT on 4 bytes further (72 ... 108, 112 bytes).  The default reading
+ * is packed, as IBM's DSECTs are; only the data can tell (met_reading.c).
+ */
+#define ZA Z09 ", as compiled (8-byte aligned)"
+static const struct zl_field sytprp_al[] = {SYTPRP_FIELDS(T, P610, 4, ZA)};
+static const struct zl_field sytprp64_al[] = {SYTPRP_FIELDS(TD, P640, 4, ZA)};
 
 /*
  * D0R3 SYTRSG: 128 (5.1), 224 (5.2), 604 (7.5, mon750: offset 20 reserved);
@@ -208,13 +219,20 @@ static const struct zl_field sytsyg[] = {
         {                                                                                          \
                 id, ds, 0, r, min, lvl, src, f, n                                                  \
         }
+#define LA(id, ds, r, min, lvl, src, f, n)                                                         \
+        {                                                                                          \
+                id, ds, 0, r, min, lvl, src, f, n, "aligned"                                       \
+        }
 /* clang-format off */
 static const struct zl_layout layouts[] = {
-    L("D0R1",  "SYTSYP", 1,  96,  "z/VM 4.2-5.1", "IBM mon440 MRSYTSYP + zpmd",        sytsyp,   20),
-    L("D0R1",  "SYTSYP", 1,  116, "z/VM 6.4-7.3", "IBM mon730 MRSYTSYP + zpmd",        sytsyp,   ZL_COUNT(sytsyp)),
-    L("D0R2",  "SYTPRP", 2,  104, "z/VM 4.3",     "IBM mon610 MRSYTPRP + zpmd",        sytprp,   ZL_COUNT(sytprp) - 1),
-    L("D0R2",  "SYTPRP", 2,  124, "z/VM 5.3-6.3", "IBM mon610 MRSYTPRP + zpmd",        sytprp,   ZL_COUNT(sytprp)),
-    L("D0R2",  "SYTPRP", 2,  352, "z/VM 6.4+",    "IBM mon640 MRSYTPRP + zpmd",        sytprp64, ZL_COUNT(sytprp64)),
+    L("D0R1", "SYTSYP", 1, 96,  "z/VM 4.2-5.1", "IBM mon440 MRSYTSYP + zpmd", sytsyp,   20),
+    L("D0R1", "SYTSYP", 1, 116, "z/VM 6.4-7.3", "IBM mon730 MRSYTSYP + zpmd", sytsyp,   ZL_COUNT(sytsyp)),
+    L("D0R2", "SYTPRP", 2, 104, "z/VM 4.3",     "IBM mon610 MRSYTPRP + zpmd", sytprp,   ZL_COUNT(sytprp) - 1),
+    L("D0R2", "SYTPRP", 2, 124, "z/VM 5.3-6.3", "IBM mon610 MRSYTPRP + zpmd", sytprp,   ZL_COUNT(sytprp)),
+    L("D0R2", "SYTPRP", 2, 352, "z/VM 6.4+",    "IBM mon640 MRSYTPRP + zpmd", sytprp64, ZL_COUNT(sytprp64)),
+    LA("D0R2", "SYTPRP", 2, 104, "z/VM 4.3",     "IBM mon610 MRSYTPRP + zpmd aligned", sytprp_al,   ZL_COUNT(sytprp_al) - 2),
+    LA("D0R2", "SYTPRP", 2, 124, "z/VM 5.3-6.3", "IBM mon610 MRSYTPRP + zpmd aligned", sytprp_al,   ZL_COUNT(sytprp_al)),
+    LA("D0R2", "SYTPRP", 2, 352, "z/VM 6.4+",    "IBM mon640 MRSYTPRP + zpmd aligned", sytprp64_al, ZL_COUNT(sytprp64_al)),
     L("D0R3",  "SYTRSG", 3,  128, "z/VM 5.1",     "IBM mon510 MRSYTRSG + zpmd",        sytrsg51, ZL_COUNT(sytrsg51)),
     L("D0R3",  "SYTRSG", 3,  224, "z/VM 5.2-7.4", "IBM mon520 MRSYTRSG + zpmd",        sytrsg52, ZL_COUNT(sytrsg52)),
     L("D0R3",  "SYTRSG", 3,  604, "z/VM 7.5",     "IBM mon750 MRSYTRSG + zpmd",        sytrsg75, ZL_COUNT(sytrsg75)),

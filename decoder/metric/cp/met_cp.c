@@ -313,7 +313,8 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         struct cp_state *s = state;
         if (!s || r->kind == 'E')
                 return;
-        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+        const struct zl_layout *l =
+            zl_find_cp_reading(r->domain, r->number, r->rec.n, zm_engine_reading(e));
         if (!l)
                 return;
         if (r->tod > s->last_tod)

@@ -400,6 +400,8 @@ static int generate(int argc, char **argv)
                         c.max_frames_per_mce = (uint32_t)v;
                 else if (!strcmp(argv[i], "--monwrite"))
                         mw = argv[i + 1];
+                else if (!strcmp(argv[i], "--reading"))
+                        c.reading = strcmp(argv[i + 1], "aligned") == 0 ? "aligned" : NULL;
                 else if (!strcmp(argv[i], "--laws"))
                         laws = strcmp(argv[i + 1], "no") != 0,
                         c.break_law = laws && strcmp(argv[i + 1], "all") ? argv[i + 1] : NULL;
@@ -475,6 +477,12 @@ static int generate(int argc, char **argv)
         }
         if (eng) {
                 bad |= check_laws(c.break_law, 0);
+                /* The engine must have found the reading zvmsim wrote SYTPRP and MTRSYS in. */
+                const char *rd = zm_engine_reading(eng);
+                bool same = rd && c.reading ? strcmp(rd, c.reading) == 0 : rd == c.reading;
+                printf("layout reading: written %s, found %s: %s\n",
+                       c.reading ? c.reading : "packed", rd ? rd : "packed", same ? "ok" : "FAIL");
+                bad |= !same;
                 const struct zm_counters *mc = zm_engine_counters(eng);
                 printf("metrics: %llu; APPLDATA torn %llu, stale %llu, bad %llu, unknown %llu; "
                        "timer resets %llu\n",
