@@ -278,7 +278,10 @@ static void on_sytprp(struct rd_state *s, const struct zd_record *r)
                         double sum = busy + (double)((wt[k] - c->wt[k]) / ZD_TOD_PER_US);
                         double diff = sum > el ? sum - el : el - sum;
                         bool good = wt[k] >= c->wt[k] && diff <= TOL_REL * el + SLACK;
-                        good ? s->hold[k]++ : s->fail[k]++;
+                        if (good)
+                                s->hold[k]++;
+                        else
+                                s->fail[k]++;
                 }
         }
         if (!c->have || r->tod > c->tod)
