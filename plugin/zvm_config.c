@@ -388,6 +388,20 @@ static int get_unverified(const oconfig_item_t *ci, int *out)
         return -1;
 }
 
+/* CPReading: the engine keeps the pointer, so it gets one of these literals. */
+static int get_reading(const oconfig_item_t *ci, const char **out)
+{
+        static const char *const names[] = {"auto", "packed", "aligned"};
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING)
+                for (size_t i = 0; i < 3; i++)
+                        if (strcasecmp(ci->values[0].value.string, names[i]) == 0) {
+                                *out = i ? names[i] : NULL;
+                                return 0;
+                        }
+        ERROR(ZVM_PLUGIN " plugin: CPReading takes auto, packed or aligned");
+        return -1;
+}
+
 int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
 {
         const char *k = ci->key;
@@ -426,6 +440,8 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         }
         if (strcasecmp(k, "UnverifiedFields") == 0)
                 return get_unverified(ci, &c->engine.unverified);
+        if (strcasecmp(k, "CPReading") == 0)
+                return get_reading(ci, &c->engine.cp_reading);
         if (strcasecmp(k, "VerifyIntervals") == 0) {
                 if (get_count(ci, 1, 1000, &d))
                         return -1;

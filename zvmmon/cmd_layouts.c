@@ -34,6 +34,8 @@ static void markdown(const struct zl_layout *l)
         cell(l->level);
         printf("; source: ");
         cell(l->source);
+        if (l->reading)
+                printf("; reading: %s (chosen only by that name)", l->reading);
         printf(".\n\n| offset | length | field | type | provenance | kind | unit | meaning | "
                "source |\n|---:|---:|---|---|---|---|---|---|---|\n");
         for (size_t i = 0; i < l->nfields; i++) {
@@ -56,7 +58,8 @@ static void plain(const struct zl_layout *l)
         printf("%s  %s  ", l->id, l->dsect ? l->dsect : "");
         if (l->domain >= 0)
                 printf("domain %d record %d  ", l->domain, l->record);
-        printf("min_len %u  level %s\n  source: %s\n", l->min_len, l->level ? l->level : "",
+        printf("min_len %u  level %s%s%s\n  source: %s\n", l->min_len, l->level ? l->level : "",
+               l->reading ? "  reading " : "", l->reading ? l->reading : "",
                l->source ? l->source : "");
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];

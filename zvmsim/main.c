@@ -20,6 +20,7 @@ static void usage(FILE *f)
               "system: --seed N --cpus N --guests N --linux N --devices N --vnics N --lpars N\n"
               "        --fsstatd N --procd N --interval SECS --domains LIST --start UNIXSECS\n"
               "        --dcss-pages N --frames-per-mce N --torn PERMILLE --break-law NAME\n"
+              "        --reading packed|aligned\n"
               "        --writer-userid ID --truth FILE --truth-counts\n"
               "run:    --monwriter-eperm --max-bufs N --msglim N --intervals N\n"
               "        --fault [@N:]COMMAND (a control command at start or before interval N)\n"
@@ -54,6 +55,7 @@ enum {
         O_FPM,
         O_TORN,
         O_BREAK,
+        O_READING,
         O_USERID,
         O_TRUTH,
         O_TCOUNTS,
@@ -82,6 +84,7 @@ static const struct option longopts[] = {
     {"frames-per-mce", 1, 0, O_FPM},
     {"torn", 1, 0, O_TORN},
     {"break-law", 1, 0, O_BREAK},
+    {"reading", 1, 0, O_READING},
     {"writer-userid", 1, 0, O_USERID},
     {"truth", 1, 0, O_TRUTH},
     {"truth-counts", 0, 0, O_TCOUNTS},
@@ -181,11 +184,15 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                         break;
                 case O_BREAK: {
                         ok = false;
-                        for (const char *const *n = sim_law_names(); *n; n++)
+                        for (const char *const *n = sim_break_names(); *n; n++)
                                 ok |= strcmp(*n, a) == 0;
                         cfg->break_law = a;
                         break;
                 }
+                case O_READING:
+                        ok = strcmp(a, "packed") == 0 || strcmp(a, "aligned") == 0;
+                        cfg->reading = strcmp(a, "aligned") == 0 ? "aligned" : NULL;
+                        break;
                 case O_USERID:
                         ok = strlen(a) >= 1 && strlen(a) <= 8;
                         snprintf(cfg->writer_userid, 9, "%s", a);

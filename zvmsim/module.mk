@@ -63,7 +63,12 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@echo "== check-sim: --break-law breaks exactly that law"
 	@for l in $$($(BUILD)/tests/e2e/sim_walk laws); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
 		grep -q "(broken on purpose): ok" || { echo "FAIL: --break-law $$l"; exit 1; }; done
+	@for l in $$($(BUILD)/tests/e2e/sim_walk breaks); do $(BUILD)/tests/e2e/sim_walk gen --intervals 8 --laws $$l | \
+		grep -q "(broken on purpose): ok" || { echo "FAIL: --break-law $$l"; exit 1; }; done
 	@echo "laws broken one at a time: ok"
+	@echo "== check-sim: SYTPRP and MTRSYS in the aligned reading: the engine finds it, every law holds"
+	@$(BUILD)/tests/e2e/sim_walk gen --intervals 8 --reading aligned --laws all | grep -q "found aligned: ok" || \
+		{ echo "FAIL: --reading aligned"; exit 1; }
 	@echo "== check-sim: MONWRITE round trip with several MCEs per set and a wrapping DCSS"
 	@$(BUILD)/tests/e2e/sim_walk gen --intervals 120 --frames-per-mce 3 --dcss-pages 256 \
 		--guests 200 --linux 20 --monwrite $(SIM_TMP)/walk.mw

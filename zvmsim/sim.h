@@ -181,12 +181,16 @@ struct sim_cfg {
         char writer_userid[9];
         uint64_t start_tod;
         const char *break_law;
+        const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */
         unsigned torn_permille; /* kernel records caught mid-update, per mille */
 };
 void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */
 bool sim_parse_domains(const char *list, uint32_t *mask);
 const char *const *sim_law_names(void);
+const char *const *sim_break_names(void); /* --break-law values: law names and LAW:HOW */
+/* Build SYTPRP and MTRSYS under this layout reading (NULL: the default, packed). */
+void sim_set_reading(const char *name);
 
 struct sim_sys;
 /* Called with every record built (for truth and counts). */

@@ -65,7 +65,7 @@ struct m_guest {
 
 struct m_dev {
         unsigned devno, sch;
-        uint64_t ssch, connect, pending, disconnect, devbusy;
+        uint64_t ssch, connect, pending, disconnect, daonly, devbusy; /* times: 128 us units */
 };
 
 struct m_vnic {
@@ -77,7 +77,7 @@ struct m_lpar {
         char name[9];
         unsigned ncpu;
         double busy;
-        uint64_t *dispatch, *mgmt;
+        uint64_t *dispatch, *lptime; /* SYTCUP LCUCACTM, LCUCLPTM (without LPAR management) */
 };
 
 struct sim_sys {

@@ -42,10 +42,18 @@ size_t sim_layout_len(const struct zl_layout *l)
         return n;
 }
 
+/* One reading per process, like the layouts (zvmsim builds one system). */
+static const char *reading;
+
+void sim_set_reading(const char *name)
+{
+        reading = name;
+}
+
 const struct zl_layout *sim_cp_layout(int domain, int record, size_t *len)
 {
         /* The newest layout of a record is the one with the largest min_len. */
-        const struct zl_layout *l = zl_find_cp(domain, record, 65535);
+        const struct zl_layout *l = zl_find_cp_reading(domain, record, 65535, reading);
         if (!l) {
                 char id[32];
                 snprintf(id, sizeof(id), "D%dR%d", domain, record);

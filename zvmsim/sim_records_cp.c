@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim_model.h"
 
@@ -28,6 +29,15 @@ static void mtrsys(struct sim_sys *s)
                 sim_set_u(r, "MTRSYS_SYSTODST",
                           s->cfg.start_tod - UINT64_C(86400000000) * 4096 * 3);
                 sim_set_t(r, "MTRSYS_SYSTMID", "ZVMSIM");
+                /* The IPL date as CP prints dates, mm/dd/yy. */
+                time_t ipl = (time_t)((zd_tod_to_unix_us(s->cfg.start_tod) / 1000000) - 3 * 86400);
+                struct tm tm;
+                char date[32];
+                gmtime_r(&ipl, &tm);
+                snprintf(date, sizeof(date), "%02u/%02u/%02u", (unsigned)(tm.tm_mon + 1) % 100,
+                         (unsigned)tm.tm_mday % 100, (unsigned)tm.tm_year % 100);
+                sim_set_t(r, "MTRSYS_SYSDATE", date);
+                sim_set_u(r, "MTRSYS_CPUCFGCT", s->cfg.cpus);
                 sim_set_t(r, "MTRSYS_SYSMTYPE", "3931");
                 sim_set_t(r, "MTRSYS_LPARNAME", s->cfg.lpars ? s->lpar[0].name : "ZVMSIM");
                 sim_set_u(r, "MTRSYS_CPUCOUNT", s->cfg.cpus);
@@ -150,7 +160,7 @@ static void sytcup(struct sim_sys *s, const struct m_lpar *l, unsigned i)
                         sim_set_u(&e, "SYTCUP_LCUCPUID", j);
                         sim_set_u(&e, "SYTCUP_LCUCWGHT", 100);
                         sim_set_u(&e, "SYTCUP_LCUCACTM", l->dispatch[j]);
-                        sim_set_u(&e, "SYTCUP_LCUCLPTM", l->mgmt[j]);
+                        sim_set_u(&e, "SYTCUP_LCUCLPTM", l->lptime[j]);
                         sim_set_t(&e, "SYTCUP_LCXCPTYP", "IFL");
                 }
                 END(0, 16, 'S');
@@ -234,6 +244,7 @@ static void ioddev(struct sim_sys *s, const struct m_dev *d)
                 sim_set_u(r, "IODDEV_SCMCNTIM", d->connect);
                 sim_set_u(r, "IODDEV_SCMFPTIM", d->pending);
                 sim_set_u(r, "IODDEV_SCMDDTIM", d->disconnect);
+                sim_set_u(r, "IODDEV_SCMDATIM", d->daonly);
                 END(6, 3, 'S');
         }
 }

@@ -20,13 +20,23 @@
 #include "sim_model.h"
 
 /* The conservation laws of decoder/metric/met_verify.c, by the same names. */
-static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu", "paging",
-                                   "storage",  "guest-resident", "lpar",       "device-ssch",
-                                   "vnic",     "guest-vio",      NULL};
+static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu",  "paging",
+                                   "storage",  "guest-resident", "lpar",        "device-ssch",
+                                   "vnic",     "guest-vio",      "device-time", NULL};
+/* Every --break-law value: a law's name, or LAW:HOW for a second way to break it. */
+static const char *const breaks[] = {"cpu-wait", "guest-cpu",      "guest-vcpu",  "paging",
+                                     "storage",  "guest-resident", "lpar",        "device-ssch",
+                                     "vnic",     "guest-vio",      "device-time", "lpar:management",
+                                     NULL};
 
 const char *const *sim_law_names(void)
 {
         return laws;
+}
+
+const char *const *sim_break_names(void)
+{
+        return breaks;
 }
 
 void sim_cfg_default(struct sim_cfg *c)
@@ -211,6 +221,7 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
                 s->cfg.interval_ms = 1000;
         c = &s->cfg;
         s->truth = truth;
+        sim_set_reading(c->reading);
         s->rng.s = c->seed;
         s->dt = (uint64_t)c->interval_ms * 1000 * ZD_TOD_PER_US;
         s->tod = c->start_tod;
@@ -269,7 +280,7 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
                 l->ncpu = i == 0 ? c->cpus : 2 + (unsigned)sim_rng_below(&s->rng, 8);
                 l->busy = 0.3;
                 l->dispatch = xcalloc(l->ncpu, sizeof(uint64_t));
-                l->mgmt = xcalloc(l->ncpu, sizeof(uint64_t));
+                l->lptime = xcalloc(l->ncpu, sizeof(uint64_t));
         }
         /* Layout only: the DCSS takes nothing from the random sequence. */
         if (!s->cfg.dcss_pages)
@@ -291,7 +302,7 @@ void sim_sys_free(struct sim_sys *s)
                 sim_lx_free(&s->linux[i]);
         for (unsigned i = 0; i < s->cfg.lpars; i++) {
                 free(s->lpar[i].dispatch);
-                free(s->lpar[i].mgmt);
+                free(s->lpar[i].lptime);
         }
         for (size_t i = 0; i < s->nevents; i++)
                 sim_set_free(s->events[i]);
@@ -698,10 +709,22 @@ static void advance(struct sim_sys *s)
                 uint64_t n = sim_rng_below(&s->rng, 500);
                 SS += n;
                 d->ssch += n;
-                d->connect += n * (50 + sim_rng_below(&s->rng, 50));
-                d->pending += n * 2;
-                d->disconnect += n * sim_rng_below(&s->rng, 10);
+                /*
+                 * Channel measurement times in 128 us units: the device busy
+                 * for 5-50 % of the interval (one start function at a time),
+                 * split 60/10/25/5 over connect, pending, disconnect and
+                 * device-active-only.
+                 */
+                uint64_t units = s->dt / ZD_TOD_PER_US / 128;
+                uint64_t busy = n ? units * (5 + sim_rng_below(&s->rng, 46)) / 100 : 0;
+                uint64_t pend = busy / 10, disc = busy / 4, dao = busy / 20;
+                d->connect += busy - pend - disc - dao;
+                d->pending += pend;
+                d->disconnect += disc;
+                d->daonly += dao;
                 d->devbusy += n * 3;
+                if (i == 0 && sim_broken(s, "device-time"))
+                        d->connect += 2 * units;
         }
         /* Every device SSCH was executed by a processor (plus CP's own I/O). */
         for (unsigned i = 0; i < c->cpus; i++) {
@@ -731,8 +754,12 @@ static void advance(struct sim_sys *s)
                                 d = s->dt;
                         if (i == 0 && j == 0 && sim_broken(s, "lpar"))
                                 d = 2 * s->dt;
+                        /* LCUCACTM includes LPAR management, LCUCLPTM does not. */
+                        uint64_t lp = d - (s->dt / 200 < d ? s->dt / 200 : d);
+                        if (i == 0 && j == 0 && sim_broken(s, "lpar:management"))
+                                lp = d + s->dt / 10; /* negative management */
                         l->dispatch[j] += d;
-                        l->mgmt[j] += s->dt / 200;
+                        l->lptime[j] += lp;
                 }
         }
 }

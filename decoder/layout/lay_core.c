@@ -25,6 +25,7 @@ static size_t nloaded, caploaded;
 static _Thread_local struct {
         int domain, record;
         size_t len, gen;
+        const char *reading;
         const struct zl_layout *l;
 } cache[CACHE_SLOTS];
 static size_t cache_gen = 1;
@@ -61,9 +62,12 @@ const struct zl_layout *zl_layout_at(size_t i)
         return i < nloaded ? loaded[i] : NULL;
 }
 
-/* Better candidate for a record of length len?  Run-time layouts win ties, the last one most. */
+/*
+ * Better candidate for a record of length len?  Run-time layouts win ties,
+ * the last one most; among built-ins, the asked-for reading wins a tie.
+ */
 static bool better(const struct zl_layout *cand, bool cand_loaded, const struct zl_layout *best,
-                   size_t len)
+                   bool best_loaded, size_t len)
 {
         if (cand->min_len > len)
                 return false;
@@ -71,41 +75,63 @@ static bool better(const struct zl_layout *cand, bool cand_loaded, const struct 
                 return true;
         if (cand->min_len != best->min_len)
                 return cand->min_len > best->min_len;
-        return cand_loaded; /* later registrations correct earlier ones */
+        if (cand_loaded || best_loaded)
+                return cand_loaded; /* later registrations correct earlier ones */
+        return cand->reading && !best->reading;
 }
 
-static const struct zl_layout *find(int domain, int record, const char *id, size_t len)
+static bool same(const char *a, const char *b)
+{
+        return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static const struct zl_layout *find(int domain, int record, const char *id, size_t len,
+                                    const char *reading)
 {
         const struct zl_layout *best = NULL;
+        bool best_loaded = false;
 #define MATCH(l)                                                                                   \
-        (id ? (l)->id && strcmp((l)->id, id) == 0 : (l)->domain == domain && (l)->record == record)
+        ((id ? (l)->id && strcmp((l)->id, id) == 0                                                 \
+             : (l)->domain == domain && (l)->record == record) &&                                  \
+         (!(l)->reading || same((l)->reading, reading)))
         for (size_t t = 0; zl_builtin[t]; t++)
                 for (size_t i = 0; i < zl_builtin[t]->n; i++) {
                         const struct zl_layout *l = &zl_builtin[t]->l[i];
-                        if (MATCH(l) && better(l, false, best, len))
+                        if (MATCH(l) && better(l, false, best, best_loaded, len))
                                 best = l;
                 }
         for (size_t i = 0; i < nloaded; i++)
-                if (MATCH(loaded[i]) && better(loaded[i], true, best, len))
+                if (MATCH(loaded[i]) && better(loaded[i], true, best, best_loaded, len)) {
                         best = loaded[i];
+                        best_loaded = true;
+                }
 #undef MATCH
         return best;
 }
 
-const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
+const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
+                                           const char *reading)
 {
         size_t gen = cache_gen + nloaded; /* registering bumps nloaded */
-        size_t h = ((size_t)domain * 131 + (size_t)record * 31 + rec_len) % CACHE_SLOTS;
+        size_t h = ((size_t)domain * 131 + (size_t)record * 31 + rec_len +
+                    (reading ? (size_t)(unsigned char)reading[0] * 7 : 0)) %
+                   CACHE_SLOTS;
         if (cache[h].gen == gen && cache[h].domain == domain && cache[h].record == record &&
-            cache[h].len == rec_len)
+            cache[h].len == rec_len && same(cache[h].reading, reading))
                 return cache[h].l;
-        const struct zl_layout *l = find(domain, record, NULL, rec_len);
+        const struct zl_layout *l = find(domain, record, NULL, rec_len, reading);
         cache[h].domain = domain;
         cache[h].record = record;
         cache[h].len = rec_len;
+        cache[h].reading = reading;
         cache[h].gen = gen;
         cache[h].l = l;
         return l;
+}
+
+const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
+{
+        return zl_find_cp_reading(domain, record, rec_len, NULL);
 }
 
 /*
@@ -128,7 +154,7 @@ const struct zl_layout *zl_find(const char *id, size_t len)
         if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
             strcmp(idcache[h].l->id, id) == 0)
                 return idcache[h].l;
-        const struct zl_layout *l = find(-1, -1, id, len);
+        const struct zl_layout *l = find(-1, -1, id, len, NULL);
         if (l) {
                 idcache[h].id = id;
                 idcache[h].len = len;

@@ -193,12 +193,15 @@ static bool close_layout(struct parser *p)
 
 static bool do_layout(struct parser *p, char **t, int n)
 {
-        /* layout ID DSECT min_len N level "..." source "..." */
+        /* layout ID DSECT min_len N level "..." source "..." [reading NAME] */
         if (p->open)
                 return fail(p, "layout inside layout (missing \"end\")");
-        if (n != 9 || strcmp(t[3], "min_len") != 0 || strcmp(t[5], "level") != 0 ||
-            strcmp(t[7], "source") != 0)
-                return fail(p, "expected: layout ID DSECT min_len N level \"...\" source \"...\"");
+        if ((n != 9 && n != 11) || strcmp(t[3], "min_len") != 0 || strcmp(t[5], "level") != 0 ||
+            strcmp(t[7], "source") != 0 || (n == 11 && strcmp(t[9], "reading") != 0))
+                return fail(p, "expected: layout ID DSECT min_len N level \"...\" source \"...\" "
+                               "[reading NAME]");
+        if (n == 11 && !valid_name(t[10], 16))
+                return fail(p, "bad reading name \"%s\"", t[10]);
         if (!valid_name(t[1], 32))
                 return fail(p, "bad layout id \"%s\"", t[1]);
         if (!valid_name(t[2], 16))
@@ -212,7 +215,8 @@ static bool do_layout(struct parser *p, char **t, int n)
                 return fail(p, "min_len %lu of a CP record is below the 20-byte header", min);
         struct blob *b = p->b;
         for (size_t i = 0; i < b->nl; i++)
-                if (strcmp(b->l[i].id, t[1]) == 0 && b->l[i].min_len == min)
+                if (strcmp(b->l[i].id, t[1]) == 0 && b->l[i].min_len == min &&
+                    (b->l[i].reading ? n == 11 && strcmp(b->l[i].reading, t[10]) == 0 : n == 9))
                         return fail(p, "layout %s min_len %lu defined twice", t[1], min);
         if (b->nl == ZL_FILE_MAX_LAYOUTS)
                 return fail(p, "more than %u layouts", ZL_FILE_MAX_LAYOUTS);
@@ -226,7 +230,8 @@ static bool do_layout(struct parser *p, char **t, int n)
         l->dsect = keep(p, t[2]);
         l->level = keep(p, t[6]);
         l->source = keep(p, t[8]);
-        if (!l->id || !l->dsect || !l->level || !l->source)
+        l->reading = n == 11 ? keep(p, t[10]) : NULL;
+        if (!l->id || !l->dsect || !l->level || !l->source || (n == 11 && !l->reading))
                 return fail(p, "out of memory");
         l->domain = dom;
         l->record = rec;

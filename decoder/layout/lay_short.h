@@ -26,4 +26,13 @@
 #define K ZL_K_COUNTER
 #define N ZL_K_NONE
 
+/*
+ * The sources of HINT fields, by zpmd's age (doc/facts/cp-records.md 17): a
+ * site reads from the source string how far a field deserves trust.
+ */
+#define ZL09 "zpmd 2009 (live 5.3)"            /* decoded by zpmd's 2009 main.c */
+#define Z09  "zpmd 2009"                       /* struct in the 2009 code, never decoded there */
+#define Z23  "zpmd 2023 reconstruction (TODO)" /* first in commit b45f66f, marked TODO */
+#define ZUT  "zpmd, untested by its author"    /* "not tested" in both ages */
+
 #endif

@@ -71,6 +71,13 @@ struct zl_layout {
         const char *source;
         const struct zl_field *fields;
         size_t nfields;
+        /*
+         * NULL for the default reading of a record.  A name ("aligned") marks
+         * another reading of the same bytes, chosen only when asked for by
+         * that name (zl_find_cp_reading): where a source's offsets can be read
+         * two ways and only the data can tell which one CP writes.
+         */
+        const char *reading;
 };
 
 #define ZL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -92,6 +99,15 @@ struct zl_value {
 
 /* The layout table: built-in layouts plus any loaded at run time. */
 const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len);
+/*
+ * The same under a named reading: a layout of that reading wins over a
+ * default one of the same min_len; records the reading does not concern get
+ * their default layout.  NULL reading = zl_find_cp.  A LayoutFile layout
+ * without a reading still wins ties, so a file pins a record whatever the
+ * reading.
+ */
+const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
+                                           const char *reading);
 const struct zl_layout *zl_find(const char *id, size_t len);
 /* Every built-in and loaded layout, for docs and tests; NULL past the end. */
 const struct zl_layout *zl_layout_at(size_t i);

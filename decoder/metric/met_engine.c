@@ -11,6 +11,7 @@
 /* Every metric module, in the order records are offered to them. */
 /* X(name) for a `const struct zm_module zm_mod_<name>` in met_<name>.c */
 #define MODULES(X)                                                                                 \
+        X(reading)                                                                                 \
         X(monitor)                                                                                 \
         X(cp)                                                                                      \
         X(vm370)                                                                                   \
@@ -48,6 +49,7 @@ struct zm_engine {
         struct zm_counters cnt;
         char system[ZM_NAME_LEN];
         unsigned system_gen;
+        const char *reading;
         double interval;
         uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
@@ -171,6 +173,16 @@ void zm_set_system(struct zm_engine *e, const char *name)
 void zm_set_interval(struct zm_engine *e, double seconds)
 {
         e->interval = seconds;
+}
+
+const char *zm_engine_reading(const struct zm_engine *e)
+{
+        return e->reading;
+}
+
+void zm_set_reading(struct zm_engine *e, const char *reading)
+{
+        e->reading = reading;
 }
 
 void *zm_engine_state(const struct zm_engine *e, const char *module)

@@ -46,6 +46,8 @@ void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void zm_set_system(struct zm_engine *e, const char *name);
 void zm_set_interval(struct zm_engine *e, double seconds);
+/* The reading for zl_find_cp_reading (a string that outlives the engine; NULL = default). */
+void zm_set_reading(struct zm_engine *e, const char *reading);
 /* The state a module's create() returned, by module name (NULL if none). */
 void *zm_engine_state(const struct zm_engine *e, const char *module);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mon_procd's per-task records (LNXAPPL applid 2, record 1;
- * kernel-and-s390-tools.md 7.2) aggregated per configured process name into
+ * doc/facts/s390-tools.md 3) aggregated per configured process name into
  * the series of collectd's processes plugin (plugin "processes", instance
  * NAME): ps_count, ps_vm, ps_rss, ps_data, ps_code, ps_cputime,
  * ps_pagefaults.  Only when zm_options.procs names processes; doc/plugin.md

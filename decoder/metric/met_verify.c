@@ -32,14 +32,20 @@ static const struct {
                            "sum over guests of VMDCTPVR <= RSAPGABL - RSAAVAIL, with the "
                            "storage law kept in the same interval"},
     [ZV_LPAR] = {"lpar", "SYTCUP_* (fixed part and CPU entries)",
-                 "every logical CPU: 0 <= d(LCUCACTM) <= elapsed; one partition: sum of "
-                 "d(LCUCACTM) >= sum over CPUs of d(PFXUTIME + PFXTMSYS)"},
+                 "every logical CPU: 0 <= d(LCUCACTM) <= elapsed and 0 <= d(LCUCACTM - "
+                 "LCUCLPTM) <= d(LCUCACTM); one partition: sum of d(LCUCACTM) >= sum over CPUs "
+                 "of d(PFXUTIME + PFXTMSYS)"},
     [ZV_DEVICE_SSCH] = {"device-ssch", "IODDEV_SCMSSCH, IODDEV_SCGSSCH, IODDEV_RDEVDEV",
                         "per device d(SCMSSCH) = d(SCGSSCH) mod 2^16; sum of d(SCGSSCH) <= sum "
                         "over CPUs of d(SYTSYP_PLSCTSS + PLSCTRS)"},
     [ZV_GUEST_VIO] = {"guest-vio", "USEACT_VMDVCSCT, VMDVDSCT, VMDVUSCT, VMDVTSCT, VMDVOSCT",
                       "sum over guests of d(virtual I/O) <= sum over CPUs of d(SYTSYP_PLSPRVIS + "
                       "PLSDIAGT): every virtual I/O is simulated by CP (a bound, not an equality)"},
+    [ZV_DEVICE_TIME] = {"device-time",
+                        "IODDEV_SCMCNTIM, SCMFPTIM, SCMDDTIM, SCMDATIM (128 us units)",
+                        "per device: 128 us * d(connect + pending + disconnect + "
+                        "device-active-only) <= elapsed * exposures (1); with >= 10 SSCH, "
+                        "connect + pending + disconnect per d(SCGSSCH) <= 1 s"},
     [ZV_VNIC] = {"vnic", "VNDSES_SES*",
                  "per NIC and direction: 14 * d(packets) <= d(bytes) <= 65535 * d(packets); "
                  "errors and discards <= packets"},

@@ -42,6 +42,7 @@ enum zv_law {
         ZV_DEVICE_SSCH,    /* IODDEV_SCMSSCH, SCGSSCH, RDEVDEV */
         ZV_VNIC,           /* VNDSES counters */
         ZV_GUEST_VIO,      /* USEACT_VMDV*SCT */
+        ZV_DEVICE_TIME,    /* IODDEV_SCMCNTIM, SCMFPTIM, SCMDDTIM, SCMDATIM and their unit */
         ZV_NLAWS
 };
 

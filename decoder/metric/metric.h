@@ -68,6 +68,12 @@ struct zm_options {
         unsigned verify_intervals;
         /* mon_procd tasks aggregated per process name (procsel.h); NULL = none. */
         const struct zm_procsel *procs;
+        /*
+         * CPReading: "packed" or "aligned" pins the reading of the records
+         * zpmd's offsets allow two ways (SYTPRP, MTRSYS); NULL or "auto" lets
+         * the data decide (met_reading.c).
+         */
+        const char *cp_reading;
 };
 
 struct zm_engine;
@@ -109,5 +115,7 @@ uint64_t zm_engine_intervals(const struct zm_engine *e);
 unsigned zm_engine_system_gen(const struct zm_engine *e);
 /* From D1R9, in seconds; 0 until seen. */
 double zm_engine_interval(const struct zm_engine *e);
+/* The layout reading CP records are read with: NULL = the default (packed), or "aligned". */
+const char *zm_engine_reading(const struct zm_engine *e);
 
 #endif

@@ -96,7 +96,7 @@ int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t 
 
 /*
  * monwriter output (src_monwriter.c): the struct monwrite_hdr stream a
- * program writes to /dev/monwriter (kernel-and-s390-tools.md 5), big-endian:
+ * program writes to /dev/monwriter (doc/facts/kernel-drivers.md 2), big-endian:
  *   u8 mon_function (0 START_INTERVAL, 1 STOP, 2 GEN_EVENT, 3 START_CONFIG),
  *   u16 applid, u8 record_num, u16 version, u16 release, u16 mod_level,
  *   u16 datalen, u8 hdrlen (13); then datalen bytes (none after a STOP).

@@ -2,7 +2,7 @@
 /*
  * What an application wrote to /dev/monwriter, saved in a plain file: a
  * stream of 13-byte monwrite headers, each followed by its data
- * (kernel-and-s390-tools.md 5.1, 5.3).  Developers of monwriter programs
+ * (doc/facts/kernel-drivers.md 2.1, 2.3).  Developers of monwriter programs
  * (mon_fsstatd, mon_procd, write_zvm, their own) rarely have z/VM; this
  * source turns their output into the domain 10 records CP would build from
  * it, and counts what the driver or z/VM would refuse (err_kinds.def, mwr_*).

@@ -73,7 +73,8 @@ static void one_interval(unsigned i)
         be32(b + 20, 3);
         be32(b + 24, 1);
         add(b, 108);
-        /* SYTCUP: own partition, 2 logical CPUs dispatched 30 s each (>= 46 s busy x 0.9) */
+        /* SYTCUP: own partition, 2 logical CPUs dispatched 30 s each (>= 46 s busy x 0.9),
+         * 0.3 s of it LPAR management (+14 LCUCLPTM = 29.7 s <= +6 LCUCACTM) */
         memset(b, 0, 144);
         vec_hdr(b, 144, 0, 16, tod);
         ebc(b + 20, "LPAR1", 8);
@@ -83,6 +84,7 @@ static void one_interval(unsigned i)
         for (unsigned k = 0; k < 2; k++) {
                 be16(b + 64 + 40 * k, (uint16_t)k);
                 be64(b + 64 + 40 * k + 6, US(30000000ull * i));
+                be64(b + 64 + 40 * k + 14, US(29700000ull * i));
         }
         add(b, 144);
         memset(b, 0, 464);
@@ -113,10 +115,16 @@ static void one_interval(unsigned i)
                 be32(b + 132, 150 * i);
                 add(b, 508);
         }
-        /* IODDEV: 500 SSCH per interval (<= 1200 executed), 16- and 32-bit counts together */
+        /* IODDEV: 500 SSCH per interval (<= 1200 executed), 16- and 32-bit counts together;
+         * 56 connect 3.2 s, 60 pending 0.64 s, 64 disconnect 1.28 s, 160 device-active-only
+         * 0.128 s in 128 us units: 5.2 s busy in 60 s, 10.2 ms per SSCH */
         memset(b, 0, 240);
         vec_hdr(b, 240, 6, 3, tod);
         be16(b + 52, (uint16_t)(500 * i));
+        be32(b + 56, 25000 * i);
+        be32(b + 60, 5000 * i);
+        be32(b + 64, 10000 * i);
+        be32(b + 160, 1000 * i);
         be32(b + 192, 500 * i);
         be16(b + 200, 0x0200);
         add(b, 240);
@@ -184,12 +192,15 @@ static void all_laws_kept(void **state)
             {"storage", "vmpage_io", "paging"},
             {"system", "users", "logged-on"},
             {"lpar-LPAR1", "percent", "cpu1"},
+            {"lpar-LPAR1", "percent", "cpu1-management"},
             {"user-LINUX01", "percent", "cpu-total"},
             {"user-LINUX02", "virt_cpu_total", "virtual"},
             {"user-LINUX01", "memory", "resident"},
             {"user-LINUX02", "vmpage_io", "paging"},
             {"user-LINUX01", "operations", "virtual-io"},
             {"device-0200", "operations", "ssch"},
+            {"device-0200", "total_time_in_ms", "connect"},
+            {"device-0200", "total_time_in_ms", "device-active"},
             {"vnic-LINUX01-0600", "if_octets", ""},
             {"vnic-LINUX01-0600", "if_dropped", ""},
             {"reader", "gauge", "law-vnic"},

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * monwriter output (src_monwriter.c): the 13-byte struct monwrite_hdr
- * stream of kernel-and-s390-tools.md 5.1 and 5.3, written here by hand,
+ * stream of doc/facts/kernel-drivers.md 2.1 and 2.3, written here by hand,
  * into the domain 10 records CP would build, and the driver's refusals
  * counted.
  */

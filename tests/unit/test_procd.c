@@ -3,7 +3,7 @@
  * mon_procd per-task records aggregated into collectd's processes series
  * (metric/met_procd.c, metric/procsel.h), and the Process / ProcessMatch
  * options of the zvm plugin.  Task records are written by hand from
- * kernel-and-s390-tools.md 7.2 (12-byte header, 111-byte task_t, six
+ * doc/facts/s390-tools.md 3 (12-byte header, 111-byte task_t, six
  * length-prefixed strings); the expected values follow collectd's
  * processes plugin (doc/plugin.md).
  */

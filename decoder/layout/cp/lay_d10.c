@@ -8,8 +8,12 @@
  */
 #include "layout/layout.h"
 
-#define SRC_S "IBM mon750 MRAPLSDT (names, 52-byte header); zpmd d10r2 (offsets)"
-#define SRC_E "IBM mon730 MRAPLEDT (names, 52-byte header); zpmd d10r1 (offsets)"
+#define SRC_S                                                                                      \
+        "IBM mon750 MRAPLSDT (names, 52-byte header); zpmd 2023 reconstruction (TODO) d10r2 "      \
+        "(offsets)"
+#define SRC_E                                                                                      \
+        "IBM mon730 MRAPLEDT (names, 52-byte header); zpmd 2023 reconstruction (TODO) d10r1 "      \
+        "(offsets)"
 
 /* clang-format off */
 #define D10_FIELDS(P, SRC)                                                                                                                                  \

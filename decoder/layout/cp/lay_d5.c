@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Domain 5 (Processor) record layouts.  Facts: doc/facts/cp-records.md 8. */
+/*
+ * Domain 5 (Processor) record layouts.  Facts: doc/facts/cp-records.md 8, 17;
+ * zpmd's 2009 main.c decodes PRCPRP (sources by age in lay_short.h).
+ */
 #include "layout/lay_short.h"
-
-#define ZP "zpmd v53_records.h (hint)"
 
 /* D5R3 PRCPRP: 124 (4.3, 5.1), 384 (5.4 - 7.5). */
 /* clang-format off */
-#define PRCPRP_MID                                                                \
-    {"PRCPRP_PFXDSPCS", 84,  4, U,  H, K, "count", ZP, ""},                       \
-    {"PRCPRP_PLSDSPCM", 88,  4, U,  H, K, "count", ZP, ""},                       \
-    {"PRCPRP_DSVMAXUS", 92,  4, U,  H, G, NULL,    ZP, ""},                       \
-    {"PRCPRP_HFCOUNT",  96,  4, U,  H, K, "count", ZP, "high-frequency samples"}, \
-    {"PRCPRP_HFUSERZ",  100, 4, U,  H, K, "count", ZP, ""},                       \
-    {"PRCPRP_HFUSERC",  104, 4, U,  H, K, "count", ZP, ""},                       \
-    {"PRCPRP_CALUDED",  108, 8, EB, H, N, NULL,    ZP, ""},                       \
-    {"PRCPRP_PFXTYPE",  116, 1, U,  H, N, NULL,    ZP, ""},                       \
-    {"PRCPRP_HFUSERM",  120, 4, U,  H, K, "count", ZP, ""}
+#define PRCPRP_MID                                                                  \
+    {"PRCPRP_PFXDSPCS", 84,  4, U,  H, K, "count", ZL09, ""},                       \
+    {"PRCPRP_PLSDSPCM", 88,  4, U,  H, K, "count", ZL09, ""},                       \
+    {"PRCPRP_DSVMAXUS", 92,  4, U,  H, G, NULL,    ZL09, ""},                       \
+    {"PRCPRP_HFCOUNT",  96,  4, U,  H, K, "count", ZL09, "high-frequency samples"}, \
+    {"PRCPRP_HFUSERZ",  100, 4, U,  H, K, "count", ZL09, ""},                       \
+    {"PRCPRP_HFUSERC",  104, 4, U,  H, K, "count", ZL09, ""},                       \
+    {"PRCPRP_CALUDED",  108, 8, EB, H, N, NULL,    ZL09, ""},                       \
+    {"PRCPRP_PFXTYPE",  116, 1, U,  H, N, NULL,    ZL09, ""},                       \
+    {"PRCPRP_HFUSERM",  120, 4, U,  H, K, "count", ZL09, ""}
 static const struct zl_field prcprp43[] = {
     {"PRCPRP_PFXCPUAD", 20, 2,  U,  V, N, NULL, "IBM mon430 MRPRCPRP", "CPU address"},
     {"PRCPRP_PLSSTLNU", 22, 62, HX, V, N, NULL, "IBM mon430 MRPRCPRP", "VMDBKs stolen from each other CPU (31 halfwords)"},
@@ -25,8 +26,8 @@ static const struct zl_field prcprp54[] = {
     {"PRCPRP_PFXCPUAD", 20, 2,  U,  V, N, NULL, "IBM mon710 MRPRCPRP", "CPU address"},
     {"*",               22, 62, RS, V, N, NULL, "IBM mon710 MRPRCPRP", "reserved (see PRCDHF)"},
     PRCPRP_MID,
-    {"PRCPRP_PLSSTLCT", 124, 256, HX, H, N, NULL, ZP, ""},
-    {"PRCPRP_PFXCPUTY", 380, 1,   U,  H, N, NULL, ZP, "CPU type"},
+    {"PRCPRP_PLSSTLCT", 124, 256, HX, H, N, NULL, ZL09, ""},
+    {"PRCPRP_PFXCPUTY", 380, 1,   U,  H, N, NULL, ZL09, "CPU type"},
 };
 /* clang-format on */
 

@@ -2,12 +2,19 @@
 /*
  * Domain 6 (I/O) record layouts.  Facts: doc/facts/cp-records.md 9.
  * IODDEV: IBM confirms no offset; the layout is zpmd's, read packed with
- * the 20-byte header zpmd omits added.  The same SCM fields are VERIFIED in
- * IODMOF, which supports their order, not their place in IODDEV.
+ * the 20-byte header zpmd omits added, from its 2023 reconstruction (marked
+ * TODO).  The same SCM fields are VERIFIED in IODMOF, which supports their
+ * order, not their place in IODDEV; zpmd's 2009 main.c decodes IODMOF.
+ *
+ * The SCM times are the channel measurement block's (Linux cmf.c: "in
+ * units of 128 usec"; IBM mon730 MRIODDEV: service time = SCMFPTIM +
+ * SCMCNTIM + SCMDDTIM + SCMDATIM).  No page read says CP stores them
+ * unconverted, so the unit is a HINT too: the device-time law proves it.
  */
 #include "layout/lay_short.h"
 
-#define ZP "zpmd v53_records.h +20 (hint)"
+#define ZP Z23 ", +20 header"
+#define ZM ZL09
 
 /* D6R3 IODDEV: zpmd 5.3, no IBM length known. */
 /* clang-format off */
@@ -23,15 +30,15 @@ static const struct zl_field ioddev[] = {
     {"IODDEV_RDEVLCNT", 50,  2, U,  H, N, NULL,    ZP, ""},
     {"IODDEV_SCMSSCH",  52,  2, U,  H, K, "count", ZP, "SSCH+RSCH count (16-bit, wraps)"},
     {"IODDEV_SCMCOUNT", 54,  2, U,  H, K, "count", ZP, "sample count (16-bit, wraps)"},
-    {"IODDEV_SCMCNTIM", 56,  4, U,  H, K, NULL,    ZP, "connect time"},
-    {"IODDEV_SCMFPTIM", 60,  4, U,  H, K, NULL,    ZP, "function-pending time"},
-    {"IODDEV_SCMDDTIM", 64,  4, U,  H, K, NULL,    ZP, "disconnect time"},
+    {"IODDEV_SCMCNTIM", 56,  4, U,  H, K, "128us", ZP, "connect time"},
+    {"IODDEV_SCMFPTIM", 60,  4, U,  H, K, "128us", ZP, "function-pending time"},
+    {"IODDEV_SCMDDTIM", 64,  4, U,  H, K, "128us", ZP, "disconnect time"},
     {"IODDEV_HFRDEVCT", 68,  4, U,  H, K, "count", ZP, ""},
     {"IODDEV_HFCTIO",   72,  4, U,  H, K, "count", ZP, ""},
-    {"IODDEV_SCMDATIM", 160, 4, U,  H, K, NULL,    ZP, "device-active-only time (guessed)"},
-    {"IODDEV_SCMCQTIM", 180, 4, U,  H, K, NULL,    ZP, ""},
-    {"IODDEV_SCMDBTIM", 184, 4, U,  H, K, NULL,    ZP, ""},
-    {"IODDEV_SCMIRTIM", 188, 4, U,  H, K, NULL,    ZP, ""},
+    {"IODDEV_SCMDATIM", 160, 4, U,  H, K, "128us", ZP, "device-active-only time (service-time term, mon730)"},
+    {"IODDEV_SCMCQTIM", 180, 4, U,  H, K, "128us", ZP, ""},
+    {"IODDEV_SCMDBTIM", 184, 4, U,  H, K, "128us", ZP, ""},
+    {"IODDEV_SCMIRTIM", 188, 4, U,  H, K, "128us", ZP, ""},
     {"IODDEV_SCGSSCH",  192, 4, U,  H, K, "count", ZP, "SSCH+RSCH count (32-bit)"},
     {"IODDEV_SCGCOUNT", 196, 4, U,  H, K, "count", ZP, "sample count (32-bit)"},
     {"IODDEV_RDEVDEV",  200, 2, U,  H, N, NULL,    ZP, "device number"},
@@ -49,13 +56,13 @@ static const struct zl_field iodmof[] = {
     {"IODMOF_SCMCNTIM", 32, 4, U,  V, K, NULL,    "IBM mon640 MRIODMOF", "connect time"},
     {"IODMOF_SCMFPTIM", 36, 4, U,  V, K, NULL,    "IBM mon640 MRIODMOF", "function-pending time"},
     /* 4.4 and later */
-    {"IODMOF_SCMDDTIM", 40, 4, U, H, K, NULL,    ZP, "disconnect time"},
-    {"IODMOF_SCMCQTIM", 44, 4, U, H, K, NULL,    ZP, ""},
-    {"IODMOF_SCMDATIM", 48, 4, U, H, K, NULL,    ZP, ""},
-    {"IODMOF_SCMDBTIM", 52, 4, U, H, K, NULL,    ZP, ""},
-    {"IODMOF_SCMIRTIM", 56, 4, U, H, K, NULL,    ZP, ""},
-    {"IODMOF_SCGSSCH",  60, 4, U, H, K, "count", ZP, ""},
-    {"IODMOF_SCGCOUNT", 64, 4, U, H, K, "count", ZP, ""},
+    {"IODMOF_SCMDDTIM", 40, 4, U, H, K, NULL,    ZM, "disconnect time"},
+    {"IODMOF_SCMCQTIM", 44, 4, U, H, K, NULL,    ZM, ""},
+    {"IODMOF_SCMDATIM", 48, 4, U, H, K, NULL,    ZM, ""},
+    {"IODMOF_SCMDBTIM", 52, 4, U, H, K, NULL,    ZM, ""},
+    {"IODMOF_SCMIRTIM", 56, 4, U, H, K, NULL,    ZM, ""},
+    {"IODMOF_SCGSSCH",  60, 4, U, H, K, "count", ZM, ""},
+    {"IODMOF_SCGCOUNT", 64, 4, U, H, K, "count", ZM, ""},
 };
 /* clang-format on */
 

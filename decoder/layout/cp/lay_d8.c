@@ -7,7 +7,7 @@
  */
 #include "layout/lay_short.h"
 
-#define ZP "zpmd v53_records.h (hint, untested upstream)"
+#define ZP ZUT
 
 /* clang-format off */
 static const struct zl_field vndses[] = {

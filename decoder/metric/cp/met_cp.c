@@ -175,6 +175,10 @@ static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_r
         x->id = (uint32_t)dev;
         set(x, D_SSCH16, l, r->rec, "IODDEV_SCMSSCH");
         set(x, D_SSCHG, l, r->rec, "IODDEV_SCGSSCH");
+        set(x, D_CONN, l, r->rec, "IODDEV_SCMCNTIM");
+        set(x, D_PEND, l, r->rec, "IODDEV_SCMFPTIM");
+        set(x, D_DISC, l, r->rec, "IODDEV_SCMDDTIM");
+        set(x, D_DAO, l, r->rec, "IODDEV_SCMDATIM");
 }
 
 static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -246,6 +250,7 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
                 snprintf(x->name, sizeof(x->name), "%s", part);
                 x->id = (uint32_t)id;
                 set(x, L_ACT, el, ent, "SYTCUP_LCUCACTM");
+                set(x, L_LP, el, ent, "SYTCUP_LCUCLPTM");
         }
 }
 
@@ -308,7 +313,8 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         struct cp_state *s = state;
         if (!s || r->kind == 'E')
                 return;
-        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+        const struct zl_layout *l =
+            zl_find_cp_reading(r->domain, r->number, r->rec.n, zm_engine_reading(e));
         if (!l)
                 return;
         if (r->tod > s->last_tod)

@@ -70,13 +70,17 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
         for (size_t i = 0; i < s->dev.n; i++) {
                 ctr(&s->dev.e[i], D_SSCH16, 2);
                 ctr(&s->dev.e[i], D_SSCHG, 4);
+                for (int k = D_CONN; k <= D_DAO; k++)
+                        ctr(&s->dev.e[i], k, 4);
         }
         for (size_t i = 0; i < s->nic.n; i++)
                 for (int k = 0; k <= N_RXD; k++)
                         ctr(&s->nic.e[i], k, 8);
         for (size_t i = 0; i < s->lpar.n; i++)
-                if (cp_elapsed_us(&s->lpar.e[i]))
+                if (cp_elapsed_us(&s->lpar.e[i])) {
                         timer(e, &s->lpar.e[i], L_ACT, false);
+                        timer(e, &s->lpar.e[i], L_LP, false);
+                }
         for (size_t i = 0; i < s->syp.n; i++) {
                 struct cp_ent *x = &s->syp.e[i];
                 if (x->dok & (1u << Y_PIOPR))

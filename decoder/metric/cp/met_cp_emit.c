@@ -208,6 +208,19 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 const char *pi = label(x, "device-%04X", x->id);
                 derive(e, s, x, 6, 3, pi, "operations", "ssch",
                        cp_check(x, (1u << D_SSCHG), "device-ssch"), x->acc[D_SSCHG]);
+                /* The channel measurement block's 128 us units, as milliseconds. */
+                static const struct {
+                        int slot;
+                        const char *ti;
+                } tm[] = {{D_CONN, "connect"},
+                          {D_PEND, "pending"},
+                          {D_DISC, "disconnect"},
+                          {D_DAO, "device-active"}};
+                for (size_t k = 0; k < sizeof(tm) / sizeof(tm[0]); k++)
+                        if (HAS(x, tm[k].slot))
+                                derive(e, s, x, 6, 3, pi, "total_time_in_ms", tm[k].ti,
+                                       cp_check(x, 1u << tm[k].slot, "device-time"),
+                                       x->acc[tm[k].slot] * 128 / 1000);
         }
         for (size_t i = 0; i < s->nic.n; i++) {
                 struct cp_ent *x = &s->nic.e[i];
@@ -230,6 +243,13 @@ static void devices(struct zm_engine *e, struct cp_state *s)
                 snprintf(ti, sizeof(ti), "cpu%u", x->id);
                 gauge(e, s, x, 0, 16, pi, "percent", ti, cp_check(x, (1u << L_ACT), "lpar"),
                       pct((double)x->d[L_ACT], el));
+                /* LPAR management: dispatch time with it (ACTM) less without it (LPTM). */
+                if (HAS(x, L_LP) && x->d[L_LP] <= x->d[L_ACT]) {
+                        snprintf(ti, sizeof(ti), "cpu%u-management", x->id);
+                        gauge(e, s, x, 0, 16, pi, "percent", ti,
+                              cp_check(x, (1u << L_ACT) | (1u << L_LP), "lpar"),
+                              pct((double)(x->d[L_ACT] - x->d[L_LP]), el));
+                }
         }
 }
 

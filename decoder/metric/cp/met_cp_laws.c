@@ -254,6 +254,16 @@ static void law_lpar(struct zm_engine *e, struct cp_state *s, const struct sums 
                                    (unsigned long long)x->d[L_ACT], el);
                         return;
                 }
+                /* LCUCACTM includes LPAR management, LCUCLPTM excludes it (DIAG
+                 * X'204' acc_time / lp_time): 0 <= management <= dispatch. */
+                if (HAS(x, L_LP) && x->d[L_LP] > x->d[L_ACT]) {
+                        zv_verdict(s->v, e, ZV_LPAR, ZV_FAIL,
+                                   "%s: time without LPAR management %llu us exceeds the "
+                                   "dispatch time %llu us that includes it",
+                                   x->key, (unsigned long long)x->d[L_LP],
+                                   (unsigned long long)x->d[L_ACT]);
+                        return;
+                }
                 sum += (double)x->d[L_ACT];
                 total += (double)x->d[L_ACT];
                 n++;
@@ -310,6 +320,59 @@ static void law_devices(struct zm_engine *e, struct cp_state *s, const struct su
         else
                 zv_verdict(s->v, e, ZV_DEVICE_SSCH, ZV_HOLD,
                            "%zu devices, %.0f SSCH/RSCH of %.0f executed", n, g, t->ssch);
+}
+
+/*
+ * The channel measurement block counts times in units of 128 us (Linux
+ * cmf.c); that CP hands them on unconverted is the hint this law proves.  A
+ * subchannel runs one start function at a time, so its service time
+ * (pending + connect + disconnect + device-active-only, IBM mon730
+ * MRIODDEV) cannot exceed the elapsed time: read in the wrong unit or from
+ * the wrong place, busy devices overrun it.  A device with at least
+ * DEV_MIN_SSCH I/Os must also average at most DEV_MAX_PER_SSCH_US of
+ * connect + pending + disconnect per SSCH (milliseconds for DASD; a few
+ * long tape operations among many short ones average out).
+ */
+#define DEV_UNIT_US         128.0
+#define DEV_MIN_SSCH        10
+#define DEV_MAX_PER_SSCH_US 1e6
+
+static void law_device_time(struct zm_engine *e, struct cp_state *s)
+{
+        size_t n = 0;
+        double ios = 0, svc = 0;
+        for (size_t i = 0; i < s->dev.n; i++) {
+                const struct cp_ent *x = &s->dev.e[i];
+                if (!HAS(x, D_SSCHG) || !HAS(x, D_CONN) || !HAS(x, D_PEND) || !HAS(x, D_DISC))
+                        continue;
+                double cpd = (double)(x->d[D_CONN] + x->d[D_PEND] + x->d[D_DISC]) * DEV_UNIT_US;
+                double busy = cpd + (HAS(x, D_DAO) ? (double)x->d[D_DAO] * DEV_UNIT_US : 0);
+                double el = (double)cp_elapsed_us(x), ssch = (double)x->d[D_SSCHG];
+                const double exposures = 1; /* one start function per subchannel */
+                if (busy > el * exposures * (1 + CP_TOL_REL) + CP_SLACK_US) {
+                        zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_FAIL,
+                                   "device %04X: service time %.0f us (in 128 us units) in %.0f "
+                                   "us elapsed",
+                                   x->id, busy, el);
+                        return;
+                }
+                if (ssch >= DEV_MIN_SSCH && cpd / ssch > DEV_MAX_PER_SSCH_US) {
+                        zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_FAIL,
+                                   "device %04X: %.0f us connect + pending + disconnect per "
+                                   "SSCH over %.0f SSCH",
+                                   x->id, cpd / ssch, ssch);
+                        return;
+                }
+                ios += ssch;
+                svc += busy;
+                n++;
+        }
+        if (!n || ios == 0 || svc == 0)
+                zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_NODATA, "no timed device I/O this interval");
+        else
+                zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_HOLD,
+                           "%zu devices within their elapsed time, %.0f us service for %.0f SSCH",
+                           n, svc, ios);
 }
 
 static bool frame_ok(uint64_t bytes, uint64_t pkts)
@@ -389,6 +452,7 @@ void cp_laws(struct zm_engine *e, struct cp_state *s)
         law_resident(e, s, law_storage(e, s));
         law_lpar(e, s, &t);
         law_devices(e, s, &t);
+        law_device_time(e, s);
         law_vnic(e, s);
         law_guest_vio(e, s, &t);
 }

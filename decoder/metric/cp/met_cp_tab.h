@@ -66,9 +66,9 @@ enum {
 };                                                               /* A_VC..A_VO: virtual I/O */
                                                                  /* vcpu: USEACT */
 enum { G_TT, G_VT, G_PGR, G_PGW, G_RES, G_VIO };                 /* guest: sums per userid */
-enum { D_SSCH16, D_SSCHG };                                      /* dev: IODDEV */
+enum { D_SSCH16, D_SSCHG, D_CONN, D_PEND, D_DISC, D_DAO };       /* dev: IODDEV */
 enum { N_TXB, N_RXB, N_TXP, N_RXP, N_TXE, N_RXE, N_TXD, N_RXD }; /* nic: VNDSES */
-enum { L_ACT };                                                  /* lpar: SYTCUP entries */
+enum { L_ACT, L_LP };                                            /* lpar: SYTCUP entries */
 enum { R_AVAIL, R_PGABL, R_SAVFR };                              /* sys: SYTRSG */
 enum { S_SAVFR };                                                /* sys: STORSG */
 enum { U_USERS, U_DORM };                                        /* sys: SYTUSR */

@@ -5,6 +5,7 @@
 self-metrics (zvm-reader/gauge-law-<name>) give the verdict, the log says why.
 
 usage: check.py CSVDIR LOG --host H --mode auto|true|false --need N [--broken LAW]...
+                [--reading packed|aligned]
 
 Intervals are counted by the rows of the law gauges (one per sample
 interval), not by wall time, so a slow machine does not change the verdict.
@@ -29,6 +30,7 @@ LAWS = {
     "device-ssch": [("zvm-device-*", "operations-ssch")],
     "vnic": [("zvm-vnic-*", "if_*")],
     "guest-vio": [("zvm-user-*", "operations-virtual-io")],
+    "device-time": [("zvm-device-*", "total_time_in_ms-*")],
 }
 # guest-resident is judged only in intervals that keep the storage law.
 DEPENDS = {"guest-resident": ["storage"]}
@@ -84,6 +86,8 @@ def main():
     ap.add_argument("--mode", choices=["auto", "true", "false"], required=True)
     ap.add_argument("--need", type=int, required=True, help="VerifyIntervals")
     ap.add_argument("--broken", action="append", default=[])
+    ap.add_argument("--reading", choices=["packed", "aligned"], default="packed",
+                    help="the layout reading zvmsim wrote SYTPRP and MTRSYS in")
     a = ap.parse_args()
     log = open(a.log, errors="replace").read()
     off = set(a.broken)
@@ -106,6 +110,25 @@ def main():
         fail("only %d sample intervals seen, need %d" % (len(epochs), a.need + 3))
         return
     ok("%d sample intervals, %d laws reported" % (len(epochs), len(gauges)))
+
+    # The reading the engine settled on (zvm-reader/gauge-cp-reading: 0 packed,
+    # 1 aligned, -1 neither), under the system's own name from SYSTMID.
+    want = {"packed": 0.0, "aligned": 1.0}[a.reading]
+    rd = series(a.csv, a.host, "zvm-reader", "gauge-cp-reading")
+    vals = [v[0] for r in rd.values() for _, v in r]
+    if not vals:
+        fail("no zvm-reader/gauge-cp-reading under host %s" % a.host)
+    elif any(v != want for v in vals):
+        fail("cp-reading %s, want %s throughout" % (sorted(set(vals)), want))
+    else:
+        ok("cp-reading %s (%s) in all %d intervals" % (want, a.reading, len(vals)))
+    switched = len(re.findall(r"CP layout reading aligned:", log))
+    if a.reading == "aligned" and switched != 1:
+        fail("log has %d lines 'CP layout reading aligned: ...', want exactly 1" % switched)
+    elif a.reading == "packed" and switched:
+        fail("packed data, yet the log says the reading switched to aligned")
+    elif switched:
+        ok("logged once: " + re.search(r"CP layout reading aligned:[^\n]*", log).group(0))
 
     for inst, ti in VERIFIED:
         s = series(a.csv, a.host, inst, ti)

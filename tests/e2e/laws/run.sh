@@ -59,6 +59,8 @@ for law in guest-cpu storage; do
 	echo "== zvmsim --break-law $law: its metrics never appear, the others' do, the log says why"
 	scenario "break-$law" "UnverifiedFields auto" "--mode auto --broken $law" --break-law "$law"
 done
+echo "== zvmsim --reading aligned: SYTPRP and MTRSYS as zpmd's compiled structs; the engine switches, once"
+scenario aligned "UnverifiedFields auto" "--mode auto --reading aligned" --reading aligned
 echo "== UnverifiedFields false: hint metrics never, even with every law kept"
 scenario false "UnverifiedFields false" "--mode false"
 echo "== UnverifiedFields true: hint metrics from the first interval"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """A mon_fsstatd-like writer: what s390-tools' mon_fsstatd writes to
-/dev/monwriter (kernel-and-s390-tools.md 5.1, 7.1), into a plain file.
+/dev/monwriter (doc/facts/kernel-drivers.md 2.1, doc/facts/s390-tools.md 2), into a plain file.
 
 usage: fsstat_writer.py OUT TRUTH.json PASSES [--bad]
 

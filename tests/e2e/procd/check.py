@@ -7,7 +7,7 @@ SPEC is NAME=cmd:COMMAND, NAME=re:REGEX or NAME=re:REGEX@GUEST (the
 Process / ProcessMatch entries of the collectd.conf under test).
 
 The expectation is computed from the truth's raw task records (data_hex),
-read by the documented mon_procd layout (kernel-and-s390-tools.md 7.2:
+read by the documented mon_procd layout (doc/facts/s390-tools.md 3:
 12-byte header, 111-byte task_t, six u16-length-prefixed strings), with
 collectd's processes-plugin rules (doc/plugin.md): per guest and pass, the
 tasks whose command equals COMMAND or whose command line (trailing blanks

@@ -69,7 +69,10 @@ static int check_laws(const char *broken, uint64_t every)
                 const struct zv_law_status *l = zm_law_at(eng, i);
                 if (!l)
                         break;
-                bool is_broken = broken && strcmp(broken, l->name) == 0;
+                /* LAW or LAW:HOW (a second way zvmsim breaks the same law) */
+                size_t bl = broken ? strcspn(broken, ":") : 0;
+                bool is_broken =
+                    broken && strlen(l->name) == bl && strncmp(broken, l->name, bl) == 0;
                 /* A broken law may leave the laws that build on it without data. */
                 bool ok = is_broken ? l->failed > 0
                                     : l->failed == 0 && (l->held > 0 || broken) &&
@@ -397,6 +400,8 @@ static int generate(int argc, char **argv)
                         c.max_frames_per_mce = (uint32_t)v;
                 else if (!strcmp(argv[i], "--monwrite"))
                         mw = argv[i + 1];
+                else if (!strcmp(argv[i], "--reading"))
+                        c.reading = strcmp(argv[i + 1], "aligned") == 0 ? "aligned" : NULL;
                 else if (!strcmp(argv[i], "--laws"))
                         laws = strcmp(argv[i + 1], "no") != 0,
                         c.break_law = laws && strcmp(argv[i + 1], "all") ? argv[i + 1] : NULL;
@@ -407,7 +412,7 @@ static int generate(int argc, char **argv)
         }
         if (c.break_law) {
                 bool known = false;
-                for (const char *const *n = sim_law_names(); *n; n++)
+                for (const char *const *n = sim_break_names(); *n; n++)
                         known |= strcmp(*n, c.break_law) == 0;
                 if (!known) {
                         fprintf(stderr,
@@ -472,6 +477,12 @@ static int generate(int argc, char **argv)
         }
         if (eng) {
                 bad |= check_laws(c.break_law, 0);
+                /* The engine must have found the reading zvmsim wrote SYTPRP and MTRSYS in. */
+                const char *rd = zm_engine_reading(eng);
+                bool same = rd && c.reading ? strcmp(rd, c.reading) == 0 : rd == c.reading;
+                printf("layout reading: written %s, found %s: %s\n",
+                       c.reading ? c.reading : "packed", rd ? rd : "packed", same ? "ok" : "FAIL");
+                bad |= !same;
                 const struct zm_counters *mc = zm_engine_counters(eng);
                 printf("metrics: %llu; APPLDATA torn %llu, stale %llu, bad %llu, unknown %llu; "
                        "timer resets %llu\n",
@@ -494,6 +505,12 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "gen") == 0)
                 return generate(argc - 2, argv + 2);
+        if (argc == 2 && strcmp(argv[1], "breaks") == 0) { /* zvmsim's LAW:HOW values */
+                for (const char *const *n = sim_break_names(); *n; n++)
+                        if (strchr(*n, ':'))
+                                printf("%s\n", *n);
+                return 0;
+        }
         if (argc == 2 && strcmp(argv[1], "laws") == 0) { /* the metric engine's laws */
                 struct zm_engine *e = new_engine();
                 for (size_t i = 0; zm_law_at(e, i); i++)
@@ -519,7 +536,7 @@ int main(int argc, char **argv)
                 if (i == argc)
                         return from_file(argv[2], truth, laws, lost_ok);
         }
-        fputs("usage: sim_walk gen [options] | sim_walk laws |\n"
+        fputs("usage: sim_walk gen [options] | sim_walk laws | sim_walk breaks |\n"
               "       sim_walk file FILE [TRUTH] [--laws all|NAME] [--lost none|some]\n",
               stderr);
         return 2;
