@@ -9,8 +9,8 @@ struct sim_opts {
         struct sim_cfg cfg;
         const char *out, *truth, *mount;
         const char *delivery; /* run: JSON Lines of each message's fate and each control command */
-        bool truth_counts; /* truth without field values */
-        bool capture;      /* write a capture instead of MONWRITE */
+        bool truth_counts;    /* truth without field values */
+        bool capture;         /* write a capture instead of MONWRITE */
         bool eperm;
         bool start_given;
         unsigned long intervals;

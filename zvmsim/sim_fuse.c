@@ -38,8 +38,8 @@ static struct {
         struct fuse_pollhandle *ph;
         unsigned stall; /* sample intervals still to withhold from the reader */
         bool stop;
-        bool vanished;  /* the monreader device node is gone (control: vanish 1) */
-        FILE *delivery; /* --delivery: what became of each message and command */
+        bool vanished;       /* the monreader device node is gone (control: vanish 1) */
+        FILE *delivery;      /* --delivery: what became of each message and command */
         uint64_t reader_gen; /* bumped on every open, so a stale handle cannot read */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -406,9 +406,8 @@ static int control(const char *cmd)
                 G.vanished = n != 0;
                 if (G.vanished)
                         sim_mr_sever(&G.mr);
-        }
-        else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
-                 strcmp(verb, "overflow") == 0) {
+        } else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
+                   strcmp(verb, "overflow") == 0) {
                 if (strcmp(verb, "overflow") == 0)
                         n = G.mr.msglim + 5;
                 else if (k < 2)
