@@ -24,6 +24,7 @@ static void usage(FILE *f)
               "        --writer-userid ID --truth FILE --truth-counts\n"
               "run:    --monwriter-eperm --max-bufs N --msglim N --intervals N\n"
               "        --fault [@N:]COMMAND (a control command at start or before interval N)\n"
+              "        --delivery FILE (what became of each data set, and each command)\n"
               "see zvmsim(1)\n",
               f);
 }
@@ -65,6 +66,7 @@ enum {
         O_INTERVALS,
         O_CAPTURE,
         O_FAULT,
+        O_DELIVERY,
 };
 
 static const struct option longopts[] = {
@@ -94,6 +96,7 @@ static const struct option longopts[] = {
     {"intervals", 1, 0, O_INTERVALS},
     {"capture", 0, 0, O_CAPTURE},
     {"fault", 1, 0, O_FAULT},
+    {"delivery", 1, 0, O_DELIVERY},
     {"output", 1, 0, 'o'},
     {"mount", 1, 0, 'm'},
     {"help", 0, 0, 'h'},
@@ -221,6 +224,9 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                         break;
                 case O_CAPTURE:
                         o->capture = true;
+                        break;
+                case O_DELIVERY:
+                        o->delivery = a;
                         break;
                 case O_FAULT: {
                         /* [@N:]COMMAND: a control command, at start or when interval N is made. */

@@ -8,8 +8,9 @@
 struct sim_opts {
         struct sim_cfg cfg;
         const char *out, *truth, *mount;
-        bool truth_counts; /* truth without field values */
-        bool capture;      /* write a capture instead of MONWRITE */
+        const char *delivery; /* run: JSON Lines of each message's fate and each control command */
+        bool truth_counts;    /* truth without field values */
+        bool capture;         /* write a capture instead of MONWRITE */
         bool eperm;
         bool start_given;
         unsigned long intervals;

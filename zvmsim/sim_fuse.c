@@ -39,6 +39,8 @@ static struct {
         struct fuse_pollhandle *ph;
         unsigned stall; /* sample intervals still to withhold from the reader */
         bool stop;
+        bool vanished;       /* the monreader device node is gone (control: vanish 1) */
+        FILE *delivery;      /* --delivery: what became of each message and command */
         uint64_t reader_gen; /* bumped on every open, so a stale handle cannot read */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -62,6 +64,37 @@ static uint64_t now_tod(void)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         return zd_unix_us_to_tod((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+/*
+ * --delivery, under the lock: one JSON line per message fate (sim_mr_fate_fn),
+ * control command and open of the reader, each stamped with the interval
+ * number the system had reached, so that a test can tell which data sets a
+ * reader got whole.  Flushed per line: the file is read while zvmsim runs.
+ */
+static void log_fate(void *ctx, const struct sim_set *s, const char *fate, size_t done)
+{
+        (void)ctx;
+        if (!G.delivery)
+                return;
+        fprintf(G.delivery,
+                "{\"set\":%llu,\"interval\":%llu,\"type\":\"%c\",\"config\":%s,\"fate\":\"%s\","
+                "\"done\":%zu,\"bytes\":%zu}\n",
+                (unsigned long long)s->seq, (unsigned long long)s->interval, s->type,
+                s->config ? "true" : "false", fate, done, s->len);
+        fflush(G.delivery);
+}
+
+static void log_event(const char *ev, const char *detail)
+{
+        if (!G.delivery)
+                return;
+        fprintf(G.delivery, "{\"event\":\"%s\",\"detail\":\"", ev);
+        for (const char *c = detail; *c; c++)
+                if (*c >= ' ' && *c != '"' && *c != '\\')
+                        fputc(*c, G.delivery);
+        fprintf(G.delivery, "\",\"at\":%llu}\n", (unsigned long long)sim_sys_interval_no(G.sys));
+        fflush(G.delivery);
 }
 
 /* Under the lock: wake readers and pollers after the queue changed. */
@@ -118,8 +151,11 @@ static void interval(void)
         if (G.stall) { /* CP sends nothing: the interval's events go too */
                 G.stall--;
                 struct sim_set *e;
-                while ((e = sim_sys_next_event(G.sys)))
+                while ((e = sim_sys_next_event(G.sys))) {
+                        log_fate(NULL, e, "stall", 0);
                         sim_set_free(e);
+                }
+                log_fate(NULL, s, "stall", 0);
                 sim_set_free(s);
         } else {
                 flush_events(); /* events of the interval come before its samples */
@@ -175,6 +211,8 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
                 st->st_nlink = 2;
                 return 0;
         case F_READER:
+                if (G.vanished)
+                        return -ENOENT;
                 st->st_mode = S_IFREG | 0444;
                 return 0;
         case F_WRITER:
@@ -200,7 +238,8 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
         static const char *const names[] = {".",         "..",      "monreader",
                                             "monwriter", "control", "status"};
         for (size_t i = 0; i < 6; i++)
-                fill(buf, names[i], NULL, 0, 0);
+                if (!(i == 2 && G.vanished))
+                        fill(buf, names[i], NULL, 0, 0);
         return 0;
 }
 
@@ -213,11 +252,17 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
         pthread_mutex_lock(&G.lock);
         switch (w) {
         case F_READER:
+                if (G.vanished) {
+                        rc = -ENOENT;
+                        log_event("open", "ENOENT");
+                        break;
+                }
                 if ((fi->flags & O_ACCMODE) != O_RDONLY) {
                         rc = -EACCES;
                         break;
                 }
                 rc = sim_mr_open(&G.mr);
+                log_event("open", rc ? "EBUSY" : "ok");
                 if (rc)
                         break;
                 fi->fh = ++G.reader_gen;
@@ -340,12 +385,21 @@ static int control(const char *cmd)
         int k = sscanf(cmd, "%31s %lu", verb, &n);
         if (k < 1)
                 return -EINVAL;
+        log_event("control", cmd);
         if (strcmp(verb, "sever") == 0)
                 sim_mr_sever(&G.mr);
         else if (strcmp(verb, "efault") == 0)
                 G.mr.efault = true;
-        else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
-                 strcmp(verb, "overflow") == 0) {
+        else if (strcmp(verb, "eio") == 0)
+                G.mr.eio = true;
+        else if (strcmp(verb, "vanish") == 0) {
+                /* The device node goes (and comes back with "vanish 0"); a reader
+                 * that has it open loses its path. */
+                G.vanished = n != 0;
+                if (G.vanished)
+                        sim_mr_sever(&G.mr);
+        } else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
+                   strcmp(verb, "overflow") == 0) {
                 if (strcmp(verb, "overflow") == 0)
                         n = G.mr.msglim + 5;
                 else if (k < 2)
@@ -403,6 +457,7 @@ static int fs_flush(const char *path, struct fuse_file_info *fi)
         int w = which(path);
         pthread_mutex_lock(&G.lock);
         if (w == F_READER && reader_live(fi)) {
+                log_event("close", "");
                 sim_mr_close(&G.mr);
                 notify();
         } else if (w == F_WRITER) {
@@ -483,8 +538,14 @@ int sim_run(struct sim_opts *o)
                 fprintf(stderr, "zvmsim: cannot write %s\n", o->truth);
                 return 1;
         }
+        if (o->delivery && !(G.delivery = fopen(o->delivery, "w"))) {
+                fprintf(stderr, "zvmsim: cannot write %s\n", o->delivery);
+                sim_truth_close(G.truth);
+                return 1;
+        }
         G.sys = sim_sys_new(&o->cfg, G.truth);
         sim_mr_init(&G.mr, o->msglim);
+        G.mr.fate = log_fate;
         sim_mw_init(&G.mw, o->cfg.writer_userid);
         G.mw.eperm = o->eperm;
         if (o->max_bufs_given)
@@ -552,5 +613,7 @@ out:
         sim_mr_fini(&G.mr);
         sim_sys_free(G.sys);
         sim_truth_close(G.truth);
+        if (G.delivery)
+                fclose(G.delivery);
         return rc;
 }

@@ -17,9 +17,18 @@ void sim_mr_init(struct sim_mr *m, unsigned msglim)
                 abort();
 }
 
-static void drop_all(struct sim_mr *m)
+static void fate(struct sim_mr *m, const struct sim_set *s, const char *what, size_t done)
 {
+        if (m->fate)
+                m->fate(m->fate_ctx, s, what, done);
+}
+
+static void drop_all(struct sim_mr *m, const char *why)
+{
+        bool first = true;
         while (m->nq) {
+                fate(m, m->q[m->head], why, first ? m->pos : 0);
+                first = false;
                 sim_set_free(m->q[m->head]);
                 m->q[m->head] = NULL;
                 m->head = (m->head + 1) % m->msglim;
@@ -31,7 +40,7 @@ static void drop_all(struct sim_mr *m)
 
 void sim_mr_fini(struct sim_mr *m)
 {
-        drop_all(m);
+        drop_all(m, "close");
         free(m->q);
         free(m->limflag);
 }
@@ -41,16 +50,16 @@ int sim_mr_open(struct sim_mr *m)
         if (m->open)
                 return -EBUSY;
         m->open = true;
-        m->severed = m->efault = false;
-        drop_all(m);
+        m->severed = m->efault = m->eio = false;
+        drop_all(m, "close");
         return 0;
 }
 
 void sim_mr_close(struct sim_mr *m)
 {
         m->open = false;
-        m->severed = m->efault = false;
-        drop_all(m);
+        m->severed = m->efault = m->eio = false;
+        drop_all(m, "close");
 }
 
 void sim_mr_sever(struct sim_mr *m)
@@ -58,7 +67,7 @@ void sim_mr_sever(struct sim_mr *m)
         if (!m->open)
                 return;
         m->severed = true;
-        drop_all(m);
+        drop_all(m, "sever");
 }
 
 bool sim_mr_push(struct sim_mr *m, struct sim_set *s)
@@ -67,6 +76,7 @@ bool sim_mr_push(struct sim_mr *m, struct sim_set *s)
         if (!m->open || m->severed || m->nq >= m->msglim) {
                 if (m->open && !m->severed)
                         m->dropped++;
+                fate(m, s, !m->open ? "no-reader" : m->severed ? "severed" : "queue-full", 0);
                 sim_set_free(s);
                 return false;
         }
@@ -82,10 +92,19 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
         m->reads++;
         if (m->severed)
                 return -EIO;
-        if (m->efault) {
-                /* copy_to_user failed: nothing advances; the set read so far is invalid. */
+        /* copy_to_user fails only when there is something to copy: with a set queued. */
+        if (m->efault && m->nq) {
+                /* Nothing advances; the set read so far is invalid. */
                 m->efault = false;
+                fate(m, m->q[m->head], "efault", m->pos);
                 return -EFAULT;
+        }
+        if (m->eio && m->nq && m->pos > 0) {
+                /* The path is severed while the reader is inside a set. */
+                m->eio = false;
+                m->severed = true;
+                drop_all(m, "eio");
+                return -EIO;
         }
         if (m->overflow_pending) {
                 m->overflow_pending = false;
@@ -99,6 +118,7 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
                 /* All MCEs consumed: reply to the message, report the end of the set. */
                 if (m->limflag[m->head])
                         m->overflow_pending = true;
+                fate(m, s, "delivered", m->pos);
                 sim_set_free(s);
                 m->q[m->head] = NULL;
                 m->head = (m->head + 1) % m->msglim;

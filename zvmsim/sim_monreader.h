@@ -19,8 +19,17 @@ struct sim_set;
 #define SIM_MR_MSGLIM 255
 #define SIM_MR_WAIT   (-100000) /* nothing queued and the read may block */
 
+/*
+ * What became of a message (--delivery): "delivered" at its 0-byte read,
+ * "efault" when a read into it failed (it stays queued), or why it was
+ * dropped ("no-reader", "severed", "queue-full", "close", "sever", "eio").
+ * done: bytes of it the reader had taken.
+ */
+typedef void sim_mr_fate_fn(void *ctx, const struct sim_set *s, const char *fate, size_t done);
+
 struct sim_mr {
         bool open, severed, efault;
+        bool eio; /* sever the path at the next read into the middle of a set */
         unsigned msglim;
         struct sim_set **q; /* ring of queued messages */
         size_t head, nq;
@@ -28,6 +37,8 @@ struct sim_mr {
         size_t pos;    /* bytes of q[head] already read */
         bool overflow_pending;
         uint64_t delivered, dropped, overflows, reads;
+        sim_mr_fate_fn *fate; /* NULL: nobody keeps the record */
+        void *fate_ctx;
 };
 
 void sim_mr_init(struct sim_mr *m, unsigned msglim);

@@ -17,3 +17,4 @@ include tests/e2e/hostile/hostile.mk
 include tests/e2e/deb/deb.mk
 include tests/e2e/procd/procd.mk
 include tests/e2e/monwriter/monwriter.mk
+include tests/e2e/soak/soak.mk

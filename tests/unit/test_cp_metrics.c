@@ -34,6 +34,31 @@ static void cpu_percentages(void **state)
         feed_free(f);
 }
 
+/*
+ * A set stamped later than the samples after it (the configuration set CP sends
+ * at connect time when the sample clock is behind, a replayed file before the
+ * device) must not stop the roll of readings: each rate is over its own
+ * interval (10 %), not an average since that set (30 %).
+ */
+static void later_stamped_set_first(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        feed_end(f, T0 + SEC(3600));
+        feed_sytprp(f, T0, 0, PRB0, US(100000000), US(0), 0);
+        feed_end(f, T0 + SEC(1));
+        feed_sytprp(f, T0 + SEC(60), 0, PRB0, US(130000000), US(0), 0);
+        feed_end(f, T0 + SEC(61));
+        size_t mark = f->n;
+        feed_sytprp(f, T0 + SEC(120), 0, PRB0, US(136000000), US(0), 0);
+        feed_end(f, T0 + SEC(121));
+        const struct zm_metric *m = feed_find(f, mark, "cpu0", "percent", "user");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 9.999 && m->gauge[0] < 10.001);
+        assert_true(m->tod == T0 + SEC(120));
+        feed_free(f);
+}
+
 /* A count-down timer passing zero wraps modulo 2^64: still a 24 s delta. */
 static void countdown_wrap(void **state)
 {
@@ -234,6 +259,7 @@ int main(void)
             cmocka_unit_test(interval_without_end_record),
             cmocka_unit_test(monitor_config),
             cmocka_unit_test(hint_metric_held_back),
+            cmocka_unit_test(later_stamped_set_first),
             cmocka_unit_test(hostile_records),
             cmocka_unit_test(provenance_from_layout_file),
         };

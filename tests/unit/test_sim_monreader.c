@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -119,11 +120,68 @@ static void test_overflow(void **state)
         sim_mr_fini(&m);
 }
 
+/* The fate record (--delivery) and the two injected read failures. */
+static char fates[16][16];
+static size_t nfates, fate_done[16];
+
+static void rec_fate(void *ctx, const struct sim_set *s, const char *what, size_t done)
+{
+        (void)ctx;
+        (void)s;
+        if (nfates < 16) {
+                snprintf(fates[nfates], sizeof(fates[0]), "%s", what);
+                fate_done[nfates++] = done;
+        }
+}
+
+static void test_fates(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 2);
+        m.fate = rec_fate;
+        nfates = 0;
+        assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
+        assert_string_equal(fates[0], "no-reader");
+        sim_mr_open(&m);
+        /* EFAULT needs something to copy: with nothing queued the flag waits. */
+        m.efault = true;
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EAGAIN);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, 100, true), -EFAULT);
+        assert_string_equal(fates[1], "efault");
+        while (sim_mr_read(&m, buf, sizeof(buf), true) > 0)
+                ;
+        assert_string_equal(fates[2], "delivered");
+        /* eio: the path goes while the reader is inside a set, not before it. */
+        m.eio = true;
+        sim_mr_push(&m, mkset(1, 100, 0));
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
+        assert_string_equal(fates[3], "queue-full");
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EIO);
+        assert_int_equal(nfates, 6);
+        assert_string_equal(fates[4], "eio");
+        assert_int_equal(fate_done[4], 12);
+        assert_string_equal(fates[5], "eio");
+        assert_int_equal(fate_done[5], 0);
+        assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
+        assert_string_equal(fates[6], "severed");
+        sim_mr_close(&m);
+        sim_mr_open(&m);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        sim_mr_close(&m);
+        assert_string_equal(fates[7], "close");
+        sim_mr_fini(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test_setup(test_sequence, setup),
             cmocka_unit_test_setup(test_overflow, setup),
+            cmocka_unit_test_setup(test_fates, setup),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

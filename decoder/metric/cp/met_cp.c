@@ -319,6 +319,7 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
                 return;
         if (r->tod > s->last_tod)
                 s->last_tod = r->tod;
+        s->taken = true;
         switch (r->domain * 1000 + r->number) {
         case 1:
                 on_sytsyp(e, s, r, l);

@@ -188,13 +188,18 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
         cp_laws(e, s);
         cp_emit_all(e, s);
         /* An interval can close twice without a newer record (Interval End after a
-         * close forced by a repeated key): publish each verdict once per time. */
-        if (s->last_tod == s->law_tod)
+         * close forced by a repeated key): publish and roll once per interval.  The
+         * test was once "newest TOD ever seen changed", which a set stamped later
+         * than the samples after it (a configuration set sent at connect time, a
+         * replayed file) froze: no roll after it, so every rate became an average
+         * since then. */
+        if (!s->taken)
                 return;
-        s->law_tod = s->last_tod;
+        s->taken = false;
         struct zd_record r;
         memset(&r, 0, sizeof(r));
         r.tod = s->last_tod;
+        s->last_tod = 0;
         zv_emit(s->v, e, &r);
         roll(&s->prp, false);
         roll(&s->syp, false);

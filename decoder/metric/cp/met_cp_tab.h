@@ -80,8 +80,8 @@ struct cp_state {
         struct cp_ent rsg, storsg, usr, paging;
         uint64_t lpar_bad; /* SYTCUP records whose entries did not fit */
         bool lpar_badnow;  /* ... in this interval */
-        uint64_t last_tod; /* newest record TOD seen, for self-metrics */
-        uint64_t law_tod;  /* TOD the law verdicts were last published with */
+        uint64_t last_tod; /* newest record TOD of the interval being gathered */
+        bool taken;        /* a record came since the interval last closed */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
