@@ -61,13 +61,15 @@ void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e)
 
 /*
  * Metric modules may say the same thing every interval (a record that never
- * fits its layout): a message seen again is logged only on its 2nd, 4th,
- * 8th, ... occurrence, with the count, so the log stays readable.
+ * fits its layout): each of the last LOG_MEMORY messages is one of collectd's
+ * complaints, logged again only after the complaint's doubling wait, with
+ * the count, so the log stays readable.
  */
 #define LOG_MEMORY 16
 static struct {
         uint64_t hash;
         uint64_t count;
+        c_complain_t c;
 } log_seen[LOG_MEMORY];
 static size_t log_next;
 
@@ -75,19 +77,22 @@ void zvm_engine_log(void *ctx, int level, const char *msg)
 {
         (void)ctx;
         uint64_t h = zh_str(ZH_SEED, msg);
-        for (size_t i = 0; i < LOG_MEMORY; i++) {
-                if (log_seen[i].hash != h || !log_seen[i].count)
-                        continue;
-                uint64_t n = ++log_seen[i].count;
-                if ((n & (n - 1)) == 0)
-                        plugin_log(level, ZVM_PLUGIN " plugin: %s (seen %llu times)", msg,
-                                   (unsigned long long)n);
-                return;
+        size_t i = 0;
+        while (i < LOG_MEMORY && (log_seen[i].hash != h || !log_seen[i].count))
+                i++;
+        if (i == LOG_MEMORY) {
+                i = log_next;
+                log_next = (log_next + 1) % LOG_MEMORY;
+                log_seen[i].hash = h;
+                log_seen[i].count = 0;
+                C_COMPLAIN_INIT(&log_seen[i].c);
         }
-        log_seen[log_next].hash = h;
-        log_seen[log_next].count = 1;
-        log_next = (log_next + 1) % LOG_MEMORY;
-        plugin_log(level, ZVM_PLUGIN " plugin: %s", msg);
+        uint64_t n = ++log_seen[i].count;
+        if (n == 1)
+                c_complain(level, &log_seen[i].c, ZVM_PLUGIN " plugin: %s", msg);
+        else
+                c_complain(level, &log_seen[i].c, ZVM_PLUGIN " plugin: %s (seen %llu times)", msg,
+                           (unsigned long long)n);
 }
 
 static void count(uint64_t *field)

@@ -131,6 +131,7 @@ void zvm_pipe_publish(struct zvm_pipe *p)
 /* ---- the reader ---- */
 
 static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
+static int open_errno; /* what open_complaint is about: another reason is news, said at once */
 static c_complain_t overflow_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t discard_complaint = C_COMPLAIN_INIT_STATIC;
 
@@ -144,6 +145,7 @@ void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const str
         r->fd = -1;
         r->backoff = c->retry_min;
         C_COMPLAIN_INIT(&open_complaint);
+        open_errno = 0;
         C_COMPLAIN_INIT(&overflow_complaint);
         C_COMPLAIN_INIT(&discard_complaint);
         C_COMPLAIN_INIT(&decode_complaint);
@@ -192,6 +194,10 @@ void zvm_reader_close(struct zvm_reader *r)
 static void open_failed(struct zvm_reader *r, int err)
 {
         const char *dev = r->cfg->device;
+        if (err != open_errno) {
+                C_COMPLAIN_INIT(&open_complaint);
+                open_errno = err;
+        }
         switch (err) {
         case EBUSY:
                 c_complain(LOG_ERR, &open_complaint,

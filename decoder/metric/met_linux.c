@@ -91,7 +91,7 @@ static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 {
         zm_counters_mut(e)->appl_bad++;
         if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
-                zm_log(e, 5,
+                zm_log(e, ZM_LOG_NOTICE,
                        "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
                        "counted (appl_bad)",
                        a->userid, a->prodid_text,

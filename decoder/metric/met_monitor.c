@@ -17,7 +17,7 @@ static void mon_record(struct zm_engine *e, void *state, const struct zd_record 
         if (!l || !zl_get(l, r->rec, "MTRSPR_INTERVAL", &v) || !v.present)
                 return;
         if (v.s < 1 || v.s > 86400) {
-                zm_log(e, 4, "zvm: MTRSPR sample interval %lld s is implausible; ignored",
+                zm_log(e, ZM_LOG_WARNING, "MTRSPR sample interval %lld s is implausible; ignored",
                        (long long)v.s);
                 return;
         }

@@ -204,8 +204,8 @@ static void decide(struct zm_engine *e, struct rd_state *s)
                 s->neither = !ok[s->pin];
                 if (s->neither && !s->logged_pin_fail) {
                         s->logged_pin_fail = true;
-                        zm_log(e, 4,
-                               "zvm: CPReading %s (pinned) fails on this system's data: %s; CP "
+                        zm_log(e, ZM_LOG_WARNING,
+                               "CPReading %s (pinned) fails on this system's data: %s; CP "
                                "data go under collectd's Hostname",
                                rlabel[s->pin], why[s->pin]);
                 }
@@ -221,18 +221,19 @@ static void decide(struct zm_engine *e, struct rd_state *s)
         int now = s->neither ? -1 : s->cur;
         if (now != before || s->logged == -2) {
                 if (s->pin >= 0 && !s->neither)
-                        zm_log(e, 6, "zvm: CP layout reading %s (pinned by CPReading)",
+                        zm_log(e, ZM_LOG_INFO, "CP layout reading %s (pinned by CPReading)",
                                rlabel[s->cur]);
                 else if (now >= 0 && now != 0)
-                        zm_log(e, 5,
-                               "zvm: CP layout reading %s: the %s reading of SYTPRP and MTRSYS "
+                        zm_log(e, ZM_LOG_NOTICE,
+                               "CP layout reading %s: the %s reading of SYTPRP and MTRSYS "
                                "fails (%s), the %s one passes",
                                rlabel[now], rlabel[1 - now], why[1 - now], rlabel[now]);
                 else if (now == 0 && s->logged != -2)
-                        zm_log(e, 5, "zvm: CP layout reading packed (the default) passes again");
+                        zm_log(e, ZM_LOG_NOTICE,
+                               "CP layout reading packed (the default) passes again");
                 else if (now < 0 && s->pin < 0)
-                        zm_log(e, 4,
-                               "zvm: neither reading of SYTPRP and MTRSYS fits this system's "
+                        zm_log(e, ZM_LOG_WARNING,
+                               "neither reading of SYTPRP and MTRSYS fits this system's "
                                "data (packed: %s; aligned: %s); CP data go under collectd's "
                                "Hostname",
                                why[0], why[1]);
@@ -248,7 +249,7 @@ static void decide(struct zm_engine *e, struct rd_state *s)
                         lower[i] = (char)tolower((unsigned char)s->name[s->cur][i]);
                 lower[i] = 0;
                 if (strcmp(lower, zm_engine_system(e)) != 0) {
-                        zm_log(e, 6, "zvm: system name %s (MTRSYS_SYSTMID, %s reading)", lower,
+                        zm_log(e, ZM_LOG_INFO, "system name %s (MTRSYS_SYSTMID, %s reading)", lower,
                                rlabel[s->cur]);
                         zm_set_system(e, lower);
                 }

@@ -107,8 +107,9 @@ void zv_verdict(struct zv_state *v, struct zm_engine *e, enum zv_law law, enum z
                 if (!s->on && s->streak >= need) {
                         s->on = true;
                         /* Say what the verdict changes under the configured mode. */
-                        zm_log(e, 6, "zvm: law %s held for %u consecutive intervals: %s %s (%s)",
-                               s->name, s->streak, s->fields,
+                        zm_log(e, ZM_LOG_INFO,
+                               "law %s held for %u consecutive intervals: %s %s (%s)", s->name,
+                               s->streak, s->fields,
                                o->unverified == 0   ? "proven, but UnverifiedFields false keeps "
                                                       "them unpublished"
                                : o->unverified == 1 ? "proven (UnverifiedFields true publishes "
@@ -122,10 +123,10 @@ void zv_verdict(struct zv_state *v, struct zm_engine *e, enum zv_law law, enum z
                 s->streak = 0;
                 if (s->on) {
                         s->on = false;
-                        zm_log(e, 4, "zvm: law %s broken, %s held back again: %s", s->name,
+                        zm_log(e, ZM_LOG_WARNING, "law %s broken, %s held back again: %s", s->name,
                                s->fields, s->reason);
                 } else if (before != ZV_FAIL) {
-                        zm_log(e, 4, "zvm: law %s broken, %s stay held back: %s", s->name,
+                        zm_log(e, ZM_LOG_WARNING, "law %s broken, %s stay held back: %s", s->name,
                                s->fields, s->reason);
                 }
                 return;

@@ -158,7 +158,8 @@ static void bad(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a
         if (s->logged[k])
                 return;
         s->logged[k] = true;
-        zm_log(e, 4, "write_zvm record of guest %s (%s) dropped: %s (%s); further ones counted",
+        zm_log(e, ZM_LOG_WARNING,
+               "write_zvm record of guest %s (%s) dropped: %s (%s); further ones counted",
                a->userid, a->prodid_text, zd_err_desc(k), zd_err_name(k));
 }
 
@@ -176,7 +177,8 @@ static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_
 {
         if (n > ZM_MAXVALUES) {
                 if (!s->logged_wide)
-                        zm_log(e, 4, "write_zvm: %s/%s has %zu data sources, more than %d; skipped",
+                        zm_log(e, ZM_LOG_WARNING,
+                               "write_zvm: %s/%s has %zu data sources, more than %d; skipped",
                                g[0].plugin, g[0].type, n, ZM_MAXVALUES);
                 s->logged_wide = true;
                 return;

@@ -78,7 +78,12 @@ struct zm_options {
 
 struct zm_engine;
 typedef void (*zm_emit_fn)(void *ctx, const struct zm_metric *m);
-/* Messages worth a log line (law verdicts, oddities); level as syslog (3 err .. 6 info). */
+/*
+ * Messages worth a log line (law verdicts, oddities), without a prefix: the
+ * consumer names itself ("zvm plugin: ", "zvmmon: ").  Levels are syslog's,
+ * the numbers collectd's LOG_ERR .. LOG_INFO have too.
+ */
+enum zm_level { ZM_LOG_ERR = 3, ZM_LOG_WARNING = 4, ZM_LOG_NOTICE = 5, ZM_LOG_INFO = 6 };
 typedef void (*zm_log_fn)(void *ctx, int level, const char *msg);
 
 struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,

@@ -28,7 +28,7 @@ static void logmsg(void *ctx, int level, const char *msg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         for (int mode = -1; mode <= 1; mode++) {
-                struct zm_options o = {0, mode, 2};
+                struct zm_options o = {.unverified = mode, .verify_intervals = 2};
                 struct zm_engine *e = zm_engine_new(&o, emit, logmsg, NULL);
                 if (!e)
                         return 0;

@@ -41,7 +41,7 @@ static void feed_log(void *ctx, int level, const char *msg)
 static inline struct feed *feed_new(int unverified, unsigned intervals)
 {
         struct feed *f = calloc(1, sizeof(*f));
-        struct zm_options o = {0, unverified, intervals};
+        struct zm_options o = {.unverified = unverified, .verify_intervals = intervals};
         f->e = zm_engine_new(&o, feed_emit, feed_log, f);
         assert_non_null(f->e);
         return f;

@@ -191,7 +191,7 @@ static void pinned_reading(void **state)
 {
         (void)state;
         struct feed *f = calloc(1, sizeof(*f));
-        struct zm_options o = {0, -1, 2, "aligned"};
+        struct zm_options o = {.unverified = -1, .verify_intervals = 2, .cp_reading = "aligned"};
         f->e = zm_engine_new(&o, feed_emit, feed_log, f);
         run_system(f, 4);
         assert_string_equal(zm_engine_reading(f->e), "aligned");

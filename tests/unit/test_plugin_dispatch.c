@@ -569,9 +569,20 @@ static void repeated_engine_messages_thinned(void **state)
         for (int i = 0; i < 9; i++)
                 zvm_engine_log(NULL, 4, "record never fits");
         zvm_engine_log(NULL, 4, "something else");
-        /* 1st, 2nd, 4th, 8th occurrence, then the other message. */
-        assert_int_equal(cd_nlog, 5);
+        /* collectd's complaint rule: once, then not before 10 s, 20 s, 40 s ... */
+        assert_int_equal(cd_nlog, 2);
         assert_string_equal(cd_lastlog, "zvm plugin: something else");
+        cd_now += (cdtime_t)10 << 30;
+        zvm_engine_log(NULL, 4, "record never fits");
+        assert_int_equal(cd_nlog, 3);
+        assert_string_equal(cd_lastlog, "zvm plugin: record never fits (seen 10 times)");
+        cd_now += (cdtime_t)10 << 30; /* the wait has doubled to 20 s */
+        zvm_engine_log(NULL, 4, "record never fits");
+        assert_int_equal(cd_nlog, 3);
+        cd_now += (cdtime_t)10 << 30;
+        zvm_engine_log(NULL, 4, "record never fits");
+        assert_int_equal(cd_nlog, 4);
+        assert_string_equal(cd_lastlog, "zvm plugin: record never fits (seen 12 times)");
 }
 
 int main(void)

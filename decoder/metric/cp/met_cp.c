@@ -223,8 +223,8 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
                 s->lpar_badnow = true;
                 /* every record of every interval may be bad: log the 1st, 2nd, 4th, 8th ... */
                 if ((s->lpar_bad & (s->lpar_bad - 1)) == 0)
-                        zm_log(e, 4,
-                               "zvm: SYTCUP entries do not fit: CALCPUOF %lld, CALCPULN %lld, "
+                        zm_log(e, ZM_LOG_WARNING,
+                               "SYTCUP entries do not fit: CALCPUOF %lld, CALCPULN %lld, "
                                "%llu entries, record length %zu (%llu such records)",
                                (long long)of.s, (long long)ln.s, (unsigned long long)n, r->rec.n,
                                (unsigned long long)s->lpar_bad);
