@@ -27,7 +27,7 @@ static void mtrsys(struct sim_sys *s)
         {
                 sim_set_u(r, "MTRSYS_SYSTODST",
                           s->cfg.start_tod - UINT64_C(86400000000) * 4096 * 3);
-                sim_set_t(r, "MTRSYS_SYSTMID", "ZVMSIM");
+                sim_set_t(r, "MTRSYS_SYSTMID", s->cfg.system_id);
                 sim_set_t(r, "MTRSYS_SYSMTYPE", "3931");
                 sim_set_t(r, "MTRSYS_LPARNAME", s->cfg.lpars ? s->lpar[0].name : "ZVMSIM");
                 sim_set_u(r, "MTRSYS_CPUCOUNT", s->cfg.cpus);
