@@ -34,7 +34,8 @@ INSTALL         ?= install
 
 CONTRIB_DOCS     := $(sort $(wildcard doc/*.md))
 # The demo configuration is a template for `make demo` (placeholders), not an example.
-CONTRIB_EXAMPLES := $(sort $(filter-out contrib/collectd-zvm-demo.conf,$(wildcard contrib/*.conf)))
+CONTRIB_EXAMPLES := $(sort $(filter-out contrib/collectd-zvm-demo.conf,$(wildcard contrib/*.conf)) \
+                    contrib/many-systems.passwd)
 CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))
 CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
                     contrib/modules-load.d/collectd-zvm.conf \

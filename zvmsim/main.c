@@ -21,7 +21,7 @@ static void usage(FILE *f)
               "        --fsstatd N --procd N --interval SECS --domains LIST --start UNIXSECS\n"
               "        --dcss-pages N --frames-per-mce N --torn PERMILLE --break-law NAME\n"
               "        --reading packed|aligned\n"
-              "        --writer-userid ID --truth FILE --truth-counts\n"
+              "        --writer-userid ID --system NAME --truth FILE --truth-counts\n"
               "run:    --monwriter-eperm --max-bufs N --msglim N --intervals N\n"
               "        --fault [@N:]COMMAND (a control command at start or before interval N)\n"
               "        --delivery FILE (what became of each data set, and each command)\n"
@@ -58,6 +58,7 @@ enum {
         O_BREAK,
         O_READING,
         O_USERID,
+        O_SYSTEM,
         O_TRUTH,
         O_TCOUNTS,
         O_EPERM,
@@ -88,6 +89,7 @@ static const struct option longopts[] = {
     {"break-law", 1, 0, O_BREAK},
     {"reading", 1, 0, O_READING},
     {"writer-userid", 1, 0, O_USERID},
+    {"system", 1, 0, O_SYSTEM},
     {"truth", 1, 0, O_TRUTH},
     {"truth-counts", 0, 0, O_TCOUNTS},
     {"monwriter-eperm", 0, 0, O_EPERM},
@@ -199,6 +201,12 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                 case O_USERID:
                         ok = strlen(a) >= 1 && strlen(a) <= 8;
                         snprintf(cfg->writer_userid, 9, "%s", a);
+                        break;
+                case O_SYSTEM:
+                        /* MTRSYS_SYSTMID is 8 EBCDIC characters; it becomes a
+                         * collectd host name, so no '/' or blanks inside. */
+                        ok = strlen(a) >= 1 && strlen(a) <= 8 && !strpbrk(a, "/ \t");
+                        snprintf(cfg->system_id, 9, "%s", a);
                         break;
                 case O_TRUTH:
                         o->truth = a;

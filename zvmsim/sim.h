@@ -179,6 +179,7 @@ struct sim_cfg {
         /* dcss_pages 0: sized for the configuration (sim_dcss_pages_for), at least 4096 */
         uint32_t dcss_base, dcss_pages, max_frames_per_mce;
         char writer_userid[9];
+        char system_id[9]; /* MTRSYS_SYSTMID: the system's name (--system) */
         uint64_t start_tod;
         const char *break_law;
         const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */

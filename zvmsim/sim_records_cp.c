@@ -28,7 +28,7 @@ static void mtrsys(struct sim_sys *s)
         {
                 sim_set_u(r, "MTRSYS_SYSTODST",
                           s->cfg.start_tod - UINT64_C(86400000000) * 4096 * 3);
-                sim_set_t(r, "MTRSYS_SYSTMID", "ZVMSIM");
+                sim_set_t(r, "MTRSYS_SYSTMID", s->cfg.system_id);
                 /* The IPL date as CP prints dates, mm/dd/yy. */
                 time_t ipl = (time_t)((zd_tod_to_unix_us(s->cfg.start_tod) / 1000000) - 3 * 86400);
                 struct tm tm;

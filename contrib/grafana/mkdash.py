@@ -14,6 +14,15 @@ the JSON files; check-fwd fails when they differ from this script's output.
 A series spec: (host variable, plugin, plugin_instance glob, type,
 type_instance glob, data source name, DERIVE?, how to combine, legend).
 Globs use * only; "$var" is a dashboard variable.
+
+A variable: (name, label, plugin, plugin_instance, host variable or None,
+type, type_instance[, options]).  With host None it lists hosts (those that
+have that series), else the plugin instances of that host.  Options:
+  all=REGEX      an "All" choice, the default, standing for REGEX when the
+                 variable is used inside another variable's regex
+  system=VAR     list only hosts of the z/VM system chosen in VAR: hosts
+                 "<name>.<system>" (GuestHostFormat "%u.<system>", the setting
+                 doc/many-systems.md recommends), or all with VAR's "All"
 """
 import json
 import os
@@ -91,8 +100,31 @@ def prom_target(s, ref):
                 expr=e, legendFormat=lg, range=True)
 
 
+def var_opts(v):
+    return v[7] if len(v) > 7 else {}
+
+
+def host_filter(v, full):
+    """The variable regex that keeps hosts of the chosen system: FULL is the
+    pattern of a whole query result with HOST where the host goes, ESC the
+    character a '.' in a host name becomes there."""
+    sysvar = var_opts(v).get("system")
+    if not sysvar:
+        return ""
+    return "/^%s$/" % full.replace("HOST", "((.*[._])?$%s)" % sysvar)
+
+
+def all_choice(v, d):
+    """An "All" choice that Grafana puts into other variables' regexes as is
+    (a custom all value is not escaped); selected by default."""
+    a = var_opts(v).get("all")
+    if a is not None:
+        d.update(includeAll=True, allValue=a, current={"text": "All", "value": "$__all"})
+    return d
+
+
 def prom_var(v):
-    name, label, plugin, pinst, host, typ, tinst = v
+    name, label, plugin, pinst, host, typ, tinst = v[:7]
     s = S(host or "", plugin, pinst, typ, tinst, ds="shortterm" if typ == "load" else "value")
     pl, tl = prom_label_names(s)
     m = []
@@ -104,13 +136,14 @@ def prom_var(v):
         m.append(prom_match(tl, tinst))
     sel = "%s{%s}" % (prom_name(s), ", ".join(m)) if m else prom_name(s)
     if host is None:
-        q, regex = "label_values(%s, instance)" % sel, ""
+        q, regex = "label_values(%s, instance)" % sel, host_filter(v, "HOST")
     else:
         q, regex = "label_values(%s, %s)" % (sel, pl), "/^%s(.*)$/" % pinst.split("*")[0]
-    return dict(name=name, label=label, type="query", definition=q,
-                query=dict(query=q, refId="PrometheusVariableQueryEditor-VariableQuery"),
-                datasource={"type": "prometheus", "uid": "${DS_PROMETHEUS}"}, refresh=2,
-                multi=host is not None, includeAll=host is not None, regex=regex)
+    return all_choice(v, dict(
+        name=name, label=label, type="query", definition=q,
+        query=dict(query=q, refId="PrometheusVariableQueryEditor-VariableQuery"),
+        datasource={"type": "prometheus", "uid": "${DS_PROMETHEUS}"}, refresh=2,
+        multi=host is not None, includeAll=host is not None, regex=regex))
 
 
 # ---------------------------------------------------------------- dashboards
@@ -180,7 +213,10 @@ GUESTS = dict(
 
 LINUX = dict(
     uid="collectd-zvm-linux", title="Linux guests on z/VM (collectd-zvm)",
-    vars=[("guest", "Linux guest", "load", "", None, "load", "")],
+    # Guests of one system, when the collectors name guests "%u.<system>";
+    # "All" (the default) lists every Linux guest, whatever its host name.
+    vars=[("system", "z/VM system", "zvm", "system", None, "users", "logged-on", {"all": ".*"}),
+          ("guest", "Linux guest", "load", "", None, "load", "", {"system": "system"})],
     panels=[
         P("CPU by state (all CPUs)", "short",
           [S("$guest", "cpu", "*", "cpu", "*", derive=DERIVE, combine="sum_by_tinst",
@@ -257,13 +293,21 @@ def graphite_target(s):
 
 
 def graphite_var(v):
-    name, label, plugin, pinst, host, typ, tinst = v
+    name, label, plugin, pinst, host, typ, tinst = v[:7]
     ds = {"type": "graphite", "uid": "${DS_GRAPHITE}"}
     if host is None:
-        # Every host is a node "collectd.<host>"; Graphite's find cannot ask
-        # for hosts that have a given child, so the variable lists them all.
-        return dict(name=name, label=label, type="query", query="collectd.*", datasource=ds,
-                    refresh=2, multi=False, includeAll=False, regex="")
+        # Hosts that have a given child: Graphite's find names only the last
+        # node ("zvm-system"), but a query expand(...) makes Grafana ask
+        # /metrics/expand, which returns whole paths (Grafana's Graphite data
+        # source, metricFindQuery); the regex takes the host out of them.
+        child = "%s.%s" % (node(plugin, pinst), node(typ, tinst))
+        if typ == "load":
+            child += ".shortterm"  # write_graphite appends the DS of multi-DS types
+        full = "collectd\\.HOST\\.%s" % child.replace(".", "\\.")
+        regex = host_filter(v, full) or "/^%s$/" % full.replace("HOST", "([^.]*)")
+        return all_choice(v, dict(name=name, label=label, type="query",
+                                  query="expand(collectd.*.%s)" % child, datasource=ds,
+                                  refresh=2, multi=False, includeAll=False, regex=regex))
     prefix = node(plugin, pinst.split("*")[0])
     return dict(name=name, label=label, type="query",
                 query="collectd.%s.%s" % (host, node(plugin, pinst)), datasource=ds,
@@ -324,7 +368,7 @@ def influx_target(s, ref):
 
 
 def influx_var(v):
-    name, label, plugin, pinst, host, typ, tinst = v
+    name, label, plugin, pinst, host, typ, tinst = v[:7]
     meas = "%s_%s" % (plugin, "shortterm" if typ == "load" else "value")
     if host is None:
         where = ["\"type\" = '%s'" % typ]
@@ -333,15 +377,15 @@ def influx_var(v):
         if tinst:
             where.append("\"type_instance\" = '%s'" % tinst)
         q = "SHOW TAG VALUES FROM \"%s\" WITH KEY = \"host\" WHERE %s" % (meas, " AND ".join(where))
-        regex = ""
+        regex = host_filter(v, "HOST")
     else:
         q = ("SHOW TAG VALUES FROM \"%s\" WITH KEY = \"instance\" WHERE \"host\" =~ /^%s$/ "
              "AND \"type\" = '%s' AND \"instance\" =~ /^%s$/"
              % (meas, glob_re(host), typ, glob_re(pinst)))
         regex = "/^%s(.*)$/" % pinst.split("*")[0]
-    return dict(name=name, label=label, type="query", query=q,
-                datasource={"type": "influxdb", "uid": "${DS_INFLUXDB}"}, refresh=2,
-                multi=host is not None, includeAll=host is not None, regex=regex)
+    return all_choice(v, dict(name=name, label=label, type="query", query=q,
+                              datasource={"type": "influxdb", "uid": "${DS_INFLUXDB}"}, refresh=2,
+                              multi=host is not None, includeAll=host is not None, regex=regex))
 
 
 # ---------------------------------------------------------------- dashboard

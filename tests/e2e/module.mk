@@ -18,3 +18,4 @@ include tests/e2e/deb/deb.mk
 include tests/e2e/procd/procd.mk
 include tests/e2e/monwriter/monwriter.mk
 include tests/e2e/soak/soak.mk
+include tests/e2e/multi/many.mk

@@ -6,6 +6,8 @@ usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DA
        dashcheck.py --whisper DIR GRAPHITE-DASHBOARD.json ...
        dashcheck.py --influx PORT INFLUXDB-DASHBOARD.json ...
        dashcheck.py --prometheus PORT [--rate-interval D] [--span S] PROMETHEUS-DASHBOARD.json ...
+Any of them also takes --set NAME=VALUE (variable NAME fixed to VALUE, as
+if chosen in Grafana) and --show NAME (print the values variable NAME finds).
 
 The identifiers come from collectd's csv plugin output (DIR/<host>/<plugin[-
 instance]>/<type[-instance]>-<date>, whose header names the data sources).
@@ -26,7 +28,12 @@ Each dashboard is read as Grafana would read it:
              variables from their label_values() queries.
 
 Every variable must find at least one value and every target must match at
-least one identifier.
+least one identifier.  A variable whose regex names another variable gets
+that variable's choice: one value regex-escaped, several as (a|b), and a
+custom all value ("All" with allValue, selected by default) as it is, the
+way Grafana interpolates variables in a regex.  A Graphite query
+expand(PATH) yields whole paths (Grafana asks /metrics/expand), others the
+last node (/metrics/find).
 
 --whisper takes the series from a carbon-cache's whisper tree instead (the
 paths Graphite really has); --influx runs every variable query and every
@@ -43,6 +50,45 @@ import json
 import os
 import re
 import sys
+
+# Variables fixed on the command line (--set NAME=VALUE) and the ones whose
+# values are printed (--show NAME).
+SETS, SHOWS = {}, set()
+# Variables whose choice is "All" with a custom all value: Grafana puts that
+# value into other variables' regexes as it is, not escaped.
+ALLS = {}
+
+
+def preset(dname, v, values):
+    """A variable --set fixes: its one value, no query."""
+    ALLS.pop(v["name"], None)
+    if v["name"] not in SETS:
+        return False
+    values[v["name"]] = {SETS[v["name"]]}
+    show(dname, v, values)
+    return True
+
+
+def show(dname, v, values):
+    if v.get("includeAll") and v.get("allValue") is not None and v["name"] not in SETS:
+        ALLS[v["name"]] = v["allValue"]
+    if v["name"] in SHOWS:
+        print("dashcheck: %s: $%s = %s" % (dname, v["name"], " ".join(sorted(values[v["name"]]))))
+
+
+def var_regex(v, values):
+    """A variable's regex with the variables in it replaced as Grafana does
+    (format "regex"): one value escaped, several as (a|b), a custom all
+    value as it is."""
+    def rep(m):
+        n = m.group(1)
+        if n in ALLS:
+            return ALLS[n]
+        vals = sorted(values.get(n, ()))
+        if not vals:
+            return m.group(0)
+        return re.escape(vals[0]) if len(vals) == 1 else "(%s)" % "|".join(map(re.escape, vals))
+    return re.sub(r"\$\{?(\w+)\}?", rep, v["regex"].strip("/"))
 
 
 def load_types(files):
@@ -139,15 +185,21 @@ def graphite_nodes(paths, depth):
 def check_graphite(dash, paths, problems, name):
     values = {}
     for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
         q = subst_graphite(v["query"], values)
+        # expand(Q): Grafana asks /metrics/expand, which returns whole paths.
+        expand = q.startswith("expand(") and q.endswith(")")
+        if expand:
+            q = q[len("expand("):-1]
         depth = len(q.split("."))
         rx = re.compile("^" + gglob_re(q) + "$")
         found = set()
         for n in graphite_nodes(paths, depth):
             if rx.match(n):
-                leaf = n.split(".")[-1]
+                leaf = n if expand else n.split(".")[-1]
                 if v.get("regex"):
-                    m = re.search(v["regex"].strip("/"), leaf)
+                    m = re.search(var_regex(v, values), leaf)
                     if not m:
                         continue
                     leaf = m.group(1) if m.groups() else m.group(0)
@@ -155,6 +207,7 @@ def check_graphite(dash, paths, problems, name):
         if not found:
             problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], q))
         values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
     n = 0
     for p in dash["panels"]:
         for t in p.get("targets", []):
@@ -221,6 +274,8 @@ COND_RE = re.compile(r'"([^"]+)" (=~|=|!=) (/[^/]*/|\'[^\']*\')')
 def check_influx(dash, series, problems, name):
     values = {}
     for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
         m = SHOW_RE.match(v["query"])
         if not m:
             problems.append("%s: variable $%s: query not understood: %s" % (name, v["name"], v["query"]))
@@ -233,7 +288,7 @@ def check_influx(dash, series, problems, name):
                                                   for k, op, val in conds):
                 val = tags[key]
                 if v.get("regex"):
-                    r = re.search(v["regex"].strip("/"), val)
+                    r = re.search(var_regex(v, values), val)
                     if not r:
                         continue
                     val = r.group(1) if r.groups() else r.group(0)
@@ -241,6 +296,7 @@ def check_influx(dash, series, problems, name):
         if not found:
             problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], v["query"]))
         values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
     n = 0
     for p in dash["panels"]:
         for t in p.get("targets", []):
@@ -319,6 +375,8 @@ def prom_sel_ok(name, matchers, series_name, labels):
 def check_prom_static(dash, series, problems, name):
     values = {}
     for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
         m = LABEL_VALUES_RE.match(prom_subst(v["definition"], values, "1s"))
         sm = PROM_SEL_RE.fullmatch(m.group(1).strip()) if m else None
         if not sm:
@@ -330,7 +388,7 @@ def check_prom_static(dash, series, problems, name):
             if m.group(2) in labels and prom_sel_ok(sm.group(1), sm.group(2), sname, labels):
                 val = labels[m.group(2)]
                 if v.get("regex"):
-                    r = re.search(v["regex"].strip("/"), val)
+                    r = re.search(var_regex(v, values), val)
                     if not r:
                         continue
                     val = r.group(1) if r.groups() else r.group(0)
@@ -339,6 +397,7 @@ def check_prom_static(dash, series, problems, name):
             problems.append("%s: variable $%s (%s) finds nothing" % (
                 name, v["name"], v["definition"]))
         values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
     n = 0
     for p in dash["panels"]:
         for t in p.get("targets", []):
@@ -373,6 +432,8 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
     start = end - span
     values = {}
     for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
         q = prom_subst(v["definition"], values, rate_interval)
         m = LABEL_VALUES_RE.match(q)
         found, err = set(), None
@@ -383,7 +444,7 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
                 "match[]": m.group(1), "start": "%.3f" % start, "end": "%.3f" % end})
             for val in data or []:
                 if v.get("regex"):
-                    r = re.search(v["regex"].strip("/"), val)
+                    r = re.search(var_regex(v, values), val)
                     if not r:
                         continue
                     val = r.group(1) if r.groups() else r.group(0)
@@ -391,6 +452,7 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
         if not found:
             problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
         values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
     n = 0
     for p in dash["panels"]:
         for t in p.get("targets", []):
@@ -474,6 +536,8 @@ def render_influx(t, values):
 def check_influx_live(dash, port, problems, name):
     values = {}
     for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
         q = re.sub(r"\$(\w+)", lambda m: grafana_regex_value(values.get(m.group(1), [])),
                    v["query"])
         rows, err = influx_run(port, q)
@@ -481,7 +545,7 @@ def check_influx_live(dash, port, problems, name):
         for r in rows or []:
             val = r[-1]
             if v.get("regex"):
-                m = re.search(v["regex"].strip("/"), val)
+                m = re.search(var_regex(v, values), val)
                 if not m:
                     continue
                 val = m.group(1) if m.groups() else m.group(0)
@@ -489,6 +553,7 @@ def check_influx_live(dash, port, problems, name):
         if not found:
             problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
         values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
     n = 0
     for p in dash["panels"]:
         for t in p.get("targets", []):
@@ -519,6 +584,11 @@ def main(argv):
             prom = argv[i + 1]; i += 2
         elif argv[i] == "--rate-interval":
             rate_interval = argv[i + 1]; i += 2
+        elif argv[i] == "--set":
+            k, _, val = argv[i + 1].partition("=")
+            SETS[k] = val; i += 2
+        elif argv[i] == "--show":
+            SHOWS.add(argv[i + 1]); i += 2
         elif argv[i] == "--span":
             span = int(argv[i + 1]); i += 2
         else:

@@ -5,7 +5,8 @@ Graphite (whisper-fetch), InfluxDB (InfluxQL through the influx CLI) and
 Prometheus (PromQL through its HTTP API).
 
 usage:
-  fwdtruth.py expect TRUTH.jsonl [CSVDIR]             expectations, JSON Lines
+  fwdtruth.py expect [--guest-host FMT] TRUTH.jsonl [CSVDIR]
+                                                    expectations, JSON Lines
   fwdtruth.py graphite WHISPERDIR EXPECT [MIN]        check the whisper files
   fwdtruth.py influx HTTPPORT EXPECT [MIN]            check influxd
   fwdtruth.py prometheus HTTPPORT EXPECT [MIN]        check Prometheus (PromQL)
@@ -25,7 +26,10 @@ with the plugin's code:
                              records of one TOD (GAUGE)
 A kernel sample is expected only if its sync counters agree and its
 timestamp is new for that guest (the plugin drops torn and stale copies).
-Time = the Linux record's own timestamp; host = the userid in lower case.
+Time = the Linux record's own timestamp; host = the userid in lower case,
+or what --guest-host FMT makes of it with the zvm plugin's documented
+GuestHostFormat rules (doc/plugin.md: %u lower case, %U as CP writes it,
+%% a percent sign, anything else copied).
 
 With CSVDIR (collectd's csv output of the same run), only samples collectd
 dispatched are expected: zvmsim may have produced an interval more than
@@ -52,7 +56,19 @@ def tod_to_unix(tod):
     return (tod - TOD_UNIX_EPOCH) / 4096.0 / 1e6
 
 
-def expect(truth_path):
+def guest_host(fmt, userid):
+    out, i = "", 0
+    while i < len(fmt):
+        if fmt[i] == "%" and i + 1 < len(fmt) and fmt[i + 1] in "uU%":
+            out += {"u": userid.lower(), "U": userid, "%": "%"}[fmt[i + 1]]
+            i += 2
+        else:
+            out += fmt[i]
+            i += 1
+    return out
+
+
+def expect(truth_path, guest_fmt="%u"):
     seen = {}
     out = []
     resident = {}
@@ -95,7 +111,7 @@ def expect(truth_path):
         if seen.get(key) == ts:
             continue  # stale: reported once
         seen[key] = ts
-        host = userid.lower()
+        host = guest_host(guest_fmt, userid.strip())
         t = tod_to_unix(ts)
 
         def add(plugin, pinst, typ, tinst, ds, kind, v):
@@ -383,8 +399,12 @@ def check_prom(port, exp, minimum):
 
 
 def main(a):
+    guest_fmt = "%u"
+    if len(a) >= 3 and a[0] == "expect" and a[1] == "--guest-host":
+        guest_fmt = a[2]
+        a = a[:1] + a[3:]
     if len(a) >= 2 and a[0] == "expect":
-        exp = expect(a[1])
+        exp = expect(a[1], guest_fmt)
         if len(a) > 2:
             exp = dispatched(exp, a[2])
         for e in exp:

@@ -15,6 +15,8 @@ set -euo pipefail
 
 FWD_TOP=${FWD_TOP:-$(pwd)}
 FWD_PIDS=()
+# FUSE mounts of zvmsims besides $FWD_TMP/mnt (tests with several systems).
+FWD_MOUNTS=()
 declare -A FWD_GRACE=() FWD_WHAT=()
 FWD_NAME=fwd
 FWD_TMP=
@@ -63,16 +65,18 @@ fwd_dump_logs() {
 }
 
 fwd_cleanup() {
-	local rc=$? i
+	local rc=$? i m
 	set +e
 	# Newest first: collectd stops before the servers it writes to.
 	for ((i = ${#FWD_PIDS[@]} - 1; i >= 0; i--)); do
 		fwd_stop_pid "${FWD_PIDS[$i]}"
 	done
 	# zvmsim unmounts on SIGTERM; a killed one leaves its mount behind.
-	if [ -n "$FWD_TMP" ] && mountpoint -q "$FWD_TMP/mnt" 2>/dev/null; then
-		fusermount3 -u "$FWD_TMP/mnt" 2>/dev/null || umount -l "$FWD_TMP/mnt" 2>/dev/null
-	fi
+	for m in ${FWD_TMP:+"$FWD_TMP/mnt"} ${FWD_MOUNTS[@]+"${FWD_MOUNTS[@]}"}; do
+		if mountpoint -q "$m" 2>/dev/null; then
+			fusermount3 -u "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+		fi
+	done
 	if [ "$rc" -ne 0 ]; then
 		fwd_dump_logs
 		if [ -n "${FWD_KEEP:-}" ]; then

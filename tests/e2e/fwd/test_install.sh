@@ -31,6 +31,9 @@ want=(
 	usr/share/doc/collectd-zvm/examples/collector-guest.conf
 	usr/share/doc/collectd-zvm/examples/writer-guest.conf
 	usr/share/doc/collectd-zvm/examples/replay-to-graphite.conf
+	usr/share/doc/collectd-zvm/examples/many-systems-collector.conf
+	usr/share/doc/collectd-zvm/examples/many-systems-central.conf
+	usr/share/doc/collectd-zvm/examples/many-systems.passwd
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-graphite.json
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-influxdb.json
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-graphite.json
