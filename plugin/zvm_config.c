@@ -402,71 +402,138 @@ static int get_reading(const oconfig_item_t *ci, const char **out)
         return -1;
 }
 
+/* Options with more to them than one value of one kind. */
+static int opt_file(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return each_string(ci, c, add_file);
+}
+
+static int opt_max_set(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        double d;
+        if (get_count(ci, 4096, 2147483648.0, &d))
+                return -1;
+        c->max_set = (size_t)d;
+        return 0;
+}
+
+static int opt_recfilter(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return each_string(ci, c, add_recfilter);
+}
+
+static int opt_guestfilter(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return each_string(ci, c, add_guestfilter);
+}
+
+static int opt_series_cap(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        double d;
+        if (get_count(ci, 0, 1e9, &d))
+                return -1;
+        c->engine.max_series_per_guest = (size_t)d;
+        return 0;
+}
+
+static int opt_verify_intervals(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        double d;
+        if (get_count(ci, 1, 1000, &d))
+                return -1;
+        c->engine.verify_intervals = (unsigned)d;
+        return 0;
+}
+
+static int opt_layout_file(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        char *path = NULL, err[256];
+        if (get_string(ci, &path))
+                return -1;
+        bool ok = zl_load_file(path, err, sizeof(err));
+        if (!ok)
+                ERROR(ZVM_PLUGIN " plugin: LayoutFile: %s (none of its layouts is used)", err);
+        else
+                INFO(ZVM_PLUGIN " plugin: LayoutFile \"%s\" loaded", path);
+        c->layouts_loaded |= ok;
+        free(path);
+        return ok ? 0 : -1;
+}
+
+static int opt_device(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_string(ci, &c->device);
+}
+
+static int opt_retry(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_number(ci, 0.01, 86400, &c->retry_min);
+}
+
+static int opt_max_retry(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_number(ci, 0.01, 86400, &c->retry_max);
+}
+
+static int opt_host(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_host(ci, &c->host);
+}
+
+static int opt_host_format(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_host(ci, &c->guest_format);
+}
+
+static int opt_unverified(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_unverified(ci, &c->engine.unverified);
+}
+
+static int opt_reading(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_reading(ci, &c->engine.cp_reading);
+}
+
+static int opt_report_stats(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_bool(ci, &c->report_stats);
+}
+
+/* Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case. */
+static const struct {
+        const char *key;
+        int (*parse)(struct zvm_config *c, const oconfig_item_t *ci);
+} options[] = {
+    {"Device", opt_device},
+    {"File", opt_file},
+    {"MaxDataSetSize", opt_max_set},
+    {"RetryInterval", opt_retry},
+    {"MaxRetryInterval", opt_max_retry},
+    {"Host", opt_host},
+    {"GuestHostFormat", opt_host_format},
+    {"GuestHost", add_map},
+    {"TrustedGuestHost", add_trust},
+    {"IncludeRecord", opt_recfilter},
+    {"ExcludeRecord", opt_recfilter},
+    {"IncludeGuest", opt_guestfilter},
+    {"ExcludeGuest", opt_guestfilter},
+    {"MaxSeriesPerGuest", opt_series_cap},
+    {"UnverifiedFields", opt_unverified},
+    {"CPReading", opt_reading},
+    {"VerifyIntervals", opt_verify_intervals},
+    {"Process", add_process},
+    {"ProcessMatch", add_process},
+    {"ReportStats", opt_report_stats},
+    {"LayoutFile", opt_layout_file},
+};
+
 int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
 {
-        const char *k = ci->key;
-        double d;
-        if (strcasecmp(k, "Device") == 0)
-                return get_string(ci, &c->device);
-        if (strcasecmp(k, "File") == 0)
-                return each_string(ci, c, add_file);
-        if (strcasecmp(k, "MaxDataSetSize") == 0) {
-                if (get_count(ci, 4096, 2147483648.0, &d))
-                        return -1;
-                c->max_set = (size_t)d;
-                return 0;
-        }
-        if (strcasecmp(k, "RetryInterval") == 0)
-                return get_number(ci, 0.01, 86400, &c->retry_min);
-        if (strcasecmp(k, "MaxRetryInterval") == 0)
-                return get_number(ci, 0.01, 86400, &c->retry_max);
-        if (strcasecmp(k, "Host") == 0)
-                return get_host(ci, &c->host);
-        if (strcasecmp(k, "GuestHostFormat") == 0)
-                return get_host(ci, &c->guest_format);
-        if (strcasecmp(k, "GuestHost") == 0)
-                return add_map(c, ci);
-        if (strcasecmp(k, "TrustedGuestHost") == 0)
-                return add_trust(c, ci);
-        if (strcasecmp(k, "IncludeRecord") == 0 || strcasecmp(k, "ExcludeRecord") == 0)
-                return each_string(ci, c, add_recfilter);
-        if (strcasecmp(k, "IncludeGuest") == 0 || strcasecmp(k, "ExcludeGuest") == 0)
-                return each_string(ci, c, add_guestfilter);
-        if (strcasecmp(k, "MaxSeriesPerGuest") == 0) {
-                if (get_count(ci, 0, 1e9, &d))
-                        return -1;
-                c->engine.max_series_per_guest = (size_t)d;
-                return 0;
-        }
-        if (strcasecmp(k, "UnverifiedFields") == 0)
-                return get_unverified(ci, &c->engine.unverified);
-        if (strcasecmp(k, "CPReading") == 0)
-                return get_reading(ci, &c->engine.cp_reading);
-        if (strcasecmp(k, "VerifyIntervals") == 0) {
-                if (get_count(ci, 1, 1000, &d))
-                        return -1;
-                c->engine.verify_intervals = (unsigned)d;
-                return 0;
-        }
-        if (strcasecmp(k, "Process") == 0 || strcasecmp(k, "ProcessMatch") == 0)
-                return add_process(c, ci);
-        if (strcasecmp(k, "ReportStats") == 0)
-                return get_bool(ci, &c->report_stats);
-        if (strcasecmp(k, "LayoutFile") == 0) {
-                char *path = NULL, err[256];
-                if (get_string(ci, &path))
-                        return -1;
-                bool ok = zl_load_file(path, err, sizeof(err));
-                if (!ok)
-                        ERROR(ZVM_PLUGIN " plugin: LayoutFile: %s (none of its layouts is used)",
-                              err);
-                else
-                        INFO(ZVM_PLUGIN " plugin: LayoutFile \"%s\" loaded", path);
-                c->layouts_loaded |= ok;
-                free(path);
-                return ok ? 0 : -1;
-        }
-        ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", k);
+        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+                if (strcasecmp(ci->key, options[i].key) == 0)
+                        return options[i].parse(c, ci);
+        ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", ci->key);
         return -1;
 }
 
