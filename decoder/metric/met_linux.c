@@ -301,6 +301,63 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
         gauge(e, r, a, tod, "processes", "", "ps_state", "zombies", (double)zombie);
 }
 
+/* A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM. */
+static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
+                      const struct zd_appl *a)
+{
+        uint64_t ts;
+        if (!zd_u64(a->data, 0, &ts)) {
+                bad(e, a, "shorter than its timestamp");
+                return;
+        }
+        /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
+        if (!zd_lx_consistent(a->data)) {
+                zm_counters_mut(e)->appl_sync++;
+                return;
+        }
+        if (!zd_appl_tracker_fresh(s->fresh, a, ts)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        if (a->recnum == ZD_LX_MEM)
+                lx_mem(e, r, a, ts);
+        else if (a->recnum == ZD_LX_OS)
+                lx_os(e, r, a, ts);
+        else if (a->recnum == ZD_LX_NET)
+                lx_net(e, r, a, ts);
+        else
+                zm_counters_mut(e)->appl_unknown++;
+}
+
+/* A summary record of mon_fsstatd or mon_procd (LNXAPPL). */
+static void lnxappl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
+                    const struct zd_appl *a)
+{
+        bool fs = a->applid == 1 && a->recnum == 0, procd = a->applid == 2 && a->recnum == 0;
+        if (!fs && !procd)
+                return; /* per-process records: met_procd.c; other writers: not mapped */
+        uint64_t secs;
+        zd_view body;
+        if (!lnx_header(a, &secs, &body)) {
+                bad(e, a, "LNXAPPL data header lengths lie");
+                return;
+        }
+        if (!zd_appl_tracker_fresh(s->fresh, a, secs)) {
+                zm_counters_mut(e)->appl_stale++;
+                return;
+        }
+        /* Beyond year 9999 the stamp is damage, not a time. */
+        if (secs > UINT64_C(253402300799)) {
+                bad(e, a, "LNXAPPL time stamp out of range");
+                return;
+        }
+        uint64_t tod = zd_unix_us_to_tod((int64_t)secs * 1000000);
+        if (fs)
+                lnx_fs(e, r, a, body, tod);
+        else
+                lnx_procd(e, r, a, body, tod);
+}
+
 static void lx_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct lx_state *s = state;
@@ -312,58 +369,12 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
                 return;
         }
         zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
-        if (a.kind == ZD_APPL_LINUXKRNL) {
-                uint64_t ts;
-                if (!zd_u64(a.data, 0, &ts)) {
-                        bad(e, &a, "shorter than its timestamp");
-                        return;
-                }
-                /* sync_count_1 != sync_count_2: CP copied the buffer mid-update (6.3). */
-                if (!zd_lx_consistent(a.data)) {
-                        zm_counters_mut(e)->appl_sync++;
-                        return;
-                }
-                if (!zd_appl_tracker_fresh(s->fresh, &a, ts)) {
-                        zm_counters_mut(e)->appl_stale++;
-                        return;
-                }
-                if (a.recnum == ZD_LX_MEM)
-                        lx_mem(e, r, &a, ts);
-                else if (a.recnum == ZD_LX_OS)
-                        lx_os(e, r, &a, ts);
-                else if (a.recnum == ZD_LX_NET)
-                        lx_net(e, r, &a, ts);
-                else
-                        zm_counters_mut(e)->appl_unknown++;
-                return;
-        }
-        if (a.kind == ZD_APPL_LNXAPPL) {
-                bool fs = a.applid == 1 && a.recnum == 0, procd = a.applid == 2 && a.recnum == 0;
-                if (!fs && !procd)
-                        return; /* per-process records: met_procd.c; other writers: not mapped */
-                uint64_t secs;
-                zd_view body;
-                if (!lnx_header(&a, &secs, &body)) {
-                        bad(e, &a, "LNXAPPL data header lengths lie");
-                        return;
-                }
-                if (!zd_appl_tracker_fresh(s->fresh, &a, secs)) {
-                        zm_counters_mut(e)->appl_stale++;
-                        return;
-                }
-                /* Beyond year 9999 the stamp is damage, not a time. */
-                if (secs > UINT64_C(253402300799)) {
-                        bad(e, &a, "LNXAPPL time stamp out of range");
-                        return;
-                }
-                uint64_t tod = zd_unix_us_to_tod((int64_t)secs * 1000000);
-                if (fs)
-                        lnx_fs(e, r, &a, body, tod);
-                else
-                        lnx_procd(e, r, &a, body, tod);
-                return;
-        }
-        zm_counters_mut(e)->appl_unknown++;
+        if (a.kind == ZD_APPL_LINUXKRNL)
+                linuxkrnl(e, s, r, &a);
+        else if (a.kind == ZD_APPL_LNXAPPL)
+                lnxappl(e, s, r, &a);
+        else
+                zm_counters_mut(e)->appl_unknown++;
 }
 
 const struct zm_module zm_mod_linux = {

@@ -241,18 +241,9 @@ static void gauge1(struct zm_engine *e, const struct pguest *g, uint64_t tod, co
         put(e, g, tod, name, type, 1, ds, &v, NULL);
 }
 
-static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
+/* Sum this pass's tasks into the selection's accumulators (s->acc) and counters. */
+static void aggregate(struct pd_state *s, struct pguest *g)
 {
-        uint64_t ts = g->cur[0].ts;
-        for (size_t i = 1; i < g->ncur; i++)
-                if (g->cur[i].ts != ts) {
-                        zm_counters_mut(e)->procd_torn++;
-                        return;
-                }
-        if (g->reported && ts <= g->done_ts)
-                return; /* the pass CP copied last time, or an older one */
-        if (ts > UINT64_C(253402300799))
-                return; /* beyond year 9999: damage, not a time (as met_linux) */
         bool complete = g->ncur < PROCD_MAX_TASKS;
         memset(s->acc, 0, 5 * s->nsel * sizeof(*s->acc));
         double *n = s->acc, *vm = n + s->nsel, *rss = vm + s->nsel, *data = rss + s->nsel,
@@ -281,16 +272,23 @@ static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
                             (int64_t)(((uint64_t)g->majflt[j] + dmaj) & (uint64_t)INT64_MAX);
                 }
         }
-        uint64_t tod = zd_unix_us_to_tod((int64_t)ts * 1000000);
+}
+
+/* The processes plugin's series of every selected name this guest's selection holds. */
+static void emit_selection(struct zm_engine *e, const struct pd_state *s, const struct pguest *g,
+                           uint64_t tod)
+{
+        const double *n = s->acc, *vm = n + s->nsel, *rss = vm + s->nsel, *data = rss + s->nsel,
+                     *code = data + s->nsel;
+        static const enum zm_ds gg[2] = {ZM_GAUGE, ZM_GAUGE};
+        static const enum zm_ds dd[2] = {ZM_DERIVE, ZM_DERIVE};
         for (size_t j = 0; j < s->nsel; j++) {
                 if (!zm_procsel_guest(s->sel, j, g->userid))
                         continue;
                 const char *name = zm_procsel_name(s->sel, j);
-                static const enum zm_ds gg[2] = {ZM_GAUGE, ZM_GAUGE};
-                static const enum zm_ds dd[2] = {ZM_DERIVE, ZM_DERIVE};
                 /* mon_procd counts no threads, splits no CPU time, counts no minor faults. */
                 const double count[2] = {n[j], NAN};
-                put(e, g, tod, zm_procsel_name(s->sel, j), "ps_count", 2, gg, count, NULL);
+                put(e, g, tod, name, "ps_count", 2, gg, count, NULL);
                 gauge1(e, g, tod, name, "ps_vm", vm[j]);
                 gauge1(e, g, tod, name, "ps_rss", rss[j]);
                 gauge1(e, g, tod, name, "ps_data", data[j]);
@@ -299,7 +297,11 @@ static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
                 put(e, g, tod, name, "ps_cputime", 2, dd, NULL, cpu);
                 put(e, g, tod, name, "ps_pagefaults", 2, dd, NULL, flt);
         }
-        /* This pass's counters are the base for the next one. */
+}
+
+/* This pass's counters are the base for the next one. */
+static void keep_base(struct pguest *g)
+{
         if (g->ncur > g->capprev) {
                 struct pprev *p = realloc(g->prev, g->ncur * sizeof(*p));
                 if (!p)
@@ -312,6 +314,23 @@ static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
         g->nprev = g->ncur;
         qsort(g->prev, g->nprev, sizeof(*g->prev), by_pid);
         g->reported = true;
+}
+
+static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
+{
+        uint64_t ts = g->cur[0].ts;
+        for (size_t i = 1; i < g->ncur; i++)
+                if (g->cur[i].ts != ts) {
+                        zm_counters_mut(e)->procd_torn++;
+                        return;
+                }
+        if (g->reported && ts <= g->done_ts)
+                return; /* the pass CP copied last time, or an older one */
+        if (ts > UINT64_C(253402300799))
+                return; /* beyond year 9999: damage, not a time (as met_linux) */
+        aggregate(s, g);
+        emit_selection(e, s, g, zd_unix_us_to_tod((int64_t)ts * 1000000));
+        keep_base(g);
         g->done_ts = ts;
 }
 

@@ -192,13 +192,9 @@ static bool pass(struct rd_state *s, int k, char *why, size_t whysz)
         return true;
 }
 
-static void decide(struct zm_engine *e, struct rd_state *s)
+/* The reading to use: the pinned one, the current one while it passes, else the other. */
+static void choose(struct zm_engine *e, struct rd_state *s, const bool ok[NR], char why[NR][200])
 {
-        char why[NR][200] = {"", ""};
-        bool ok[NR];
-        for (int k = 0; k < NR; k++)
-                ok[k] = pass(s, k, why[k], sizeof(why[k]));
-        int before = s->neither ? -1 : s->cur;
         if (s->pin >= 0) {
                 s->cur = s->pin;
                 s->neither = !ok[s->pin];
@@ -217,43 +213,64 @@ static void decide(struct zm_engine *e, struct rd_state *s)
         } else {
                 s->neither = true;
         }
-        zm_set_reading(e, rname[s->cur]);
+}
+
+/* Say once which reading the system uses, and why, each time that changes. */
+static void tell(struct zm_engine *e, struct rd_state *s, int before, char why[NR][200])
+{
         int now = s->neither ? -1 : s->cur;
-        if (now != before || s->logged == -2) {
-                if (s->pin >= 0 && !s->neither)
-                        zm_log(e, ZM_LOG_INFO, "CP layout reading %s (pinned by CPReading)",
-                               rlabel[s->cur]);
-                else if (now >= 0 && now != 0)
-                        zm_log(e, ZM_LOG_NOTICE,
-                               "CP layout reading %s: the %s reading of SYTPRP and MTRSYS "
-                               "fails (%s), the %s one passes",
-                               rlabel[now], rlabel[1 - now], why[1 - now], rlabel[now]);
-                else if (now == 0 && s->logged != -2)
-                        zm_log(e, ZM_LOG_NOTICE,
-                               "CP layout reading packed (the default) passes again");
-                else if (now < 0 && s->pin < 0)
-                        zm_log(e, ZM_LOG_WARNING,
-                               "neither reading of SYTPRP and MTRSYS fits this system's "
-                               "data (packed: %s; aligned: %s); CP data go under collectd's "
-                               "Hostname",
-                               why[0], why[1]);
-                s->logged = now;
-        }
-        /* The host: SYSTMID as the reading in use reads it, or collectd's Hostname. */
+        if (now == before && s->logged != -2)
+                return;
+        if (s->pin >= 0 && !s->neither)
+                zm_log(e, ZM_LOG_INFO, "CP layout reading %s (pinned by CPReading)",
+                       rlabel[s->cur]);
+        else if (now >= 0 && now != 0)
+                zm_log(e, ZM_LOG_NOTICE,
+                       "CP layout reading %s: the %s reading of SYTPRP and MTRSYS fails (%s), "
+                       "the %s one passes",
+                       rlabel[now], rlabel[1 - now], why[1 - now], rlabel[now]);
+        else if (now == 0 && s->logged != -2)
+                zm_log(e, ZM_LOG_NOTICE, "CP layout reading packed (the default) passes again");
+        else if (now < 0 && s->pin < 0)
+                zm_log(e, ZM_LOG_WARNING,
+                       "neither reading of SYTPRP and MTRSYS fits this system's data (packed: "
+                       "%s; aligned: %s); CP data go under collectd's Hostname",
+                       why[0], why[1]);
+        s->logged = now;
+}
+
+/* The host: SYSTMID as the reading in use reads it, or collectd's Hostname. */
+static void name_system(struct zm_engine *e, const struct rd_state *s)
+{
         if (s->neither) {
                 zm_set_system(e, "");
-        } else if (s->have_sys && s->name[s->cur][0]) {
-                char lower[16];
-                size_t i = 0;
-                for (; s->name[s->cur][i]; i++)
-                        lower[i] = (char)tolower((unsigned char)s->name[s->cur][i]);
-                lower[i] = 0;
-                if (strcmp(lower, zm_engine_system(e)) != 0) {
-                        zm_log(e, ZM_LOG_INFO, "system name %s (MTRSYS_SYSTMID, %s reading)", lower,
-                               rlabel[s->cur]);
-                        zm_set_system(e, lower);
-                }
+                return;
         }
+        if (!s->have_sys || !s->name[s->cur][0])
+                return;
+        char lower[16];
+        size_t i = 0;
+        for (; s->name[s->cur][i]; i++)
+                lower[i] = (char)tolower((unsigned char)s->name[s->cur][i]);
+        lower[i] = 0;
+        if (strcmp(lower, zm_engine_system(e)) != 0) {
+                zm_log(e, ZM_LOG_INFO, "system name %s (MTRSYS_SYSTMID, %s reading)", lower,
+                       rlabel[s->cur]);
+                zm_set_system(e, lower);
+        }
+}
+
+static void decide(struct zm_engine *e, struct rd_state *s)
+{
+        char why[NR][200] = {"", ""};
+        bool ok[NR];
+        for (int k = 0; k < NR; k++)
+                ok[k] = pass(s, k, why[k], sizeof(why[k]));
+        int before = s->neither ? -1 : s->cur;
+        choose(e, s, ok, why);
+        zm_set_reading(e, rname[s->cur]);
+        tell(e, s, before, why);
+        name_system(e, s);
 }
 
 static void on_sytprp(struct rd_state *s, const struct zd_record *r)

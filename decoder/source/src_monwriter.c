@@ -159,23 +159,72 @@ static void deliver(struct mwr_state *s, const struct mwr_hdr *h, uint16_t numbe
         zd_deliver(s->d, &r);
 }
 
+/* The header's own faults, which the driver refuses before CP sees anything. */
+static bool header_ok(struct mwr_state *s, const struct mwr_hdr *h, const struct zd_pos *pos)
+{
+        if (h->fn > MWR_CONFIG)
+                zd_report(s->d, ZD_E_MWR_FUNCTION, pos, "mon_function %u", h->fn);
+        else if (h->hdrlen != ZD_MWR_HDR_LEN)
+                zd_report(s->d, ZD_E_MWR_HDRLEN, pos, "hdrlen %u, the driver wants 13", h->hdrlen);
+        else if (h->datalen > ZD_MWR_MAX_DATALEN)
+                zd_report(s->d, ZD_E_MWR_DATALEN, pos, "datalen %u, at most 4010", h->datalen);
+        else
+                return true;
+        return false;
+}
+
+/* A new buffer for h's key (START or START_CONFIG); NULL when refused or out of memory. */
+static struct mwr_buf *new_buf(struct mwr_state *s, const struct mwr_hdr *h,
+                               const struct zd_pos *pos)
+{
+        if (s->nb >= ZD_MWR_MAX_BUFS) {
+                zd_report(s->d, ZD_E_MWR_BUFFERS, pos, "buffer %zu", s->nb + 1);
+                return NULL;
+        }
+        struct mwr_buf *nb = realloc(s->b, (s->nb + 1) * sizeof(*nb));
+        uint8_t *copy = malloc(h->datalen);
+        if (nb)
+                s->b = nb;
+        if (!nb || !copy) {
+                free(copy);
+                return NULL;
+        }
+        struct mwr_buf *b = &s->b[s->nb++];
+        memset(b, 0, sizeof(*b));
+        memcpy(b->key, h->key, 9);
+        b->fn = h->fn;
+        b->datalen = h->datalen;
+        b->data = copy;
+        return b;
+}
+
+/* START or START_CONFIG with data: the buffer as CP would sample it. */
+static void sample(struct mwr_state *s, const struct mwr_hdr *h, struct mwr_buf *b,
+                   const uint8_t *data, uint64_t off, const struct zd_pos *pos)
+{
+        if (b && b->datalen != h->datalen) {
+                zd_report(s->d, ZD_E_MWR_RESIZE, pos,
+                          "buffer of %u bytes rewritten with %u (STOP it first)", b->datalen,
+                          h->datalen);
+                return;
+        }
+        if (!b && !(b = new_buf(s, h, pos)))
+                return;
+        if (b->in_interval) /* the application's next pass: CP's next sample */
+                interval_end(s, off);
+        memcpy(b->data, data, h->datalen);
+        b->in_interval = true;
+        s->samples = true;
+        deliver(s, h, 2, data, h->datalen, off);
+}
+
 /* One header and its data at p (off in the input); returns the bytes it takes. */
 static size_t one(struct mwr_state *s, const struct mwr_hdr *h, const uint8_t *data, uint64_t off)
 {
         struct zd_pos pos = {.offset = off, .set = s->sets};
         size_t take = ZD_MWR_HDR_LEN + (h->fn == MWR_STOP ? 0 : h->datalen);
-        if (h->fn > MWR_CONFIG) {
-                zd_report(s->d, ZD_E_MWR_FUNCTION, &pos, "mon_function %u", h->fn);
+        if (!header_ok(s, h, &pos))
                 return take;
-        }
-        if (h->hdrlen != ZD_MWR_HDR_LEN) {
-                zd_report(s->d, ZD_E_MWR_HDRLEN, &pos, "hdrlen %u, the driver wants 13", h->hdrlen);
-                return take;
-        }
-        if (h->datalen > ZD_MWR_MAX_DATALEN) {
-                zd_report(s->d, ZD_E_MWR_DATALEN, &pos, "datalen %u, at most 4010", h->datalen);
-                return take;
-        }
         struct mwr_buf *b = find(s, h);
         if (h->fn == MWR_STOP) { /* no data follows a STOP, whatever its datalen says */
                 if (b) {
@@ -183,49 +232,12 @@ static size_t one(struct mwr_state *s, const struct mwr_hdr *h, const uint8_t *d
                         free(b->data);
                         *b = s->b[--s->nb];
                 }
-                return take;
-        }
-        if (h->datalen == 0) {
+        } else if (h->datalen == 0)
                 zd_report(s->d, ZD_E_MWR_EMPTY, &pos, "mon_function %u with no data", h->fn);
-                return take;
-        }
-        if (h->fn == MWR_EVENT) {
+        else if (h->fn == MWR_EVENT)
                 deliver(s, h, 1, data, h->datalen, off);
-                return take;
-        }
-        if (b && b->datalen != h->datalen) {
-                zd_report(s->d, ZD_E_MWR_RESIZE, &pos,
-                          "buffer of %u bytes rewritten with %u (STOP it first)", b->datalen,
-                          h->datalen);
-                return take;
-        }
-        if (!b) {
-                if (s->nb >= ZD_MWR_MAX_BUFS) {
-                        zd_report(s->d, ZD_E_MWR_BUFFERS, &pos, "buffer %zu", s->nb + 1);
-                        return take;
-                }
-                struct mwr_buf *nb = realloc(s->b, (s->nb + 1) * sizeof(*nb));
-                uint8_t *copy = malloc(h->datalen);
-                if (!nb || !copy) {
-                        free(copy);
-                        if (nb)
-                                s->b = nb;
-                        return take;
-                }
-                s->b = nb;
-                b = &s->b[s->nb++];
-                memset(b, 0, sizeof(*b));
-                memcpy(b->key, h->key, 9);
-                b->fn = h->fn;
-                b->datalen = h->datalen;
-                b->data = copy;
-        }
-        if (b->in_interval) /* the application's next pass: CP's next sample */
-                interval_end(s, off);
-        memcpy(b->data, data, h->datalen);
-        b->in_interval = true;
-        s->samples = true;
-        deliver(s, h, 2, data, h->datalen, off);
+        else
+                sample(s, h, b, data, off, &pos);
         return take;
 }
 
