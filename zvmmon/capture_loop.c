@@ -94,6 +94,46 @@ static bool reopen(struct cap *c)
         return false;
 }
 
+/* A read failed with errno; left: seconds to the deadline.  False: stop capturing. */
+static bool on_read_error(struct cap *c, double left)
+{
+        const struct zm_cap_io *io = c->io;
+        struct zm_cap_result *res = c->res;
+        const char *dev = c->o->dev;
+        switch (errno) {
+        case EINTR:
+                return true;
+        case EAGAIN:
+                if (io->wait(io->ctx, (int)(left > 1.0 ? 1000 : left * 1000 + 1)) < 0) {
+                        fprintf(stderr, "zvmmon capture: %s: connection severed; reopening\n", dev);
+                        return reopen(c);
+                }
+                return true;
+        case EOVERFLOW:
+                res->overflows++;
+                if (c->have_held)
+                        c->held_status |= ZD_CAP_OVERFLOW;
+                fprintf(stderr,
+                        "zvmmon capture: %s: message limit reached (EOVERFLOW): monitor data "
+                        "was lost after data set %llu\n",
+                        dev, res->sets + c->have_held);
+                return true;
+        case EFAULT:
+                res->discarded += c->cur.n > 0;
+                c->cur.n = 0;
+                fprintf(stderr, "zvmmon capture: %s: EFAULT: partial data set discarded\n", dev);
+                return true;
+        case EIO:
+                fprintf(stderr, "zvmmon capture: %s: EIO: partial data set discarded; reopening\n",
+                        dev);
+                return reopen(c);
+        default:
+                fprintf(stderr, "zvmmon capture: %s: %s\n", dev, strerror(errno));
+                res->device_lost = true;
+                return false;
+        }
+}
+
 void zm_capture_run(const struct zm_cap_io *io, FILE *out, const struct zm_cap_opts *o,
                     struct zm_cap_result *res)
 {
@@ -122,57 +162,15 @@ void zm_capture_run(const struct zm_cap_io *io, FILE *out, const struct zm_cap_o
                 if (n > 0) {
                         flush_held(&c); /* no EOVERFLOW came for it */
                         c.cur.n += (size_t)n;
-                        continue;
-                }
-                if (n == 0) {
+                } else if (n == 0) {
                         bool was_empty = c.cur.n == 0;
                         complete(&c);
                         if (was_empty)
                                 io->pause(io->ctx, 50); /* nothing queued: do not spin */
-                        continue;
-                }
-                switch (errno) {
-                case EINTR:
+                } else if (!on_read_error(&c, left)) {
                         break;
-                case EAGAIN:
-                        if (io->wait(io->ctx, (int)(left > 1.0 ? 1000 : left * 1000 + 1)) < 0) {
-                                fprintf(stderr,
-                                        "zvmmon capture: %s: connection severed; reopening\n",
-                                        o->dev);
-                                if (!reopen(&c))
-                                        goto done;
-                        }
-                        break;
-                case EOVERFLOW:
-                        res->overflows++;
-                        if (c.have_held)
-                                c.held_status |= ZD_CAP_OVERFLOW;
-                        fprintf(
-                            stderr,
-                            "zvmmon capture: %s: message limit reached (EOVERFLOW): monitor data "
-                            "was lost after data set %llu\n",
-                            o->dev, res->sets + c.have_held);
-                        break;
-                case EFAULT:
-                        res->discarded += c.cur.n > 0;
-                        c.cur.n = 0;
-                        fprintf(stderr, "zvmmon capture: %s: EFAULT: partial data set discarded\n",
-                                o->dev);
-                        break;
-                case EIO:
-                        fprintf(stderr,
-                                "zvmmon capture: %s: EIO: partial data set discarded; reopening\n",
-                                o->dev);
-                        if (!reopen(&c))
-                                goto done;
-                        break;
-                default:
-                        fprintf(stderr, "zvmmon capture: %s: %s\n", o->dev, strerror(errno));
-                        res->device_lost = true;
-                        goto done;
                 }
         }
-done:
         flush_held(&c);
         if (c.cur.n)
                 res->discarded++; /* stopped inside a set: it was never completed */

@@ -99,52 +99,67 @@ static long parse_count(const char *opt, const char *s)
         return v;
 }
 
-int zm_cmd_capture(int argc, char **argv)
+struct args {
+        const char *opath;
+        struct dev d;
+        long max_sets, seconds;
+};
+
+/* 0: go on; -1: --help was shown; else the exit code. */
+static int parse(struct args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
             {"output", required_argument, NULL, 'o'}, {"device", required_argument, NULL, 'D'},
             {"sets", required_argument, NULL, 'n'},   {"seconds", required_argument, NULL, 's'},
             {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
         };
-        const char *opath = NULL;
-        struct dev d = {"/dev/monreader", -1};
-        long max_sets = 0, seconds = 0;
         int c;
         optind = 1;
         while ((c = getopt_long(argc, argv, "o:D:n:s:h", opts, NULL)) != -1) {
                 switch (c) {
                 case 'o':
-                        opath = optarg;
+                        a->opath = optarg;
                         break;
                 case 'D':
-                        d.path = optarg;
+                        a->d.path = optarg;
                         break;
                 case 'n':
-                        if ((max_sets = parse_count("--sets", optarg)) < 0)
+                        if ((a->max_sets = parse_count("--sets", optarg)) < 0)
                                 return ZM_UNUSABLE;
                         break;
                 case 's':
-                        if ((seconds = parse_count("--seconds", optarg)) < 0)
+                        if ((a->seconds = parse_count("--seconds", optarg)) < 0)
                                 return ZM_UNUSABLE;
                         break;
                 case 'h':
                         puts("Usage: zvmmon capture -o FILE [--device PATH] [--sets N] [--seconds "
                              "N]");
-                        return ZM_OK;
+                        return -1;
                 default:
                         return ZM_UNUSABLE;
                 }
         }
-        if (!opath || optind != argc) {
+        if (!a->opath || optind != argc) {
                 fprintf(stderr, "zvmmon capture: -o FILE is required (and nothing else)\n");
                 return ZM_UNUSABLE;
         }
-        if ((d.fd = open_dev(d.path)) < 0)
+        return 0;
+}
+
+int zm_cmd_capture(int argc, char **argv)
+{
+        struct args a = {.d = {"/dev/monreader", -1}};
+        int rc = parse(&a, argc, argv);
+        if (rc)
+                return rc < 0 ? ZM_OK : rc;
+        struct dev *d = &a.d;
+        const char *opath = a.opath;
+        if ((d->fd = open_dev(d->path)) < 0)
                 return ZM_UNUSABLE;
         FILE *out = strcmp(opath, "-") == 0 ? stdout : fopen(opath, "wb");
         if (!out) {
                 fprintf(stderr, "zvmmon capture: %s: %s\n", opath, strerror(errno));
-                close(d.fd);
+                close(d->fd);
                 return ZM_UNUSABLE;
         }
         struct sigaction sa = {0};
@@ -152,13 +167,13 @@ int zm_cmd_capture(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
 
-        struct zm_cap_io io = {&d, d_read, d_wait, d_reopen, d_pause, d_mono, d_unix_us};
-        struct zm_cap_opts o = {(unsigned long long)max_sets, (double)seconds, &stop, d.path,
+        struct zm_cap_io io = {d, d_read, d_wait, d_reopen, d_pause, d_mono, d_unix_us};
+        struct zm_cap_opts o = {(unsigned long long)a.max_sets, (double)a.seconds, &stop, d->path,
                                 opath};
         struct zm_cap_result r;
         zm_capture_run(&io, out, &o, &r);
-        if (d.fd >= 0)
-                close(d.fd);
+        if (d->fd >= 0)
+                close(d->fd);
         fprintf(stderr,
                 "zvmmon capture: %llu data sets, %llu bytes to %s; %llu overflows, %llu discarded, "
                 "%llu empty, %llu reopens\n",

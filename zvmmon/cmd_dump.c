@@ -78,7 +78,68 @@ static int number(const char *s, int max, int *out)
         return 0;
 }
 
-int zm_cmd_dump(int argc, char **argv)
+/* The command line: the filter goes straight into the dump's state. */
+struct args {
+        struct dump x;
+        enum zd_emit_fmt fmt;
+        bool hex;
+        struct zm_input in;
+};
+
+/* 0: go on; -1: --help was shown; else the exit code. */
+static int option(struct args *a, int c)
+{
+        switch (c) {
+        case 'f':
+                if (!strcmp(optarg, "json"))
+                        a->fmt = ZD_EMIT_JSON;
+                else if (!strcmp(optarg, "text"))
+                        a->fmt = ZD_EMIT_TEXT;
+                else {
+                        fprintf(stderr, "zvmmon dump: --format json or text\n");
+                        return ZM_UNUSABLE;
+                }
+                return 0;
+        case 'd':
+                if (number(optarg, 255, &a->x.domain)) {
+                        fprintf(stderr, "zvmmon dump: --domain %s: not a domain number\n", optarg);
+                        return ZM_UNUSABLE;
+                }
+                return 0;
+        case 'r':
+                if (number(optarg, 65535, &a->x.record)) {
+                        fprintf(stderr, "zvmmon dump: --record %s: not a record number\n", optarg);
+                        return ZM_UNUSABLE;
+                }
+                return 0;
+        case 'u':
+                /* z/VM userids are upper case: match the glob case-insensitively. */
+                for (char *p = optarg; *p; p++)
+                        *p = (char)toupper((unsigned char)*p);
+                a->x.userid = optarg;
+                return 0;
+        case 'i': {
+                const struct zd_source_ops *o = zd_source_by_name(optarg);
+                if (!o) {
+                        fprintf(stderr, "zvmmon dump: --input %s: unknown format\n", optarg);
+                        return ZM_UNUSABLE;
+                }
+                a->in.fmt = o->fmt;
+                return 0;
+        }
+        case 'x':
+                a->hex = true;
+                return 0;
+        case 'h':
+                puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
+                     "[--record N] [--userid GLOB] [--hex] FILE|-");
+                return -1;
+        default:
+                return ZM_UNUSABLE;
+        }
+}
+
+static int parse(struct args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
             {"format", required_argument, NULL, 'f'}, {"domain", required_argument, NULL, 'd'},
@@ -86,91 +147,47 @@ int zm_cmd_dump(int argc, char **argv)
             {"input", required_argument, NULL, 'i'},  {"hex", no_argument, NULL, 'x'},
             {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
         };
-        struct dump x = {.domain = -1, .record = -1};
-        enum zd_emit_fmt fmt = ZD_EMIT_JSON;
-        bool hex = false;
-        struct zm_input in = {0};
-        int c;
+        int c, rc;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xh", opts, NULL)) != -1) {
-                switch (c) {
-                case 'f':
-                        if (!strcmp(optarg, "json"))
-                                fmt = ZD_EMIT_JSON;
-                        else if (!strcmp(optarg, "text"))
-                                fmt = ZD_EMIT_TEXT;
-                        else {
-                                fprintf(stderr, "zvmmon dump: --format json or text\n");
-                                return ZM_UNUSABLE;
-                        }
-                        break;
-                case 'd':
-                        if (number(optarg, 255, &x.domain)) {
-                                fprintf(stderr, "zvmmon dump: --domain %s: not a domain number\n",
-                                        optarg);
-                                return ZM_UNUSABLE;
-                        }
-                        break;
-                case 'r':
-                        if (number(optarg, 65535, &x.record)) {
-                                fprintf(stderr, "zvmmon dump: --record %s: not a record number\n",
-                                        optarg);
-                                return ZM_UNUSABLE;
-                        }
-                        break;
-                case 'u':
-                        /* z/VM userids are upper case: match the glob case-insensitively. */
-                        for (char *p = optarg; *p; p++)
-                                *p = (char)toupper((unsigned char)*p);
-                        x.userid = optarg;
-                        break;
-                case 'i': {
-                        const struct zd_source_ops *o = zd_source_by_name(optarg);
-                        if (!o) {
-                                fprintf(stderr, "zvmmon dump: --input %s: unknown format\n",
-                                        optarg);
-                                return ZM_UNUSABLE;
-                        }
-                        in.fmt = o->fmt;
-                        break;
-                }
-                case 'x':
-                        hex = true;
-                        break;
-                case 'h':
-                        puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
-                             "[--record N] [--userid GLOB] [--hex] FILE|-");
-                        return ZM_OK;
-                default:
-                        return ZM_UNUSABLE;
-                }
-        }
+        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xh", opts, NULL)) != -1)
+                if ((rc = option(a, c)) != 0)
+                        return rc;
         if (optind != argc - 1) {
                 fprintf(stderr, "zvmmon dump: one FILE (or -) expected\n");
                 return ZM_UNUSABLE;
         }
-        in.path = argv[optind];
-        x.emit = zd_emit_new(fmt, stdout);
-        if (x.emit)
-                zd_emit_set_hex(x.emit, hex);
-        x.t = zd_appl_tracker_new();
-        if (!x.emit || !x.t) {
+        a->in.path = argv[optind];
+        return 0;
+}
+
+int zm_cmd_dump(int argc, char **argv)
+{
+        struct args a = {.x = {.domain = -1, .record = -1}, .fmt = ZD_EMIT_JSON};
+        int rc = parse(&a, argc, argv);
+        if (rc)
+                return rc < 0 ? ZM_OK : rc;
+        struct dump *x = &a.x;
+        x->emit = zd_emit_new(a.fmt, stdout);
+        if (x->emit)
+                zd_emit_set_hex(x->emit, a.hex);
+        x->t = zd_appl_tracker_new();
+        if (!x->emit || !x->t) {
                 fprintf(stderr, "zvmmon: out of memory\n");
-                zd_emit_free(x.emit);
-                zd_appl_tracker_free(x.t);
+                zd_emit_free(x->emit);
+                zd_appl_tracker_free(x->t);
                 return ZM_UNUSABLE;
         }
-        struct zd_handler h = {&x, on_record, on_error, NULL};
+        struct zd_handler h = {x, on_record, on_error, NULL};
         struct zd_stats st;
-        int rc = zm_run_input(&in, &h, &st, NULL);
+        rc = zm_run_input(&a.in, &h, &st, NULL);
         fflush(stdout);
-        zd_emit_free(x.emit);
-        zd_appl_tracker_free(x.t);
+        zd_emit_free(x->emit);
+        zd_appl_tracker_free(x->t);
         if (rc != ZM_OK) {
                 zm_report_errors(&st);
                 return rc;
         }
         for (int k = 0; k < ZD_E__COUNT; k++)
-                st.errors[k] += x.extra.errors[k];
+                st.errors[k] += x->extra.errors[k];
         return zm_report_errors(&st);
 }

@@ -44,11 +44,10 @@ static void text(struct zd_sink *s, const char *k, const char *v)
         s->str(s->ctx, v, strlen(v));
 }
 
-static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
-                   const struct zd_stats *st, const struct stat_ctx *x)
+/* What the file is and what it holds in total. */
+static void report_totals(struct zd_sink *s, const char *path, enum zd_format fmt,
+                          const struct zd_stats *st)
 {
-        s->begin(s->ctx);
-        s->map_open(s->ctx);
         text(s, "input", path);
         const struct zd_source_ops *o = zd_source_by_fmt(fmt);
         text(s, "format", o ? o->name : "unknown");
@@ -65,7 +64,10 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
                 text(s, "first_time", b);
         if (st->last_tod && zd_tod_to_iso8601(st->last_tod, b, sizeof(b)))
                 text(s, "last_time", b);
+}
 
+static void report_by_record(struct zd_sink *s, const struct zd_stats *st)
+{
         s->key(s->ctx, "by_record");
         s->array_open(s->ctx);
         for (unsigned d = 0; d < ZD_NDOMAINS; d++)
@@ -88,40 +90,41 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
                         s->map_close(s->ctx);
                 }
         s->array_close(s->ctx);
-        num(s, "unknown_domain", st->unknown_domain);
-        /* VM/370 Monitor tapes: records by MONITOR CALL class and code. */
+}
+
+/* VM/370 Monitor tapes: records by MONITOR CALL class and code. */
+static void report_by_vm370(struct zd_sink *s, const struct zd_stats *st)
+{
         bool vm370 = false;
         for (unsigned c = 0; c < ZD_NDOMAINS; c++)
                 for (unsigned k = 0; k < ZD_NRECSLOTS; k++)
                         vm370 |= st->by_vm370[c][k] != 0;
-        if (vm370) {
-                s->key(s->ctx, "by_vm370");
-                s->array_open(s->ctx);
-                for (unsigned c = 0; c < ZD_NDOMAINS; c++)
-                        for (unsigned k = 0; k < ZD_NRECSLOTS; k++) {
-                                if (!st->by_vm370[c][k])
-                                        continue;
-                                s->map_open(s->ctx);
-                                num(s, "class", c);
-                                const char *cn = zd_vm370_class_name(c);
-                                text(s, "class_name", cn ? cn : "unknown");
-                                num(s, "code", k);
-                                const char *kn = zd_vm370_code_name(c, k);
-                                text(s, "code_name",
-                                     k == ZD_NRECSLOTS - 1 ? "127 or above"
-                                     : kn                  ? kn
-                                                           : "unknown");
-                                num(s, "count", st->by_vm370[c][k]);
-                                s->map_close(s->ctx);
-                        }
-                s->array_close(s->ctx);
-        }
-        if (st->blocks)
-                num(s, "blocks", st->blocks);
-        if (st->tapemarks)
-                num(s, "tapemarks", st->tapemarks);
+        if (!vm370)
+                return;
+        s->key(s->ctx, "by_vm370");
+        s->array_open(s->ctx);
+        for (unsigned c = 0; c < ZD_NDOMAINS; c++)
+                for (unsigned k = 0; k < ZD_NRECSLOTS; k++) {
+                        if (!st->by_vm370[c][k])
+                                continue;
+                        s->map_open(s->ctx);
+                        num(s, "class", c);
+                        const char *cn = zd_vm370_class_name(c);
+                        text(s, "class_name", cn ? cn : "unknown");
+                        num(s, "code", k);
+                        const char *kn = zd_vm370_code_name(c, k);
+                        text(s, "code_name",
+                             k == ZD_NRECSLOTS - 1 ? "127 or above"
+                             : kn                  ? kn
+                                                   : "unknown");
+                        num(s, "count", st->by_vm370[c][k]);
+                        s->map_close(s->ctx);
+                }
+        s->array_close(s->ctx);
+}
 
-        const struct zm_appl_counts *a = &x->ac;
+static void report_appldata(struct zd_sink *s, const struct zm_appl_counts *a)
+{
         s->key(s->ctx, "appldata");
         s->map_open(s->ctx);
         num(s, "linuxkrnl_mem", a->linuxkrnl[1]);
@@ -137,18 +140,39 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
         num(s, "stale", a->stale);
         num(s, "sync_drops", a->sync_drops);
         s->map_close(s->ctx);
+}
 
+static void report_errors(struct zd_sink *s, const struct zd_stats *st)
+{
         s->key(s->ctx, "errors");
         s->map_open(s->ctx);
         for (int k = 1; k < ZD_E__COUNT; k++)
                 if (st->errors[k])
                         num(s, zd_err_name((enum zd_err_kind)k), st->errors[k]);
         s->map_close(s->ctx);
+}
+
+static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
+                   const struct zd_stats *st, const struct stat_ctx *x)
+{
+        s->begin(s->ctx);
+        s->map_open(s->ctx);
+        report_totals(s, path, fmt, st);
+        report_by_record(s, st);
+        num(s, "unknown_domain", st->unknown_domain);
+        report_by_vm370(s, st);
+        if (st->blocks)
+                num(s, "blocks", st->blocks);
+        if (st->tapemarks)
+                num(s, "tapemarks", st->tapemarks);
+        report_appldata(s, &x->ac);
+        report_errors(s, st);
         s->map_close(s->ctx);
         s->end(s->ctx);
 }
 
-int zm_cmd_stat(int argc, char **argv)
+/* 0: go on; -1: --help was shown; else the exit code. */
+static int parse(struct zm_input *in, bool *json, int argc, char **argv)
 {
         static const struct option opts[] = {
             {"format", required_argument, NULL, 'f'},
@@ -156,8 +180,6 @@ int zm_cmd_stat(int argc, char **argv)
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0},
         };
-        struct zm_input in = {0};
-        bool json = false;
         int c;
         optind = 1;
         while ((c = getopt_long(argc, argv, "f:i:h", opts, NULL)) != -1) {
@@ -167,7 +189,7 @@ int zm_cmd_stat(int argc, char **argv)
                                 fprintf(stderr, "zvmmon stat: --format json or text\n");
                                 return ZM_UNUSABLE;
                         }
-                        json = !strcmp(optarg, "json");
+                        *json = !strcmp(optarg, "json");
                         break;
                 case 'i': {
                         const struct zd_source_ops *o = zd_source_by_name(optarg);
@@ -176,12 +198,12 @@ int zm_cmd_stat(int argc, char **argv)
                                         optarg);
                                 return ZM_UNUSABLE;
                         }
-                        in.fmt = o->fmt;
+                        in->fmt = o->fmt;
                         break;
                 }
                 case 'h':
                         puts("Usage: zvmmon stat [--format text|json] [--input FMT] FILE|-");
-                        return ZM_OK;
+                        return -1;
                 default:
                         return ZM_UNUSABLE;
                 }
@@ -190,7 +212,17 @@ int zm_cmd_stat(int argc, char **argv)
                 fprintf(stderr, "zvmmon stat: one FILE (or -) expected\n");
                 return ZM_UNUSABLE;
         }
-        in.path = argv[optind];
+        in->path = argv[optind];
+        return 0;
+}
+
+int zm_cmd_stat(int argc, char **argv)
+{
+        struct zm_input in = {0};
+        bool json = false;
+        int rc = parse(&in, &json, argc, argv);
+        if (rc)
+                return rc < 0 ? ZM_OK : rc;
         struct stat_ctx x = {0};
         x.t = zd_appl_tracker_new();
         if (!x.t)
@@ -198,7 +230,7 @@ int zm_cmd_stat(int argc, char **argv)
         struct zd_handler h = {&x, on_record, NULL, NULL};
         struct zd_stats st;
         enum zd_format fmt = ZD_FMT_UNKNOWN;
-        int rc = zm_run_input(&in, &h, &st, &fmt);
+        rc = zm_run_input(&in, &h, &st, &fmt);
         zd_appl_tracker_free(x.t);
         for (int k = 0; k < ZD_E__COUNT; k++)
                 st.errors[k] += x.extra.errors[k];

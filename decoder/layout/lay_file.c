@@ -245,6 +245,60 @@ static const char *const type_names[] = {"uint",   "sint",  "tod",  "timer", "ti
 static const char *const prov_names[] = {"verified", "hint", "inferred", "uncertain"};
 static const char *const kind_names[] = {"none", "gauge", "counter"};
 
+/* Field w (words t): sound for its type, inside the open layout, clear of the other fields. */
+static bool field_fits(struct parser *p, char **t, const struct zl_field *w)
+{
+        const struct zl_layout *l = &p->b->l[p->b->nl - 1];
+        unsigned long off = w->off, len = w->len;
+        if (len == 0)
+                return fail(p, "field %s has length 0", t[1]);
+        if ((w->type == ZL_UINT || w->type == ZL_SINT) && len > 8)
+                return fail(p, "integer field %s is longer than 8 bytes", t[1]);
+        if ((w->type == ZL_TOD || w->type == ZL_TIMER || w->type == ZL_TIMERD) && len != 8)
+                return fail(p, "clock field %s must be 8 bytes", t[1]);
+        if (l->domain >= 0 && off < 20)
+                return fail(p, "field %s at %lu lies in the record header", t[1], off);
+        if (off + len > l->min_len)
+                return fail(p, "field %s ends at %lu, past min_len %u", t[1], off + len,
+                            l->min_len);
+        if (!*t[8])
+                return fail(p, "field %s has no source", t[1]);
+        for (size_t i = 0; i < p->nf; i++) {
+                const struct zl_field *g = &p->f[i];
+                if (strcmp(g->name, t[1]) == 0 && strcmp(t[1], "*") != 0)
+                        return fail(p, "field %s defined twice", t[1]);
+                if (off < (unsigned long)g->off + g->len && g->off < off + len)
+                        return fail(p, "field %s overlaps %s", t[1], g->name);
+        }
+        return true;
+}
+
+/* Field w joins the open layout, with its strings (words t) kept in the blob. */
+static bool add_field(struct parser *p, char **t, const struct zl_field *w)
+{
+        if (p->nf == ZL_FILE_MAX_FIELDS)
+                return fail(p, "more than %u fields in layout %s", ZL_FILE_MAX_FIELDS,
+                            p->b->l[p->b->nl - 1].id);
+        if (p->nf == p->capf) {
+                size_t cap = p->capf ? p->capf * 2 : 16;
+                struct zl_field *nf = realloc(p->f, cap * sizeof(*nf));
+                if (!nf)
+                        return fail(p, "out of memory");
+                p->f = nf;
+                p->capf = cap;
+        }
+        struct zl_field *f = &p->f[p->nf];
+        *f = *w;
+        f->name = keep(p, t[1]);
+        f->unit = strcmp(t[7], "-") == 0 ? NULL : keep(p, t[7]);
+        f->source = keep(p, t[8]);
+        f->desc = keep(p, t[9]);
+        if (!f->name || !f->source || !f->desc || (strcmp(t[7], "-") != 0 && !f->unit))
+                return fail(p, "out of memory");
+        p->nf++;
+        return true;
+}
+
 static bool do_field(struct parser *p, char **t, int n)
 {
         /* field NAME OFF LEN TYPE PROV KIND UNIT "source" "desc" */
@@ -253,7 +307,6 @@ static bool do_field(struct parser *p, char **t, int n)
         if (n != 10)
                 return fail(p,
                             "expected: field NAME OFF LEN TYPE PROV KIND UNIT \"source\" \"desc\"");
-        struct zl_layout *l = &p->b->l[p->b->nl - 1];
         unsigned long off, len;
         if (!valid_name(t[1], 48))
                 return fail(p, "bad field name \"%s\"", t[1]);
@@ -271,51 +324,14 @@ static bool do_field(struct parser *p, char **t, int n)
                             t[5]);
         if (kind < 0)
                 return fail(p, "unknown kind \"%s\" (none gauge counter)", t[6]);
-        if (len == 0)
-                return fail(p, "field %s has length 0", t[1]);
-        if ((type == ZL_UINT || type == ZL_SINT) && len > 8)
-                return fail(p, "integer field %s is longer than 8 bytes", t[1]);
-        if ((type == ZL_TOD || type == ZL_TIMER || type == ZL_TIMERD) && len != 8)
-                return fail(p, "clock field %s must be 8 bytes", t[1]);
-        if (l->domain >= 0 && off < 20)
-                return fail(p, "field %s at %lu lies in the record header", t[1], off);
-        if (off + len > l->min_len)
-                return fail(p, "field %s ends at %lu, past min_len %u", t[1], off + len,
-                            l->min_len);
-        if (!*t[8])
-                return fail(p, "field %s has no source", t[1]);
-        for (size_t i = 0; i < p->nf; i++) {
-                const struct zl_field *g = &p->f[i];
-                if (strcmp(g->name, t[1]) == 0 && strcmp(t[1], "*") != 0)
-                        return fail(p, "field %s defined twice", t[1]);
-                if (off < (unsigned long)g->off + g->len && g->off < off + len)
-                        return fail(p, "field %s overlaps %s", t[1], g->name);
-        }
-        if (p->nf == ZL_FILE_MAX_FIELDS)
-                return fail(p, "more than %u fields in layout %s", ZL_FILE_MAX_FIELDS, l->id);
-        if (p->nf == p->capf) {
-                size_t cap = p->capf ? p->capf * 2 : 16;
-                struct zl_field *nf = realloc(p->f, cap * sizeof(*nf));
-                if (!nf)
-                        return fail(p, "out of memory");
-                p->f = nf;
-                p->capf = cap;
-        }
-        struct zl_field *f = &p->f[p->nf];
-        memset(f, 0, sizeof(*f));
-        f->name = keep(p, t[1]);
-        f->unit = strcmp(t[7], "-") == 0 ? NULL : keep(p, t[7]);
-        f->source = keep(p, t[8]);
-        f->desc = keep(p, t[9]);
-        if (!f->name || !f->source || !f->desc || (strcmp(t[7], "-") != 0 && !f->unit))
-                return fail(p, "out of memory");
-        f->off = (uint16_t)off;
-        f->len = (uint16_t)len;
-        f->type = (uint8_t)type;
-        f->prov = (uint8_t)prov;
-        f->kind = (uint8_t)kind;
-        p->nf++;
-        return true;
+        struct zl_field w = {
+            .off = (uint16_t)off,
+            .len = (uint16_t)len,
+            .type = (uint8_t)type,
+            .prov = (uint8_t)prov,
+            .kind = (uint8_t)kind,
+        };
+        return field_fits(p, t, &w) && add_field(p, t, &w);
 }
 
 static bool parse(struct parser *p, const char *text, size_t len)

@@ -146,24 +146,53 @@ static bool append(struct aws_state *s, zd_view data)
         return true;
 }
 
+static void on_tape_mark(struct aws_state *s, const struct zd_pos *pos)
+{
+        if (s->in_block) {
+                zd_report(s->d, ZD_E_AWS_SEGMENT, pos,
+                          "tape mark at offset %llu inside a block (no end-of-block chunk); "
+                          "the incomplete block is dropped",
+                          (unsigned long long)pos->offset);
+                s->in_block = false;
+                s->bn = 0;
+        }
+        s->d->st.tapemarks++;
+        zd_vb_set_file(s->vb, ++s->file);
+        if (++s->marks_in_row >= 2)
+                s->eot = true;
+}
+
+/* A data chunk starts a block or continues the open one.  False: it belongs to none. */
+static bool chunk_in_block(struct aws_state *s, const struct aws_hdr *h, const struct zd_pos *pos)
+{
+        if (h->f1 & AWS_BOR) {
+                if (s->in_block)
+                        zd_report(s->d, ZD_E_AWS_SEGMENT, pos,
+                                  "new block at offset %llu before the previous one ended; the "
+                                  "incomplete block is dropped",
+                                  (unsigned long long)pos->offset);
+                s->in_block = true;
+                s->dropping = false;
+                s->bn = 0;
+                s->blk_off = pos->offset + AWS_HDR_LEN;
+                return true;
+        }
+        if (s->in_block)
+                return true;
+        if (!s->dropping)
+                zd_report(s->d, ZD_E_AWS_SEGMENT, pos,
+                          "chunk at offset %llu continues a block that never started; skipped",
+                          (unsigned long long)pos->offset);
+        s->dropping = !(h->f1 & AWS_EOR);
+        return false;
+}
+
 /* One chunk: header h at input offset off, its data. */
 static void on_chunk(struct aws_state *s, const struct aws_hdr *h, zd_view data, uint64_t off)
 {
         struct zd_pos pos = {.offset = off, .set = s->file};
         if (h->f1 & AWS_TM) {
-                if (s->in_block) {
-                        zd_report(
-                            s->d, ZD_E_AWS_SEGMENT, &pos,
-                            "tape mark at offset %llu inside a block (no end-of-block chunk); "
-                            "the incomplete block is dropped",
-                            (unsigned long long)off);
-                        s->in_block = false;
-                        s->bn = 0;
-                }
-                s->d->st.tapemarks++;
-                zd_vb_set_file(s->vb, ++s->file);
-                if (++s->marks_in_row >= 2)
-                        s->eot = true;
+                on_tape_mark(s, &pos);
                 return;
         }
         if (s->eot) {
@@ -185,25 +214,8 @@ static void on_chunk(struct aws_state *s, const struct aws_hdr *h, zd_view data,
                 s->bn = 0;
                 return;
         }
-        if (h->f1 & AWS_BOR) {
-                if (s->in_block)
-                        zd_report(s->d, ZD_E_AWS_SEGMENT, &pos,
-                                  "new block at offset %llu before the previous one ended; the "
-                                  "incomplete block is dropped",
-                                  (unsigned long long)off);
-                s->in_block = true;
-                s->dropping = false;
-                s->bn = 0;
-                s->blk_off = off + AWS_HDR_LEN;
-        } else if (!s->in_block) {
-                if (!s->dropping)
-                        zd_report(s->d, ZD_E_AWS_SEGMENT, &pos,
-                                  "chunk at offset %llu continues a block that never started; "
-                                  "skipped",
-                                  (unsigned long long)off);
-                s->dropping = !(h->f1 & AWS_EOR);
+        if (!chunk_in_block(s, h, &pos))
                 return;
-        }
         if (!append(s, data)) {
                 zd_report(s->d, ZD_E_AWS_SEGMENT, &pos,
                           "block starting at offset %llu grows past %d bytes; dropped",
@@ -235,76 +247,95 @@ static int could_start(zd_view v, bool final)
         return hdr_sane(&g) && g.prev == h.cur;
 }
 
+/* Scanning after damage: -1: need more bytes; 0: no header at v[0]; 1: one is. */
+static int resync(struct aws_state *s, zd_view v, bool final)
+{
+        int c = could_start(v, final);
+        if (c > 0) {
+                s->resyncing = false;
+                struct aws_hdr h;
+                get_hdr(v, 0, &h);
+                s->last_cur = h.prev; /* the chain starts afresh here */
+        }
+        return c;
+}
+
+/*
+ * The chunk at v[0], zp its position: handed on, or its damage reported.
+ * *took: the bytes it used up (none when its header is damaged: resyncing
+ * starts there).  False: more input is needed.
+ */
+static bool take_chunk(struct aws_state *s, zd_view v, const struct zd_pos *zp, bool final,
+                       size_t *took)
+{
+        unsigned long long off = zp->offset;
+        *took = 0;
+        if (v.n < AWS_HDR_LEN) {
+                if (!final)
+                        return false;
+                zd_report(s->d, ZD_E_VB_TRUNCATED, zp,
+                          "AWSTAPE image ends with %zu bytes, less than a block header", v.n);
+                *took = v.n;
+                return true;
+        }
+        struct aws_hdr h;
+        get_hdr(v, 0, &h);
+        if (!hdr_sane(&h)) {
+                if (!s->eot && !s->resync_reported)
+                        zd_report(s->d, ZD_E_AWS_HEADER, zp,
+                                  "AWSTAPE header at offset %llu is damaged (length %u, previous "
+                                  "%u, flags %02X %02X); scanning for the next header",
+                                  off, (unsigned)h.cur, (unsigned)h.prev, h.f1, h.f2);
+                s->resync_reported = true;
+                s->resyncing = true;
+                s->in_block = false;
+                s->bn = 0;
+                return true;
+        }
+        if (h.prev != s->last_cur && !s->eot)
+                zd_report(s->d, ZD_E_AWS_HEADER, zp,
+                          "AWSTAPE header at offset %llu gives the previous chunk as %u bytes, "
+                          "it was %u",
+                          off, (unsigned)h.prev, (unsigned)s->last_cur);
+        if (v.n - AWS_HDR_LEN < h.cur) {
+                if (!final)
+                        return false;
+                zd_report(s->d, ZD_E_VB_TRUNCATED, zp,
+                          "AWSTAPE image ends inside a chunk: %u bytes announced at offset "
+                          "%llu, %zu present; dropped",
+                          (unsigned)h.cur, off, v.n - AWS_HDR_LEN);
+                s->in_block = false;
+                *took = v.n;
+                return true;
+        }
+        s->resync_reported = false;
+        zd_view data;
+        (void)zd_view_sub(v, AWS_HDR_LEN, h.cur, &data);
+        on_chunk(s, &h, data, zp->offset);
+        s->last_cur = h.cur;
+        *took = AWS_HDR_LEN + (size_t)h.cur;
+        return true;
+}
+
 static void drain(struct aws_state *s, bool final)
 {
         zd_view all = zd_view_make(s->buf, s->n);
-        size_t pos = 0;
+        size_t pos = 0, took;
         while (pos < s->n) {
                 zd_view v = zd_view_tail(all, pos);
-                uint64_t off = s->consumed + pos;
-                struct zd_pos zp = {.offset = off, .set = s->file};
+                struct zd_pos zp = {.offset = s->consumed + pos, .set = s->file};
                 if (s->resyncing) {
-                        int c = could_start(v, final);
+                        int c = resync(s, v, final);
                         if (c < 0)
                                 break;
                         if (c == 0) {
                                 pos++;
                                 continue;
                         }
-                        s->resyncing = false;
-                        struct aws_hdr h;
-                        get_hdr(v, 0, &h);
-                        s->last_cur = h.prev; /* the chain starts afresh here */
                 }
-                if (v.n < AWS_HDR_LEN) {
-                        if (final) {
-                                zd_report(
-                                    s->d, ZD_E_VB_TRUNCATED, &zp,
-                                    "AWSTAPE image ends with %zu bytes, less than a block header",
-                                    v.n);
-                                pos = s->n;
-                        }
+                if (!take_chunk(s, v, &zp, final, &took))
                         break;
-                }
-                struct aws_hdr h;
-                get_hdr(v, 0, &h);
-                if (!hdr_sane(&h)) {
-                        if (!s->eot && !s->resync_reported)
-                                zd_report(
-                                    s->d, ZD_E_AWS_HEADER, &zp,
-                                    "AWSTAPE header at offset %llu is damaged (length %u, previous "
-                                    "%u, flags %02X %02X); scanning for the next header",
-                                    (unsigned long long)off, (unsigned)h.cur, (unsigned)h.prev,
-                                    h.f1, h.f2);
-                        s->resync_reported = true;
-                        s->resyncing = true;
-                        s->in_block = false;
-                        s->bn = 0;
-                        continue;
-                }
-                if (h.prev != s->last_cur && !s->eot)
-                        zd_report(
-                            s->d, ZD_E_AWS_HEADER, &zp,
-                            "AWSTAPE header at offset %llu gives the previous chunk as %u bytes, "
-                            "it was %u",
-                            (unsigned long long)off, (unsigned)h.prev, (unsigned)s->last_cur);
-                if (v.n - AWS_HDR_LEN < h.cur) {
-                        if (!final)
-                                break;
-                        zd_report(s->d, ZD_E_VB_TRUNCATED, &zp,
-                                  "AWSTAPE image ends inside a chunk: %u bytes announced at offset "
-                                  "%llu, %zu present; dropped",
-                                  (unsigned)h.cur, (unsigned long long)off, v.n - AWS_HDR_LEN);
-                        s->in_block = false;
-                        pos = s->n;
-                        break;
-                }
-                s->resync_reported = false;
-                zd_view data;
-                (void)zd_view_sub(v, AWS_HDR_LEN, h.cur, &data);
-                on_chunk(s, &h, data, off);
-                s->last_cur = h.cur;
-                pos += AWS_HDR_LEN + (size_t)h.cur;
+                pos += took;
         }
         s->d->st.bytes += pos;
         if (pos == 0)

@@ -236,89 +236,113 @@ static bool all_zero(zd_view v)
         return true;
 }
 
+/* Blocked or not, judged on the head of the input.  False: too little input yet. */
+static bool decide_framing(struct zd_vb *vb, bool final)
+{
+        if (!final && vb->n < DECIDE_HEAD)
+                return false;
+        zd_view all = zd_view_make(vb->buf, vb->n);
+        int fam = vb->family, b = 0;
+        if (fam < 0)
+                fam = zd_vb_score(all, ZD_FAM_VM370, NULL) >= zd_vb_score(all, ZD_FAM_CP, NULL)
+                          ? ZD_FAM_VM370
+                          : ZD_FAM_CP;
+        /* Judge the framing where something plausible starts (damage may come first). */
+        for (size_t k = 0; k < all.n && k < 4096; k++)
+                if (zd_vb_score(zd_view_tail(all, k), fam, &b) > 0)
+                        break;
+        vb->bdw = b;
+        return true;
+}
+
+/* Scanning after damage: -1: need more bytes; 0: nothing starts at v[0]; 1: something does. */
+static int resync(struct zd_vb *vb, zd_view v, const struct zd_pos *zp, bool final)
+{
+        int c = could_start(vb, v, final);
+        if (c == 0 && v.p[0] != 0 && !vb->resync_reported) {
+                zd_report(vb->d, vb->bdw ? ZD_E_VB_BDW : ZD_E_VB_RDW, zp,
+                          "%s descriptor word at offset %llu is damaged; scanning for the next "
+                          "plausible %s",
+                          vb->bdw ? "block" : "record", (unsigned long long)zp->offset,
+                          vb->bdw ? "block" : "record");
+                vb->resync_reported = true;
+        }
+        if (c > 0)
+                vb->resyncing = false;
+        return c;
+}
+
+/*
+ * The block (or record, unblocked) at v[0], zp its position: delivered, or
+ * its damage reported.  *took: the bytes it used up (none when its descriptor
+ * word is damaged: resyncing starts there).  False: more input is needed.
+ */
+static bool take_unit(struct zd_vb *vb, zd_view v, const struct zd_pos *zp, bool final,
+                      size_t *took)
+{
+        uint16_t len = 0;
+        *took = 0;
+        if (v.n < 4) {
+                if (!final)
+                        return false;
+                if (!all_zero(v))
+                        zd_report(vb->d, ZD_E_VB_TRUNCATED, zp,
+                                  "input ends with %zu bytes, less than a descriptor word", v.n);
+                *took = v.n;
+                return true;
+        }
+        if (!zd_vb_dw_ok(v, 0, &len) || (vb->bdw && len < 8)) {
+                vb->resyncing = true;
+                vb->resync_reported = false;
+                return true;
+        }
+        if (len > v.n) {
+                if (!final)
+                        return false;
+                zd_report(vb->d, ZD_E_VB_TRUNCATED, zp,
+                          "input ends inside a %s: %u bytes announced at offset %llu, %zu present",
+                          vb->bdw ? "block" : "record", (unsigned)len,
+                          (unsigned long long)zp->offset, v.n);
+                if (vb->bdw)
+                        on_block(vb, v, zp->offset, true);
+                *took = v.n;
+                return true;
+        }
+        zd_view unit;
+        (void)zd_view_sub(v, 0, len, &unit);
+        if (vb->bdw) {
+                on_block(vb, unit, zp->offset, false);
+        } else {
+                if (vb->family < 0)
+                        vb->family = zd_vb_plausible_vm370(unit) ? ZD_FAM_VM370 : ZD_FAM_CP;
+                on_record(vb, unit, zp->offset);
+        }
+        *took = len;
+        return true;
+}
+
 static void drain(struct zd_vb *vb, bool final)
 {
+        if (vb->bdw < 0 && !decide_framing(vb, final))
+                return;
         zd_view all = zd_view_make(vb->buf, vb->n);
-        size_t pos = 0;
-        if (vb->bdw < 0) {
-                if (!final && vb->n < DECIDE_HEAD)
-                        return;
-                int fam = vb->family, b = 0;
-                if (fam < 0)
-                        fam = zd_vb_score(all, ZD_FAM_VM370, NULL) >=
-                                      zd_vb_score(all, ZD_FAM_CP, NULL)
-                                  ? ZD_FAM_VM370
-                                  : ZD_FAM_CP;
-                /* Judge the framing where something plausible starts (damage may come first). */
-                for (size_t k = 0; k < all.n && k < 4096; k++)
-                        if (zd_vb_score(zd_view_tail(all, k), fam, &b) > 0)
-                                break;
-                vb->bdw = b;
-        }
+        size_t pos = 0, took;
         while (pos < vb->n) {
                 zd_view v = zd_view_tail(all, pos);
                 struct zd_pos zp = {
                     .offset = vb->consumed + pos, .set = vb->file, .block = vb->block};
                 if (vb->resyncing) {
-                        int c = could_start(vb, v, final);
+                        int c = resync(vb, v, &zp, final);
                         if (c < 0)
                                 break;
                         if (c == 0) {
-                                if (v.p[0] != 0 && !vb->resync_reported) {
-                                        zd_report(vb->d, vb->bdw ? ZD_E_VB_BDW : ZD_E_VB_RDW, &zp,
-                                                  "%s descriptor word at offset %llu is damaged; "
-                                                  "scanning "
-                                                  "for the next plausible %s",
-                                                  vb->bdw ? "block" : "record",
-                                                  (unsigned long long)zp.offset,
-                                                  vb->bdw ? "block" : "record");
-                                        vb->resync_reported = true;
-                                }
                                 pos++;
                                 continue;
                         }
-                        vb->resyncing = false;
                 }
-                uint16_t len = 0;
-                if (v.n < 4) {
-                        if (final) {
-                                if (!all_zero(v))
-                                        zd_report(vb->d, ZD_E_VB_TRUNCATED, &zp,
-                                                  "input ends with %zu bytes, less than a "
-                                                  "descriptor word",
-                                                  v.n);
-                                pos = vb->n;
-                        }
+                if (!take_unit(vb, v, &zp, final, &took))
                         break;
-                }
-                if (!zd_vb_dw_ok(v, 0, &len) || (vb->bdw && len < 8)) {
-                        vb->resyncing = true;
-                        vb->resync_reported = false;
-                        continue;
-                }
-                if (len > v.n) {
-                        if (!final)
-                                break;
-                        zd_report(vb->d, ZD_E_VB_TRUNCATED, &zp,
-                                  "input ends inside a %s: %u bytes announced at offset %llu, %zu "
-                                  "present",
-                                  vb->bdw ? "block" : "record", (unsigned)len,
-                                  (unsigned long long)zp.offset, v.n);
-                        if (vb->bdw)
-                                on_block(vb, v, zp.offset, true);
-                        pos = vb->n;
-                        break;
-                }
-                zd_view unit;
-                (void)zd_view_sub(v, 0, len, &unit);
-                if (vb->bdw) {
-                        on_block(vb, unit, zp.offset, false);
-                } else {
-                        if (vb->family < 0)
-                                vb->family = zd_vb_plausible_vm370(unit) ? ZD_FAM_VM370 : ZD_FAM_CP;
-                        on_record(vb, unit, zp.offset);
-                }
-                pos += len;
+                pos += took;
         }
         vb->d->st.bytes += pos;
         if (pos == 0)
