@@ -14,6 +14,7 @@
 #include <collectd/core/daemon/collectd.h>
 #include <collectd/core/daemon/plugin.h>
 #include <collectd/core/daemon/utils_cache.h>
+#include <collectd/core/daemon/utils_complain.h>
 #include <collectd/core/daemon/utils_time.h>
 #include <collectd/liboconfig/oconfig.h>
 
@@ -178,6 +179,59 @@ static uint64_t cdtime_to_tod(cdtime_t t)
         return zd_unix_us_to_tod((int64_t)CDTIME_T_TO_US(t));
 }
 
+/* Names that do not fit a write_zvm record: counted, and said once. */
+static void drop_name(const value_list_t *vl)
+{
+        pthread_mutex_lock(&stats_mu);
+        bool first = stats.dropped_name++ == 0;
+        pthread_mutex_unlock(&stats_mu);
+        if (first)
+                WARNING(PLUGIN " plugin: %s/%s-%s/%s-%s not written: write_zvm records hold "
+                               "names of 1 to 63 printable ASCII characters (host, plugin, type, "
+                               "data source) or 0 to 63 (instances); counted as dropped_name, no "
+                               "further messages",
+                        vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance);
+}
+
+/* Value i of vl as an entry: its DS type, and a rate instead of a counter if asked. */
+static void set_value(struct wz_item *it, const data_set_t *ds, const value_list_t *vl, size_t i,
+                      const gauge_t *rates)
+{
+        int t = ds->ds[i].type;
+        if (t == DS_TYPE_GAUGE) {
+                it->e.ds_type = WZVM_DS_GAUGE;
+                it->e.value = wzvm_double_bits(vl->values[i].gauge);
+        } else if (rates) {
+                it->e.ds_type = WZVM_DS_GAUGE;
+                it->e.flags = WZVM_F_RATE;
+                it->e.value = wzvm_double_bits(rates[i]);
+        } else if (t == DS_TYPE_DERIVE) {
+                it->e.ds_type = WZVM_DS_DERIVE;
+                it->e.value = (uint64_t)vl->values[i].derive;
+        } else if (t == DS_TYPE_COUNTER) {
+                it->e.ds_type = WZVM_DS_COUNTER;
+                it->e.value = (uint64_t)vl->values[i].counter;
+        } else {
+                it->e.ds_type = WZVM_DS_ABSOLUTE;
+                it->e.value = (uint64_t)vl->values[i].absolute;
+        }
+}
+
+/* With StoreRates, the rates of a list that has a non-gauge; NULL with *fail when refused. */
+static gauge_t *rates_of(const data_set_t *ds, const value_list_t *vl, bool *fail)
+{
+        *fail = false;
+        if (!cfg.store_rates)
+                return NULL;
+        for (size_t i = 0; i < ds->ds_num; i++)
+                if (ds->ds[i].type != DS_TYPE_GAUGE) {
+                        gauge_t *r = uc_get_rate(ds, vl);
+                        *fail = !r; /* uc_get_rate logged it */
+                        return r;
+                }
+        return NULL;
+}
+
 static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *ud)
 {
         (void)ud;
@@ -189,13 +243,11 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
         struct wz_item *items = calloc(n, sizeof(*items));
         if (!items)
                 return ENOMEM;
-        gauge_t *rates = NULL;
-        if (cfg.store_rates) {
-                for (size_t i = 0; i < n && !rates; i++)
-                        if (ds->ds[i].type != DS_TYPE_GAUGE && !(rates = uc_get_rate(ds, vl))) {
-                                free(items);
-                                return -1; /* uc_get_rate logged it */
-                        }
+        bool fail;
+        gauge_t *rates = rates_of(ds, vl, &fail);
+        if (fail) {
+                free(items);
+                return -1;
         }
         uint64_t tod = cdtime_to_tod(vl->time);
         double now = mono_now(), interval = CDTIME_T_TO_DOUBLE(vl->interval);
@@ -203,18 +255,7 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
                 struct wz_item *it = &items[i];
                 if (!wz_item_set_names(it, vl->host, vl->plugin, vl->plugin_instance, vl->type,
                                        vl->type_instance, ds->ds[i].name)) {
-                        pthread_mutex_lock(&stats_mu);
-                        bool first = stats.dropped_name++ == 0;
-                        pthread_mutex_unlock(&stats_mu);
-                        if (first)
-                                WARNING(PLUGIN
-                                        " plugin: %s/%s-%s/%s-%s not written: write_zvm records "
-                                        "hold names of 1 to 63 printable ASCII characters "
-                                        "(host, plugin, type, data source) or 0 to 63 "
-                                        "(instances); counted as dropped_name, no further "
-                                        "messages",
-                                        vl->host, vl->plugin, vl->plugin_instance, vl->type,
-                                        vl->type_instance);
+                        drop_name(vl);
                         free(items);
                         free(rates);
                         return 0;
@@ -224,24 +265,7 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
                 it->e.time = tod;
                 it->seen = now;
                 it->interval = interval > 0 ? interval : 10;
-                int t = ds->ds[i].type;
-                if (t == DS_TYPE_GAUGE) {
-                        it->e.ds_type = WZVM_DS_GAUGE;
-                        it->e.value = wzvm_double_bits(vl->values[i].gauge);
-                } else if (rates) {
-                        it->e.ds_type = WZVM_DS_GAUGE;
-                        it->e.flags = WZVM_F_RATE;
-                        it->e.value = wzvm_double_bits(rates[i]);
-                } else if (t == DS_TYPE_DERIVE) {
-                        it->e.ds_type = WZVM_DS_DERIVE;
-                        it->e.value = (uint64_t)vl->values[i].derive;
-                } else if (t == DS_TYPE_COUNTER) {
-                        it->e.ds_type = WZVM_DS_COUNTER;
-                        it->e.value = (uint64_t)vl->values[i].counter;
-                } else {
-                        it->e.ds_type = WZVM_DS_ABSOLUTE;
-                        it->e.value = (uint64_t)vl->values[i].absolute;
-                }
+                set_value(it, ds, vl, i, rates);
         }
         free(rates);
         wz_queue_push(&queue, items, n);
@@ -261,28 +285,32 @@ static int wz_flush(cdtime_t timeout, const char *identifier, user_data_t *ud)
 
 /* ---------------- the writer thread ---------------- */
 
+static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
+static int open_errno; /* what open_complaint is about: another reason is news, said at once */
+
 static void try_open(void)
 {
-        static int complained;
         fd = open(cfg.device, O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
-                if (complained)
-                        NOTICE(PLUGIN " plugin: %s is open.", cfg.device);
-                complained = 0;
+                c_release(LOG_NOTICE, &open_complaint, PLUGIN " plugin: %s is open.", cfg.device);
+                open_errno = 0;
                 return;
         }
         int err = errno;
-        if (complained == err)
-                return;
-        complained = err;
+        if (err != open_errno) {
+                C_COMPLAIN_INIT(&open_complaint);
+                open_errno = err;
+        }
         if (err == ENOENT || err == ENODEV || err == ENXIO)
-                ERROR(PLUGIN
-                      " plugin: cannot open %s: %s. The monwriter driver exists only "
-                      "under z/VM: load it with \"modprobe monwriter\"; retrying every %.0f s.",
-                      cfg.device, strerror(err), cfg.retry);
+                c_complain(LOG_ERR, &open_complaint,
+                           PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
+                                  "under z/VM: load it with \"modprobe monwriter\"; retrying every "
+                                  "%.0f s.",
+                           cfg.device, strerror(err), cfg.retry);
         else
-                ERROR(PLUGIN " plugin: cannot open %s: %s; retrying every %.0f s.", cfg.device,
-                      strerror(err), cfg.retry);
+                c_complain(LOG_ERR, &open_complaint,
+                           PLUGIN " plugin: cannot open %s: %s; retrying every %.0f s.", cfg.device,
+                           strerror(err), cfg.retry);
 }
 
 static void drain(void)

@@ -39,7 +39,7 @@ BENCH_TARGETS += bench-decode
 $(BUILD)/bench/bench_wzvm: tests/bench/bench_wzvm.c $(WZVM_SRCS) $(wildcard plugin/write_zvm*.h) \
 		$(DEC_LIB) | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -o $@ $< $(WZVM_SRCS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm
+	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -Itests/unit -o $@ $< $(WZVM_SRCS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm
 
 .PHONY: bench-wzvm
 bench-wzvm: $(BUILD)/bench/bench_wzvm

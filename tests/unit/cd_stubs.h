@@ -78,39 +78,8 @@ void plugin_log(int level, const char *format, ...)
                 fprintf(stderr, "log: %s\n", cd_lastlog);
 }
 
-/* collectd's rule (utils_complain.c): not again before last + interval; the
- * interval starts at the plugin interval (10 s here) and doubles up to a day. */
-#define CD_STUB_INTERVAL ((cdtime_t)10 << 30)
 cdtime_t cdtime(void);
-
-void c_complain(int level, c_complain_t *c, const char *format, ...)
-{
-        cdtime_t now = cdtime();
-        if (c->last + c->interval > now)
-                return;
-        c->last = now;
-        c->interval = c->interval < CD_STUB_INTERVAL ? CD_STUB_INTERVAL : c->interval * 2;
-        if (c->interval > (cdtime_t)86400 << 30)
-                c->interval = (cdtime_t)86400 << 30;
-        c->complained_once = true;
-        char buf[1024];
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(buf, sizeof(buf), format, ap);
-        va_end(ap);
-        plugin_log(level, "%s", buf);
-}
-
-void c_do_release(int level, c_complain_t *c, const char *format, ...)
-{
-        char buf[1024];
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(buf, sizeof(buf), format, ap);
-        va_end(ap);
-        c->interval = 0;
-        plugin_log(level, "%s", buf);
-}
+#include "cd_complain.h"
 
 cdtime_t cdtime(void)
 {
