@@ -8,6 +8,7 @@
 #define ZVM_COLLECTD_H
 
 #include <collectd/core/daemon/collectd.h>
+#include <collectd/core/daemon/configfile.h>
 #include <collectd/core/daemon/plugin.h>
 #include <collectd/core/daemon/utils_complain.h>
 #include <collectd/core/daemon/utils_time.h>

@@ -138,18 +138,10 @@ static int add_string(char ***list, size_t *n, const char *s)
         return 0;
 }
 
+/* collectd's helpers check the kind and count of values and say what is wrong. */
 static int get_string(const oconfig_item_t *ci, char **out)
 {
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING) {
-                ERROR(ZVM_PLUGIN " plugin: option %s needs exactly one string argument", ci->key);
-                return -1;
-        }
-        char *s = strdup(ci->values[0].value.string);
-        if (!s)
-                return -1;
-        free(*out);
-        *out = s;
-        return 0;
+        return cf_util_get_string(ci, out);
 }
 
 /*
@@ -183,13 +175,15 @@ static int get_host(const oconfig_item_t *ci, char **out)
 /* One number in [min, max]; NaN is in no range (a plain comparison would let it through). */
 static int get_number(const oconfig_item_t *ci, double min, double max, double *out)
 {
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
-            !(ci->values[0].value.number >= min && ci->values[0].value.number <= max)) {
-                ERROR(ZVM_PLUGIN " plugin: option %s needs one number between %g and %g", ci->key,
-                      min, max);
+        double d;
+        if (cf_util_get_double(ci, &d))
+                return -1;
+        if (!(d >= min && d <= max)) {
+                ERROR(ZVM_PLUGIN " plugin: option %s needs a number between %g and %g, not %g",
+                      ci->key, min, max, d);
                 return -1;
         }
-        *out = ci->values[0].value.number;
+        *out = d;
         return 0;
 }
 
@@ -207,12 +201,7 @@ static int get_count(const oconfig_item_t *ci, double min, double max, double *o
 
 static int get_bool(const oconfig_item_t *ci, bool *out)
 {
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_BOOLEAN) {
-                ERROR(ZVM_PLUGIN " plugin: option %s needs true or false", ci->key);
-                return -1;
-        }
-        *out = ci->values[0].value.boolean;
-        return 0;
+        return cf_util_get_boolean(ci, out);
 }
 
 /* Every string argument of an option, each through add(). */

@@ -79,6 +79,7 @@ void plugin_log(int level, const char *format, ...)
 }
 
 cdtime_t cdtime(void);
+#include "cd_cfutil.h"
 #include "cd_complain.h"
 
 cdtime_t cdtime(void)

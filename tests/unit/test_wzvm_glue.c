@@ -85,20 +85,8 @@ int plugin_thread_create(pthread_t *tid, void *(*start_routine)(void *), void *a
         (void)name;
         return pthread_create(tid, NULL, start_routine, arg);
 }
-int cf_util_get_string_buffer(const oconfig_item_t *ci, char *buffer, size_t buffer_size)
-{
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING)
-                return -1;
-        snprintf(buffer, buffer_size, "%s", ci->values[0].value.string);
-        return 0;
-}
-int cf_util_get_boolean(const oconfig_item_t *ci, bool *ret_bool)
-{
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_BOOLEAN)
-                return -1;
-        *ret_bool = ci->values[0].value.boolean;
-        return 0;
-}
+#include "cd_cfutil.h"
+
 gauge_t *uc_get_rate(const data_set_t *ds, const value_list_t *vl)
 {
         (void)vl;
