@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "cd_stubs.h"
+#include "fuzz_bytes.h"
 
 #include "zvm.h"
 
@@ -35,19 +36,6 @@ static const char *const keys[] = {
     "VerifyIntervals",
     "NoSuchOption",
 };
-
-struct rd {
-        const uint8_t *p;
-        size_t n;
-};
-
-static uint8_t byte(struct rd *r)
-{
-        if (!r->n)
-                return 0;
-        r->n--;
-        return *r->p++;
-}
 
 static char *str(struct rd *r)
 {

@@ -13,22 +13,10 @@
 #include <strings.h>
 
 #include "cd_stubs.h"
+#include "fuzz_bytes.h"
 
 #include "metric/met_module.h"
 #include "zvm.h"
-
-struct rd {
-        const uint8_t *p;
-        size_t n;
-};
-
-static uint8_t byte(struct rd *r)
-{
-        if (!r->n)
-                return 0;
-        r->n--;
-        return *r->p++;
-}
 
 /* A name of 0..255 raw bytes, cut to fit and NUL-terminated like the decoder's. */
 static void name(struct rd *r, char *out, size_t outsz)
