@@ -67,9 +67,11 @@ check: deps
 check-run:
 	@pass=0; fail=0; failed=""; \
 	for t in $(CHECK_TARGETS); do \
-		echo "=== make $$t"; \
+		echo "=== make $$t"; start=$$(date +%s); \
 		if $(MAKE) --no-print-directory $$t; then pass=$$((pass+1)); \
-		else fail=$$((fail+1)); failed="$$failed $$t"; echo "=== FAILED: $$t"; fi; \
+			echo "=== passed: $$t ($$(( $$(date +%s) - start )) s)"; \
+		else fail=$$((fail+1)); failed="$$failed $$t"; \
+			echo "=== FAILED: $$t ($$(( $$(date +%s) - start )) s)"; fi; \
 	done; \
 	[ -z "$$failed" ] || echo "failed groups:$$failed"; \
 	echo "check: $$pass passed, $$fail failed"; \
