@@ -6,27 +6,97 @@
  *   zvmsim truth -o FILE --intervals N        only the ground truth
  */
 #include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "opts.h"
 
+struct opt;
+/* Store the argument (NULL for a flag) where the option goes; false: a bad value. */
+typedef bool opt_set(struct sim_opts *o, const struct opt *d, const char *a);
+
+/*
+ * One command-line option: it drives both getopt_long and the option lines
+ * of --help, so that the two cannot disagree.
+ */
+struct opt {
+        const char *name;
+        char short_name; /* 0: a long option only */
+        const char *arg; /* its argument as --help shows it; NULL: a flag */
+        unsigned line;   /* the --help line listing it (1..HELP_LINES), 0: the synopsis */
+        opt_set *set;    /* how the argument is read, checked and stored */
+        size_t at, size; /* the field of struct sim_opts (set_uint, set_str, set_flag) */
+        unsigned long min, max;
+};
+
+#define FIELD(f) offsetof(struct sim_opts, f), sizeof(((struct sim_opts *)0)->f)
+
+static opt_set set_uint, set_str, set_flag, set_interval, set_domains, set_start, set_break,
+    set_reading, set_userid, set_system, set_max_bufs, set_fault, set_help;
+
+/* In getopt_long's order: it names the candidates of an ambiguous abbreviation in this order. */
+static const struct opt opts[] = {
+    {"seed", 0, "N", 1, set_uint, FIELD(cfg.seed), 0, ULONG_MAX},
+    /* z/VM 7.3 and 7.4 run on at most 80 logical processors (IBM,
+     * "Control program support"); one SYTCUP record holds 100 entries. */
+    {"cpus", 0, "N", 1, set_uint, FIELD(cfg.cpus), 1, 80},
+    {"guests", 0, "N", 1, set_uint, FIELD(cfg.guests), 0, 100000},
+    {"linux", 0, "N", 1, set_uint, FIELD(cfg.linux_guests), 0, 10000},
+    {"devices", 0, "N", 1, set_uint, FIELD(cfg.devices), 0, 60000},
+    {"vnics", 0, "N", 1, set_uint, FIELD(cfg.vnics), 0, 60000},
+    {"lpars", 0, "N", 1, set_uint, FIELD(cfg.lpars), 0, 85},
+    {"fsstatd", 0, "N", 2, set_uint, FIELD(cfg.fsstatd), 0, ULONG_MAX},
+    {"procd", 0, "N", 2, set_uint, FIELD(cfg.procd), 0, ULONG_MAX},
+    {"interval", 0, "SECS", 2, set_interval, 0, 0, 0, 0},
+    {"domains", 0, "LIST", 2, set_domains, 0, 0, 0, 0},
+    {"start", 0, "UNIXSECS", 2, set_start, 0, 0, 0, 0},
+    {"dcss-pages", 0, "N", 3, set_uint, FIELD(cfg.dcss_pages), 64, SIM_DCSS_MAX_PAGES},
+    {"frames-per-mce", 0, "N", 3, set_uint, FIELD(cfg.max_frames_per_mce), 0, ULONG_MAX},
+    {"torn", 0, "PERMILLE", 3, set_uint, FIELD(cfg.torn_permille), 0, 1000},
+    {"break-law", 0, "NAME", 3, set_break, 0, 0, 0, 0},
+    {"reading", 0, "packed|aligned", 4, set_reading, 0, 0, 0, 0},
+    {"writer-userid", 0, "ID", 5, set_userid, 0, 0, 0, 0},
+    {"system", 0, "NAME", 5, set_system, 0, 0, 0, 0},
+    {"truth", 0, "FILE", 5, set_str, FIELD(truth), 0, 0},
+    {"truth-counts", 0, NULL, 5, set_flag, FIELD(truth_counts), 0, 0},
+    {"monwriter-eperm", 0, NULL, 6, set_flag, FIELD(eperm), 0, 0},
+    {"max-bufs", 0, "N", 6, set_max_bufs, FIELD(max_bufs), 0, 65535},
+    {"msglim", 0, "N", 6, set_uint, FIELD(msglim), 1, 65535},
+    {"intervals", 0, "N", 6, set_uint, FIELD(intervals), 0, ULONG_MAX},
+    {"capture", 0, NULL, 0, set_flag, FIELD(capture), 0, 0},
+    {"fault", 0, "[@N:]COMMAND (a control command at start or before interval N)", 7, set_fault, 0,
+     0, 0, 0},
+    {"delivery", 0, "FILE (what became of each data set, and each command)", 8, set_str,
+     FIELD(delivery), 0, 0},
+    {"output", 'o', "FILE", 0, set_str, FIELD(out), 0, 0},
+    {"mount", 'm', "MOUNTPOINT", 0, set_str, FIELD(mount), 0, 0},
+    {"help", 'h', NULL, 0, set_help, 0, 0, 0, 0},
+};
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+/* What starts each option line of --help: the system's options, then run's. */
+static const char *const help_lines[] = {"system:", "       ", "       ", "       ",
+                                         "       ", "run:   ", "       ", "       "};
+#define HELP_LINES (sizeof(help_lines) / sizeof(help_lines[0]))
+
 static void usage(FILE *f)
 {
         fputs("usage: zvmsim run -m MOUNTPOINT [options]\n"
               "       zvmsim monwrite -o FILE --intervals N [--capture] [options]\n"
-              "       zvmsim truth -o FILE --intervals N [options]\n"
-              "system: --seed N --cpus N --guests N --linux N --devices N --vnics N --lpars N\n"
-              "        --fsstatd N --procd N --interval SECS --domains LIST --start UNIXSECS\n"
-              "        --dcss-pages N --frames-per-mce N --torn PERMILLE --break-law NAME\n"
-              "        --reading packed|aligned\n"
-              "        --writer-userid ID --system NAME --truth FILE --truth-counts\n"
-              "run:    --monwriter-eperm --max-bufs N --msglim N --intervals N\n"
-              "        --fault [@N:]COMMAND (a control command at start or before interval N)\n"
-              "        --delivery FILE (what became of each data set, and each command)\n"
-              "see zvmsim(1)\n",
+              "       zvmsim truth -o FILE --intervals N [options]\n",
               f);
+        for (unsigned line = 1; line <= HELP_LINES; line++) {
+                fputs(help_lines[line - 1], f);
+                for (size_t i = 0; i < NOPTS; i++)
+                        if (opts[i].line == line)
+                                fprintf(f, " --%s%s%s", opts[i].name, opts[i].arg ? " " : "",
+                                        opts[i].arg ? opts[i].arg : "");
+                fputc('\n', f);
+        }
+        fputs("see zvmsim(1)\n", f);
 }
 
 static bool num(const char *s, unsigned long *out)
@@ -39,231 +109,182 @@ static bool num(const char *s, unsigned long *out)
         return true;
 }
 
-enum {
-        O_SEED = 256,
-        O_CPUS,
-        O_GUESTS,
-        O_LINUX,
-        O_DEVICES,
-        O_VNICS,
-        O_LPARS,
-        O_FSSTATD,
-        O_PROCD,
-        O_INTERVAL,
-        O_DOMAINS,
-        O_START,
-        O_DCSS,
-        O_FPM,
-        O_TORN,
-        O_BREAK,
-        O_READING,
-        O_USERID,
-        O_SYSTEM,
-        O_TRUTH,
-        O_TCOUNTS,
-        O_EPERM,
-        O_MAXBUFS,
-        O_MSGLIM,
-        O_INTERVALS,
-        O_CAPTURE,
-        O_FAULT,
-        O_DELIVERY,
-};
+static void *field(struct sim_opts *o, const struct opt *d)
+{
+        return (char *)o + d->at;
+}
 
-static const struct option longopts[] = {
-    {"seed", 1, 0, O_SEED},
-    {"cpus", 1, 0, O_CPUS},
-    {"guests", 1, 0, O_GUESTS},
-    {"linux", 1, 0, O_LINUX},
-    {"devices", 1, 0, O_DEVICES},
-    {"vnics", 1, 0, O_VNICS},
-    {"lpars", 1, 0, O_LPARS},
-    {"fsstatd", 1, 0, O_FSSTATD},
-    {"procd", 1, 0, O_PROCD},
-    {"interval", 1, 0, O_INTERVAL},
-    {"domains", 1, 0, O_DOMAINS},
-    {"start", 1, 0, O_START},
-    {"dcss-pages", 1, 0, O_DCSS},
-    {"frames-per-mce", 1, 0, O_FPM},
-    {"torn", 1, 0, O_TORN},
-    {"break-law", 1, 0, O_BREAK},
-    {"reading", 1, 0, O_READING},
-    {"writer-userid", 1, 0, O_USERID},
-    {"system", 1, 0, O_SYSTEM},
-    {"truth", 1, 0, O_TRUTH},
-    {"truth-counts", 0, 0, O_TCOUNTS},
-    {"monwriter-eperm", 0, 0, O_EPERM},
-    {"max-bufs", 1, 0, O_MAXBUFS},
-    {"msglim", 1, 0, O_MSGLIM},
-    {"intervals", 1, 0, O_INTERVALS},
-    {"capture", 0, 0, O_CAPTURE},
-    {"fault", 1, 0, O_FAULT},
-    {"delivery", 1, 0, O_DELIVERY},
-    {"output", 1, 0, 'o'},
-    {"mount", 1, 0, 'm'},
-    {"help", 0, 0, 'h'},
-    {0, 0, 0, 0},
-};
+/* A number in [min, max], kept in the field's width (a wider value is cut, as a cast does). */
+static bool set_uint(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        unsigned long v;
+        if (!num(a, &v))
+                return false;
+        /* The numeric fields are 32 or 64 bits wide. */
+        if (d->size == sizeof(uint64_t)) {
+                uint64_t w = v;
+                memcpy(field(o, d), &w, sizeof(w));
+        } else {
+                uint32_t w = (uint32_t)v;
+                memcpy(field(o, d), &w, sizeof(w));
+        }
+        return v >= d->min && v <= d->max;
+}
+
+static bool set_str(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        memcpy(field(o, d), &a, sizeof(a));
+        return true;
+}
+
+static bool set_flag(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)a;
+        *(bool *)field(o, d) = true;
+        return true;
+}
+
+/* --max-bufs 0 is meaningful (every START gets ENOSPC), so a given value is told apart. */
+static bool set_max_bufs(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        o->max_bufs_given = true;
+        return set_uint(o, d, a);
+}
+
+static bool set_interval(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        char *end;
+        (void)d;
+        o->interval_s = strtod(a, &end);
+        return *a && !*end && o->interval_s >= 0 && o->interval_s <= 3600;
+}
+
+static bool set_domains(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        return sim_parse_domains(a, &o->cfg.domains);
+}
+
+static bool set_start(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        unsigned long v;
+        (void)d;
+        if (!num(a, &v))
+                return false;
+        o->cfg.start_tod = zd_unix_us_to_tod((int64_t)v * 1000000);
+        o->start_given = true;
+        return true;
+}
+
+static bool set_break(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        bool ok = false;
+        (void)d;
+        for (const char *const *n = sim_break_names(); *n; n++)
+                ok |= strcmp(*n, a) == 0;
+        o->cfg.break_law = a;
+        return ok;
+}
+
+static bool set_reading(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        o->cfg.reading = strcmp(a, "aligned") == 0 ? "aligned" : NULL;
+        return strcmp(a, "packed") == 0 || strcmp(a, "aligned") == 0;
+}
+
+static bool set_userid(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        snprintf(o->cfg.writer_userid, 9, "%s", a);
+        return strlen(a) >= 1 && strlen(a) <= 8;
+}
+
+/* MTRSYS_SYSTMID is 8 EBCDIC characters; it becomes a collectd host name, so
+ * no '/' or blanks inside. */
+static bool set_system(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        snprintf(o->cfg.system_id, 9, "%s", a);
+        return strlen(a) >= 1 && strlen(a) <= 8 && !strpbrk(a, "/ \t");
+}
+
+/* [@N:]COMMAND: a control command, at start or when interval N is made. */
+static bool set_fault(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        unsigned long at = 0;
+        const char *cmd = a;
+        bool ok = true;
+        (void)d;
+        if (a[0] == '@') {
+                char *end;
+                at = strtoul(a + 1, &end, 10);
+                ok = end != a + 1 && *end == ':';
+                cmd = end + 1;
+        }
+        ok = ok && *cmd && o->nfaults < SIM_MAX_FAULTS;
+        if (ok) {
+                o->faults[o->nfaults].at = at;
+                o->faults[o->nfaults++].cmd = cmd;
+        }
+        return ok;
+}
+
+static bool set_help(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)o, (void)d, (void)a;
+        usage(stdout);
+        exit(0);
+}
+
+/* getopt_long's tables from opts[]: a long-only option returns 256 + its index. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+        for (size_t i = 0; i < NOPTS; i++) {
+                const struct opt *d = &opts[i];
+                longopts[i] = (struct option){d->name, d->arg ? required_argument : no_argument,
+                                              NULL, d->short_name ? d->short_name : 256 + (int)i};
+                if (d->short_name) {
+                        *shortopts++ = d->short_name;
+                        if (d->arg)
+                                *shortopts++ = ':';
+                }
+        }
+        longopts[NOPTS] = (struct option){0, 0, 0, 0};
+        *shortopts = '\0';
+}
+
+/* The option getopt_long returned, NULL for '?' (unknown, or an argument missing). */
+static const struct opt *opt_of(int c)
+{
+        if (c >= 256 && (size_t)(c - 256) < NOPTS)
+                return &opts[c - 256];
+        for (size_t i = 0; i < NOPTS; i++)
+                if (opts[i].short_name && opts[i].short_name == c)
+                        return &opts[i];
+        return NULL;
+}
 
 static int parse(int argc, char **argv, struct sim_opts *o)
 {
+        struct option longopts[NOPTS + 1];
+        char shortopts[2 * NOPTS + 1];
+        getopt_tables(longopts, shortopts);
         int c;
-        unsigned long v;
-        struct sim_cfg *cfg = &o->cfg;
-        while ((c = getopt_long(argc, argv, "o:m:h", longopts, NULL)) != -1) {
-                const char *a = optarg;
-                bool ok = true;
-                switch (c) {
-                case 'o':
-                        o->out = a;
-                        break;
-                case 'm':
-                        o->mount = a;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        exit(0);
-                case O_SEED:
-                        ok = num(a, &v);
-                        cfg->seed = v;
-                        break;
-                case O_CPUS:
-                        /* z/VM 7.3 and 7.4 run on at most 80 logical processors (IBM,
-                         * "Control program support"); one SYTCUP record holds 100 entries. */
-                        ok = num(a, &v) && v >= 1 && v <= 80;
-                        cfg->cpus = (unsigned)v;
-                        break;
-                case O_GUESTS:
-                        ok = num(a, &v) && v <= 100000;
-                        cfg->guests = (unsigned)v;
-                        break;
-                case O_LINUX:
-                        ok = num(a, &v) && v <= 10000;
-                        cfg->linux_guests = (unsigned)v;
-                        break;
-                case O_DEVICES:
-                        ok = num(a, &v) && v <= 60000;
-                        cfg->devices = (unsigned)v;
-                        break;
-                case O_VNICS:
-                        ok = num(a, &v) && v <= 60000;
-                        cfg->vnics = (unsigned)v;
-                        break;
-                case O_LPARS:
-                        ok = num(a, &v) && v <= 85;
-                        cfg->lpars = (unsigned)v;
-                        break;
-                case O_FSSTATD:
-                        ok = num(a, &v);
-                        cfg->fsstatd = (unsigned)v;
-                        break;
-                case O_PROCD:
-                        ok = num(a, &v);
-                        cfg->procd = (unsigned)v;
-                        break;
-                case O_INTERVAL: {
-                        char *end;
-                        o->interval_s = strtod(a, &end);
-                        ok = *a && !*end && o->interval_s >= 0 && o->interval_s <= 3600;
-                        break;
-                }
-                case O_DOMAINS:
-                        ok = sim_parse_domains(a, &cfg->domains);
-                        break;
-                case O_START:
-                        ok = num(a, &v);
-                        cfg->start_tod = zd_unix_us_to_tod((int64_t)v * 1000000);
-                        o->start_given = true;
-                        break;
-                case O_DCSS:
-                        ok = num(a, &v) && v >= 64 && v <= SIM_DCSS_MAX_PAGES;
-                        cfg->dcss_pages = (uint32_t)v;
-                        break;
-                case O_FPM:
-                        ok = num(a, &v);
-                        cfg->max_frames_per_mce = (uint32_t)v;
-                        break;
-                case O_TORN:
-                        ok = num(a, &v) && v <= 1000;
-                        cfg->torn_permille = (unsigned)v;
-                        break;
-                case O_BREAK: {
-                        ok = false;
-                        for (const char *const *n = sim_break_names(); *n; n++)
-                                ok |= strcmp(*n, a) == 0;
-                        cfg->break_law = a;
-                        break;
-                }
-                case O_READING:
-                        ok = strcmp(a, "packed") == 0 || strcmp(a, "aligned") == 0;
-                        cfg->reading = strcmp(a, "aligned") == 0 ? "aligned" : NULL;
-                        break;
-                case O_USERID:
-                        ok = strlen(a) >= 1 && strlen(a) <= 8;
-                        snprintf(cfg->writer_userid, 9, "%s", a);
-                        break;
-                case O_SYSTEM:
-                        /* MTRSYS_SYSTMID is 8 EBCDIC characters; it becomes a
-                         * collectd host name, so no '/' or blanks inside. */
-                        ok = strlen(a) >= 1 && strlen(a) <= 8 && !strpbrk(a, "/ \t");
-                        snprintf(cfg->system_id, 9, "%s", a);
-                        break;
-                case O_TRUTH:
-                        o->truth = a;
-                        break;
-                case O_TCOUNTS:
-                        o->truth_counts = true;
-                        break;
-                case O_EPERM:
-                        o->eperm = true;
-                        break;
-                case O_MAXBUFS:
-                        ok = num(a, &v) && v <= 65535;
-                        o->max_bufs = (unsigned)v;
-                        o->max_bufs_given = true;
-                        break;
-                case O_MSGLIM:
-                        ok = num(a, &v) && v >= 1 && v <= 65535;
-                        o->msglim = (unsigned)v;
-                        break;
-                case O_INTERVALS:
-                        ok = num(a, &v);
-                        o->intervals = v;
-                        break;
-                case O_CAPTURE:
-                        o->capture = true;
-                        break;
-                case O_DELIVERY:
-                        o->delivery = a;
-                        break;
-                case O_FAULT: {
-                        /* [@N:]COMMAND: a control command, at start or when interval N is made. */
-                        unsigned long at = 0;
-                        const char *cmd = a;
-                        if (a[0] == '@') {
-                                char *end;
-                                at = strtoul(a + 1, &end, 10);
-                                ok = end != a + 1 && *end == ':';
-                                cmd = end + 1;
-                        }
-                        ok = ok && *cmd && o->nfaults < SIM_MAX_FAULTS;
-                        if (ok) {
-                                o->faults[o->nfaults].at = at;
-                                o->faults[o->nfaults++].cmd = cmd;
-                        }
-                        break;
-                }
-                default:
+        while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+                const struct opt *d = opt_of(c);
+                if (!d) {
                         usage(stderr);
                         return -1;
                 }
-                if (!ok) {
-                        fprintf(stderr, "zvmsim: bad value for an option: %s\n", a ? a : "");
+                if (!d->set(o, d, optarg)) {
+                        fprintf(stderr, "zvmsim: bad value for an option: %s\n",
+                                optarg ? optarg : "");
                         return -1;
                 }
         }
         if (o->interval_s > 0)
-                cfg->interval_ms = (unsigned)(o->interval_s * 1000 + 0.5);
+                o->cfg.interval_ms = (unsigned)(o->interval_s * 1000 + 0.5);
         return 0;
 }
 

@@ -273,10 +273,23 @@ static size_t task_len(const struct m_linux *lx, unsigned i)
         return 13 + at <= 512 ? TASK_SMALL : TASK_LARGE;
 }
 
+/* Mod levels by position in a pass: even for the small buffers, odd for the large. */
+struct mod_levels {
+        unsigned small, large;
+};
+
+static uint16_t next_mod(struct mod_levels *m, bool is_small)
+{
+        unsigned *next = is_small ? &m->small : &m->large;
+        uint16_t mod = (uint16_t)*next;
+        *next += 2;
+        return mod;
+}
+
 static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
 {
         const char *const *dev = fs_dev, *const *dir = fs_dir, *const *type = fs_type;
-        unsigned small = 0, large = 1;
+        struct mod_levels mods = {0, 1};
         for (unsigned i = 0; i < lx->nfs; i++) {
                 struct m_appl *a = &lx->fs[i];
                 memset(a->data, 0, sizeof(a->data));
@@ -301,22 +314,31 @@ static void fsstat_pass(struct sim_sys *s, struct m_linux *lx)
                 at += 72;
                 lnx_hdr(a, unix_s(s), at - 12);
                 a->len = fs_len(i);
-                bool is_small = a->len == FS_SMALL;
-                uint16_t mod = (uint16_t)(is_small ? small : large);
-                if (is_small)
-                        small += 2;
-                else
-                        large += 2;
-                lnxappl_prodid(a->prodid, 1, 0, mod);
+                lnxappl_prodid(a->prodid, 1, 0, next_mod(&mods, a->len == FS_SMALL));
                 a->layout = "LNXAPPL.1.0.FS";
                 a->kind = "fsstat";
         }
 }
 
-static void procd_pass(struct sim_sys *s, struct m_linux *lx)
+/* CPU shares in 1/100 %, from the per-CPU jiffies of the OS record. */
+static void set_cpu_shares(struct sim_rec *r, const struct m_linux *lx, unsigned n)
+{
+        uint64_t tot[8] = {0}, all = 0;
+        for (unsigned c = 0; c < n; c++)
+                for (unsigned k = 0; k < 8; k++)
+                        tot[k] += lx->jiffies[c * 8 + k];
+        for (unsigned k = 0; k < 8; k++)
+                all += tot[k];
+        static const char *const share[8] = {"cpu_user", "cpu_nice",    "cpu_system", "cpu_idle",
+                                             "cpu_irq",  "cpu_softirq", "cpu_iowait", "cpu_steal"};
+        for (unsigned k = 0; k < 8 && all; k++)
+                sim_set_u(r, share[k], tot[k] * 10000 / all);
+}
+
+/* mon_procd's summary buffer (LNXAPPL 2.0): uptime, load, tasks, memory, swap, CPU. */
+static void procd_summary(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_appl *a = &lx->procs[0];
-        struct m_guest *g = &s->guest[lx->guest];
         unsigned n = ncpus(s, lx);
         memset(a->data, 0, sizeof(a->data));
         lnx_hdr(a, unix_s(s), 166);
@@ -348,79 +370,80 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
         sim_set_u(&r, "mem_pgpgout", lx->pgpgout);
         sim_set_u(&r, "task_stopped", 0);
         sim_set_u(&r, "task_zombie", lx->guest % 2);
-        /* CPU shares in 1/100 %, from the per-CPU jiffies of the OS record. */
-        uint64_t tot[8] = {0}, all = 0;
-        for (unsigned c = 0; c < n; c++)
-                for (unsigned k = 0; k < 8; k++)
-                        tot[k] += lx->jiffies[c * 8 + k];
-        for (unsigned k = 0; k < 8; k++)
-                all += tot[k];
-        static const char *const share[8] = {"cpu_user", "cpu_nice",    "cpu_system", "cpu_idle",
-                                             "cpu_irq",  "cpu_softirq", "cpu_iowait", "cpu_steal"};
-        for (unsigned k = 0; k < 8 && all; k++)
-                sim_set_u(&r, share[k], tot[k] * 10000 / all);
+        set_cpu_shares(&r, lx, n);
         a->len = PROCSUM_LEN;
         lnxappl_prodid(a->prodid, 2, 0, 0);
         a->layout = "LNXAPPL.2.0";
         a->layout_off = body_base("LNXAPPL.2.0");
         a->kind = "procsum";
-        unsigned small = 0, large = 1;
-        for (unsigned i = 0; i < lx->ntasks; i++) {
-                struct m_appl *t = &lx->procs[1 + i];
-                memset(t->data, 0, sizeof(t->data));
-                size_t base = body_base("LNXAPPL.2.1");
-                struct sim_rec e = prec("LNXAPPL.2.1", t->data, sizeof(t->data), base);
-                sim_set_u(&e, "pid", 1 + i * 101);
-                sim_set_u(&e, "ppid", i ? 1 : 0);
-                sim_set_u(&e, "processor", i % n);
-                sim_set_u(&e, "pcpu", sim_rng_below(&s->rng, 5000));
-                sim_set_u(&e, "pmem", sim_rng_below(&s->rng, 2000));
-                sim_set_u(&e, "total_time", (g->ttime[0] >> 12) / 10000 / (i + 2));
-                sim_set_u(&e, "size", 10000 + i * 5000);
-                sim_set_u(&e, "resident", 5000 + i * 2000);
-                sim_set_t(&e, "state", i % 5 == 0 ? "R" : "S");
-                sim_set_u(&e, "euid", 0);
-                sim_set_u(&e, "priority", 20);
-                sim_set_u(&e, "nice", 0);
-                sim_set_u(&e, "ctotal_time", (g->ttime[0] >> 12) / 10000 / (i + 2) + i);
-                sim_set_u(&e, "swap", 5000 + i * 3000);
-                sim_set_u(&e, "trs", 800 + i);
-                sim_set_u(&e, "drs", 3000 + i * 1000);
-                sim_set_u(&e, "share", 1000 + i * 10);
-                sim_set_u(&e, "dt", 0);
-                sim_set_u(&e, "maj_flt", lx->pgmajfault / (i + 1));
-                sim_set_u(&e, "flags", 0x400100);
-                size_t at = 12 + 111;
-                const char *c = task_cmd(lx, i);
-                at = put_str(t->data, at, sizeof(t->data), "root");
-                at = put_str(t->data, at, sizeof(t->data), "root");
-                at = put_str(t->data, at, sizeof(t->data), "root");
-                at = put_str(t->data, at, sizeof(t->data), "poll_schedule_timeout");
-                at = put_str(t->data, at, sizeof(t->data), c);
-                char line[700];
-                task_line(line, sizeof(line), c, i);
-                at = put_str(t->data, at, sizeof(t->data), line);
-                lnx_hdr(t, unix_s(s), at - 12);
-                t->len = task_len(lx, i);
-                bool is_small = t->len == TASK_SMALL;
-                uint16_t mod = (uint16_t)(is_small ? small : large);
-                if (is_small)
-                        small += 2;
-                else
-                        large += 2;
-                lnxappl_prodid(t->prodid, 2, 1, mod);
-                t->layout = "LNXAPPL.2.1";
-                t->layout_off = base;
-                t->kind = "proctask";
-        }
 }
 
-void sim_lx_advance(struct sim_sys *s, struct m_linux *lx)
+/* The numbers of task i (LNXAPPL 2.1), before its strings. */
+static void set_task_numbers(struct sim_sys *s, const struct m_linux *lx, unsigned i,
+                             struct sim_rec *e)
+{
+        const struct m_guest *g = &s->guest[lx->guest];
+        sim_set_u(e, "pid", 1 + i * 101);
+        sim_set_u(e, "ppid", i ? 1 : 0);
+        sim_set_u(e, "processor", i % ncpus(s, lx));
+        sim_set_u(e, "pcpu", sim_rng_below(&s->rng, 5000));
+        sim_set_u(e, "pmem", sim_rng_below(&s->rng, 2000));
+        sim_set_u(e, "total_time", (g->ttime[0] >> 12) / 10000 / (i + 2));
+        sim_set_u(e, "size", 10000 + i * 5000);
+        sim_set_u(e, "resident", 5000 + i * 2000);
+        sim_set_t(e, "state", i % 5 == 0 ? "R" : "S");
+        sim_set_u(e, "euid", 0);
+        sim_set_u(e, "priority", 20);
+        sim_set_u(e, "nice", 0);
+        sim_set_u(e, "ctotal_time", (g->ttime[0] >> 12) / 10000 / (i + 2) + i);
+        sim_set_u(e, "swap", 5000 + i * 3000);
+        sim_set_u(e, "trs", 800 + i);
+        sim_set_u(e, "drs", 3000 + i * 1000);
+        sim_set_u(e, "share", 1000 + i * 10);
+        sim_set_u(e, "dt", 0);
+        sim_set_u(e, "maj_flt", lx->pgmajfault / (i + 1));
+        sim_set_u(e, "flags", 0x400100);
+}
+
+/* mon_procd's buffer for task i: numbers, then user names, wait channel, command, line. */
+static void procd_task(struct sim_sys *s, struct m_linux *lx, unsigned i, struct mod_levels *mods)
+{
+        struct m_appl *t = &lx->procs[1 + i];
+        memset(t->data, 0, sizeof(t->data));
+        size_t base = body_base("LNXAPPL.2.1");
+        struct sim_rec e = prec("LNXAPPL.2.1", t->data, sizeof(t->data), base);
+        set_task_numbers(s, lx, i, &e);
+        size_t at = 12 + 111;
+        const char *c = task_cmd(lx, i);
+        at = put_str(t->data, at, sizeof(t->data), "root");
+        at = put_str(t->data, at, sizeof(t->data), "root");
+        at = put_str(t->data, at, sizeof(t->data), "root");
+        at = put_str(t->data, at, sizeof(t->data), "poll_schedule_timeout");
+        at = put_str(t->data, at, sizeof(t->data), c);
+        char line[700];
+        task_line(line, sizeof(line), c, i);
+        at = put_str(t->data, at, sizeof(t->data), line);
+        lnx_hdr(t, unix_s(s), at - 12);
+        t->len = task_len(lx, i);
+        lnxappl_prodid(t->prodid, 2, 1, next_mod(mods, t->len == TASK_SMALL));
+        t->layout = "LNXAPPL.2.1";
+        t->layout_off = base;
+        t->kind = "proctask";
+}
+
+static void procd_pass(struct sim_sys *s, struct m_linux *lx)
+{
+        procd_summary(s, lx);
+        struct mod_levels mods = {0, 1};
+        for (unsigned i = 0; i < lx->ntasks; i++)
+                procd_task(s, lx, i, &mods);
+}
+
+/* The kernel's memory, paging and scheduler counters. */
+static void advance_counters(struct sim_sys *s, struct m_linux *lx)
 {
         struct sim_rng *g = &s->rng;
-        struct m_guest *gu = &s->guest[lx->guest];
         unsigned n = ncpus(s, lx);
-        /* The guest's own counters move every interval ... */
         lx->pgpgin += sim_rng_below(g, 4000);
         lx->pgpgout += sim_rng_below(g, 8000);
         lx->pswpin += sim_rng_below(g, 3);
@@ -438,7 +461,13 @@ void sim_lx_advance(struct sim_sys *s, struct m_linux *lx)
                 uint32_t target = lx->nr_running * 2048;
                 lx->avenrun[k] = (lx->avenrun[k] * (1u << k) + target) / ((1u << k) + 1);
         }
-        /* Per-CPU jiffies: busy part from CP's accounting of the virtual CPU. */
+}
+
+/* Per-CPU jiffies: busy part from CP's accounting of the virtual CPU. */
+static void advance_jiffies(struct sim_sys *s, struct m_linux *lx)
+{
+        const struct m_guest *gu = &s->guest[lx->guest];
+        unsigned n = ncpus(s, lx);
         uint64_t elapsed_j = (uint64_t)s->cfg.interval_ms * lx->hz / 1000;
         for (unsigned c = 0; c < n; c++) {
                 uint32_t *j = &lx->jiffies[c * 8];
@@ -456,23 +485,35 @@ void sim_lx_advance(struct sim_sys *s, struct m_linux *lx)
                 j[3] += (uint32_t)idle;
                 j[7] += (uint32_t)steal;
         }
-        for (unsigned k = 0; k < 4; k++)
-                lx->net[k] += sim_rng_below(g, k < 2 ? 5000 : 3000000);
-        lx->net[6] += sim_rng_below(g, 1000) == 0;
-        /* ... but the APPLDATA buffers only when the virtual CPU timer expires. */
-        bool torn = false;
+}
+
+/* The kernel's APPLDATA buffers, rebuilt when the guest's virtual CPU timer expires. */
+static void update_appldata(struct sim_sys *s, struct m_linux *lx)
+{
         for (struct m_appl *a = &lx->mem; a <= &lx->net_sum; a++)
                 a->torn = false;
-        if (lx->vcpu_acc >= lx->appl_ms * 1000 * ZD_TOD_PER_US) {
-                lx->vcpu_acc = 0;
-                lx->sync++;
-                gather_mem(s, lx);
-                gather_os(s, lx);
-                gather_net(s, lx);
-                torn = sim_rng_below(g, 1000) < s->cfg.torn_permille;
-                if (torn) /* CP copies one of them while the guest is between the counters */
-                        (&lx->mem)[sim_rng_below(g, 3)].torn = true;
-        }
+        if (lx->vcpu_acc < lx->appl_ms * 1000 * ZD_TOD_PER_US)
+                return;
+        lx->vcpu_acc = 0;
+        lx->sync++;
+        gather_mem(s, lx);
+        gather_os(s, lx);
+        gather_net(s, lx);
+        if (sim_rng_below(&s->rng, 1000) < s->cfg.torn_permille)
+                /* CP copies one of them while the guest is between the counters */
+                (&lx->mem)[sim_rng_below(&s->rng, 3)].torn = true;
+}
+
+void sim_lx_advance(struct sim_sys *s, struct m_linux *lx)
+{
+        /* The guest's own counters move every interval ... */
+        advance_counters(s, lx);
+        advance_jiffies(s, lx);
+        for (unsigned k = 0; k < 4; k++)
+                lx->net[k] += sim_rng_below(&s->rng, k < 2 ? 5000 : 3000000);
+        lx->net[6] += sim_rng_below(&s->rng, 1000) == 0;
+        /* ... but the APPLDATA buffers only when the virtual CPU timer expires. */
+        update_appldata(s, lx);
         if (s->n % lx->pass_every == 1 || lx->pass_every == 1) {
                 if (lx->fsstatd)
                         fsstat_pass(s, lx);
