@@ -786,6 +786,10 @@ static void advance_device(struct sim_sys *s, unsigned i, struct interval_sums *
          */
         uint64_t units = s->dt / ZD_TOD_PER_US / 128;
         uint64_t busy = n ? units * (5 + sim_rng_below(&s->rng, 46)) / 100 : 0;
+        /* At most 50 ms (390 units) of service per SSCH: a device with a few SSCH in a
+         * long interval is not busy for seconds per I/O (the device-time law's bound). */
+        if (busy > n * 390)
+                busy = n * 390;
         uint64_t pend = busy / 10, disc = busy / 4, dao = busy / 20;
         d->connect += busy - pend - disc - dao;
         d->pending += pend;
