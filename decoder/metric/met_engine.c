@@ -207,14 +207,16 @@ void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
 
 uint64_t zm_metric_id(const struct zm_metric *m)
 {
+        /* One finaliser for the whole chain: this runs for every guest metric. */
         uint64_t h =
-            zh_u64(ZH_SEED, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
-        h = zh_str(h, m->guest);
-        h = zh_str(h, m->host);
-        h = zh_str(h, m->plugin);
-        h = zh_str(h, m->plugin_instance);
-        h = zh_str(h, m->type);
-        return zh_str(h, m->type_instance);
+            zh_step(ZH_SEED, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        h = zh_str_part(h, m->guest);
+        h = zh_str_part(h, m->host);
+        h = zh_str_part(h, m->plugin);
+        h = zh_str_part(h, m->plugin_instance);
+        h = zh_str_part(h, m->type);
+        h = zh_mix(zh_str_part(h, m->type_instance));
+        return h ? h : 1;
 }
 
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
