@@ -135,7 +135,7 @@ for s in central $SYSTEMS $INTRUDER; do
 	fi
 done
 for s in $SYSTEMS $INTRUDER; do
-	grep -q "zvm: system name $s (MTRSYS_SYSTMID)" "$FWD_TMP/$s.log" ||
+	grep -q "zvm plugin: system name $s (MTRSYS_SYSTMID" "$FWD_TMP/$s.log" ||
 		fwd_fail "collector $s did not name its system ${s^^} (MTRSYS_SYSTMID)"
 	[ -n "$(find "$FWD_TMP/$s/csv/$s" -type f 2>/dev/null | head -1)" ] ||
 		fwd_fail "collector $s dispatched no CP values under host $s"
