@@ -28,12 +28,12 @@ const struct cp_metric cp_metrics[] = {
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "busy",                GA, CP_PCT,      P_UT,    P_SYS,   0,          0,       1,    1,    NONE,              "SYTPRP_PFXUTIME + SYTPRP_PFXTMSYS",                                                       "CPU time charged to users and to the system"},
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "user",                GA, CP_PCT,      P_UT,    -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXUTIME",                                                                         "CPU time charged to users: guest time and CP work for users"},
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "overhead",            GA, CP_PCT,      P_SYS,   -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXTMSYS",                                                                         "CPU time charged to the system: CP overhead"},
-    {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "emulation",           GA, CP_PCT,      P_PRB,   -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXPRBTM",                                                                         "emulation time, all users (the timer counts down from z/VM 6.4; before, either direction is taken)"},
+    {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "emulation",           GA, CP_PCT,      P_PRB,   -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXPRBTM",                                                                         "emulation time, all users"},
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "wait",                GA, CP_PCT,      P_WT,    -1,      0,          0,       1,    1,    ZV_CPU_WAIT,       "SYTPRP_PFXTOTWT",                                                                         "wait time"},
     {0, 1,  CP_CPU,       "cpu<cpu>",           "operations",       "diagnose",            DE, CP_SUM,      Y_DIAG,  -1,      0,          0,       1,    1,    NONE,              "SYTSYP_PLSDIAGT",                                                                         "DIAGNOSE instructions"},
     {0, 1,  CP_CPU,       "cpu<cpu>",           "operations",       "simulation",          DE, CP_SUM,      Y_PRVIS, -1,      0,          0,       1,    1,    NONE,              "SYTSYP_PLSPRVIS",                                                                         "simulated instructions"},
     {0, 1,  CP_CPU,       "cpu<cpu>",           "operations",       "ssch",                DE, CP_SUM,      Y_SS,    Y_RS,    0,          0,       1,    1,    NONE,              "SYTSYP_PLSCTSS + SYTSYP_PLSCTRS",                                                         "START + RESUME SUBCHANNEL"},
-    {0, 3,  CP_SYSTEM,    "storage",            "memory",           "free",                GA, CP_VAL,      R_AVAIL, -1,      B(R_PGABL), 0,       4096, 1,    ZV_STORAGE,        "SYTRSG_RSAAVAIL",                                                                         "bytes: available frames (published with memory-used only)"},
+    {0, 3,  CP_SYSTEM,    "storage",            "memory",           "free",                GA, CP_VAL,      R_AVAIL, -1,      B(R_PGABL), 0,       4096, 1,    ZV_STORAGE,        "SYTRSG_RSAAVAIL",                                                                         "bytes: available frames (only when RSAPGABL was read too)"},
     {0, 3,  CP_SYSTEM,    "storage",            "memory",           "used",                GA, CP_VAL_DIFF, R_PGABL, R_AVAIL, 0,          0,       4096, 1,    ZV_STORAGE,        "SYTRSG_RSAPGABL - SYTRSG_RSAAVAIL",                                                       "bytes: pageable frames in use"},
     {0, 1,  CP_SYSTEM,    "storage",            "vmpage_io",        "paging",              DE, CP_SUM2,     Y_PIOPR, Y_PIOPW, 0,          0,       1,    1,    ZV_PAGING,         "SYTSYP_PLSPIOPR, SYTSYP_PLSPIOPW",                                                        "pages in, out: sums over the CPUs"},
     {0, 8,  CP_SYSTEM,    "system",             "users",            "logged-on",           GA, CP_VAL,      U_USERS, -1,      0,          0,       1,    1,    NONE,              "SYTUSR_SYSUSRS",                                                                          "users logged on"},
@@ -46,7 +46,7 @@ const struct cp_metric cp_metrics[] = {
     {4, 3,  CP_GUEST,     "user-<userid>",      "operations",       "virtual-io",          DE, CP_SUM,      G_VIO,   -1,      0,          0,       1,    1,    ZV_GUEST_VIO,      "USEACT_VMDVCSCT + USEACT_VMDVDSCT + USEACT_VMDVUSCT + USEACT_VMDVTSCT + USEACT_VMDVOSCT", "virtual I/O requests: console, DASD, unit record, tape, other"},
     {4, 3,  CP_GUEST,     "user-<userid>",      "vmpage_io",        "paging",              DE, CP_SUM2,     G_PGR,   G_PGW,   0,          0,       1,    1,    ZV_PAGING,         "USEACT_CALCPPGR, USEACT_CALCPPGW",                                                        "pages read, written (in, out)"},
     {6, 3,  CP_DEVICE,    "device-<dev>",       "operations",       "ssch",                DE, CP_SUM,      D_SSCHG, -1,      0,          0,       1,    1,    ZV_DEVICE_SSCH,    "IODDEV_SCGSSCH",                                                                          "SSCH + RSCH (32-bit count)"},
-    {6, 3,  CP_DEVICE,    "device-<dev>",       "total_time_in_ms", "connect",             DE, CP_SUM,      D_CONN,  -1,      B(D_SSCHG), 0,       128,  1000, ZV_DEVICE_TIME,    "IODDEV_SCMCNTIM",                                                                         "ms of connect time (the channel measurement block's 128 us units)"},
+    {6, 3,  CP_DEVICE,    "device-<dev>",       "total_time_in_ms", "connect",             DE, CP_SUM,      D_CONN,  -1,      B(D_SSCHG), 0,       128,  1000, ZV_DEVICE_TIME,    "IODDEV_SCMCNTIM",                                                                         "ms of connect time (the channel measurement block's 128 µs units)"},
     {6, 3,  CP_DEVICE,    "device-<dev>",       "total_time_in_ms", "pending",             DE, CP_SUM,      D_PEND,  -1,      B(D_SSCHG), 0,       128,  1000, ZV_DEVICE_TIME,    "IODDEV_SCMFPTIM",                                                                         "ms of function-pending time"},
     {6, 3,  CP_DEVICE,    "device-<dev>",       "total_time_in_ms", "disconnect",          DE, CP_SUM,      D_DISC,  -1,      B(D_SSCHG), 0,       128,  1000, ZV_DEVICE_TIME,    "IODDEV_SCMDDTIM",                                                                         "ms of disconnect time"},
     {6, 3,  CP_DEVICE,    "device-<dev>",       "total_time_in_ms", "device-active",       DE, CP_SUM,      D_DAO,   -1,      B(D_SSCHG), 0,       128,  1000, ZV_DEVICE_TIME,    "IODDEV_SCMDATIM",                                                                         "ms of device-active-only time"},
@@ -64,11 +64,16 @@ const size_t cp_nmetrics = sizeof(cp_metrics) / sizeof(cp_metrics[0]);
 const char *cp_calc_name(enum cp_calc c)
 {
         static const char *const name[CP_NCALCS] = {
-            [CP_PCT] = "Δ as % of elapsed", [CP_PCT_DIFF] = "Δ as % of elapsed, when not negative",
-            [CP_SUM] = "sum of Δ",          [CP_SUM2] = "sums of Δ, two values",
-            [CP_VAL] = "reading",           [CP_VAL_DIFF] = "reading, when not negative",
+            [CP_PCT] = "Δ as % of elapsed", [CP_PCT_DIFF] = "Δ as % of elapsed",
+            [CP_SUM] = "sum of Δ",          [CP_SUM2] = "sums of Δ, one value each",
+            [CP_VAL] = "reading",           [CP_VAL_DIFF] = "reading",
         };
         return (unsigned)c < CP_NCALCS ? name[c] : "?";
+}
+
+const char *cp_calc_when(enum cp_calc c)
+{
+        return c == CP_PCT_DIFF || c == CP_VAL_DIFF ? "when not negative" : NULL;
 }
 
 enum zm_ds cp_calc_ds(enum cp_calc c)

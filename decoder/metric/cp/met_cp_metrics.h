@@ -68,8 +68,9 @@ struct cp_metric {
 extern const struct cp_metric cp_metrics[];
 extern const size_t cp_nmetrics;
 
-/* For docs: "GAUGE: Δ as % of elapsed" and the like; the name of a kind. */
+/* For docs: "Δ as % of elapsed" and the like, the condition it has (or NULL), a kind's name. */
 const char *cp_calc_name(enum cp_calc c);
+const char *cp_calc_when(enum cp_calc c);
 const char *cp_kind_name(enum cp_kind k);
 /* The DS type a computation gives. */
 enum zm_ds cp_calc_ds(enum cp_calc c);
