@@ -25,6 +25,8 @@
 
 /* clang-format off */
 const struct cp_metric cp_metrics[] = {
+    /* domain, record, kind, plugin instance, type, type instance, DS, computation, slots a and b,
+     * need, vouch, × mul ÷ div, law, fields, value */
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "busy",                GA, CP_PCT,      P_UT,    P_SYS,   0,          0,       1,    1,    NONE,              "SYTPRP_PFXUTIME + SYTPRP_PFXTMSYS",                                                       "CPU time charged to users and to the system"},
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "user",                GA, CP_PCT,      P_UT,    -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXUTIME",                                                                         "CPU time charged to users: guest time and CP work for users"},
     {0, 2,  CP_CPU,       "cpu<cpu>",           "percent",          "overhead",            GA, CP_PCT,      P_SYS,   -1,      0,          0,       1,    1,    NONE,              "SYTPRP_PFXTMSYS",                                                                         "CPU time charged to the system: CP overhead"},
