@@ -85,7 +85,7 @@ install: $(INSTALL_TARGETS)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
-	python3 scripts/fmt-tables.py $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c')
+	python3 scripts/fmt-tables.py $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c' 'decoder/metric/cp/met_cp_metrics.c')
 
 clean:
 	rm -rf $(BUILD)

@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Lay out the decoder's data tables as tables: one row per field or layout,
-columns aligned, clang-format turned off around each table (and only there).
+"""Lay out the decoder's data tables as tables: one row per field, layout or
+metric, columns aligned, clang-format turned off around each table (and only
+there).
 
   scripts/fmt-tables.py FILE...          rewrite the files
   scripts/fmt-tables.py --check FILE...  exit 1 if a file would change
 
-A table is an array `const struct zl_field|zl_layout NAME[] = {...};` or a
-#define whose body is two or more rows.  A row is `{...}` or `MACRO(...)`;
+A table is an array `const struct zl_field|zl_layout|cp_metric NAME[] = {...};`
+or a #define whose body is two or more rows.  A row is `{...}` or `MACRO(...)`;
 rows of the same shape that follow each other share column widths.
 """
 import re
 import sys
 
 OFF, ON = "/* clang-format off */", "/* clang-format on */"
-ARRAY = re.compile(r"^(static )?const struct zl_(field|layout) \w+\[\] = \{$")
+ARRAY = re.compile(r"^(static )?const struct (zl_field|zl_layout|cp_metric) \w+\[\] = \{$")
 DEFINE = re.compile(r"^#define \w+(\([^)]*\))?\s*\\$")
 
 

@@ -46,7 +46,7 @@ CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 check-format:
 	@command -v clang-format >/dev/null || { echo "check-format: clang-format missing (make deps)"; exit 1; }
 	@clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*') \
-		&& python3 scripts/fmt-tables.py --check $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c') \
+		&& python3 scripts/fmt-tables.py --check $$(git ls-files 'decoder/layout/*.c' 'decoder/payload/*/lay_*.c' 'decoder/metric/cp/met_cp_metrics.c') \
 		&& echo "check-format: every C file follows .clang-format, every layout table is laid out as a table"
 	@python3 scripts/check-function-length.py
 CHECK_TARGETS += check-format

@@ -19,6 +19,7 @@ static void usage(FILE *f)
               "  capture -o FILE [--device PATH] [--sets N] [--seconds N]\n"
               "                                  record monreader data sets into a capture file\n"
               "  layouts [--markdown]            every record layout with field provenance\n"
+              "  metrics [--markdown]            every CP metric: record, fields, law\n"
               "  top [-b [--json]] [-n N] [--sort COL] [--filter GLOB] [--speed X | --step]\n"
               "      [--device PATH | FILE|-]    a table per interval: system, guests (full\n"
               "                                  screen, or -b for text)\n"
@@ -84,6 +85,8 @@ int main(int argc, char **argv)
                 rc = zm_cmd_top(sub_argc, sub_argv);
         else if (!strcmp(cmd, "layouts"))
                 rc = zm_cmd_layouts(sub_argc, sub_argv);
+        else if (!strcmp(cmd, "metrics"))
+                rc = zm_cmd_metrics(sub_argc, sub_argv);
         else if (!strcmp(cmd, "help")) {
                 usage(stdout);
                 rc = ZM_OK;

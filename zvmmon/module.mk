@@ -71,4 +71,16 @@ CHECK_TARGETS += check-zvmmon-sim
 doc-layouts: $(ZVMMON)
 	$(ZVMMON) layouts --markdown >doc/layouts.md
 
+# The CP metric reference: doc/metrics-cp.md's tables, generated from the
+# decoder's metric table; check-doc-metrics fails when they differ.
+.PHONY: doc-metrics check-doc-metrics
+doc-metrics: $(ZVMMON)
+	$(ZVMMON) metrics --markdown >$(BUILD)/metrics-cp.gen.md
+	python3 scripts/doc-metrics.py $(BUILD)/metrics-cp.gen.md doc/metrics-cp.md
+
+check-doc-metrics: $(ZVMMON)
+	@$(ZVMMON) metrics --markdown >$(BUILD)/metrics-cp.gen.md
+	@python3 scripts/doc-metrics.py --check $(BUILD)/metrics-cp.gen.md doc/metrics-cp.md
+CHECK_TARGETS += check-doc-metrics
+
 include tests/e2e/top/top.mk

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* zvmmon: look into z/VM monitor data (dump, stat, capture, layouts, top). */
+/* zvmmon: look into z/VM monitor data (dump, stat, capture, layouts, metrics, top). */
 #ifndef ZVMMON_H
 #define ZVMMON_H
 
@@ -43,6 +43,7 @@ int zm_cmd_dump(int argc, char **argv);
 int zm_cmd_stat(int argc, char **argv);
 int zm_cmd_capture(int argc, char **argv);
 int zm_cmd_layouts(int argc, char **argv);
+int zm_cmd_metrics(int argc, char **argv);
 int zm_cmd_top(int argc, char **argv);
 
 #endif

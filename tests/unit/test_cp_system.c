@@ -9,6 +9,7 @@
  */
 #include "cp_feed.h"
 
+#include "metric/cp/met_cp_metrics.h"
 #include "record/record.h"
 
 #define T0   VEC_TOD_2026
@@ -163,6 +164,22 @@ static void on_error(void *c, const struct zd_error *err)
         fail_msg("decoder error: %s", err->msg);
 }
 
+/* Does s fit the instance pattern p (a <token> stands for one or more name characters)? */
+static bool matches(const char *p, const char *s)
+{
+        if (*p == '<') {
+                const char *end = strchr(p, '>');
+                assert_non_null(end);
+                for (const char *q = s; *q && *q != '-'; q++)
+                        if (matches(end + 1, q + 1))
+                                return true;
+                return false;
+        }
+        if (*p != *s)
+                return false;
+        return !*p || matches(p + 1, s + 1);
+}
+
 static void all_laws_kept(void **state)
 {
         (void)state;
@@ -208,6 +225,20 @@ static void all_laws_kept(void **state)
         for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
                 if (!feed_find(f, 0, want[i][0], want[i][1], want[i][2]))
                         fail_msg("no %s/%s-%s", want[i][0], want[i][1], want[i][2]);
+        /* Every row of the metric table the decoder emits by, and doc/metrics-cp.md lists. */
+        for (size_t k = 0; k < cp_nmetrics; k++) {
+                const struct cp_metric *m = &cp_metrics[k];
+                size_t j = 0;
+                for (; j < f->n; j++)
+                        if (f->m[j].domain == m->domain && f->m[j].record == m->record &&
+                            !strcmp(f->m[j].type, m->type) &&
+                            matches(m->pinst, f->m[j].plugin_instance) &&
+                            matches(m->tinst ? m->tinst : "", f->m[j].type_instance))
+                                break;
+                if (j == f->n)
+                        fail_msg("table row %s/%s-%s: never emitted", m->pinst, m->type,
+                                 m->tinst ? m->tinst : "");
+        }
         feed_free(f);
 }
 

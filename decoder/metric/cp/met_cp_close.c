@@ -84,9 +84,9 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
         for (size_t i = 0; i < s->syp.n; i++) {
                 struct cp_ent *x = &s->syp.e[i];
                 if (x->dok & (1u << Y_PIOPR))
-                        s->paging.acc[X_PGR] += x->d[Y_PIOPR];
+                        s->paging.acc[Y_PIOPR] += x->d[Y_PIOPR];
                 if (x->dok & (1u << Y_PIOPW))
-                        s->paging.acc[X_PGW] += x->d[Y_PIOPW];
+                        s->paging.acc[Y_PIOPW] += x->d[Y_PIOPW];
         }
 }
 

@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CP metrics, emitted when an interval closes.  doc/metrics-cp.md lists
- * every one with its record, field, provenance, check, unit and DS type;
- * keep the two in step.  Metrics from HINT fields carry the name of the law
- * that vouches for them in zm_metric.check and go through cp_emit(), which
- * holds them back until that law is on (met_verify.h).
+ * The CP metrics, emitted when an interval closes: a walk over the table of
+ * met_cp_metrics.c and the few computations it names.  Metrics from HINT
+ * fields carry the name of the law that vouches for them in
+ * zm_metric.check and are held back until that law is on (met_verify.h).
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "metric/cp/met_cp_emit.h"
+#include "metric/cp/met_cp_metrics.h"
 
-#define PAGE 4096.0
-
-void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
+static void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
 {
         if (m->check && !zv_allowed(s->v, e, m->check)) {
                 zm_counters_mut(e)->hint_suppressed++;
@@ -23,32 +19,54 @@ void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
         zm_emit(e, m);
 }
 
-static void start(struct zm_metric *m, const struct cp_ent *x, int dom, int rec, const char *pi,
-                  const char *type, const char *ti, const char *check)
-{
-        zm_metric_init(m, ZM_SYSTEM, NULL);
-        m->tod = x->tod;
-        m->domain = (uint8_t)dom;
-        m->record = (uint16_t)rec;
-        zm_metric_name(m, "zvm", pi, type, ti);
-        m->check = check;
-        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
-         * plugin's userid filters too; the host stays the z/VM system. */
-        if (dom == 4 || dom == 8)
-                memcpy(m->guest, x->name, 8); /* CP userids are 8 bytes at most; m->guest[8] is 0 */
-}
+/* The entries one group of rows (same kind and record) is emitted for. */
+struct source {
+        struct cp_ent *e;
+        size_t n;
+        const struct cp_ent *vals; /* values from here instead of the entry; NULL: the entry */
+        bool once;                 /* only the first entry that yields the metrics */
+};
 
-/* The entry's plugin instance: formatted when the entry is new, kept while it lives. */
-__attribute__((format(printf, 2, 3))) static const char *label(struct cp_ent *x, const char *fmt,
-                                                               ...)
+static bool source(struct cp_state *s, const struct cp_metric *m, struct source *o)
 {
-        if (!x->label[0]) {
-                va_list ap;
-                va_start(ap, fmt);
-                vsnprintf(x->label, sizeof(x->label), fmt, ap);
-                va_end(ap);
+        struct cp_tab *t = NULL;
+        memset(o, 0, sizeof(*o));
+        switch (m->kind) {
+        case CP_CPU:
+                t = m->record == 2 ? &s->prp : m->record == 1 ? &s->syp : NULL;
+                break;
+        case CP_SYSTEM:
+                if (m->record == 3 || m->record == 8) {
+                        o->e = m->record == 3 ? &s->rsg : &s->usr;
+                        o->n = 1;
+                        return true;
+                }
+                /* SYTSYP's sums over the CPUs, published under the first CPU that has
+                 * the fields (its time stamp, its fields' provenance). */
+                t = m->record == 1 ? &s->syp : NULL;
+                o->vals = &s->paging;
+                o->once = true;
+                break;
+        case CP_PARTITION:
+                t = &s->lpar;
+                break;
+        case CP_GUEST:
+                t = &s->guest;
+                break;
+        case CP_DEVICE:
+                t = &s->dev;
+                break;
+        case CP_NIC:
+                t = &s->nic;
+                break;
+        default:
+                break;
         }
-        return x->label;
+        if (!t)
+                return false;
+        o->e = t->e;
+        o->n = t->n;
+        return true;
 }
 
 static double pct(double part, double whole)
@@ -57,206 +75,128 @@ static double pct(double part, double whole)
         return p < 0 ? 0 : p > 100 ? 100 : p; /* record-time skew: never past collectd's max */
 }
 
-static void gauge(struct zm_engine *e, struct cp_state *s, const struct cp_ent *x, int dom, int rec,
-                  const char *pi, const char *type, const char *ti, const char *check, double v)
+/* The entry's plugin instance: formatted when the entry is new, kept while it lives. */
+static const char *pinst(struct cp_ent *x, const char *p)
 {
-        struct zm_metric m;
-        start(&m, x, dom, rec, pi, type, ti, check);
-        zm_metric_gauge(&m, v);
-        cp_emit(e, s, &m);
+        if (!strchr(p, '<'))
+                return p;
+        if (!x->label[0])
+                cp_pattern(x->label, sizeof(x->label), p, x->id, x->name);
+        return x->label;
 }
 
-static void derive(struct zm_engine *e, struct cp_state *s, const struct cp_ent *x, int dom,
-                   int rec, const char *pi, const char *type, const char *ti, const char *check,
-                   uint64_t v)
+static uint32_t operands(const struct cp_metric *m)
 {
-        struct zm_metric m;
-        start(&m, x, dom, rec, pi, type, ti, check);
-        zm_metric_derive(&m, (int64_t)(v & INT64_MAX));
-        cp_emit(e, s, &m);
+        return (1u << m->a) | (m->b >= 0 ? 1u << m->b : 0);
 }
 
-/* rx, tx: collectd's interface types order their data sources that way. */
-static void derive2(struct zm_engine *e, struct cp_state *s, const struct cp_ent *x, int dom,
-                    int rec, const char *pi, const char *type, const char *check, uint64_t a,
-                    uint64_t b)
+static int64_t derive(uint64_t v, const struct cp_metric *m)
 {
-        struct zm_metric m;
-        start(&m, x, dom, rec, pi, type, NULL, check);
-        zm_metric_derive(&m, (int64_t)(a & INT64_MAX));
-        zm_metric_derive(&m, (int64_t)(b & INT64_MAX));
-        cp_emit(e, s, &m);
+        return (int64_t)((v * m->mul / m->div) & INT64_MAX);
 }
 
-static void cpus(struct zm_engine *e, struct cp_state *s)
+/*
+ * The value of row m for entry x (values from v), into out; false when the
+ * entry cannot give it this interval.
+ */
+static bool compute(const struct cp_metric *m, const struct cp_ent *x, const struct cp_ent *v,
+                    struct zm_metric *out)
 {
-        for (size_t i = 0; i < s->prp.n; i++) {
-                struct cp_ent *x = &s->prp.e[i];
-                double el = (double)cp_elapsed_us(x);
+        uint32_t need = operands(m) | m->need;
+        bool delta = m->calc != CP_VAL && m->calc != CP_VAL_DIFF;
+        if (((delta ? x->dok : x->have) & need) != need)
+                return false;
+        double el = (double)cp_elapsed_us(x);
+        if (m->kind == CP_GUEST) /* per virtual CPU, so that "percent" stays within 0-100 */
+                el *= (double)(x->id ? x->id : 1);
+        switch ((enum cp_calc)m->calc) {
+        case CP_PCT:
                 if (el <= 0)
-                        continue;
-                const char *pi = label(x, "cpu%u", x->id);
-                double ut = (double)x->d[P_UT], sys = (double)x->d[P_SYS];
-                if (HAS(x, P_UT) && HAS(x, P_SYS))
-                        gauge(e, s, x, 0, 2, pi, "percent", "busy",
-                              cp_check(x, (1u << P_UT) | (1u << P_SYS), NULL), pct((ut + sys), el));
-                if (HAS(x, P_UT))
-                        gauge(e, s, x, 0, 2, pi, "percent", "user", cp_check(x, (1u << P_UT), NULL),
-                              pct(ut, el));
-                if (HAS(x, P_SYS))
-                        gauge(e, s, x, 0, 2, pi, "percent", "overhead",
-                              cp_check(x, (1u << P_SYS), NULL), pct(sys, el));
-                if (HAS(x, P_PRB))
-                        gauge(e, s, x, 0, 2, pi, "percent", "emulation",
-                              cp_check(x, (1u << P_PRB), NULL), pct((double)x->d[P_PRB], el));
-                if (HAS(x, P_WT))
-                        gauge(e, s, x, 0, 2, pi, "percent", "wait",
-                              cp_check(x, (1u << P_WT), "cpu-wait"), pct((double)x->d[P_WT], el));
+                        return false;
+                zm_metric_gauge(out, pct(m->b >= 0 ? (double)v->d[m->a] + (double)v->d[m->b]
+                                                   : (double)v->d[m->a],
+                                         el));
+                return true;
+        case CP_PCT_DIFF:
+                if (el <= 0 || v->d[m->b] > v->d[m->a])
+                        return false;
+                zm_metric_gauge(out, pct((double)(v->d[m->a] - v->d[m->b]), el));
+                return true;
+        case CP_SUM:
+                zm_metric_derive(out, derive(v->acc[m->a] + (m->b >= 0 ? v->acc[m->b] : 0), m));
+                return true;
+        case CP_SUM2:
+                zm_metric_derive(out, derive(v->acc[m->a], m));
+                zm_metric_derive(out, derive(v->acc[m->b], m));
+                return true;
+        case CP_VAL:
+                zm_metric_gauge(out, (double)v->v[m->a] * m->mul / m->div);
+                return true;
+        case CP_VAL_DIFF: {
+                double a = (double)v->v[m->a], b = (double)v->v[m->b];
+                if (a < b)
+                        return false;
+                zm_metric_gauge(out, (a - b) * m->mul / m->div);
+                return true;
         }
-        for (size_t i = 0; i < s->syp.n; i++) {
-                struct cp_ent *x = &s->syp.e[i];
-                const char *pi = label(x, "cpu%u", x->id);
-                if (HAS(x, Y_DIAG))
-                        derive(e, s, x, 0, 1, pi, "operations", "diagnose",
-                               cp_check(x, (1u << Y_DIAG), NULL), x->acc[Y_DIAG]);
-                if (HAS(x, Y_PRVIS))
-                        derive(e, s, x, 0, 1, pi, "operations", "simulation",
-                               cp_check(x, (1u << Y_PRVIS), NULL), x->acc[Y_PRVIS]);
-                if (HAS(x, Y_SS) && HAS(x, Y_RS))
-                        derive(e, s, x, 0, 1, pi, "operations", "ssch",
-                               cp_check(x, (1u << Y_SS) | (1u << Y_RS), NULL),
-                               x->acc[Y_SS] + x->acc[Y_RS]);
+        default:
+                return false;
         }
 }
 
-static void system_wide(struct zm_engine *e, struct cp_state *s)
+/* Row m for entry x: true if the entry gave the metric (emitted, or held back by its law). */
+static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
+                struct cp_ent *x, const struct cp_ent *v)
 {
-        const struct cp_ent *g = &s->rsg;
-        if (g->cur && (g->have & (1u << R_AVAIL)) && (g->have & (1u << R_PGABL))) {
-                double avail = (double)g->v[R_AVAIL], pg = (double)g->v[R_PGABL];
-                gauge(e, s, g, 0, 3, "storage", "memory", "free",
-                      cp_check(g, (1u << R_AVAIL), "storage"), avail * PAGE);
-                if (pg >= avail)
-                        gauge(e, s, g, 0, 3, "storage", "memory", "used",
-                              cp_check(g, (1u << R_AVAIL) | (1u << R_PGABL), "storage"),
-                              (pg - avail) * PAGE);
-        }
-        for (size_t i = 0; i < s->syp.n; i++)
-                if (HAS(&s->syp.e[i], Y_PIOPR) && HAS(&s->syp.e[i], Y_PIOPW)) {
-                        struct zm_metric m;
-                        start(&m, &s->syp.e[i], 0, 1, "storage", "vmpage_io", "paging",
-                              cp_check(&s->syp.e[i], (1u << Y_PIOPR) | (1u << Y_PIOPW), "paging"));
-                        zm_metric_derive(&m, (int64_t)(s->paging.acc[X_PGR] & INT64_MAX));
-                        zm_metric_derive(&m, (int64_t)(s->paging.acc[X_PGW] & INT64_MAX));
-                        cp_emit(e, s, &m);
+        struct zm_metric out;
+        zm_metric_init(&out, ZM_SYSTEM, NULL);
+        if (!compute(m, x, v, &out))
+                return false;
+        char ti[ZM_NAME_LEN];
+        const char *tinst = m->tinst;
+        if (tinst && strchr(tinst, '<'))
+                tinst = cp_pattern(ti, sizeof(ti), tinst, x->id, x->name);
+        out.tod = x->tod;
+        out.domain = m->domain;
+        out.record = m->record;
+        zm_metric_name(&out, "zvm", pinst(x, m->pinst), m->type, tinst);
+        out.check = cp_check(x, m->vouch ? m->vouch : operands(m),
+                             m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law));
+        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
+         * plugin's userid filters too; the host stays the z/VM system. */
+        if (m->domain == 4 || m->domain == 8)
+                memcpy(out.guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
+        cp_emit(e, s, &out);
+        return true;
+}
+
+/* Rows m[0..n) share their kind and record: entry by entry, each row in turn. */
+static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
+{
+        struct source src;
+        if (!source(s, m, &src))
+                return;
+        for (size_t i = 0; i < src.n; i++) {
+                struct cp_ent *x = &src.e[i];
+                if (!x->cur)
+                        continue;
+                bool made = false;
+                for (size_t k = 0; k < n; k++)
+                        made |= one(e, s, &m[k], x, src.vals ? src.vals : x);
+                if (made && src.once)
                         break;
-                }
-        const struct cp_ent *u = &s->usr;
-        if (u->cur && (u->have & (1u << U_USERS)))
-                gauge(e, s, u, 0, 8, "system", "users", "logged-on",
-                      cp_check(u, (1u << U_USERS), NULL), (double)u->v[U_USERS]);
-        if (u->cur && (u->have & (1u << U_DORM)))
-                gauge(e, s, u, 0, 8, "system", "users", "dormant",
-                      cp_check(u, (1u << U_DORM), NULL), (double)u->v[U_DORM]);
-}
-
-static void guests(struct zm_engine *e, struct cp_state *s)
-{
-        for (size_t i = 0; i < s->guest.n; i++) {
-                struct cp_ent *g = &s->guest.e[i];
-                if (!g->cur)
-                        continue;
-                const char *pi = label(g, "user-%s", g->name);
-                /* per virtual CPU, so that "percent" stays within 0-100 */
-                double el = (double)cp_elapsed_us(g) * (double)(g->id ? g->id : 1);
-                if (el > 0 && HAS(g, G_TT))
-                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-total",
-                              cp_check(g, (1u << G_TT), "guest-cpu"), pct((double)g->d[G_TT], el));
-                if (el > 0 && HAS(g, G_VT))
-                        gauge(e, s, g, 4, 3, pi, "percent", "cpu-virtual",
-                              cp_check(g, (1u << G_VT), "guest-vcpu"), pct((double)g->d[G_VT], el));
-                if (HAS(g, G_TT))
-                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "total",
-                               cp_check(g, (1u << G_TT), "guest-cpu"), g->acc[G_TT] * 1000);
-                if (HAS(g, G_VT))
-                        derive(e, s, g, 4, 3, pi, "virt_cpu_total", "virtual",
-                               cp_check(g, (1u << G_VT), "guest-vcpu"), g->acc[G_VT] * 1000);
-                if (g->have & (1u << G_RES))
-                        gauge(e, s, g, 4, 3, pi, "memory", "resident",
-                              cp_check(g, (1u << G_RES), "guest-resident"),
-                              (double)g->v[G_RES] * PAGE);
-                if (HAS(g, G_VIO))
-                        derive(e, s, g, 4, 3, pi, "operations", "virtual-io",
-                               cp_check(g, 1u << G_VIO, "guest-vio"), g->acc[G_VIO]);
-                if (HAS(g, G_PGR) && HAS(g, G_PGW)) {
-                        struct zm_metric m;
-                        start(&m, g, 4, 3, pi, "vmpage_io", "paging",
-                              cp_check(g, (1u << G_PGR) | (1u << G_PGW), "paging"));
-                        zm_metric_derive(&m, (int64_t)(g->acc[G_PGR] & INT64_MAX));
-                        zm_metric_derive(&m, (int64_t)(g->acc[G_PGW] & INT64_MAX));
-                        cp_emit(e, s, &m);
-                }
-        }
-}
-
-static void devices(struct zm_engine *e, struct cp_state *s)
-{
-        for (size_t i = 0; i < s->dev.n; i++) {
-                struct cp_ent *x = &s->dev.e[i];
-                if (!HAS(x, D_SSCHG))
-                        continue;
-                const char *pi = label(x, "device-%04X", x->id);
-                derive(e, s, x, 6, 3, pi, "operations", "ssch",
-                       cp_check(x, (1u << D_SSCHG), "device-ssch"), x->acc[D_SSCHG]);
-                /* The channel measurement block's 128 us units, as milliseconds. */
-                static const struct {
-                        int slot;
-                        const char *ti;
-                } tm[] = {{D_CONN, "connect"},
-                          {D_PEND, "pending"},
-                          {D_DISC, "disconnect"},
-                          {D_DAO, "device-active"}};
-                for (size_t k = 0; k < sizeof(tm) / sizeof(tm[0]); k++)
-                        if (HAS(x, tm[k].slot))
-                                derive(e, s, x, 6, 3, pi, "total_time_in_ms", tm[k].ti,
-                                       cp_check(x, 1u << tm[k].slot, "device-time"),
-                                       x->acc[tm[k].slot] * 128 / 1000);
-        }
-        for (size_t i = 0; i < s->nic.n; i++) {
-                struct cp_ent *x = &s->nic.e[i];
-                if ((x->dok & 0xFFu) != 0xFFu)
-                        continue;
-                const char *pi = label(x, "vnic-%s-%04X", x->name, x->id);
-                const char *chk = cp_check(x, 0xFFu, "vnic");
-                derive2(e, s, x, 8, 1, pi, "if_octets", chk, x->acc[N_RXB], x->acc[N_TXB]);
-                derive2(e, s, x, 8, 1, pi, "if_packets", chk, x->acc[N_RXP], x->acc[N_TXP]);
-                derive2(e, s, x, 8, 1, pi, "if_errors", chk, x->acc[N_RXE], x->acc[N_TXE]);
-                derive2(e, s, x, 8, 1, pi, "if_dropped", chk, x->acc[N_RXD], x->acc[N_TXD]);
-        }
-        for (size_t i = 0; i < s->lpar.n; i++) {
-                const struct cp_ent *x = &s->lpar.e[i];
-                double el = (double)cp_elapsed_us(x);
-                if (el <= 0 || !HAS(x, L_ACT))
-                        continue;
-                char pi[ZM_NAME_LEN], ti[ZM_NAME_LEN];
-                snprintf(pi, sizeof(pi), "lpar-%s", x->name);
-                snprintf(ti, sizeof(ti), "cpu%u", x->id);
-                gauge(e, s, x, 0, 16, pi, "percent", ti, cp_check(x, (1u << L_ACT), "lpar"),
-                      pct((double)x->d[L_ACT], el));
-                /* LPAR management: dispatch time with it (ACTM) less without it (LPTM). */
-                if (HAS(x, L_LP) && x->d[L_LP] <= x->d[L_ACT]) {
-                        snprintf(ti, sizeof(ti), "cpu%u-management", x->id);
-                        gauge(e, s, x, 0, 16, pi, "percent", ti,
-                              cp_check(x, (1u << L_ACT) | (1u << L_LP), "lpar"),
-                              pct((double)(x->d[L_ACT] - x->d[L_LP]), el));
-                }
         }
 }
 
 void cp_emit_all(struct zm_engine *e, struct cp_state *s)
 {
-        cpus(e, s);
-        system_wide(e, s);
-        guests(e, s);
-        devices(e, s);
+        for (size_t i = 0, j; i < cp_nmetrics; i = j) {
+                const struct cp_metric *m = &cp_metrics[i];
+                for (j = i + 1;
+                     j < cp_nmetrics && cp_metrics[j].kind == m->kind &&
+                     cp_metrics[j].domain == m->domain && cp_metrics[j].record == m->record;
+                     j++)
+                        ;
+                group(e, s, m, j - i);
+        }
 }

@@ -2,8 +2,10 @@
 /*
  * Internal to the CP metric module (metric/cp/): the snapshot tables, the
  * bottom of the module.  The files above it, each knowing only those below:
+ *   met_cp_metrics.c the metrics as a table, one row each
  *   met_cp_laws.c   the conservation laws over this interval's deltas
- *   met_cp_emit.c   the metrics, each held back until its law holds
+ *   met_cp_emit.c   the metrics emitted from that table, each held back
+ *                   until its law holds
  *   met_cp_close.c  closing an interval: deltas, laws, metrics, roll
  *   met_cp.c        the module: records into tables, Interval End
  *
@@ -72,16 +74,16 @@ enum { L_ACT, L_LP };                                            /* lpar: SYTCUP
 enum { R_AVAIL, R_PGABL, R_SAVFR };                              /* sys: SYTRSG */
 enum { S_SAVFR };                                                /* sys: STORSG */
 enum { U_USERS, U_DORM };                                        /* sys: SYTUSR */
-enum { X_PGR, X_PGW };                                           /* sys: paging sums */
 
 struct cp_state {
         struct zv_state *v;
         struct cp_tab prp, syp, vcpu, guest, dev, nic, lpar;
-        struct cp_ent rsg, storsg, usr, paging;
-        uint64_t lpar_bad; /* SYTCUP records whose entries did not fit */
-        bool lpar_badnow;  /* ... in this interval */
-        uint64_t last_tod; /* newest record TOD of the interval being gathered */
-        bool taken;        /* a record came since the interval last closed */
+        struct cp_ent rsg, storsg, usr;
+        struct cp_ent paging; /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
+        uint64_t lpar_bad;    /* SYTCUP records whose entries did not fit */
+        bool lpar_badnow;     /* ... in this interval */
+        uint64_t last_tod;    /* newest record TOD of the interval being gathered */
+        bool taken;           /* a record came since the interval last closed */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);

@@ -112,6 +112,17 @@ expect 0 "--version" -- "$Z" --version
 expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
 	ok "layouts list domain 10 tables" || fail "layouts output"
+# metrics: the CP metric table, one Markdown table per kind of entry (doc/metrics-cp.md).
+expect 0 "metrics --markdown" -- "$Z" metrics --markdown
+[ "$(grep -c '^<!-- BEGIN generated metrics [a-z]*: ' "$W/out")" = 6 ] &&
+	grep -qF '| `zvm-cpu<cpu>/percent-busy` | D0R2 SYTPRP_PFXUTIME + SYTPRP_PFXTMSYS |' "$W/out" &&
+	ok "metrics: six tables, rows as doc/metrics-cp.md has them" || fail "metrics output: $(head -3 "$W/out")"
+expect 2 "metrics with an argument" -- "$Z" metrics extra
+# The provenance column is read from the layouts: a LayoutFile's hint shows.
+printf 'layout D0R8 SYTUSR min_len 100 level "test" source "run.sh"\n  field SYTUSR_SYSUSRS 20 4 uint hint gauge users "site test" ""\nend\n' >"$W/usr.txt"
+expect 0 "--layouts FILE metrics" -- "$Z" --layouts "$W/usr.txt" metrics --markdown
+grep -F '`zvm-system/users-logged-on`' "$W/out" | grep -qF 'H site test' &&
+	ok "metrics: provenance from a loaded layout" || fail "metrics prov: $(grep -F users-logged-on "$W/out")"
 
 # --layouts: a layout file wins over the built-in D10R2 (same id and min_len).
 cat >"$W/layouts.txt" <<'LAYOUTS'
