@@ -278,10 +278,10 @@ static void try_open(void)
         if (err == ENOENT || err == ENODEV || err == ENXIO)
                 ERROR(PLUGIN
                       " plugin: cannot open %s: %s. The monwriter driver exists only "
-                      "under z/VM: load it with \"modprobe monwriter\"; retrying every %.0f s.",
+                      "under z/VM: load it with \"modprobe monwriter\"; retrying every %g s.",
                       cfg.device, strerror(err), cfg.retry);
         else
-                ERROR(PLUGIN " plugin: cannot open %s: %s; retrying every %.0f s.", cfg.device,
+                ERROR(PLUGIN " plugin: cannot open %s: %s; retrying every %g s.", cfg.device,
                       strerror(err), cfg.retry);
 }
 
