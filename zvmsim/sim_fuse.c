@@ -38,7 +38,8 @@ static struct {
         struct sim_mr mr;
         struct sim_mw mw;
         struct fuse_pollhandle *ph;
-        unsigned stall; /* sample intervals still to withhold from the reader */
+        unsigned stall;       /* sample intervals still to withhold from the reader */
+        unsigned mw_delay_ms; /* every monwriter write() takes this long (control: mwdelay) */
         bool stop;
         unsigned vanished;   /* device nodes gone (control: vanish N): VANISH_READER|_WRITER */
         FILE *delivery;      /* --delivery: what became of each message and command */
@@ -432,6 +433,8 @@ static int control(const char *cmd)
                 G.mw.eperm = n != 0;
         else if (strcmp(verb, "maxbufs") == 0)
                 G.mw.max_bufs = (unsigned)n;
+        else if (strcmp(verb, "mwdelay") == 0 && n <= 10000)
+                G.mw_delay_ms = (unsigned)n;
         else
                 return -EINVAL;
         notify();
@@ -444,6 +447,15 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         (void)off;
         int w = which(path);
         int rc;
+        if (w == F_WRITER) {
+                /* Outside the lock: a slow DIAGNOSE X'DC' holds up its writer, not CP. */
+                pthread_mutex_lock(&G.lock);
+                unsigned ms = G.mw_delay_ms;
+                pthread_mutex_unlock(&G.lock);
+                struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+                if (ms)
+                        nanosleep(&ts, NULL);
+        }
         pthread_mutex_lock(&G.lock);
         if (w == F_WRITER) {
                 struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
