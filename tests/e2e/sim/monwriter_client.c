@@ -309,6 +309,15 @@ static void t_vanish(struct sim *s, int rfd, const char *writer)
         drain(rfd);
         const struct d10 *d = find(2, 0x44, 0, 0);
         CHECK(d && d->len == 4 && memcmp(d->data, "DDDD", 4) == 0, "CP samples the new buffer");
+        /* mwdelay: a slow DIAGNOSE X'DC' holds up the write(), nothing else */
+        ctl(s, "mwdelay 300");
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        CHECK(rec(fd, 0, 0x44, 0, 0, "EEEE", 4) == 17, "a write under mwdelay");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        CHECK(took >= 0.3, "mwdelay 300: the write took %.3f s", took);
+        ctl(s, "mwdelay 0");
         close(fd);
         drain(rfd);
 }
