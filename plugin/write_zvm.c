@@ -305,11 +305,11 @@ static void try_open(void)
                 c_complain(LOG_ERR, &open_complaint,
                            PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
                                   "under z/VM: load it with \"modprobe monwriter\"; retrying every "
-                                  "%.0f s.",
+                                  "%g s.",
                            cfg.device, strerror(err), cfg.retry);
         else
                 c_complain(LOG_ERR, &open_complaint,
-                           PLUGIN " plugin: cannot open %s: %s; retrying every %.0f s.", cfg.device,
+                           PLUGIN " plugin: cannot open %s: %s; retrying every %g s.", cfg.device,
                            strerror(err), cfg.retry);
 }
 

@@ -176,7 +176,7 @@ static void complain(struct wz_writer *w, int err, unsigned idx, unsigned wanted
                      "write_zvm plugin: /dev/monwriter refused to start record %u (EPERM): CP "
                      "rejected DIAGNOSE X'DC' with rc 5, this guest lacks OPTION APPLMON in its "
                      "CP directory entry. Ask the z/VM administrator to add it and re-IPL; "
-                     "retrying every %.0f s without further messages",
+                     "retrying every %g s without further messages",
                      idx, w->retry);
                 break;
         case ENOSPC:
@@ -185,7 +185,7 @@ static void complain(struct wz_writer *w, int err, unsigned idx, unsigned wanted
                      "the monwriter module's max_bufs limit (/sys/module/monwriter/parameters/"
                      "max_bufs, default 255, shared by every monwriter user of this guest) is "
                      "reached. Raise max_bufs or send fewer values (Include/Exclude, MaxRecords); "
-                     "values that do not fit are dropped, retrying every %.0f s",
+                     "values that do not fit are dropped, retrying every %g s",
                      idx, wanted, w->retry);
                 break;
         case EINVAL:
@@ -194,14 +194,14 @@ static void complain(struct wz_writer *w, int err, unsigned idx, unsigned wanted
                      "its header is valid (mon_function %u, applid %u, record %u, version %u, "
                      "release %u, mod_level %u, datalen %u <= 4010, hdrlen %u = 13): CP's DIAGNOSE "
                      "X'DC' returned an unexpected code, see the kernel log (dmesg); retrying "
-                     "every %.0f s",
+                     "every %g s",
                      idx, h->function, h->applid, h->record_num, h->version, h->release,
                      h->mod_level, h->datalen, h->hdrlen, w->retry);
                 break;
         default:
                 wlog(w, LOG_ERR,
                      "write_zvm plugin: writing record %u to the monwriter device failed: %s; "
-                     "reopening in %.0f s",
+                     "reopening in %g s",
                      idx, strerror(err), w->retry);
         }
 }

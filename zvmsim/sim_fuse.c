@@ -26,6 +26,7 @@
 #include "sim_monreader.h"
 
 enum { F_ROOT, F_READER, F_WRITER, F_CONTROL, F_STATUS, F_NONE };
+enum { VANISH_READER = 1, VANISH_WRITER = 2 };
 
 static struct {
         pthread_mutex_t lock;
@@ -37,9 +38,10 @@ static struct {
         struct sim_mr mr;
         struct sim_mw mw;
         struct fuse_pollhandle *ph;
-        unsigned stall; /* sample intervals still to withhold from the reader */
+        unsigned stall;       /* sample intervals still to withhold from the reader */
+        unsigned mw_delay_ms; /* every monwriter write() takes this long (control: mwdelay) */
         bool stop;
-        bool vanished;       /* the monreader device node is gone (control: vanish 1) */
+        unsigned vanished;   /* device nodes gone (control: vanish N): VANISH_READER|_WRITER */
         FILE *delivery;      /* --delivery: what became of each message and command */
         uint64_t reader_gen; /* bumped on every open, so a stale handle cannot read */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
@@ -211,11 +213,15 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
                 st->st_nlink = 2;
                 return 0;
         case F_READER:
-                if (G.vanished)
+                if (G.vanished & VANISH_READER)
                         return -ENOENT;
                 st->st_mode = S_IFREG | 0444;
                 return 0;
         case F_WRITER:
+                if (G.vanished & VANISH_WRITER)
+                        return -ENOENT;
+                st->st_mode = S_IFREG | 0666;
+                return 0;
         case F_CONTROL:
                 st->st_mode = S_IFREG | 0666;
                 return 0;
@@ -238,7 +244,8 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
         static const char *const names[] = {".",         "..",      "monreader",
                                             "monwriter", "control", "status"};
         for (size_t i = 0; i < 6; i++)
-                if (!(i == 2 && G.vanished))
+                if (!(i == 2 && (G.vanished & VANISH_READER)) &&
+                    !(i == 3 && (G.vanished & VANISH_WRITER)))
                         fill(buf, names[i], NULL, 0, 0);
         return 0;
 }
@@ -252,7 +259,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
         pthread_mutex_lock(&G.lock);
         switch (w) {
         case F_READER:
-                if (G.vanished) {
+                if (G.vanished & VANISH_READER) {
                         rc = -ENOENT;
                         log_event("open", "ENOENT");
                         break;
@@ -271,6 +278,10 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                 notify();
                 break;
         case F_WRITER: {
+                if (G.vanished & VANISH_WRITER) {
+                        rc = -ENOENT;
+                        break;
+                }
                 struct sim_mw_file *f = sim_mw_open(&G.mw);
                 if (!f)
                         rc = -ENOMEM;
@@ -393,11 +404,19 @@ static int control(const char *cmd)
         else if (strcmp(verb, "eio") == 0)
                 G.mr.eio = true;
         else if (strcmp(verb, "vanish") == 0) {
-                /* The device node goes (and comes back with "vanish 0"); a reader
-                 * that has it open loses its path. */
-                G.vanished = n != 0;
-                if (G.vanished)
+                /* Device nodes go (and come back with "vanish 0"); a reader that
+                 * has monreader open loses its path, a writer's descriptors of
+                 * monwriter lose their buffers and fail from then on. */
+                if (n > (VANISH_READER | VANISH_WRITER))
+                        return -EINVAL;
+                unsigned was = G.vanished;
+                G.vanished = (unsigned)n;
+                if (n & VANISH_READER)
                         sim_mr_sever(&G.mr);
+                if ((n & VANISH_WRITER) && !(was & VANISH_WRITER)) {
+                        sim_mw_vanish(&G.mw);
+                        flush_events();
+                }
         } else if (strcmp(verb, "interval") == 0 || strcmp(verb, "burst") == 0 ||
                    strcmp(verb, "overflow") == 0) {
                 if (strcmp(verb, "overflow") == 0)
@@ -414,6 +433,8 @@ static int control(const char *cmd)
                 G.mw.eperm = n != 0;
         else if (strcmp(verb, "maxbufs") == 0)
                 G.mw.max_bufs = (unsigned)n;
+        else if (strcmp(verb, "mwdelay") == 0 && n <= 10000)
+                G.mw_delay_ms = (unsigned)n;
         else
                 return -EINVAL;
         notify();
@@ -426,6 +447,15 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         (void)off;
         int w = which(path);
         int rc;
+        if (w == F_WRITER) {
+                /* Outside the lock: a slow DIAGNOSE X'DC' holds up its writer, not CP. */
+                pthread_mutex_lock(&G.lock);
+                unsigned ms = G.mw_delay_ms;
+                pthread_mutex_unlock(&G.lock);
+                struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+                if (ms)
+                        nanosleep(&ts, NULL);
+        }
         pthread_mutex_lock(&G.lock);
         if (w == F_WRITER) {
                 struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);

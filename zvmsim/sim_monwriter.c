@@ -167,6 +167,8 @@ ssize_t sim_mw_write(struct sim_mw_file *f, const uint8_t *p, size_t len)
 {
         size_t done = 0;
         int rc = 0;
+        if (f->gone)
+                return -ENODEV;
         while (done < len) {
                 if (f->hdr_to_read) {
                         size_t n = len - done < f->hdr_to_read ? len - done : f->hdr_to_read;
@@ -210,7 +212,7 @@ fail:
         return rc;
 }
 
-void sim_mw_close(struct sim_mw_file *f)
+static void release_bufs(struct sim_mw_file *f)
 {
         struct sim_mw *mw = f->mw;
         while (f->bufs) {
@@ -225,12 +227,29 @@ void sim_mw_close(struct sim_mw_file *f)
                 }
                 unlink_buf(f, b);
         }
+        f->cur = NULL;
+        f->data_to_read = 0;
+        f->hdr_to_read = SIM_MW_HDR_LEN;
+}
+
+void sim_mw_close(struct sim_mw_file *f)
+{
+        struct sim_mw *mw = f->mw;
+        release_bufs(f);
         for (struct sim_mw_file **pp = &mw->files; *pp; pp = &(*pp)->next)
                 if (*pp == f) {
                         *pp = f->next;
                         break;
                 }
         free(f);
+}
+
+void sim_mw_vanish(struct sim_mw *mw)
+{
+        for (struct sim_mw_file *f = mw->files; f; f = f->next) {
+                release_bufs(f);
+                f->gone = true;
+        }
 }
 
 struct sim_mw_file *sim_mw_find(struct sim_mw *mw, uint64_t id)

@@ -70,6 +70,7 @@ struct sim_mw_file {
         struct sim_mw_hdr hdr;
         struct sim_mw_buf *cur;
         struct sim_mw_buf *bufs; /* creation order */
+        bool gone;               /* the device went away under it: writes get ENODEV */
         struct sim_mw_file *next;
 };
 
@@ -79,6 +80,9 @@ struct sim_mw_file *sim_mw_open(struct sim_mw *mw);
 ssize_t sim_mw_write(struct sim_mw_file *f, const uint8_t *p, size_t len);
 /* close(): STOP every non-event buffer of the file. */
 void sim_mw_close(struct sim_mw_file *f);
+/* The device goes away: every open file loses its buffers (CP ends them as at
+ * close) and gets ENODEV on write until it is closed. */
+void sim_mw_vanish(struct sim_mw *mw);
 void sim_mw_fini(struct sim_mw *mw);
 /* The open file with this id, or NULL once it was closed. */
 struct sim_mw_file *sim_mw_find(struct sim_mw *mw, uint64_t id);

@@ -278,6 +278,50 @@ static void t_close_and_limits(struct sim *s, int rfd, const char *writer)
         CHECK(status(s, "writer_buffers") == 0, "no buffers after close()");
 }
 
+/* "vanish 2": the monwriter node goes; an open writer loses its buffers (CP
+ * ends them) and gets ENODEV; "vanish 0" brings the node back. */
+static void t_vanish(struct sim *s, int rfd, const char *writer)
+{
+        int fd = open(writer, O_WRONLY);
+        CHECK(fd >= 0, "open monwriter before vanish");
+        CHECK(rec(fd, 0, 0x44, 0, 0, "AAAA", 4) == 17 && rec(fd, 0, 0x44, 0, 1, "BBBB", 4) == 17,
+              "two buffers before vanish");
+        drain(rfd);
+        ctl(s, "vanish 2");
+        CHECK(status(s, "writer_buffers") == 0, "vanish 2 freed the writer's buffers");
+        drain(rfd);
+        size_t ends = 0;
+        for (size_t i = 0; i < ngot; i++)
+                ends += got[i].number == 1;
+        CHECK(ends == 2, "vanish 2 made %zu D10R1 records, want 2", ends);
+        CHECK(rec(fd, 0, 0x44, 0, 0, "CCCC", 4) == -ENODEV, "write after vanish 2: ENODEV");
+        struct stat st;
+        CHECK(stat(writer, &st) < 0 && errno == ENOENT, "monwriter gone after vanish 2");
+        CHECK(open(writer, O_WRONLY) < 0 && errno == ENOENT, "open after vanish 2: ENOENT");
+        CHECK(access(simpath(s, "monreader"), R_OK) == 0, "vanish 2 leaves monreader alone");
+        ctl(s, "vanish 0");
+        CHECK(rec(fd, 0, 0x44, 0, 0, "CCCC", 4) == -ENODEV, "the old descriptor stays dead");
+        close(fd);
+        fd = open(writer, O_WRONLY);
+        CHECK(fd >= 0, "open monwriter after vanish 0");
+        CHECK(rec(fd, 0, 0x44, 0, 0, "DDDD", 4) == 17, "a new descriptor writes");
+        ctl(s, "interval");
+        drain(rfd);
+        const struct d10 *d = find(2, 0x44, 0, 0);
+        CHECK(d && d->len == 4 && memcmp(d->data, "DDDD", 4) == 0, "CP samples the new buffer");
+        /* mwdelay: a slow DIAGNOSE X'DC' holds up the write(), nothing else */
+        ctl(s, "mwdelay 300");
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        CHECK(rec(fd, 0, 0x44, 0, 0, "EEEE", 4) == 17, "a write under mwdelay");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        CHECK(took >= 0.3, "mwdelay 300: the write took %.3f s", took);
+        ctl(s, "mwdelay 0");
+        close(fd);
+        drain(rfd);
+}
+
 int main(int argc, char **argv)
 {
         if (argc != 2) {
@@ -300,6 +344,7 @@ int main(int argc, char **argv)
         drain(rfd);
         /* A reader that connects now gets no START_CONFIG buffer: its file was closed. */
         t_close_and_limits(&s, rfd, writer);
+        t_vanish(&s, rfd, writer);
         CHECK(dec_errors == 0, "%lu decode errors", dec_errors);
         close(rfd);
         sim_stop(&s);

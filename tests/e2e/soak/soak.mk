@@ -2,15 +2,24 @@
 # paths spelt out as there.
 #
 #   make soak            1,000 live intervals with random faults (SOAK_SEED,
-#                        printed), values against the truth, collectd's VmRSS
-#   make check-soak      the same over SOAK_INTERVALS=100, and soak-valgrind
-#                        over 50 intervals (part of make check)
-.PHONY: soak check-soak
-soak: $(BUILD)/zvm.so $(BUILD)/zvmsim
+#                        printed), values against the truth, collectd's VmRSS;
+#                        then write_zvm's soak (wzvm.sh), WZVM_CYCLES=6 cycles
+#                        of 1x, 10x, vanish, EPERM, ENOSPC (about 4 min)
+#   make check-soak      the same over SOAK_INTERVALS=100 and one write_zvm
+#                        cycle, and soak-valgrind over 50 intervals (part of
+#                        make check)
+.PHONY: soak check-soak soak-wzvm
+soak: $(BUILD)/zvm.so $(BUILD)/zvmsim $(BUILD)/write_zvm.so
 	SOAK_INTERVALS=$${SOAK_INTERVALS:-1000} tests/e2e/soak/run.sh . $(BUILD)
+	WZVM_CYCLES=$${WZVM_CYCLES:-6} tests/e2e/soak/wzvm.sh . $(BUILD)
 
-check-soak: $(BUILD)/zvm.so $(BUILD)/zvmsim
+# write_zvm's soak alone (WZVM_CYCLES, default 1: about 50 s).
+soak-wzvm: $(BUILD)/zvmsim $(BUILD)/write_zvm.so
+	tests/e2e/soak/wzvm.sh . $(BUILD)
+
+check-soak: $(BUILD)/zvm.so $(BUILD)/zvmsim $(BUILD)/write_zvm.so
 	SOAK_INTERVALS=100 tests/e2e/soak/run.sh . $(BUILD)
+	WZVM_CYCLES=1 tests/e2e/soak/wzvm.sh . $(BUILD)
 	SOAK_VG_INTERVALS=50 tests/e2e/soak/valgrind.sh . $(BUILD)
 CHECK_TARGETS += check-soak
 

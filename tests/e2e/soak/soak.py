@@ -121,11 +121,19 @@ class Soak:
     def start_collectd(self):
         before = self.opens() if os.path.exists(self.delivery) else 0
         out = open(os.path.join(self.a.dir, "cd", "stdout"), "a")
-        # One malloc arena, and free memory at the top of the heap given back at
-        # once: otherwise glibc keeps what an EOVERFLOW burst took (collectd's
-        # write queue) in per-thread arenas, and VmRSS wanders by 2 MB either
-        # way between samples, which would hide a leak as well as fake one.
-        env = dict(os.environ, MALLOC_ARENA_MAX="1", MALLOC_TRIM_THRESHOLD_="0")
+        # One malloc arena, free memory at the top of the heap given back at
+        # once, and no per-thread cache of freed chunks (tcache): otherwise
+        # glibc keeps what an EOVERFLOW burst took (collectd's write queue) in
+        # per-thread arenas, and VmRSS wanders by 2 MB either way between
+        # samples; and each of collectd's ten threads parks up to 7 freed
+        # chunks of every size it frees, the parked chunks count as in use and
+        # pin the heap's top, so VmRSS climbs in 20-80 kB steps for hundreds of
+        # intervals (2-9 % from interval 100 to 1,000) while the bytes in use
+        # stay the same (valgrind massif: equal to the byte at quiet points;
+        # glibc's mallinfo2 without tcache: equal from interval 20 to 1,000).
+        # Either would hide a leak as well as fake one.
+        env = dict(os.environ, MALLOC_ARENA_MAX="1", MALLOC_TRIM_THRESHOLD_="0",
+                   GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
         self.cd = subprocess.Popen(["collectd", "-f", "-C", self.a.conf], stdout=out,
                                    stderr=subprocess.STDOUT, env=env)
         self.starts.append([self.iv(), self.cd.pid])

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The write_zvm soak's verdict: what the generator sent (wzvm_run.json)
+against what z/VM sampled (zvmsim's truth: every D10 record with its bytes,
+decoded here with tests/e2e/wzvm/wzvm_stream.py, written from doc/write_zvm.md)
+and write_zvm's own counters (collectd's csv of plugin write_zvm).
+
+usage: wzvm_verdict.py T
+
+A value is received when any D10 record of applid 31350 holds its entry
+(gen-<phase>/gauge-<seq> = seq).  Counter deltas are taken from the last csv
+row before a phase started to the last one of the quiet gap after it.
+  1x       every value received, nothing dropped
+  10x      the queue overran (dropped_queue grew), and what did not arrive
+           is exactly what dropped_queue counted; nothing dropped for space
+  faults   the fault was met (write_error grew; for ENOSPC dropped_space
+           too), the plugin said so once and once that it works again, and
+           every value sent after the fault ended arrived, with collectd
+           never restarted; values lost during the fault are reported
+  memory   collectd's VmRSS at the end of each cycle's quiet gap exceeds
+           the one at the end of cycle 1 (every path has run once) by less
+           than 1 %; with one cycle, the one after the warm-up (which ends
+           with a 10x phase) by less than 2 % (the first faults' paths took
+           24 kB, 0.7 %, in a 6-cycle run); glibc's tcache is off (soak.py)
+"""
+import glob
+import importlib.util
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "wzvm_stream", os.path.join(HERE, "..", "wzvm", "wzvm_stream.py"))
+ws = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ws)
+
+APPLID = 31350
+problems = []
+
+
+def bad(msg):
+    problems.append(msg)
+    if len(problems) <= 20:
+        print("BAD      " + msg)
+
+
+def received(truth):
+    """{seq: (phase name, value)} of every generated value CP sampled."""
+    got, records, torn = {}, 0, 0
+    with open(truth) as f:
+        for line in f:
+            if '"domain":10' not in line or "LNXAPPL %d." % APPLID not in line:
+                continue
+            r = json.loads(line)
+            if "data_hex" not in r:
+                continue
+            d = bytes.fromhex(r["data_hex"])
+            if d[:4] != b"WZVM":
+                continue
+            rec = ws.decode_record(d)
+            records += 1
+            if rec["sync1"] != rec["sync2"]:
+                torn += 1
+                continue
+            if rec["host"] != "collector":
+                bad("record of host %r" % rec["host"])
+            for e in rec["entries"]:
+                if e["plugin"] != "gen":
+                    bad("an entry of plugin %r: only the generator's values go to write_zvm" %
+                        e["plugin"])
+                    continue
+                seq = int(e["type_instance"])
+                if (e["type"], e["ds_name"], e["ds_type"], e["value"]) != ("gauge", "value", 1, seq):
+                    bad("entry %s/%s-%s %s = %r" % (e["plugin"], e["type"], e["type_instance"],
+                                                   e["ds_name"], e["value"]))
+                got[seq] = (e["plugin_instance"], e["value"])
+    if torn:
+        bad("%d torn copies of write_zvm records: write() copies them whole" % torn)
+    return got, records
+
+
+def counters(csvdir):
+    """{name: [(time, value)]} of write_zvm's DERIVE counters."""
+    out = {}
+    for f in glob.glob(os.path.join(csvdir, "collector", "write_zvm", "total_*")):
+        name = os.path.basename(f)[:-len("-YYYY-MM-DD")].split("-", 1)[1]
+        with open(f) as fh:
+            fh.readline()
+            out.setdefault(name, []).extend(
+                (float(t), int(float(v))) for t, v in (ln.strip().split(",") for ln in fh))
+    for v in out.values():
+        v.sort()
+    return out
+
+
+def at(rows, t):
+    v = 0
+    for rt, rv in rows:
+        if rt > t:
+            break
+        v = rv
+    return v
+
+
+def main(T):
+    run = json.load(open(os.path.join(T, "wzvm_run.json")))
+    log = open(os.path.join(T, "cd", "collectd.log")).read()
+    got, nrec = received(os.path.join(T, "truth.jsonl"))
+    cnt = counters(os.path.join(T, "cd", "csv"))
+    for k in ("dropped_queue", "dropped_space", "write_error", "queued"):
+        if k not in cnt:
+            bad("write_zvm's counter %s is not in collectd's csv" % k)
+            cnt[k] = []
+
+    def delta(name, ph):
+        end = ph["end"] + 2.4
+        if not any(ph["end"] + 1.0 < t <= end for t, _ in cnt[name]):
+            bad("%s: no %s row in the quiet gap after it" % (ph["name"], name))
+        return at(cnt[name], end) - at(cnt[name], ph["start"])
+
+    print("z/VM sampled %d write_zvm records; %d distinct values sent, %d received" %
+          (nrec, sum(len(p["sent"]) for p in run["phases"]), len(got)))
+    sent_all = set()
+    for ph in run["phases"]:
+        sent = ph["sent"]
+        sent_all.update(sent)
+        lost = [s for s in sent if s not in got]
+        wrong = [s for s in sent if s in got and got[s][0] != ph["name"]]
+        if wrong:
+            bad("%s: values under another phase's identifier: %s" % (ph["name"], wrong[:5]))
+        dq, ds, we = delta("dropped_queue", ph), delta("dropped_space", ph), delta("write_error", ph)
+        line = "%-9s sent %5d received %5d lost %4d | dropped_queue +%d dropped_space +%d " \
+               "write_error +%d" % (ph["name"], len(sent), len(sent) - len(lost), len(lost), dq, ds, we)
+        kind = ph["kind"]
+        if kind in ("warm", "1x", "10x"):
+            if len(lost) != dq:
+                bad("%s: %d values did not arrive, write_zvm counted %d dropped" %
+                    (ph["name"], len(lost), dq))
+            if ds or we:
+                bad("%s: dropped_space +%d, write_error +%d without a fault" % (ph["name"], ds, we))
+            if kind == "1x" and dq:
+                bad("%s: %d values dropped at the normal rate (a burst is a quarter of the "
+                    "queue)" % (ph["name"], dq))
+            if kind == "10x" and not dq:
+                bad("%s: ten times the rate did not overrun a queue of %d" %
+                    (ph["name"], run["queue"]))
+        else:
+            after = sent[ph["recover_from"]:]
+            late = [s for s in after if s not in got]
+            during = [s for s in sent[:ph["recover_from"]] if s not in got]
+            line += " | lost during the fault %d, after it %d of %d" % (len(during), len(late),
+                                                                       len(after))
+            if late:
+                bad("%s: %d values sent after the fault ended never arrived (first %s)" %
+                    (ph["name"], len(late), late[:5]))
+            if not we:
+                bad("%s: no failed write() counted: the fault was not met" % ph["name"])
+            if kind == "enospc" and not ds:
+                bad("%s: no value counted as dropped_space under ENOSPC" % ph["name"])
+            if dq:
+                bad("%s: %d values dropped from the queue at the normal rate" % (ph["name"], dq))
+        print(line)
+    extra = set(got) - sent_all
+    if extra:
+        bad("%d values in the records were never sent" % len(extra))
+
+    # One message per episode, one "works again" after each.
+    n = run["cycles"]
+    expect = {r"refused to start record \d+ \(EPERM\)": n,
+              r"refused to start record \d+ of \d+ \(ENOSPC\)": n,
+              "failed: No such device; reopening": n,
+              "cannot open .*: No such file or directory": n,
+              "writing to the monwriter device works again": 3 * n,
+              "Initialization complete": 1}
+    for pat, k in expect.items():
+        m = len(re.findall(pat, log))
+        if m != k:
+            bad("collectd.log: %d lines match %r, expected %d" % (m, pat, k))
+
+    # ---- VmRSS ----
+    rss = run["rss_kb"]
+
+    def rss_at(t):
+        v = [r for ts, r in rss if ts <= t]
+        return v[-1] if v else None
+    warm = next(p for p in run["phases"] if p["kind"] == "warm")
+    base = rss_at(warm["end"] + 2.4)
+    ends = [(c, rss_at(max(p["end"] for p in run["phases"] if p["cycle"] == c) + 2.4))
+            for c in range(1, n + 1)]
+    peak = max(r for _, r in rss)
+    print("collectd VmRSS (pid %d): after the warm-up %d kB; at the end of cycle %s; peak %d kB "
+          "(%d samples)" % (run["pid"], base, ", ".join("%d %d kB" % e for e in ends), peak,
+                            len(rss)))
+    ref, bound, since = (ends[0][1], 1.0, "cycle 1") if n > 1 else (base, 2.0, "the warm-up")
+    for c, r in ends:
+        if r >= ref * (1 + bound / 100):
+            bad("VmRSS grew by %d kB (%.2f %%) between the end of %s and the end of cycle %d "
+                "(bound %g %%)" % (r - ref, 100.0 * (r - ref) / ref, since, c, bound))
+    print("run time %.1f s" % run["seconds"])
+    print("verdict: %s" % ("passed" if not problems else "%d problems" % len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
