@@ -312,35 +312,74 @@ static bool reader_live(struct fuse_file_info *fi)
  */
 #define FUSE_SPLIT_MIN (128 * 1024)
 
+/* The status file: the counters as one text, read in one call (the driver reads it so). */
+static int read_status(char *buf, size_t size, off_t off)
+{
+        char text[1024];
+        pthread_mutex_lock(&G.lock);
+        const struct sim_counts *c = sim_sys_counts(G.sys);
+        int n =
+            snprintf(text, sizeof(text),
+                     "interval %llu\nsets %llu\nrecords %llu\nreader_open %d\nqueued %zu\n"
+                     "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n"
+                     "lost %llu\nlost_sets %llu\ndcss_pages %u\n",
+                     (unsigned long long)sim_sys_interval_no(G.sys), (unsigned long long)c->sets,
+                     (unsigned long long)c->records, G.mr.open, G.mr.nq,
+                     (unsigned long long)G.mr.delivered, (unsigned long long)G.mr.dropped,
+                     (unsigned long long)G.mr.overflows, G.mw.count, (unsigned long long)c->lost,
+                     (unsigned long long)c->lost_sets, sim_sys_dcss(G.sys)->npages);
+        pthread_mutex_unlock(&G.lock);
+        if (off >= n)
+                return 0;
+        size_t k = (size_t)n - (size_t)off < size ? (size_t)n - (size_t)off : size;
+        memcpy(buf, text + off, k);
+        return (int)k;
+}
+
+/* How much of a read to serve: one byte less when a split piece would end on a boundary. */
+static size_t piece(size_t size)
+{
+        if (size < FUSE_SPLIT_MIN || !G.mr.nq)
+                return size;
+        struct sim_set *s = G.mr.q[G.mr.head];
+        size_t end = s->len;
+        for (size_t i = 0; i < s->nends; i++)
+                if (s->ends[i] > G.mr.pos) {
+                        end = s->ends[i];
+                        break;
+                }
+        return G.mr.pos < s->len && end - G.mr.pos == size ? size - 1 : size;
+}
+
+/* A read of the monreader file, waiting (under G.lock) like the driver's blocking read. */
+static ssize_t read_monitor(char *buf, size_t size, struct fuse_file_info *fi,
+                            struct fuse_session *se)
+{
+        bool nonblock = (fi->flags & O_NONBLOCK) != 0;
+        for (;;) {
+                if (!reader_live(fi))
+                        return -EIO;
+                ssize_t r = sim_mr_read(&G.mr, (uint8_t *)buf, piece(size), nonblock);
+                if (r != SIM_MR_WAIT)
+                        return r;
+                struct timespec t;
+                clock_gettime(CLOCK_REALTIME, &t);
+                zd_timespec_add_ns(&t, 100000000);
+                pthread_cond_timedwait(&G.cond, &G.lock, &t);
+                if (fuse_interrupted())
+                        return -EINTR;
+                if (G.stop || fuse_session_exited(se))
+                        return -EIO; /* the monitor went away */
+        }
+}
+
 static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
-        (void)off;
         int w = which(path);
-        if (w == F_STATUS) {
-                char text[1024];
-                pthread_mutex_lock(&G.lock);
-                const struct sim_counts *c = sim_sys_counts(G.sys);
-                int n = snprintf(
-                    text, sizeof(text),
-                    "interval %llu\nsets %llu\nrecords %llu\nreader_open %d\nqueued %zu\n"
-                    "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n"
-                    "lost %llu\nlost_sets %llu\ndcss_pages %u\n",
-                    (unsigned long long)sim_sys_interval_no(G.sys), (unsigned long long)c->sets,
-                    (unsigned long long)c->records, G.mr.open, G.mr.nq,
-                    (unsigned long long)G.mr.delivered, (unsigned long long)G.mr.dropped,
-                    (unsigned long long)G.mr.overflows, G.mw.count, (unsigned long long)c->lost,
-                    (unsigned long long)c->lost_sets, sim_sys_dcss(G.sys)->npages);
-                pthread_mutex_unlock(&G.lock);
-                if (off >= n)
-                        return 0;
-                size_t k = (size_t)n - (size_t)off < size ? (size_t)n - (size_t)off : size;
-                memcpy(buf, text + off, k);
-                return (int)k;
-        }
+        if (w == F_STATUS)
+                return read_status(buf, size, off);
         if (w != F_READER)
                 return -EINVAL;
-        bool nonblock = (fi->flags & O_NONBLOCK) != 0;
-        size_t want = size;
         /*
          * libfuse cancels its workers when the session ends; a worker
          * cancelled inside the wait below would die holding the lock.  Keep
@@ -350,40 +389,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &oldcancel);
         struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
         pthread_mutex_lock(&G.lock);
-        ssize_t r;
-        for (;;) {
-                if (!reader_live(fi)) {
-                        r = -EIO;
-                        break;
-                }
-                if (want >= FUSE_SPLIT_MIN && G.mr.nq) {
-                        /* Peek: would this piece end exactly on a boundary? */
-                        struct sim_set *s = G.mr.q[G.mr.head];
-                        size_t end = s->len;
-                        for (size_t i = 0; i < s->nends; i++)
-                                if (s->ends[i] > G.mr.pos) {
-                                        end = s->ends[i];
-                                        break;
-                                }
-                        if (G.mr.pos < s->len && end - G.mr.pos == want)
-                                want = size - 1;
-                }
-                r = sim_mr_read(&G.mr, (uint8_t *)buf, want, nonblock);
-                if (r != SIM_MR_WAIT)
-                        break;
-                struct timespec t;
-                clock_gettime(CLOCK_REALTIME, &t);
-                zd_timespec_add_ns(&t, 100000000);
-                pthread_cond_timedwait(&G.cond, &G.lock, &t);
-                if (fuse_interrupted()) {
-                        r = -EINTR;
-                        break;
-                }
-                if (G.stop || fuse_session_exited(se)) {
-                        r = -EIO; /* the monitor went away */
-                        break;
-                }
-        }
+        ssize_t r = read_monitor(buf, size, fi, se);
         pthread_mutex_unlock(&G.lock);
         pthread_setcancelstate(oldcancel, NULL);
         return (int)r;
@@ -558,20 +564,19 @@ static void on_intr_signal(int sig)
         (void)sig;
 }
 
-int sim_run(struct sim_opts *o)
+/* The simulated system and its devices' state, from the options; false when a file fails. */
+static bool start_system(struct sim_opts *o)
 {
-        struct sigaction sa = {.sa_handler = on_intr_signal};
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGUSR1, &sa, NULL);
         G.o = o;
         if (o->truth && !(G.truth = sim_truth_open(o->truth, !o->truth_counts))) {
                 fprintf(stderr, "zvmsim: cannot write %s\n", o->truth);
-                return 1;
+                return false;
         }
         if (o->delivery && !(G.delivery = fopen(o->delivery, "w"))) {
                 fprintf(stderr, "zvmsim: cannot write %s\n", o->delivery);
                 sim_truth_close(G.truth);
-                return 1;
+                G.truth = NULL;
+                return false;
         }
         G.sys = sim_sys_new(&o->cfg, G.truth);
         sim_mr_init(&G.mr, o->msglim);
@@ -581,32 +586,40 @@ int sim_run(struct sim_opts *o)
         if (o->max_bufs_given)
                 G.mw.max_bufs = o->max_bufs;
         sim_sys_attach_writer(G.sys, &G.mw);
+        return true;
+}
 
+/* The FUSE file system, mounted with its signal handlers; NULL (said why) when it fails. */
+static struct fuse *mount_fs(const char *mount)
+{
         char *argv[] = {"zvmsim", "-o", "fsname=zvmsim,subtype=zvmsim", NULL};
         struct fuse_args args = FUSE_ARGS_INIT(3, argv);
         struct fuse *f = fuse_new(&args, &ops, sizeof(ops), NULL);
         fuse_opt_free_args(&args);
-        int rc = 1;
         if (!f) {
                 fputs("zvmsim: fuse_new failed\n", stderr);
-                goto out;
+                return NULL;
         }
-        if (fuse_mount(f, o->mount) != 0) {
-                fprintf(stderr, "zvmsim: cannot mount on %s (is /dev/fuse usable?)\n", o->mount);
+        if (fuse_mount(f, mount) != 0) {
+                fprintf(stderr, "zvmsim: cannot mount on %s (is /dev/fuse usable?)\n", mount);
                 fuse_destroy(f);
-                goto out;
+                return NULL;
         }
         pthread_mutex_lock(&G.lock);
         scheduled_faults(0);
         pthread_mutex_unlock(&G.lock);
-        struct fuse_session *se = fuse_get_session(f);
-        if (fuse_set_signal_handlers(se) != 0) {
+        if (fuse_set_signal_handlers(fuse_get_session(f)) != 0) {
                 fuse_unmount(f);
                 fuse_destroy(f);
-                goto out;
+                return NULL;
         }
+        return f;
+}
+
+/* Serve until unmounted or signalled, the interval timer beside (timed runs); 0 or 1. */
+static int serve(struct fuse *f, const char *mount, bool timed)
+{
         pthread_t timer;
-        bool timed = o->interval_s > 0;
         /* The timer sleeps to absolute CLOCK_MONOTONIC deadlines. */
         pthread_condattr_t ca;
         pthread_condattr_init(&ca);
@@ -615,15 +628,13 @@ int sim_run(struct sim_opts *o)
         pthread_condattr_destroy(&ca);
         if (timed)
                 pthread_create(&timer, NULL, timer_main, NULL);
-        fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", o->mount,
-                timed ? "timed" : "manual");
+        fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", mount, timed ? "timed" : "manual");
         struct fuse_loop_config *lc = fuse_loop_cfg_create();
         fuse_loop_cfg_set_max_threads(lc, 16);
         fuse_loop_cfg_set_idle_threads(lc, 4);
         /* 0, or the number of the signal that ended the loop: both are a clean exit. */
         int lr = fuse_loop_mt(f, lc);
-        rc = lr >= 0 ? 0 : 1;
-        if (rc)
+        if (lr < 0)
                 fprintf(stderr, "zvmsim: FUSE loop ended with %d\n", lr);
         fuse_loop_cfg_destroy(lc);
         pthread_mutex_lock(&G.lock);
@@ -633,11 +644,25 @@ int sim_run(struct sim_opts *o)
         pthread_mutex_unlock(&G.lock);
         if (timed)
                 pthread_join(timer, NULL);
-        fuse_remove_signal_handlers(se);
-        fuse_unmount(f);
-        fuse_destroy(f);
-        fprintf(stderr, "zvmsim: unmounted %s\n", o->mount);
-out:
+        return lr >= 0 ? 0 : 1;
+}
+
+int sim_run(struct sim_opts *o)
+{
+        struct sigaction sa = {.sa_handler = on_intr_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGUSR1, &sa, NULL);
+        if (!start_system(o))
+                return 1;
+        int rc = 1;
+        struct fuse *f = mount_fs(o->mount);
+        if (f) {
+                rc = serve(f, o->mount, o->interval_s > 0);
+                fuse_remove_signal_handlers(fuse_get_session(f));
+                fuse_unmount(f);
+                fuse_destroy(f);
+                fprintf(stderr, "zvmsim: unmounted %s\n", o->mount);
+        }
         sim_records_report_misses(stderr);
         sim_mw_fini(&G.mw);
         sim_mr_fini(&G.mr);
