@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-struct zm_cap_io {
+struct zmon_cap_io {
         void *ctx;
         /* read(2) on the device: bytes, 0, or -1 with errno set. */
         ssize_t (*read)(void *ctx, void *buf, size_t n);
@@ -25,20 +25,20 @@ struct zm_cap_io {
         int64_t (*unix_us)(void *ctx); /* wall clock for the frame headers */
 };
 
-struct zm_cap_opts {
+struct zmon_cap_opts {
         unsigned long long max_sets; /* 0: no limit */
         double seconds;              /* 0: no limit */
         volatile sig_atomic_t *stop; /* set by a signal handler; may be NULL */
         const char *dev, *out_name;  /* for messages */
 };
 
-struct zm_cap_result {
+struct zmon_cap_result {
         unsigned long long sets, bytes, overflows, discarded, empty, reopens;
         bool write_failed, device_lost, no_memory;
 };
 
 /* Write the capture file header and every complete data set to out. */
-void zm_capture_run(const struct zm_cap_io *io, FILE *out, const struct zm_cap_opts *o,
-                    struct zm_cap_result *res);
+void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon_cap_opts *o,
+                      struct zmon_cap_result *res);
 
 #endif

@@ -36,10 +36,10 @@ static bool reserve(struct buf *b, size_t more)
 }
 
 struct cap {
-        const struct zm_cap_io *io;
-        const struct zm_cap_opts *o;
+        const struct zmon_cap_io *io;
+        const struct zmon_cap_opts *o;
         FILE *out;
-        struct zm_cap_result *res;
+        struct zmon_cap_result *res;
         struct buf cur, held; /* the set being read; the last complete set, not yet written */
         bool have_held;
         uint32_t held_status;
@@ -97,8 +97,8 @@ static bool reopen(struct cap *c)
 /* A read failed with errno; left: seconds to the deadline.  False: stop capturing. */
 static bool on_read_error(struct cap *c, double left)
 {
-        const struct zm_cap_io *io = c->io;
-        struct zm_cap_result *res = c->res;
+        const struct zmon_cap_io *io = c->io;
+        struct zmon_cap_result *res = c->res;
         const char *dev = c->o->dev;
         switch (errno) {
         case EINTR:
@@ -134,8 +134,8 @@ static bool on_read_error(struct cap *c, double left)
         }
 }
 
-void zm_capture_run(const struct zm_cap_io *io, FILE *out, const struct zm_cap_opts *o,
-                    struct zm_cap_result *res)
+void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon_cap_opts *o,
+                      struct zmon_cap_result *res)
 {
         memset(res, 0, sizeof(*res));
         struct cap c = {.io = io, .o = o, .out = out, .res = res};

@@ -125,53 +125,53 @@ static int parse(struct args *a, int argc, char **argv)
                         break;
                 case 'n':
                         if ((a->max_sets = parse_count("--sets", optarg)) < 0)
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         break;
                 case 's':
                         if ((a->seconds = parse_count("--seconds", optarg)) < 0)
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         break;
                 case 'h':
                         puts("Usage: zvmmon capture -o FILE [--device PATH] [--sets N] [--seconds "
                              "N]");
                         return -1;
                 default:
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
         }
         if (!a->opath || optind != argc) {
                 fprintf(stderr, "zvmmon capture: -o FILE is required (and nothing else)\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         return 0;
 }
 
-int zm_cmd_capture(int argc, char **argv)
+int zmon_cmd_capture(int argc, char **argv)
 {
         struct args a = {.d = {"/dev/monreader", -1}};
         int rc = parse(&a, argc, argv);
         if (rc)
-                return rc < 0 ? ZM_OK : rc;
+                return rc < 0 ? ZMON_OK : rc;
         struct dev *d = &a.d;
         const char *opath = a.opath;
         if ((d->fd = open_dev(d->path)) < 0)
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         FILE *out = strcmp(opath, "-") == 0 ? stdout : fopen(opath, "wb");
         if (!out) {
                 fprintf(stderr, "zvmmon capture: %s: %s\n", opath, strerror(errno));
                 close(d->fd);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         struct sigaction sa = {0};
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
 
-        struct zm_cap_io io = {d, d_read, d_wait, d_reopen, d_pause, d_mono, d_unix_us};
-        struct zm_cap_opts o = {(unsigned long long)a.max_sets, (double)a.seconds, &stop, d->path,
-                                opath};
-        struct zm_cap_result r;
-        zm_capture_run(&io, out, &o, &r);
+        struct zmon_cap_io io = {d, d_read, d_wait, d_reopen, d_pause, d_mono, d_unix_us};
+        struct zmon_cap_opts o = {(unsigned long long)a.max_sets, (double)a.seconds, &stop, d->path,
+                                  opath};
+        struct zmon_cap_result r;
+        zmon_capture_run(&io, out, &o, &r);
         if (d->fd >= 0)
                 close(d->fd);
         fprintf(stderr,
@@ -181,6 +181,6 @@ int zm_cmd_capture(int argc, char **argv)
         if (out != stdout && fclose(out) != 0)
                 r.write_failed = true;
         if (r.write_failed)
-                return ZM_UNUSABLE;
-        return r.device_lost || r.no_memory || r.overflows || r.discarded ? ZM_ERRORS : ZM_OK;
+                return ZMON_UNUSABLE;
+        return r.device_lost || r.no_memory || r.overflows || r.discarded ? ZMON_ERRORS : ZMON_OK;
 }

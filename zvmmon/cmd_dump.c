@@ -83,7 +83,7 @@ struct args {
         struct dump x;
         enum zd_emit_fmt fmt;
         bool hex;
-        struct zm_input in;
+        struct zmon_input in;
 };
 
 /* 0: go on; -1: --help was shown; else the exit code. */
@@ -97,19 +97,19 @@ static int option(struct args *a, int c)
                         a->fmt = ZD_EMIT_TEXT;
                 else {
                         fprintf(stderr, "zvmmon dump: --format json or text\n");
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 return 0;
         case 'd':
                 if (number(optarg, 255, &a->x.domain)) {
                         fprintf(stderr, "zvmmon dump: --domain %s: not a domain number\n", optarg);
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 return 0;
         case 'r':
                 if (number(optarg, 65535, &a->x.record)) {
                         fprintf(stderr, "zvmmon dump: --record %s: not a record number\n", optarg);
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 return 0;
         case 'u':
@@ -122,7 +122,7 @@ static int option(struct args *a, int c)
                 const struct zd_source_ops *o = zd_source_by_name(optarg);
                 if (!o) {
                         fprintf(stderr, "zvmmon dump: --input %s: unknown format\n", optarg);
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 a->in.fmt = o->fmt;
                 return 0;
@@ -135,7 +135,7 @@ static int option(struct args *a, int c)
                      "[--record N] [--userid GLOB] [--hex] FILE|-");
                 return -1;
         default:
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
 }
 
@@ -154,18 +154,18 @@ static int parse(struct args *a, int argc, char **argv)
                         return rc;
         if (optind != argc - 1) {
                 fprintf(stderr, "zvmmon dump: one FILE (or -) expected\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         a->in.path = argv[optind];
         return 0;
 }
 
-int zm_cmd_dump(int argc, char **argv)
+int zmon_cmd_dump(int argc, char **argv)
 {
         struct args a = {.x = {.domain = -1, .record = -1}, .fmt = ZD_EMIT_JSON};
         int rc = parse(&a, argc, argv);
         if (rc)
-                return rc < 0 ? ZM_OK : rc;
+                return rc < 0 ? ZMON_OK : rc;
         struct dump *x = &a.x;
         x->emit = zd_emit_new(a.fmt, stdout);
         if (x->emit)
@@ -175,19 +175,19 @@ int zm_cmd_dump(int argc, char **argv)
                 fprintf(stderr, "zvmmon: out of memory\n");
                 zd_emit_free(x->emit);
                 zd_appl_tracker_free(x->t);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         struct zd_handler h = {x, on_record, on_error, NULL};
         struct zd_stats st;
-        rc = zm_run_input(&a.in, &h, &st, NULL);
+        rc = zmon_run_input(&a.in, &h, &st, NULL);
         fflush(stdout);
         zd_emit_free(x->emit);
         zd_appl_tracker_free(x->t);
-        if (rc != ZM_OK) {
-                zm_report_errors(&st);
+        if (rc != ZMON_OK) {
+                zmon_report_errors(&st);
                 return rc;
         }
         for (int k = 0; k < ZD_E__COUNT; k++)
                 st.errors[k] += x->extra.errors[k];
-        return zm_report_errors(&st);
+        return zmon_report_errors(&st);
 }

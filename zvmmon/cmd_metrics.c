@@ -123,7 +123,7 @@ static void plain(void)
         }
 }
 
-int zm_cmd_metrics(int argc, char **argv)
+int zmon_cmd_metrics(int argc, char **argv)
 {
         static const struct option opts[] = {
             {"markdown", no_argument, NULL, 'm'},
@@ -138,14 +138,14 @@ int zm_cmd_metrics(int argc, char **argv)
                         md = true;
                 else if (c == 'h') {
                         puts("Usage: zvmmon metrics [--markdown]");
-                        return ZM_OK;
+                        return ZMON_OK;
                 } else
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
         }
         if (optind != argc) {
                 fprintf(stderr, "zvmmon metrics: no arguments expected\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         md ? markdown() : plain();
-        return ZM_OK;
+        return ZMON_OK;
 }

@@ -12,7 +12,7 @@
 
 struct stat_ctx {
         struct zd_appl_tracker *t;
-        struct zm_appl_counts ac;
+        struct zmon_appl_counts ac;
         struct zd_stats extra;
 };
 
@@ -27,7 +27,7 @@ static void on_record(void *ctx, const struct zd_record *r)
         zd_appl_examine(&d, x->t, r, &ai);
         for (int k = 0; k < ZD_E__COUNT; k++)
                 x->extra.errors[k] += d.st.errors[k];
-        zm_count_appl(&x->ac, &ai);
+        zmon_count_appl(&x->ac, &ai);
 }
 
 static void num(struct zd_sink *s, const char *k, uint64_t v)
@@ -123,7 +123,7 @@ static void report_by_vm370(struct zd_sink *s, const struct zd_stats *st)
         s->array_close(s->ctx);
 }
 
-static void report_appldata(struct zd_sink *s, const struct zm_appl_counts *a)
+static void report_appldata(struct zd_sink *s, const struct zmon_appl_counts *a)
 {
         s->key(s->ctx, "appldata");
         s->map_open(s->ctx);
@@ -172,7 +172,7 @@ static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
 }
 
 /* 0: go on; -1: --help was shown; else the exit code. */
-static int parse(struct zm_input *in, bool *json, int argc, char **argv)
+static int parse(struct zmon_input *in, bool *json, int argc, char **argv)
 {
         static const struct option opts[] = {
             {"format", required_argument, NULL, 'f'},
@@ -187,7 +187,7 @@ static int parse(struct zm_input *in, bool *json, int argc, char **argv)
                 case 'f':
                         if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
                                 fprintf(stderr, "zvmmon stat: --format json or text\n");
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         }
                         *json = !strcmp(optarg, "json");
                         break;
@@ -196,7 +196,7 @@ static int parse(struct zm_input *in, bool *json, int argc, char **argv)
                         if (!o) {
                                 fprintf(stderr, "zvmmon stat: --input %s: unknown format\n",
                                         optarg);
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         }
                         in->fmt = o->fmt;
                         break;
@@ -205,42 +205,42 @@ static int parse(struct zm_input *in, bool *json, int argc, char **argv)
                         puts("Usage: zvmmon stat [--format text|json] [--input FMT] FILE|-");
                         return -1;
                 default:
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
         }
         if (optind != argc - 1) {
                 fprintf(stderr, "zvmmon stat: one FILE (or -) expected\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         in->path = argv[optind];
         return 0;
 }
 
-int zm_cmd_stat(int argc, char **argv)
+int zmon_cmd_stat(int argc, char **argv)
 {
-        struct zm_input in = {0};
+        struct zmon_input in = {0};
         bool json = false;
         int rc = parse(&in, &json, argc, argv);
         if (rc)
-                return rc < 0 ? ZM_OK : rc;
+                return rc < 0 ? ZMON_OK : rc;
         struct stat_ctx x = {0};
         x.t = zd_appl_tracker_new();
         if (!x.t)
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         struct zd_handler h = {&x, on_record, NULL, NULL};
         struct zd_stats st;
         enum zd_format fmt = ZD_FMT_UNKNOWN;
-        rc = zm_run_input(&in, &h, &st, &fmt);
+        rc = zmon_run_input(&in, &h, &st, &fmt);
         zd_appl_tracker_free(x.t);
         for (int k = 0; k < ZD_E__COUNT; k++)
                 st.errors[k] += x.extra.errors[k];
-        if (rc == ZM_OK) {
+        if (rc == ZMON_OK) {
                 struct zd_sink s;
                 if (!(json ? zd_sink_json(&s, stdout) : zd_sink_text(&s, stdout)))
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 report(&s, in.path, fmt, &st, &x);
                 s.destroy(s.ctx);
         }
-        int erc = zm_report_errors(&st);
-        return rc != ZM_OK ? rc : erc;
+        int erc = zmon_report_errors(&st);
+        return rc != ZMON_OK ? rc : erc;
 }

@@ -30,7 +30,7 @@ struct args {
         struct top_opts o;
         bool batch, json, speed_set;
         const char *device;
-        struct zm_input in;
+        struct zmon_input in;
 };
 
 static bool positive(const char *opt, const char *s, double *out)
@@ -57,13 +57,13 @@ static int option(struct args *a, int c)
                 return 0;
         case 'n':
                 if (!positive("-n", optarg, &v))
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 a->o.max_frames = (unsigned long)v;
                 return 0;
         case 's':
                 if ((a->o.sort = top_col_by_name(optarg)) < 0) {
                         fprintf(stderr, "zvmmon top: --sort %s: no such column\n", optarg);
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 return 0;
         case 'f':
@@ -71,7 +71,7 @@ static int option(struct args *a, int c)
                 return 0;
         case 'S':
                 a->speed_set = true;
-                return positive("--speed", optarg, &a->o.speed) ? 0 : ZM_UNUSABLE;
+                return positive("--speed", optarg, &a->o.speed) ? 0 : ZMON_UNUSABLE;
         case 'T':
                 a->o.step = true;
                 return 0;
@@ -82,7 +82,7 @@ static int option(struct args *a, int c)
                 const struct zd_source_ops *so = zd_source_by_name(optarg);
                 if (!so) {
                         fprintf(stderr, "zvmmon top: --input %s: unknown format\n", optarg);
-                        return ZM_UNUSABLE;
+                        return ZMON_UNUSABLE;
                 }
                 a->in.fmt = so->fmt;
                 return 0;
@@ -91,7 +91,7 @@ static int option(struct args *a, int c)
                 fputs(usage_text, stdout);
                 return -1;
         default:
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
 }
 
@@ -117,11 +117,11 @@ static int parse(struct args *a, int argc, char **argv)
                         return rc;
         if (optind < argc - 1 || (optind == argc - 1 && a->device)) {
                 fprintf(stderr, "zvmmon top: one FILE, or --device PATH\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         if (a->json && !a->batch) {
                 fprintf(stderr, "zvmmon top: --json is for batch mode (-b)\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         a->in.path = optind == argc - 1 ? argv[optind] : a->device ? a->device : "/dev/monreader";
         return 0;
@@ -148,7 +148,7 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
 {
         struct top_batch *b = top_batch_new(stdout, a->json, a->o.sort, a->o.glob);
         if (!b)
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         unsigned long shown = 0;
         uint64_t last = 0;
         enum top_pump r = TOP_SRC_MORE;
@@ -171,29 +171,29 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
         top_batch_free(b);
         if (!shown)
                 fprintf(stderr, "zvmmon top: %s: no complete sample interval\n", a->in.path);
-        return r == TOP_SRC_FAIL ? ZM_UNUSABLE : ZM_OK;
+        return r == TOP_SRC_FAIL ? ZMON_UNUSABLE : ZMON_OK;
 }
 
-int zm_cmd_top(int argc, char **argv)
+int zmon_cmd_top(int argc, char **argv)
 {
         struct args a = {.o = {.speed = 30, .sort = TOP_CPU}};
         int rc = parse(&a, argc, argv);
         if (rc)
-                return rc < 0 ? ZM_OK : rc;
+                return rc < 0 ? ZMON_OK : rc;
         if (!a.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
                 fprintf(stderr, "zvmmon top: the full screen needs a terminal (-b: batch mode)\n");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         struct top_model *t = top_model_new();
         struct zd_handler h = t ? top_model_handler(t) : (struct zd_handler){0};
         struct top_src *src = t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h) : NULL;
         if (!src) {
                 top_model_free(t);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         rc = a.batch ? batch(src, t, &a) : top_loop(src, t, &a.o);
-        int erc = zm_report_errors(top_src_stats(src));
+        int erc = zmon_report_errors(top_src_stats(src));
         top_src_close(src);
         top_model_free(t);
-        return rc != ZM_OK ? rc : erc;
+        return rc != ZMON_OK ? rc : erc;
 }

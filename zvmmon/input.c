@@ -4,20 +4,20 @@
 
 #include "zvmmon.h"
 
-int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct zd_stats *st,
-                 enum zd_format *fmt_out)
+int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, struct zd_stats *st,
+                   enum zd_format *fmt_out)
 {
         FILE *f = strcmp(in->path, "-") == 0 ? stdin : fopen(in->path, "rb");
         if (!f) {
                 fprintf(stderr, "zvmmon: %s: %s\n", in->path, strerror(errno));
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         struct zd_stream *s = zd_stream_new(in->fmt, h);
         if (!s) {
                 fprintf(stderr, "zvmmon: out of memory\n");
                 if (f != stdin)
                         fclose(f);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         static unsigned char buf[1 << 16];
         size_t n;
@@ -41,7 +41,7 @@ int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct z
                 fclose(f);
         if (empty) {
                 fprintf(stderr, "zvmmon: %s: empty input\n", in->path);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         if (fmt == ZD_FMT_UNKNOWN || (rc < 0 && st->records == 0)) {
                 fprintf(
@@ -49,26 +49,26 @@ int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct z
                     fmt == ZD_FMT_UNKNOWN
                         ? " (not a capture, MONWRITE file, monreader data set or monwriter output)"
                         : "");
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
-        return rerr ? ZM_UNUSABLE : ZM_OK;
+        return rerr ? ZMON_UNUSABLE : ZMON_OK;
 }
 
-int zm_report_errors(const struct zd_stats *st)
+int zmon_report_errors(const struct zd_stats *st)
 {
         uint64_t total = zd_stats_errors(st);
         if (!total)
-                return ZM_OK;
+                return ZMON_OK;
         fprintf(stderr, "zvmmon: %llu error%s:", (unsigned long long)total, total == 1 ? "" : "s");
         for (int k = 1; k < ZD_E__COUNT; k++)
                 if (st->errors[k])
                         fprintf(stderr, " %s=%llu", zd_err_name((enum zd_err_kind)k),
                                 (unsigned long long)st->errors[k]);
         fputc('\n', stderr);
-        return ZM_ERRORS;
+        return ZMON_ERRORS;
 }
 
-void zm_count_appl(struct zm_appl_counts *c, const struct zd_appl_info *ai)
+void zmon_count_appl(struct zmon_appl_counts *c, const struct zd_appl_info *ai)
 {
         if (ai->err)
                 return;

@@ -44,55 +44,55 @@ int main(int argc, char **argv)
                 const char *a = argv[i];
                 if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
                         usage(stdout);
-                        return ZM_OK;
+                        return ZMON_OK;
                 }
                 if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
                         printf("zvmmon %s (collectd-zvm)\n", ZVMMON_VERSION);
-                        return ZM_OK;
+                        return ZMON_OK;
                 }
                 if (!strcmp(a, "--layouts") || !strncmp(a, "--layouts=", 10)) {
                         const char *path = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
                         if (!path) {
                                 fputs("zvmmon: --layouts needs a FILE\n", stderr);
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         }
                         char err[256];
                         if (!zl_load_file(path, err, sizeof(err))) {
                                 fprintf(stderr, "zvmmon: --layouts: %s\n", err);
                                 zl_file_unload_all();
-                                return ZM_UNUSABLE;
+                                return ZMON_UNUSABLE;
                         }
                         continue;
                 }
                 fprintf(stderr, "zvmmon: unknown option %s (try --help)\n", a);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         if (i >= argc) {
                 usage(stderr);
-                return ZM_UNUSABLE;
+                return ZMON_UNUSABLE;
         }
         const char *cmd = argv[i];
         int sub_argc = argc - i;
         char **sub_argv = argv + i;
         int rc;
         if (!strcmp(cmd, "dump"))
-                rc = zm_cmd_dump(sub_argc, sub_argv);
+                rc = zmon_cmd_dump(sub_argc, sub_argv);
         else if (!strcmp(cmd, "stat"))
-                rc = zm_cmd_stat(sub_argc, sub_argv);
+                rc = zmon_cmd_stat(sub_argc, sub_argv);
         else if (!strcmp(cmd, "capture"))
-                rc = zm_cmd_capture(sub_argc, sub_argv);
+                rc = zmon_cmd_capture(sub_argc, sub_argv);
         else if (!strcmp(cmd, "top"))
-                rc = zm_cmd_top(sub_argc, sub_argv);
+                rc = zmon_cmd_top(sub_argc, sub_argv);
         else if (!strcmp(cmd, "layouts"))
-                rc = zm_cmd_layouts(sub_argc, sub_argv);
+                rc = zmon_cmd_layouts(sub_argc, sub_argv);
         else if (!strcmp(cmd, "metrics"))
-                rc = zm_cmd_metrics(sub_argc, sub_argv);
+                rc = zmon_cmd_metrics(sub_argc, sub_argv);
         else if (!strcmp(cmd, "help")) {
                 usage(stdout);
-                rc = ZM_OK;
+                rc = ZMON_OK;
         } else {
                 fprintf(stderr, "zvmmon: unknown command '%s' (try --help)\n", cmd);
-                rc = ZM_UNUSABLE;
+                rc = ZMON_UNUSABLE;
         }
         zl_file_unload_all();
         return rc;

@@ -12,38 +12,38 @@
 #define ZVMMON_VERSION "0.1.0"
 
 /* Exit codes (zvmmon.1 EXIT STATUS). */
-enum { ZM_OK = 0, ZM_ERRORS = 1, ZM_UNUSABLE = 2 };
+enum { ZMON_OK = 0, ZMON_ERRORS = 1, ZMON_UNUSABLE = 2 };
 
 /* Options shared by the input-reading commands. */
-struct zm_input {
+struct zmon_input {
         const char *path;   /* FILE or "-" */
         enum zd_format fmt; /* ZD_FMT_UNKNOWN: detect */
         const char *fmt_name;
 };
 
 /* Counters of domain 10 that are not errors. */
-struct zm_appl_counts {
+struct zmon_appl_counts {
         unsigned long long linuxkrnl[4]; /* [0] unknown record, 1 mem, 2 os, 3 net */
         unsigned long long fsstatd, procd_sum, procd_task, lnxappl_other, other;
         unsigned long long stale, sync_drops, opaque;
 };
-void zm_count_appl(struct zm_appl_counts *c, const struct zd_appl_info *ai);
+void zmon_count_appl(struct zmon_appl_counts *c, const struct zd_appl_info *ai);
 
 /*
- * Feed the whole input through a stream with handler h.  Returns ZM_OK when
- * the input was decoded (errors or not), ZM_UNUSABLE when it could not be
+ * Feed the whole input through a stream with handler h.  Returns ZMON_OK when
+ * the input was decoded (errors or not), ZMON_UNUSABLE when it could not be
  * opened or its format was not recognised; *st gets the statistics.
  */
-int zm_run_input(const struct zm_input *in, const struct zd_handler *h, struct zd_stats *st,
-                 enum zd_format *fmt_out);
+int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, struct zd_stats *st,
+                   enum zd_format *fmt_out);
 /* "zvmmon: 3 errors: appl_sync=2 hdr_short=1" on stderr; the exit code for st. */
-int zm_report_errors(const struct zd_stats *st);
+int zmon_report_errors(const struct zd_stats *st);
 
-int zm_cmd_dump(int argc, char **argv);
-int zm_cmd_stat(int argc, char **argv);
-int zm_cmd_capture(int argc, char **argv);
-int zm_cmd_layouts(int argc, char **argv);
-int zm_cmd_metrics(int argc, char **argv);
-int zm_cmd_top(int argc, char **argv);
+int zmon_cmd_dump(int argc, char **argv);
+int zmon_cmd_stat(int argc, char **argv);
+int zmon_cmd_capture(int argc, char **argv);
+int zmon_cmd_layouts(int argc, char **argv);
+int zmon_cmd_metrics(int argc, char **argv);
+int zmon_cmd_top(int argc, char **argv);
 
 #endif

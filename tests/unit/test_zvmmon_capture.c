@@ -89,14 +89,14 @@ static int64_t s_unix_us(void *ctx)
 static char *outbuf;
 static size_t outlen;
 
-static struct zm_cap_result run(struct script *sc, unsigned long long max_sets)
+static struct zmon_cap_result run(struct script *sc, unsigned long long max_sets)
 {
         FILE *f = open_memstream(&outbuf, &outlen);
         assert_non_null(f);
-        struct zm_cap_io io = {sc, s_read, s_wait, s_reopen, s_pause, s_mono, s_unix_us};
-        struct zm_cap_opts o = {max_sets, 0, &sc->stop, "scripted", "memory"};
-        struct zm_cap_result r;
-        zm_capture_run(&io, f, &o, &r);
+        struct zmon_cap_io io = {sc, s_read, s_wait, s_reopen, s_pause, s_mono, s_unix_us};
+        struct zmon_cap_opts o = {max_sets, 0, &sc->stop, "scripted", "memory"};
+        struct zmon_cap_result r;
+        zmon_capture_run(&io, f, &o, &r);
         fclose(f);
         return r;
 }
@@ -150,7 +150,7 @@ static void sets_end_at_zero_reads(void **state)
             {ZERO, NULL, 0},     {DATA, "MCE-MCE-MCE-", 0}, {DATA, "records1", 0}, {ZERO, NULL, 0},
             {ERR, NULL, EAGAIN}, {DATA, "set2", 0},         {ZERO, NULL, 0}};
         struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
-        struct zm_cap_result r = run(&sc, 0);
+        struct zmon_cap_result r = run(&sc, 0);
         assert_int_equal(r.sets, 2);
         assert_int_equal(r.bytes, 24);
         assert_int_equal(r.empty, 1);
@@ -171,7 +171,7 @@ static void overflow_flags_the_set_before(void **state)
             {DATA, "first", 0}, {ZERO, NULL, 0},    {ERR, NULL, EOVERFLOW}, {DATA, "second", 0},
             {ZERO, NULL, 0},    {DATA, "third", 0}, {ZERO, NULL, 0},        {ERR, NULL, EOVERFLOW}};
         struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
-        struct zm_cap_result r = run(&sc, 0);
+        struct zmon_cap_result r = run(&sc, 0);
         assert_int_equal(r.sets, 3);
         assert_int_equal(r.overflows, 2);
         expect_frame(0, "first", 1);
@@ -189,7 +189,7 @@ static void eio_and_efault_discard_partial_sets(void **state)
             {DATA, "good3", 0}, {ZERO, NULL, 0}, {DATA, "cut", 0},       {SEVER, NULL, 0},
             {DATA, "good4", 0}, {ZERO, NULL, 0}, {DATA, "never-ends", 0}};
         struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
-        struct zm_cap_result r = run(&sc, 0);
+        struct zmon_cap_result r = run(&sc, 0);
         assert_int_equal(r.sets, 4);
         assert_int_equal(r.discarded, 4); /* EIO, EFAULT, sever, and the set cut at the end */
         assert_int_equal(sc.reopens, 2);  /* after EIO and after the sever */
@@ -206,7 +206,7 @@ static void stops_after_n_sets(void **state)
         static const struct step s[] = {{DATA, "a", 0},  {ZERO, NULL, 0}, {DATA, "b", 0},
                                         {ZERO, NULL, 0}, {DATA, "c", 0},  {ZERO, NULL, 0}};
         struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
-        struct zm_cap_result r = run(&sc, 2);
+        struct zmon_cap_result r = run(&sc, 2);
         assert_int_equal(r.sets, 2);
         assert_int_equal(sc.i, 4); /* the third set was never read */
         expect_frame(1, "b", 0);

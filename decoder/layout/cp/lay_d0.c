@@ -51,7 +51,7 @@ static const struct zl_field sytsyp[] = {
  * D0R2 SYTPRP: 104 (4.3), 124 (5.4), 140 (6.1/6.2), 352 (6.4).  From 6.4
  * IBM says PFXPRBTM starts near X'7FFFFFFF00000000' and counts down; the
  * older pages do not say, so the older layouts type it as counting up and
- * the metric layer accepts either direction (met_cp_cpu.c).
+ * the metric layer accepts either direction (metric/cp/met_cp_close.c).
  */
 /* clang-format off */
 #define SYTPRP_FIELDS(PRBTYPE, PRBSRC, A, HS)                                                                                        \
