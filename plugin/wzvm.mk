@@ -1,21 +1,15 @@
 # write_zvm: the collectd write plugin that emits LNXAPPL records through
 # /dev/monwriter (doc/write_zvm.md).  Built like zvm.so (plugin/module.mk):
 # -DHAVE_CONFIG_H and -I/usr/include/collectd, the decoder linked in statically.
-WZVM_COLLECTD_INC ?= /usr/include/collectd
-WZVM_PLUGDIR      ?= $(PREFIX)/lib/collectd
-# Debian's headers include "collectd/core/..."; cross compilers do not search
-# /usr/include, so a private root holds a `collectd` link.
-WZVM_INCROOT      := $(BUILD)/cdinc-wzvm
-WZVM_CFLAGS       := -DHAVE_CONFIG_H -I$(WZVM_INCROOT) -I$(WZVM_COLLECTD_INC) -Iplugin
+WZVM_PLUGDIR      ?= $(COLLECTD_PLUGDIR)
+# collectd's headers through the one include root of plugin/module.mk.
+WZVM_INCROOT      := $(CD_INCROOT)
+WZVM_CFLAGS       := $(COLLECTD_CFLAGS)
 
 WZVM_CORE_SRCS := plugin/write_zvm_queue.c plugin/write_zvm_dev.c plugin/write_zvm_filter.c
 WZVM_SRCS      := plugin/write_zvm.c $(WZVM_CORE_SRCS)
 WZVM_OBJS      := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(WZVM_SRCS))
 WZVM_SO        := $(BUILD)/write_zvm.so
-
-$(WZVM_INCROOT)/collectd:
-	@mkdir -p $(WZVM_INCROOT)
-	ln -sfn $(WZVM_COLLECTD_INC) $@
 
 $(BUILD)/plugin/write_%.o: plugin/write_%.c | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
