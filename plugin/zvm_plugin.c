@@ -30,12 +30,18 @@ static atomic_bool worker_exited;
 static atomic_bool stop_flag;
 static bool replayed; /* files are replayed once per daemon life, not per restart */
 
-static int zvm_config_cb(oconfig_item_t *ci)
+/* The defaults, once: before the first option, or at init when the block has none. */
+static void ensure_config(void)
 {
         if (!configured) {
                 zvm_config_defaults(&cfg);
                 configured = true;
         }
+}
+
+static int zvm_config_cb(oconfig_item_t *ci)
+{
+        ensure_config();
         /* Every bad option gets its own message, as write_zvm and collectd's own plugins do. */
         int bad = 0;
         for (int i = 0; i < ci->children_num; i++)
@@ -102,10 +108,7 @@ static int start_worker(void)
 
 static int zvm_init(void)
 {
-        if (!configured) {
-                zvm_config_defaults(&cfg);
-                configured = true;
-        }
+        ensure_config();
         if (zvm_config_finish(&cfg) != 0)
                 return -1;
         zvm_stats_reset();
