@@ -308,6 +308,17 @@ static void cp_destroy(void *state)
         free(s);
 }
 
+/* The sample records this module reads, and the handler that takes each into its table. */
+static const struct {
+        uint8_t domain;
+        uint16_t record;
+        void (*take)(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
+                     const struct zl_layout *l);
+} handlers[] = {
+    {0, 1, on_sytsyp}, {0, 2, on_sytprp}, {0, 3, on_sytrsg}, {0, 8, on_sytusr}, {0, 16, on_sytcup},
+    {3, 1, on_storsg}, {4, 3, on_useact}, {6, 3, on_ioddev}, {8, 1, on_vndses},
+};
+
 static void cp_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct cp_state *s = state;
@@ -320,37 +331,11 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         if (r->tod > s->last_tod)
                 s->last_tod = r->tod;
         s->taken = true;
-        switch (r->domain * 1000 + r->number) {
-        case 1:
-                on_sytsyp(e, s, r, l);
-                break;
-        case 2:
-                on_sytprp(e, s, r, l);
-                break;
-        case 3:
-                on_sytrsg(e, s, r, l);
-                break;
-        case 8:
-                on_sytusr(e, s, r, l);
-                break;
-        case 16:
-                on_sytcup(e, s, r, l);
-                break;
-        case 3001:
-                on_storsg(e, s, r, l);
-                break;
-        case 4003:
-                on_useact(e, s, r, l);
-                break;
-        case 6003:
-                on_ioddev(e, s, r, l);
-                break;
-        case 8001:
-                on_vndses(e, s, r, l);
-                break;
-        default:
-                break;
-        }
+        for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+                if (handlers[i].domain == r->domain && handlers[i].record == r->number) {
+                        handlers[i].take(e, s, r, l);
+                        return;
+                }
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)
