@@ -16,8 +16,8 @@
 #include "base/tod.h"
 
 /* Read a numeric field by name; false if the layout lacks it or the record is too short. */
-static bool rd(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out,
-               const struct zl_field **fp)
+static bool read_field(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out,
+                       const struct zl_field **fp)
 {
         struct zl_value v;
         if (!l || !zl_get(l, rec, name, &v) || !v.present)
@@ -34,8 +34,8 @@ static bool rd(const struct zl_layout *l, zd_view rec, const char *name, uint64_
  * bytes) becomes '_' so that it can never inject '/' or blanks into a
  * collectd identifier.
  */
-static void rd_text(const struct zl_layout *l, zd_view rec, const char *name, char *out,
-                    size_t outsz)
+static void read_name(const struct zl_layout *l, zd_view rec, const char *name, char *out,
+                      size_t outsz)
 {
         struct zl_value v;
         out[0] = '\0';
@@ -51,12 +51,13 @@ static void rd_text(const struct zl_layout *l, zd_view rec, const char *name, ch
 }
 
 /* Take one field into slot i.  UNCERTAIN fields never feed a metric. */
-static void set(struct cp_ent *x, int i, const struct zl_layout *l, zd_view rec, const char *name)
+static void take_slot(struct cp_ent *x, int i, const struct zl_layout *l, zd_view rec,
+                      const char *name)
 {
         const struct zl_field *f = NULL;
         uint64_t u;
         uint32_t bit = 1u << i;
-        if (!rd(l, rec, name, &u, &f) || f->prov == ZL_UNCERTAIN)
+        if (!read_field(l, rec, name, &u, &f) || f->prov == ZL_UNCERTAIN)
                 return;
         x->v[i] = u;
         x->have |= bit;
@@ -69,8 +70,8 @@ static void set(struct cp_ent *x, int i, const struct zl_layout *l, zd_view rec,
  * record for an entry already filled means the Interval End was lost (or
  * the source has none): close the interval first.
  */
-static struct cp_ent *fresh(struct zm_engine *e, struct cp_state *s, struct cp_tab *t,
-                            const char *key, uint64_t tod)
+static struct cp_ent *interval_entry(struct zm_engine *e, struct cp_state *s, struct cp_tab *t,
+                                     const char *key, uint64_t tod)
 {
         struct cp_ent *x = cp_tab_get(t, key);
         if (x && x->cur) {
@@ -85,8 +86,8 @@ static struct cp_ent *fresh(struct zm_engine *e, struct cp_state *s, struct cp_t
         return x;
 }
 
-static struct cp_ent *fresh1(struct zm_engine *e, struct cp_state *s, struct cp_ent *x,
-                             uint64_t tod)
+static struct cp_ent *single_entry(struct zm_engine *e, struct cp_state *s, struct cp_ent *x,
+                                   uint64_t tod)
 {
         if (x->cur)
                 cp_close(e, s);
@@ -101,17 +102,17 @@ static void on_sytprp(struct zm_engine *e, struct cp_state *s, const struct zd_r
 {
         uint64_t cpu;
         char key[16];
-        if (!rd(l, r->rec, "SYTPRP_PFXCPUAD", &cpu, NULL))
+        if (!read_field(l, r->rec, "SYTPRP_PFXCPUAD", &cpu, NULL))
                 return;
         snprintf(key, sizeof(key), "cpu%u", (unsigned)cpu);
-        struct cp_ent *x = fresh(e, s, &s->prp, key, r->tod);
+        struct cp_ent *x = interval_entry(e, s, &s->prp, key, r->tod);
         if (!x)
                 return;
         x->id = (uint32_t)cpu;
-        set(x, P_UT, l, r->rec, "SYTPRP_PFXUTIME");
-        set(x, P_SYS, l, r->rec, "SYTPRP_PFXTMSYS");
-        set(x, P_PRB, l, r->rec, "SYTPRP_PFXPRBTM");
-        set(x, P_WT, l, r->rec, "SYTPRP_PFXTOTWT");
+        take_slot(x, P_UT, l, r->rec, "SYTPRP_PFXUTIME");
+        take_slot(x, P_SYS, l, r->rec, "SYTPRP_PFXTMSYS");
+        take_slot(x, P_PRB, l, r->rec, "SYTPRP_PFXPRBTM");
+        take_slot(x, P_WT, l, r->rec, "SYTPRP_PFXTOTWT");
 }
 
 static void on_sytsyp(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -119,19 +120,19 @@ static void on_sytsyp(struct zm_engine *e, struct cp_state *s, const struct zd_r
 {
         uint64_t cpu;
         char key[16];
-        if (!rd(l, r->rec, "SYTSYP_PFXCPUAD", &cpu, NULL))
+        if (!read_field(l, r->rec, "SYTSYP_PFXCPUAD", &cpu, NULL))
                 return;
         snprintf(key, sizeof(key), "cpu%u", (unsigned)cpu);
-        struct cp_ent *x = fresh(e, s, &s->syp, key, r->tod);
+        struct cp_ent *x = interval_entry(e, s, &s->syp, key, r->tod);
         if (!x)
                 return;
         x->id = (uint32_t)cpu;
-        set(x, Y_DIAG, l, r->rec, "SYTSYP_PLSDIAGT");
-        set(x, Y_PRVIS, l, r->rec, "SYTSYP_PLSPRVIS");
-        set(x, Y_SS, l, r->rec, "SYTSYP_PLSCTSS");
-        set(x, Y_RS, l, r->rec, "SYTSYP_PLSCTRS");
-        set(x, Y_PIOPR, l, r->rec, "SYTSYP_PLSPIOPR");
-        set(x, Y_PIOPW, l, r->rec, "SYTSYP_PLSPIOPW");
+        take_slot(x, Y_DIAG, l, r->rec, "SYTSYP_PLSDIAGT");
+        take_slot(x, Y_PRVIS, l, r->rec, "SYTSYP_PLSPRVIS");
+        take_slot(x, Y_SS, l, r->rec, "SYTSYP_PLSCTSS");
+        take_slot(x, Y_RS, l, r->rec, "SYTSYP_PLSCTRS");
+        take_slot(x, Y_PIOPR, l, r->rec, "SYTSYP_PLSPIOPR");
+        take_slot(x, Y_PIOPW, l, r->rec, "SYTSYP_PLSPIOPW");
 }
 
 static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -139,26 +140,26 @@ static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_r
 {
         char user[17], key[40];
         uint64_t vcpu;
-        rd_text(l, r->rec, "USEACT_VMDUSER", user, sizeof(user));
-        if (!user[0] || !rd(l, r->rec, "USEACT_VMDCPUAD", &vcpu, NULL))
+        read_name(l, r->rec, "USEACT_VMDUSER", user, sizeof(user));
+        if (!user[0] || !read_field(l, r->rec, "USEACT_VMDCPUAD", &vcpu, NULL))
                 return;
         zm_note_guest(e, user);
         snprintf(key, sizeof(key), "%s/%u", user, (unsigned)vcpu);
-        struct cp_ent *x = fresh(e, s, &s->vcpu, key, r->tod);
+        struct cp_ent *x = interval_entry(e, s, &s->vcpu, key, r->tod);
         if (!x)
                 return;
         snprintf(x->name, sizeof(x->name), "%s", user);
         x->id = (uint32_t)vcpu;
-        set(x, A_TT, l, r->rec, "USEACT_VMDTTIME");
-        set(x, A_VT, l, r->rec, "USEACT_VMDVTIME");
-        set(x, A_RES, l, r->rec, "USEACT_VMDCTPVR");
-        set(x, A_PGR, l, r->rec, "USEACT_CALCPPGR");
-        set(x, A_PGW, l, r->rec, "USEACT_CALCPPGW");
-        set(x, A_VC, l, r->rec, "USEACT_VMDVCSCT");
-        set(x, A_VD, l, r->rec, "USEACT_VMDVDSCT");
-        set(x, A_VU, l, r->rec, "USEACT_VMDVUSCT");
-        set(x, A_VTP, l, r->rec, "USEACT_VMDVTSCT");
-        set(x, A_VO, l, r->rec, "USEACT_VMDVOSCT");
+        take_slot(x, A_TT, l, r->rec, "USEACT_VMDTTIME");
+        take_slot(x, A_VT, l, r->rec, "USEACT_VMDVTIME");
+        take_slot(x, A_RES, l, r->rec, "USEACT_VMDCTPVR");
+        take_slot(x, A_PGR, l, r->rec, "USEACT_CALCPPGR");
+        take_slot(x, A_PGW, l, r->rec, "USEACT_CALCPPGW");
+        take_slot(x, A_VC, l, r->rec, "USEACT_VMDVCSCT");
+        take_slot(x, A_VD, l, r->rec, "USEACT_VMDVDSCT");
+        take_slot(x, A_VU, l, r->rec, "USEACT_VMDVUSCT");
+        take_slot(x, A_VTP, l, r->rec, "USEACT_VMDVTSCT");
+        take_slot(x, A_VO, l, r->rec, "USEACT_VMDVOSCT");
 }
 
 static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -166,19 +167,19 @@ static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_r
 {
         uint64_t dev;
         char key[16];
-        if (!rd(l, r->rec, "IODDEV_RDEVDEV", &dev, NULL))
+        if (!read_field(l, r->rec, "IODDEV_RDEVDEV", &dev, NULL))
                 return;
         snprintf(key, sizeof(key), "%04X", (unsigned)dev);
-        struct cp_ent *x = fresh(e, s, &s->dev, key, r->tod);
+        struct cp_ent *x = interval_entry(e, s, &s->dev, key, r->tod);
         if (!x)
                 return;
         x->id = (uint32_t)dev;
-        set(x, D_SSCH16, l, r->rec, "IODDEV_SCMSSCH");
-        set(x, D_SSCHG, l, r->rec, "IODDEV_SCGSSCH");
-        set(x, D_CONN, l, r->rec, "IODDEV_SCMCNTIM");
-        set(x, D_PEND, l, r->rec, "IODDEV_SCMFPTIM");
-        set(x, D_DISC, l, r->rec, "IODDEV_SCMDDTIM");
-        set(x, D_DAO, l, r->rec, "IODDEV_SCMDATIM");
+        take_slot(x, D_SSCH16, l, r->rec, "IODDEV_SCMSSCH");
+        take_slot(x, D_SSCHG, l, r->rec, "IODDEV_SCGSSCH");
+        take_slot(x, D_CONN, l, r->rec, "IODDEV_SCMCNTIM");
+        take_slot(x, D_PEND, l, r->rec, "IODDEV_SCMFPTIM");
+        take_slot(x, D_DISC, l, r->rec, "IODDEV_SCMDDTIM");
+        take_slot(x, D_DAO, l, r->rec, "IODDEV_SCMDATIM");
 }
 
 static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
@@ -186,11 +187,11 @@ static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_r
 {
         char owner[17], key[40];
         uint64_t dev;
-        rd_text(l, r->rec, "VNDSES_OWNER", owner, sizeof(owner));
-        if (!owner[0] || !rd(l, r->rec, "VNDSES_VDEVDEV", &dev, NULL))
+        read_name(l, r->rec, "VNDSES_OWNER", owner, sizeof(owner));
+        if (!owner[0] || !read_field(l, r->rec, "VNDSES_VDEVDEV", &dev, NULL))
                 return;
         snprintf(key, sizeof(key), "%s-%04X", owner, (unsigned)dev);
-        struct cp_ent *x = fresh(e, s, &s->nic, key, r->tod);
+        struct cp_ent *x = interval_entry(e, s, &s->nic, key, r->tod);
         if (!x)
                 return;
         snprintf(x->name, sizeof(x->name), "%s", owner);
@@ -199,7 +200,7 @@ static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_r
                                         "VNDSES_SESRXPKT", "VNDSES_SESTXERR", "VNDSES_SESRXERR",
                                         "VNDSES_SESTXDSC", "VNDSES_SESRXDSC"};
         for (int i = 0; i <= N_RXD; i++)
-                set(x, i, l, r->rec, f[i]);
+                take_slot(x, i, l, r->rec, f[i]);
 }
 
 /*
@@ -213,10 +214,10 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
         char part[17];
         struct zl_value of, ln;
         uint64_t n;
-        rd_text(l, r->rec, "SYTCUP_LCUPNAME", part, sizeof(part));
+        read_name(l, r->rec, "SYTCUP_LCUPNAME", part, sizeof(part));
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
-            !rd(l, r->rec, "SYTCUP_LCUPCPCT", &n, NULL))
+            !read_field(l, r->rec, "SYTCUP_LCUPCPCT", &n, NULL))
                 return;
         if (!part[0] || of.s < 20 || ln.s < 14 || (uint64_t)of.s + n * (uint64_t)ln.s > r->rec.n) {
                 s->lpar_bad++;
@@ -241,41 +242,41 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
                                      4096); /* a shorter entry still has its first fields */
                 uint64_t id;
                 char key[40];
-                if (!rd(el, ent, "SYTCUP_LCUCPUID", &id, NULL))
+                if (!read_field(el, ent, "SYTCUP_LCUCPUID", &id, NULL))
                         return;
                 snprintf(key, sizeof(key), "%s/%u", part, (unsigned)id);
-                struct cp_ent *x = fresh(e, s, &s->lpar, key, r->tod);
+                struct cp_ent *x = interval_entry(e, s, &s->lpar, key, r->tod);
                 if (!x)
                         return;
                 snprintf(x->name, sizeof(x->name), "%s", part);
                 x->id = (uint32_t)id;
-                set(x, L_ACT, el, ent, "SYTCUP_LCUCACTM");
-                set(x, L_LP, el, ent, "SYTCUP_LCUCLPTM");
+                take_slot(x, L_ACT, el, ent, "SYTCUP_LCUCACTM");
+                take_slot(x, L_LP, el, ent, "SYTCUP_LCUCLPTM");
         }
 }
 
 static void on_sytrsg(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
                       const struct zl_layout *l)
 {
-        struct cp_ent *x = fresh1(e, s, &s->rsg, r->tod);
-        set(x, R_AVAIL, l, r->rec, "SYTRSG_RSAAVAIL");
-        set(x, R_PGABL, l, r->rec, "SYTRSG_RSAPGABL");
-        set(x, R_SAVFR, l, r->rec, "SYTRSG_RSASAVFR");
+        struct cp_ent *x = single_entry(e, s, &s->rsg, r->tod);
+        take_slot(x, R_AVAIL, l, r->rec, "SYTRSG_RSAAVAIL");
+        take_slot(x, R_PGABL, l, r->rec, "SYTRSG_RSAPGABL");
+        take_slot(x, R_SAVFR, l, r->rec, "SYTRSG_RSASAVFR");
 }
 
 static void on_storsg(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
                       const struct zl_layout *l)
 {
-        struct cp_ent *x = fresh1(e, s, &s->storsg, r->tod);
-        set(x, S_SAVFR, l, r->rec, "STORSG_RSASAVFR");
+        struct cp_ent *x = single_entry(e, s, &s->storsg, r->tod);
+        take_slot(x, S_SAVFR, l, r->rec, "STORSG_RSASAVFR");
 }
 
 static void on_sytusr(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
                       const struct zl_layout *l)
 {
-        struct cp_ent *x = fresh1(e, s, &s->usr, r->tod);
-        set(x, U_USERS, l, r->rec, "SYTUSR_SYSUSRS");
-        set(x, U_DORM, l, r->rec, "SYTUSR_SRMCDORM");
+        struct cp_ent *x = single_entry(e, s, &s->usr, r->tod);
+        take_slot(x, U_USERS, l, r->rec, "SYTUSR_SYSUSRS");
+        take_slot(x, U_DORM, l, r->rec, "SYTUSR_SRMCDORM");
 }
 
 static void *cp_create(struct zm_engine *e)
