@@ -12,7 +12,7 @@ COLLECTD_CFLAGS  := -DHAVE_CONFIG_H -I$(CD_INCROOT) -I$(COLLECTD_INC) -Iplugin
 # The dispatcher (metric -> value list), in its order: plugin/zvm_dispatch.h.
 ZVM_DISPATCH_SRCS := plugin/zvm_series_text.c plugin/zvm_host.c plugin/zvm_series.c \
                      plugin/zvm_dispatch.c
-ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_reader.c plugin/zvm_replay.c \
+ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_pipe.c plugin/zvm_reader.c plugin/zvm_replay.c \
             $(ZVM_DISPATCH_SRCS) plugin/zvm_stats.c
 ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
 ZVM_SO   := $(BUILD)/zvm.so
@@ -45,12 +45,12 @@ INSTALL_TARGETS += install-plugin
 # stub the daemon symbols themselves (tests/unit/cd_stubs.h).
 TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
-	plugin/zvm_stats.c plugin/zvm_reader.c
-TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
+	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
+TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_pipe.c plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
-	plugin/zvm_stats.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # test_procd: the Process / ProcessMatch options next to the aggregation.
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
 $(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd

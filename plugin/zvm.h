@@ -4,9 +4,11 @@
  *
  *   zvm_plugin.c    module_register, init, read (watchdog + self-metrics), shutdown
  *   zvm_config.c    the <Plugin zvm> block
+ *   zvm_pipe.c      decoder -> metric engine -> dispatcher, and its counts
  *   zvm_reader.c    the device thread: /dev/monreader data sets, errors, reconnects
  *   zvm_replay.c    File "PATH": MONWRITE files and captures replayed once
- *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup)
+ *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup),
+ *                   over zvm_series.c, zvm_host.c, zvm_series_text.c (zvm_dispatch.h)
  *   zvm_stats.c     counters shared between the thread and the read callback
  *
  * One worker thread owns the decoder, the metric engine and the device; the
@@ -113,7 +115,7 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
 /* A zm_log_fn that goes to collectd's log. */
 void zvm_engine_log(void *ctx, int level, const char *msg);
 
-/* ---- the pipeline: decoder + engine + dispatch (zvm_reader.c) ---- */
+/* ---- the pipeline: decoder + engine + dispatch (zvm_pipe.c) ---- */
 struct zvm_pipe {
         const struct zvm_config *cfg;
         struct zvm_dispatch *disp;

@@ -14,7 +14,7 @@ make --no-print-directory build/cdinc/collectd >/dev/null
 srcs=$(find decoder -name '*.c' | sort)
 plugin="-DHAVE_CONFIG_H -Ibuild/cdinc -I/usr/include/collectd -Iplugin -Itests/unit \
 	plugin/zvm_series_text.c plugin/zvm_host.c plugin/zvm_series.c plugin/zvm_dispatch.c \
-	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_reader.c"
+	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c"
 bins=""
 for f in tests/fuzz/fuzz_*.c; do
 	n=$(basename "$f" .c); n=${n#fuzz_}
