@@ -278,8 +278,12 @@ static int parse(int argc, char **argv, struct sim_opts *o)
                         return -1;
                 }
                 if (!d->set(o, d, optarg)) {
-                        fprintf(stderr, "zvmsim: bad value for an option: %s\n",
-                                optarg ? optarg : "");
+                        if (d->set == set_uint)
+                                fprintf(stderr, "zvmsim: --%s %s: a number from %lu to %lu\n",
+                                        d->name, optarg ? optarg : "", d->min, d->max);
+                        else
+                                fprintf(stderr, "zvmsim: --%s: bad value \"%s\"\n", d->name,
+                                        optarg ? optarg : "");
                         return -1;
                 }
         }
