@@ -56,6 +56,58 @@ static bool name_ok(const char *s)
         return true;
 }
 
+/*
+ * Patterns glibc's regcomp would blow up on: it copies the tree of an
+ * expression for every repetition, so stacked operators ("a++++++++",
+ * "a{9}{9}{9}") and large counts take memory without bound (a fuzzed
+ * ProcessMatch took 2 GB).  POSIX leaves adjacent repetition operators
+ * undefined anyway; collectd's processes plugin has no use for counts above
+ * 255 or patterns above 512 bytes.  NULL, or why the pattern is refused.
+ */
+static const char *regex_unbounded(const char *re)
+{
+        if (strlen(re) > 512)
+                return "longer than 512 bytes";
+        bool after_repeat = false;
+        for (const char *p = re; *p; p++) {
+                if (*p == '\\' && p[1]) {
+                        p++;
+                        after_repeat = false;
+                        continue;
+                }
+                if (*p == '[') { /* a bracket expression: its characters are literal */
+                        const char *q = p + 1 + (p[1] == '^');
+                        q += *q == ']';
+                        while (*q && *q != ']')
+                                q++;
+                        if (!*q)
+                                break; /* regcomp says what is wrong */
+                        p = q;
+                        after_repeat = false;
+                        continue;
+                }
+                bool repeat = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+                if (repeat && after_repeat)
+                        return "repetition operators one after another (undefined in POSIX)";
+                if (*p == '{') {
+                        char *end;
+                        for (const char *q = p + 1; *q && *q != '}'; q = end) {
+                                unsigned long n = strtoul(q, &end, 10);
+                                if (end == q)
+                                        end = (char *)q + 1;
+                                else if (n > 255)
+                                        return "a repetition count above 255";
+                        }
+                        const char *close = strchr(p, '}');
+                        if (!close)
+                                break; /* regcomp says what is wrong */
+                        p = close;
+                }
+                after_repeat = repeat;
+        }
+        return NULL;
+}
+
 bool zm_procsel_add(struct zm_procsel *s, const char *name, const char *regex, char *err,
                     size_t errsz)
 {
@@ -79,6 +131,12 @@ bool zm_procsel_add(struct zm_procsel *s, const char *name, const char *regex, c
         s->e = p;
         struct procsel_entry *e = &p[s->n];
         memset(e, 0, sizeof(*e));
+        const char *unbounded = regex ? regex_unbounded(regex) : NULL;
+        if (unbounded) {
+                snprintf(err, errsz, "\"%s\": regular expression \"%s\" refused: %s", name, regex,
+                         unbounded);
+                return false;
+        }
         if (regex) {
                 /* REG_EXTENDED | REG_NOSUB: what collectd's processes plugin compiles. */
                 int rc = regcomp(&e->re, regex, REG_EXTENDED | REG_NOSUB);

@@ -336,6 +336,15 @@ static void plugin_options(void **state)
         ci = item("ProcessMatch", 2, "bad", "a[");
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         assert_non_null(strstr(cd_lastlog, "ProcessMatch \"bad\": regular expression \"a[\""));
+        /* Patterns regcomp would take gigabytes for (fuzz_config): refused, said why. */
+        ci = item("ProcessMatch", 2, "stacked", "a+++++++++++++++++++++++++++");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_non_null(strstr(cd_lastlog, "repetition operators one after another"));
+        ci = item("ProcessMatch", 2, "counts", "(ab){300}");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_non_null(strstr(cd_lastlog, "above 255"));
+        ci = item("ProcessMatch", 2, "brackets", "^[+*?]{2,3}x+$"); /* literal inside [] */
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
         ci = item("ProcessMatch", 1, "x", NULL);
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         assert_non_null(strstr(cd_lastlog, "two strings"));
