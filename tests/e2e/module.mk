@@ -14,3 +14,4 @@ check-laws: $(LAWS_SO) $(LAWS_SIM) $(LAWS_ZVMMON)
 	tests/e2e/laws/hour.sh $(LAWS_SIM) $(LAWS_ZVMMON) $(BUILD)/e2e/laws-hour
 CHECK_TARGETS += check-laws
 include tests/e2e/hostile/hostile.mk
+include tests/e2e/s390x/s390x.mk
