@@ -19,3 +19,4 @@ include tests/e2e/procd/procd.mk
 include tests/e2e/monwriter/monwriter.mk
 include tests/e2e/soak/soak.mk
 include tests/e2e/multi/many.mk
+include tests/e2e/s390x/s390x.mk

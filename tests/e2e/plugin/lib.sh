@@ -4,6 +4,11 @@
 # write_log plugins, a config generator, and a run with a time limit.
 set -euo pipefail
 
+# Which daemon runs: the host's by default; check-s390x-daemon sets these to
+# Debian's s390x collectd and its types.db (tests/e2e/s390x/run.sh).
+COLLECTD=${COLLECTD:-collectd}
+CD_TYPESDB=${CD_TYPESDB:-/usr/share/collectd/types.db}
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need() { command -v "$1" >/dev/null || fail "$1 missing (make deps installs it)"; }
 
@@ -21,7 +26,8 @@ e2e_setup() {
 	for p in csv logfile write_log; do cp "$cd_plugins/$p.so" "$T/plugins/"; done
 }
 
-# conf NAME "zvm options..." [json]: a collectd.conf in $T/NAME
+# conf NAME "zvm options..." [json]: a collectd.conf in $T/NAME (plugins from
+# $PLUGDIR when set, else $T/plugins)
 conf() {
 	local d="$T/$1"
 	mkdir -p "$d"
@@ -30,8 +36,8 @@ Hostname "collector"
 FQDNLookup false
 BaseDir "$d"
 PIDFile "$d/collectd.pid"
-PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db" "$TOP/types.db"
+PluginDir "${PLUGDIR:-$T/plugins}"
+TypesDB "$CD_TYPESDB" "$TOP/types.db"
 Interval 1
 # csv locks each file with F_SETLK and drops a value when two write threads meet
 # on one file, which a replay burst provokes: one write thread keeps it exact.
@@ -58,11 +64,12 @@ CONF
 }
 
 # run NAME SECONDS [wrapper...]: collectd in the foreground, stopped with SIGTERM
+# (the wrapper is valgrind, or qemu-s390x for the s390x daemon)
 run() {
 	local name=$1 d="$T/$1" secs=$2
 	shift 2
 	local rc=0
-	timeout -s TERM -k 20 "$secs" "$@" collectd -f -C "$d/collectd.conf" >"$d/stdout" 2>&1 || rc=$?
+	timeout -s TERM -k 20 "$secs" "$@" "$COLLECTD" -f -C "$d/collectd.conf" >"$d/stdout" 2>&1 || rc=$?
 	[ $rc -eq 124 ] || { cat "$d/stdout" "$d/collectd.log" 2>/dev/null | tail -30; fail "$name: collectd exited with $rc before the time limit"; }
 	grep -q "Exiting normally" "$d/collectd.log" || { tail -20 "$d/collectd.log"; fail "$name: no clean shutdown"; }
 }

@@ -15,8 +15,15 @@
 # enospc     zvmsim with max_bufs 0 (control "maxbufs 0"): exactly one log line naming
 #            max_bufs, bounded attempts.
 set -euo pipefail
+# The daemon, its stock plugins and types.db are the host's unless set; zvmsim
+# runs natively either way (check-s390x-daemon runs Debian's s390x collectd
+# under qemu-user with s390x plugins from an s390x BUILD).
+read -ra COLLECTD_CMD <<<"${COLLECTD_CMD:-collectd}"
+CD_PLUGINS=${CD_PLUGINS:-/usr/lib/collectd}
+CD_TYPESDB=${CD_TYPESDB:-/usr/share/collectd/types.db}
 
 BUILD=$(cd "${1:-build}" && pwd)
+ZVMSIM=${ZVMSIM:-$BUILD/zvmsim}
 MODE=${2:-all}
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/wzvm-e2e.XXXXXX)
@@ -37,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-command -v collectd >/dev/null || fail "collectd missing (make deps)"
+command -v "${COLLECTD_CMD[0]}" >/dev/null || fail "${COLLECTD_CMD[0]} missing (make deps)"
 command -v python3 >/dev/null || fail "python3 missing"
 [ -f "$BUILD/write_zvm.so" ] || fail "$BUILD/write_zvm.so not built"
 
@@ -45,8 +52,8 @@ command -v python3 >/dev/null || fail "python3 missing"
 mkdir -p "$T/plugins"
 cp "$BUILD/write_zvm.so" "$T/plugins/"
 for p in cpu memory load df interface csv logfile; do
-	[ -f "/usr/lib/collectd/$p.so" ] || fail "/usr/lib/collectd/$p.so missing (collectd-core)"
-	cp "/usr/lib/collectd/$p.so" "$T/plugins/"
+	[ -f "$CD_PLUGINS/$p.so" ] || fail "$CD_PLUGINS/$p.so missing (collectd-core)"
+	cp "$CD_PLUGINS/$p.so" "$T/plugins/"
 done
 
 # collectd A: the writer.  $1 name, $2 device, $3 extra write_zvm options
@@ -59,7 +66,7 @@ FQDNLookup false
 BaseDir "$d"
 PIDFile "$d/pid"
 PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db"
+TypesDB "$CD_TYPESDB"
 Interval 2
 LoadPlugin logfile
 <Plugin logfile>
@@ -89,7 +96,7 @@ CONF
 }
 
 start_collectd() { # $1 dir
-	collectd -f -C "$1/collectd.conf" >>"$1/stdout" 2>&1 &
+	"${COLLECTD_CMD[@]}" -f -C "$1/collectd.conf" >>"$1/stdout" 2>&1 &
 	PIDS+=($!)
 }
 
@@ -100,11 +107,11 @@ stop_all_collectd() {
 }
 
 start_sim() { # extra zvmsim options
-	[ -x "$BUILD/zvmsim" ] || fail "$BUILD/zvmsim not built"
+	[ -x "$ZVMSIM" ] || fail "$ZVMSIM not built"
 	command -v fusermount3 >/dev/null || fail "fusermount3 missing (fuse3)"
 	[ -e /dev/fuse ] || fail "/dev/fuse missing: FUSE is needed for zvmsim"
 	mkdir -p "$T/mnt"
-	"$BUILD/zvmsim" run -m "$T/mnt" --interval 1 --guests 2 --linux 0 --writer-userid LNXA "$@" \
+	"$ZVMSIM" run -m "$T/mnt" --interval 1 --guests 2 --linux 0 --writer-userid LNXA "$@" \
 		>"$T/sim.log" 2>&1 &
 	SIM_PID=$!
 	for _ in $(seq 50); do
@@ -163,7 +170,7 @@ FQDNLookup false
 BaseDir "$b"
 PIDFile "$b/pid"
 PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db"
+TypesDB "$CD_TYPESDB"
 Interval 1
 LoadPlugin logfile
 <Plugin logfile>
