@@ -116,8 +116,10 @@ grep -q "Exiting normally" "$T/live/collectd.log" || { tail -20 "$T/live/collect
 sim_stop
 [ "$(csvlast live collector/zvm-reader/errors-decode)" = 0 ] || fail "live: decode errors on zvmsim's data"
 [ "$(csvlast live collector/zvm-reader/total_objects-datasets)" = "$sets" ] || fail "live: the plugin did not read all $sets data sets"
+# --cp-min 4: memory-free is a hint field, published once the storage law has
+# held; of 6 sample intervals that leaves 4 (the x86-64 daemon gives the same).
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/live-truth.jsonl" "$T/live/csv" "$T/live/collectd.log" \
-	--min 100 --cp-min 5
+	--min 100 --cp-min 4
 echo "live: $(secs "$t" "$(date +%s.%N)") s"
 fi
 
