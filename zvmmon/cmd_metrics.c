@@ -125,27 +125,10 @@ static void plain(void)
 
 int zmon_cmd_metrics(int argc, char **argv)
 {
-        static const struct option opts[] = {
-            {"markdown", no_argument, NULL, 'm'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
-        };
-        bool md = false;
-        int c;
-        optind = 1;
-        while ((c = getopt_long(argc, argv, "mh", opts, NULL)) != -1) {
-                if (c == 'm')
-                        md = true;
-                else if (c == 'h') {
-                        puts("Usage: zvmmon metrics [--markdown]");
-                        return ZMON_OK;
-                } else
-                        return ZMON_UNUSABLE;
-        }
-        if (optind != argc) {
-                fprintf(stderr, "zvmmon metrics: no arguments expected\n");
-                return ZMON_UNUSABLE;
-        }
+        bool md;
+        int rc = zmon_table_opts(argc, argv, "metrics", &md);
+        if (rc >= 0)
+                return rc;
         md ? markdown() : plain();
         return ZMON_OK;
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "zvmmon.h"
@@ -96,4 +98,34 @@ void zmon_count_appl(struct zmon_appl_counts *c, const struct zd_appl_info *ai)
                 c->procd_sum++;
         else
                 c->procd_task++;
+}
+
+/*
+ * The options of a command that prints a table (layouts, metrics): --markdown
+ * and --help, no arguments.  -1 to go on (*md set), else the exit code.
+ */
+int zmon_table_opts(int argc, char **argv, const char *cmd, bool *md)
+{
+        static const struct option opts[] = {
+            {"markdown", no_argument, NULL, 'm'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+        };
+        *md = false;
+        int c;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "mh", opts, NULL)) != -1) {
+                if (c == 'm')
+                        *md = true;
+                else if (c == 'h') {
+                        printf("Usage: zvmmon %s [--markdown]\n", cmd);
+                        return ZMON_OK;
+                } else
+                        return ZMON_UNUSABLE;
+        }
+        if (optind != argc) {
+                fprintf(stderr, "zvmmon %s: no arguments expected\n", cmd);
+                return ZMON_UNUSABLE;
+        }
+        return -1;
 }
