@@ -17,7 +17,7 @@ host_pkgs=(
 # the plugins the s390x tests load need at run time under qemu-user (check-s390x-daemon).
 s390x_pkgs=(libcmocka-dev:s390x libyajl-dev:s390x libc6:s390x libcap2:s390x libyajl2:s390x)
 # collectd-core:s390x has no Multi-Arch field: installed, it would replace the amd64
-# daemon.  It is unpacked beside it instead (s390x-collectd-under-qemu.md).
+# daemon.  It is unpacked beside it instead (doc/facts/collectd.md 6).
 S390X_CD_ROOT=${S390X_CD_ROOT:-/opt/collectd-s390x}
 S390X_CD_STAMP=$S390X_CD_ROOT/.collectd-core-s390x
 
