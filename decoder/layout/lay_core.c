@@ -185,8 +185,10 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         size_t gen = cache_gen + nloaded;
         uintptr_t k = (uintptr_t)l * 31 + (uintptr_t)name;
         size_t h = (size_t)(k ^ k >> 12) % FIELD_SLOTS;
+        /* The linker merges equal literals, so the table's own name is often the very
+         * pointer passed: then no comparison is needed to confirm the hit. */
         if (fcache[h].l == l && fcache[h].name == name && fcache[h].gen == gen &&
-            strcmp(fcache[h].f->name, name) == 0)
+            (fcache[h].f->name == name || strcmp(fcache[h].f->name, name) == 0))
                 return fcache[h].f;
         for (size_t i = 0; i < l->nfields; i++)
                 if (strcmp(l->fields[i].name, name) == 0) {
