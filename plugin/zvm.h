@@ -110,8 +110,10 @@ struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c);
 void zvm_dispatch_free(struct zvm_dispatch *d);
 /* The engine the metrics come from (system name, interval). */
 void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
-/* A zm_emit_fn: filters, names and dispatches one metric. */
+/* A zm_emit_fn: filters and names one metric, and stages it for the next burst. */
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
+/* Hand the staged values to collectd, in the order they came (once per data set). */
+void zvm_dispatch_flush(struct zvm_dispatch *d);
 /* A zm_log_fn that goes to collectd's log. */
 void zvm_engine_log(void *ctx, int level, const char *msg);
 

@@ -51,6 +51,7 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
         zh_free(&d->bix);
         free(d->noted);
         zh_free(&d->nix);
+        free(d->stage);
         free(d);
 }
 
@@ -106,8 +107,10 @@ static void keep_order(struct zvm_dispatch *d)
         if (++d->since < d->rounds * d->ns || d->ns < 64)
                 return;
         bool scattered = 2 * d->in_seq < d->since;
-        if (scattered)
+        if (scattered) {
+                zvm_dispatch_flush(d); /* staged values name their series by position */
                 (void)dsp_relayout(d);
+        }
         d->rounds = scattered && d->rounds < 64 ? d->rounds * 2 : 2;
         d->since = d->in_seq = 0;
 }
@@ -152,19 +155,27 @@ static bool admitted(struct zvm_dispatch *d, const struct series *x, const struc
         return false;
 }
 
-/* The value list of m, names from its series x, values on the caller's stack. */
-static void fill(struct zvm_dispatch *d, const struct series *x, const struct zm_metric *m,
-                 value_t *values)
+/* What of m is kept until the burst: its values and time (the names are the series'). */
+static void stage_values(struct staged *v, const struct zm_metric *m)
 {
+        v->nvalues = (uint32_t)m->nvalues;
         for (size_t i = 0; i < m->nvalues; i++) {
                 if (m->ds[i] == ZM_GAUGE)
-                        values[i].gauge = m->gauge[i];
+                        v->values[i].gauge = m->gauge[i];
                 else
-                        values[i].derive = (derive_t)m->derive[i];
+                        v->values[i].derive = (derive_t)m->derive[i];
         }
+        /* TODs before 1970 (a zeroed clock field) cannot be collectd times: use now. */
+        int64_t us = m->tod ? zd_tod_to_unix_us(m->tod) : -1;
+        v->time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
+}
+
+/* The value list of staged value v: names from its series x. */
+static void fill(struct zvm_dispatch *d, const struct series *x, struct staged *v)
+{
         value_list_t *vl = &d->vl;
-        vl->values = values;
-        vl->values_len = m->nvalues;
+        vl->values = v->values;
+        vl->values_len = v->nvalues;
         char *const field[] = {[N_PLUGIN] = vl->plugin,
                                [N_PINST] = vl->plugin_instance,
                                [N_TYPE] = vl->type,
@@ -172,18 +183,51 @@ static void fill(struct zvm_dispatch *d, const struct series *x, const struct zm
                                [N_HOST] = vl->host};
         for (int k = N_PLUGIN; k < N_NAMES; k++)
                 memcpy(field[k], nm(x, k), (size_t)x->len[k] + 1);
-
-        /* TODs before 1970 (a zeroed clock field) cannot be collectd times: use now. */
-        int64_t us = m->tod ? zd_tod_to_unix_us(m->tod) : -1;
-        vl->time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
+        vl->time = v->time;
         double iv = d->eng ? zm_engine_interval(d->eng) : 0;
         vl->interval = iv > 0 ? DOUBLE_TO_CDTIME_T(iv) : 0;
+}
+
+static void dispatch_one(struct zvm_dispatch *d, struct staged *v)
+{
+        struct zvm_stats *st = zvm_stats();
+        const struct series *x = &d->s[v->series];
+        fill(d, x, v);
+        value_list_t *vl = &d->vl;
+        struct ident *id = &d->id[x->ident];
+        if (id->last && vl->time <= id->last) {
+                vl->values = NULL;
+                count(&st->duplicates);
+                return;
+        }
+        id->last = vl->time;
+        int rc = plugin_dispatch_values(vl);
+        vl->values = NULL; /* the array is the stage's */
+        if (rc == 0)
+                count(&st->dispatched);
+        else
+                count(&st->filtered);
+}
+
+void zvm_dispatch_flush(struct zvm_dispatch *d)
+{
+        if (!d)
+                return;
+        for (size_t i = 0; i < d->nstage; i++)
+                dispatch_one(d, &d->stage[i]);
+        d->nstage = 0;
 }
 
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
 {
         struct zvm_dispatch *d = ctx;
         struct zvm_stats *st = zvm_stats();
+        /* A new system name or a new guest may decide hosts again, rewriting the
+         * names of series that have values staged: those go out first. */
+        unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
+        if (d->nstage && (gen != d->stage_gen || dsp_trust_now(d) != d->stage_trust ||
+                          d->cfg->host != d->stage_host))
+                zvm_dispatch_flush(d);
         keep_order(d);
         struct series *x = dsp_series_of(d, m);
         if (!x) {
@@ -194,21 +238,21 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 return;
         if (x->claim_refused)
                 count(&st->host_refused);
-
-        value_t values[ZM_MAXVALUES];
-        fill(d, x, m, values);
-        value_list_t *vl = &d->vl;
-        struct ident *id = &d->id[x->ident];
-        if (id->last && vl->time <= id->last) {
-                vl->values = NULL;
-                count(&st->duplicates);
+        if (!d->stage && !(d->stage = malloc(STAGE_MAX * sizeof(*d->stage)))) {
+                struct staged one; /* out of memory: no bursts, every value on its own */
+                one.series = (uint32_t)(x - d->s);
+                stage_values(&one, m);
+                dispatch_one(d, &one);
                 return;
         }
-        id->last = vl->time;
-        int rc = plugin_dispatch_values(vl);
-        vl->values = NULL; /* the array lives on this stack frame */
-        if (rc == 0)
-                count(&st->dispatched);
-        else
-                count(&st->filtered);
+        if (!d->nstage) {
+                d->stage_gen = gen;
+                d->stage_trust = dsp_trust_now(d);
+                d->stage_host = d->cfg->host;
+        }
+        struct staged *v = &d->stage[d->nstage++];
+        v->series = (uint32_t)(x - d->s);
+        stage_values(v, m);
+        if (d->nstage == STAGE_MAX)
+                zvm_dispatch_flush(d);
 }

@@ -78,6 +78,7 @@ bool zvm_pipe_init(struct zvm_pipe *p, const struct zvm_config *c)
 
 void zvm_pipe_destroy(struct zvm_pipe *p)
 {
+        zvm_dispatch_flush(p->disp);
         zm_engine_free(p->eng);
         zvm_dispatch_free(p->disp);
         memset(p, 0, sizeof(*p));
@@ -85,6 +86,7 @@ void zvm_pipe_destroy(struct zvm_pipe *p)
 
 void zvm_pipe_publish(struct zvm_pipe *p)
 {
+        zvm_dispatch_flush(p->disp); /* a data set's values go out as one burst */
         zvm_stats_lock();
         struct zvm_stats *s = zvm_stats();
         s->records += pending.records;

@@ -154,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 metric(&r, &m);
                 cur = &m;
                 zvm_dispatch_metric(d, &m);
+                zvm_dispatch_flush(d);
                 cur = NULL;
         }
         zvm_dispatch_free(d);

@@ -13,6 +13,7 @@
 #include "metric/met_module.h"
 #include "base/tod.h"
 #include "zvm.h"
+#include "zvm_dispatch.h"
 
 static oconfig_value_t vals[8];
 static oconfig_item_t item(const char *key, int n, const char *s0, const char *s1)
@@ -140,6 +141,13 @@ static struct zm_metric metric(enum zm_scope scope, const char *guest, uint8_t d
         return m;
 }
 
+/* One metric through the dispatcher and out of its stage, as a data set's end does. */
+static void dispatch(struct zvm_dispatch *d, const struct zm_metric *m)
+{
+        zvm_dispatch_metric(d, m);
+        zvm_dispatch_flush(d);
+}
+
 static void guest_metric_host_time_interval(void **state)
 {
         (void)state;
@@ -152,7 +160,7 @@ static void guest_metric_host_time_interval(void **state)
 
         uint64_t tod = VEC_TOD_2026 + ((uint64_t)250000 << 12); /* +0.25 s */
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, tod, 42.5);
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_int_equal(cd_nvl, 1);
         const struct cd_vl *v = &cd_vls[0];
         assert_string_equal(v->host, "linux01");
@@ -166,7 +174,7 @@ static void guest_metric_host_time_interval(void **state)
 
         zm_set_interval(e, 60);
         m.tod += (uint64_t)60000000 << 12;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_int_equal(cd_nvl, 2);
         assert_true(cd_vls[1].interval == (cdtime_t)60 << 30);
         zm_engine_free(e);
@@ -184,21 +192,73 @@ static void system_metric_host(void **state)
         struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
         zvm_dispatch_set_engine(d, e);
         struct zm_metric m = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_string_equal(cd_vls[0].host, ""); /* collectd's Hostname until D1R4 is seen */
         zm_set_system(e, "ZVMSYS01");
         m.tod += 4096;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_string_equal(cd_vls[1].host, "zvmsys01");
         c.host = strdup("lpar1.example.com");
         m.tod += 4096;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_string_equal(cd_vls[2].host, "lpar1.example.com");
         /* A host the guest named itself (write_zvm) is not taken on its word. */
         struct zm_metric g = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         snprintf(g.host, sizeof(g.host), "web1.example.com");
-        zvm_dispatch_metric(d, &g);
+        dispatch(d, &g);
         assert_string_equal(cd_vls[3].host, "linux01");
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * Values are staged and handed to collectd in bursts: none before the flush,
+ * all in the order they came, each under the names it had when it came (a
+ * system name learned between two values flushes the first one before the
+ * series is named again), and a full stage goes out on its own.
+ */
+static void staged_values_keep_order_and_names(void **state)
+{
+        (void)state;
+        cd_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+        struct zm_metric m = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 0);
+        zm_set_system(e, "ZVMSYS01");
+        m.tod += 4096;
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 1); /* the first went out under the old name */
+        assert_string_equal(cd_vls[0].host, "");
+        m.tod += 4096;
+        snprintf(m.type_instance, sizeof(m.type_instance), "used");
+        zvm_dispatch_metric(d, &m);
+        assert_int_equal(cd_nvl, 1);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_nvl, 3);
+        assert_string_equal(cd_vls[1].host, "zvmsys01");
+        assert_string_equal(cd_vls[1].tinst, "free");
+        assert_string_equal(cd_vls[2].host, "zvmsys01");
+        assert_string_equal(cd_vls[2].tinst, "used");
+        assert_true(cd_vls[0].time < cd_vls[1].time && cd_vls[1].time < cd_vls[2].time);
+
+        cd_count_only = true;
+        cd_ncounted = 0;
+        for (int i = 0; i <= STAGE_MAX; i++) {
+                m.tod += 4096;
+                zvm_dispatch_metric(d, &m);
+        }
+        assert_int_equal(cd_ncounted, STAGE_MAX);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_ncounted, STAGE_MAX + 1);
+        zvm_dispatch_flush(d); /* nothing staged: nothing again */
+        assert_int_equal(cd_ncounted, STAGE_MAX + 1);
+        cd_count_only = false;
         zm_engine_free(e);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
@@ -210,7 +270,7 @@ static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char
         struct zm_metric m = metric(scope, guest, 10, 2, tod, 1);
         snprintf(m.host, sizeof(m.host), "%s", host);
         snprintf(m.plugin, sizeof(m.plugin), "%s", plugin);
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
 }
 
 /*
@@ -356,7 +416,7 @@ static void series_laid_out_again(void **state)
                                                     VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000,
                                                     i + 1000.0 * round);
                         snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
-                        zvm_dispatch_metric(d, &m);
+                        dispatch(d, &m);
                 }
         assert_int_equal(cd_nvl, 5 * N);
         for (size_t v = 0; v < cd_nvl; v++) {
@@ -373,7 +433,7 @@ static void series_laid_out_again(void **state)
                 struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
                                             VEC_TOD_2026 + (uint64_t)4 * 4096 * 1000000, 0);
                 snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
-                zvm_dispatch_metric(d, &m);
+                dispatch(d, &m);
         }
         assert_int_equal(cd_nvl, 5 * N);
         assert_int_equal(zvm_stats()->duplicates, N);
@@ -392,9 +452,9 @@ static void unknown_type_counted(void **state)
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         snprintf(m.type, sizeof(m.type), "no_such_type_x");
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         m.tod += 4096;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->type_refused, 2);
         assert_int_equal(cd_nlog, 1);
@@ -402,13 +462,13 @@ static void unknown_type_counted(void **state)
          * (fuzz_names: the mapping passed them through). */
         m.type[0] = 0;
         m.tod += 4096;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         struct zm_metric p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
         p.plugin[0] = 0;
-        zvm_dispatch_metric(d, &p);
+        dispatch(d, &p);
         p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
         snprintf(p.type_instance, sizeof(p.type_instance), "a/b"); /* fuzz_names */
-        zvm_dispatch_metric(d, &p);
+        dispatch(d, &p);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->names_refused, 3);
         zvm_dispatch_free(d);
@@ -424,14 +484,14 @@ static void each_identifier_and_time_once(void **state)
         zvm_config_defaults(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
-        zvm_dispatch_metric(d, &m);
-        zvm_dispatch_metric(d, &m); /* same time again: refused */
+        dispatch(d, &m);
+        dispatch(d, &m);            /* same time again: refused */
         m.tod -= 4096 * 1000000ULL; /* older */
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);
-        zvm_dispatch_metric(d, &o); /* another host: its own series */
+        dispatch(d, &o); /* another host: its own series */
         m.tod = VEC_TOD_2026 + 4096 * 1000000ULL;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_int_equal(cd_nvl, 3);
         assert_int_equal(zvm_stats()->duplicates, 2);
         assert_int_equal(zvm_stats()->dispatched, 3);
@@ -439,11 +499,11 @@ static void each_identifier_and_time_once(void **state)
         for (int i = 0; i < 5000; i++) {
                 struct zm_metric x = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
                 snprintf(x.type_instance, sizeof(x.type_instance), "s%d", i);
-                zvm_dispatch_metric(d, &x);
+                dispatch(d, &x);
         }
         m.tod = VEC_TOD_2026;
         size_t before = zvm_stats()->duplicates;
-        zvm_dispatch_metric(d, &m);
+        dispatch(d, &m);
         assert_int_equal(zvm_stats()->duplicates, before + 1);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
@@ -474,7 +534,7 @@ static void filters(void **state)
         };
         ms[2].tod++;
         for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
-                zvm_dispatch_metric(d, &ms[i]);
+                dispatch(d, &ms[i]);
         assert_int_equal(cd_nvl, 2);
         assert_int_equal(zvm_stats()->filtered, 4);
         zvm_dispatch_free(d);
@@ -489,9 +549,9 @@ static void filters(void **state)
         struct zm_metric a = metric(ZM_GUEST, "LNX1", 10, 2, t, 1);
         struct zm_metric b = metric(ZM_GUEST, "LNX12", 10, 2, t, 1);
         struct zm_metric s = metric(ZM_SYSTEM, "", 0, 2, t, 1);
-        zvm_dispatch_metric(d, &a);
-        zvm_dispatch_metric(d, &b);
-        zvm_dispatch_metric(d, &s);
+        dispatch(d, &a);
+        dispatch(d, &b);
+        dispatch(d, &s);
         assert_int_equal(cd_nvl, 2);
         assert_non_null(cd_find("lnx1", "memory", "", "memory", "free"));
         zvm_dispatch_free(d);
@@ -515,6 +575,7 @@ static void series_cap_per_guest(void **state)
         }
         struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);
         zm_emit(p.eng, &o);
+        zvm_pipe_publish(&p);
         assert_int_equal(cd_nvl, 4);
         assert_int_equal(zm_engine_counters(p.eng)->series_capped, 2);
         zvm_pipe_destroy(&p);
@@ -593,6 +654,7 @@ int main(void)
             cmocka_unit_test(defaults_device_unless_files),
             cmocka_unit_test(guest_metric_host_time_interval),
             cmocka_unit_test(system_metric_host),
+            cmocka_unit_test(staged_values_keep_order_and_names),
             cmocka_unit_test(guest_host_claims),
             cmocka_unit_test(guest_host_claims_case_and_order),
             cmocka_unit_test(unknown_type_counted),

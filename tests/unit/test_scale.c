@@ -108,12 +108,16 @@ static struct run run(unsigned guests, bool shuffled)
         cd_ncounted = 0;
         /* Intervals 0 to 4 fill the tables, name every series and lay them out in
          * the order their values come. */
-        for (unsigned i = 0; i < 5; i++)
+        for (unsigned i = 0; i < 5; i++) {
                 interval(f, guests, i, shuffled);
+                zvm_dispatch_flush(p.disp); /* as the end of a data set does */
+        }
         size_t v0 = cd_ncounted, a0 = allocs;
         uint64_t p0 = zh_probes();
-        for (unsigned i = 5; i < 8; i++)
+        for (unsigned i = 5; i < 8; i++) {
                 interval(f, guests, i, shuffled);
+                zvm_dispatch_flush(p.disp);
+        }
         out.values = cd_ncounted - v0;
         out.probes = zh_probes() - p0;
         out.allocs = allocs - a0;
