@@ -25,6 +25,11 @@ struct wz_item {
         struct wzvm_entry e;
         double seen;     /* when it arrived (seconds, CLOCK_MONOTONIC) */
         double interval; /* collectd's interval for the value list (seconds) */
+        /* In the table only (wz_table_put clears both): a value is lost when it leaves
+         * the table never written, but only if a pass owed it, because values replaced
+         * between two passes are the once-per-WriteInterval design, not a loss. */
+        bool written; /* in a record the device accepted */
+        bool missed;  /* a pass (or a tick without a device) left it out */
 };
 
 /* Fill the identifier of an item; false if a name breaks the format's rules. */
@@ -53,13 +58,18 @@ size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max);
 struct wz_table {
         struct wz_item *v;
         size_t n, cap, max;
-        uint64_t dropped_full; /* new identifiers refused because the table was full */
+        /* values, each counted once, when it leaves the table never written */
+        uint64_t dropped_full;    /* new identifiers refused because the table was full */
+        uint64_t dropped_space;   /* missed by a pass, then replaced or expired */
+        uint64_t dropped_expired; /* expired before any pass could write it */
 };
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);
 bool wz_table_put(struct wz_table *t, const struct wz_item *it);
 /* Forget values not refreshed within factor x their interval; returns how many. */
 size_t wz_table_expire(struct wz_table *t, double now, double factor);
+/* A pass is over (or a WriteInterval passed without a device): what it did not write is owed. */
+void wz_table_missed(struct wz_table *t);
 
 /* ---- the device ---- */
 struct wz_dev {
@@ -89,8 +99,8 @@ struct wz_writer {
         unsigned nstarted;
         uint32_t seq[WZ_MAX_RECORDS];
         int complaint; /* errno we complained about and not yet recovered from, or 0 */
-        /* statistics */
-        uint64_t updates, starts, stops, errors, dropped_space;
+        /* statistics (values lost are the table's) */
+        uint64_t updates, starts, stops, errors;
         uint8_t rec[WZVM_MW_HDR_LEN + WZVM_RECORD_LEN];
         size_t starts_at[WZ_MAX_RECORDS + 1];
 };
@@ -100,10 +110,10 @@ void wz_writer_init(struct wz_writer *w, uint16_t applid, unsigned max_records,
 /*
  * One pass: pack the table into records and write every one (START or
  * update), then STOP records no longer needed.  new_ok = false (while backing
- * off) updates only records already started.  tod stamps the headers.
+ * off) updates only records already started.  tod stamps the headers.  Marks
+ * the values of accepted records written, and the others missed.
  */
-enum wz_result wz_writer_pass(struct wz_writer *w, const struct wz_table *t, uint64_t tod,
-                              bool new_ok);
+enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t tod, bool new_ok);
 /* The device was closed: the driver stopped every buffer. */
 void wz_writer_closed(struct wz_writer *w);
 

@@ -90,9 +90,8 @@ size_t wz_plan(const struct wz_table *t, size_t max_records, size_t *starts, siz
         return nrec;
 }
 
-/* Returns the number of entries encoded. */
-static size_t encode(struct wz_writer *w, const struct wz_table *t, size_t from, size_t to,
-                     unsigned idx, unsigned total, uint64_t tod)
+static void encode(struct wz_writer *w, const struct wz_table *t, size_t from, size_t to,
+                   unsigned idx, unsigned total, uint64_t tod)
 {
         struct wzvm_enc enc;
         wzvm_enc_begin(&enc, w->rec + WZVM_MW_HDR_LEN, WZVM_RECORD_LEN);
@@ -112,7 +111,17 @@ static size_t encode(struct wz_writer *w, const struct wz_table *t, size_t from,
         h.rec_total = (uint16_t)total;
         snprintf(h.host, sizeof(h.host), "%s", t->v[from].host);
         wzvm_enc_finish(&enc, &h);
-        return enc.n;
+}
+
+/* The device accepted the record of [from, to): the entries encode() put in it. */
+static void mark_written(struct wz_table *t, size_t from, size_t to)
+{
+        for (size_t i = from; i < to;) {
+                size_t end, bytes = group(t, i, &end);
+                for (; i < end; i++)
+                        if (bytes <= CAPACITY)
+                                t->v[i].written = true;
+        }
 }
 
 static struct wzvm_mwhdr mwhdr(const struct wz_writer *w, uint8_t fn, unsigned idx,
@@ -214,22 +223,21 @@ static void recovered(struct wz_writer *w)
         w->complaint = 0;
 }
 
-enum wz_result wz_writer_pass(struct wz_writer *w, const struct wz_table *t, uint64_t tod,
-                              bool new_ok)
+enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t tod, bool new_ok)
 {
         size_t *starts = w->starts_at;
         size_t nrec = wz_plan(t, w->max_records, starts, NULL);
-        size_t wanted = nrec, written = 0;
+        size_t wanted = nrec;
         if (!new_ok && nrec > w->nstarted)
                 nrec = w->nstarted;
         enum wz_result res = WZ_OK;
         for (size_t i = 0; i < nrec; i++) {
-                size_t n = encode(w, t, starts[i], starts[i + 1], (unsigned)i, (unsigned)nrec, tod);
+                encode(w, t, starts[i], starts[i + 1], (unsigned)i, (unsigned)nrec, tod);
                 struct wzvm_mwhdr h = mwhdr(w, WZVM_MW_START, (unsigned)i, WZVM_RECORD_LEN);
                 wzvm_mwhdr_put(w->rec, &h);
                 int err = dev_write(w, &h, w->rec, sizeof(w->rec));
                 if (!err) {
-                        written += n;
+                        mark_written(t, starts[i], starts[i + 1]);
                         w->seq[i]++;
                         if (i >= w->nstarted) {
                                 w->nstarted = (unsigned)i + 1;
@@ -254,7 +262,8 @@ enum wz_result wz_writer_pass(struct wz_writer *w, const struct wz_table *t, uin
                         break; /* records start in order: no holes in the mod_levels */
                 }
         }
-        w->dropped_space += t->n - written;
+        /* counted when they leave the table, so that K failed passes are not K losses */
+        wz_table_missed(t);
         /* records no longer needed: STOP, highest first */
         if (res == WZ_OK)
                 while (w->nstarted > nrec)

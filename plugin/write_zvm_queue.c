@@ -115,6 +115,25 @@ void wz_table_free(struct wz_table *t)
         memset(t, 0, sizeof(*t));
 }
 
+/* A value leaves the table: count it if it was owed and never written. */
+static void leave(struct wz_table *t, const struct wz_item *old, bool expired)
+{
+        if (old->written)
+                return;
+        if (old->missed)
+                t->dropped_space++;
+        else if (expired) /* it aged out between two passes: WriteInterval > Timeout x interval */
+                t->dropped_expired++;
+        /* replaced before any pass: the newer value is the one to write, nothing is lost */
+}
+
+/* Producers' items may carry anything in these: a value enters owed nothing. */
+static void enter(struct wz_item *slot, const struct wz_item *it)
+{
+        *slot = *it;
+        slot->written = slot->missed = false;
+}
+
 bool wz_table_put(struct wz_table *t, const struct wz_item *it)
 {
         size_t lo = 0, hi = t->n;
@@ -122,7 +141,8 @@ bool wz_table_put(struct wz_table *t, const struct wz_item *it)
                 size_t mid = lo + (hi - lo) / 2;
                 int c = cmp_key(&t->v[mid], it);
                 if (c == 0) {
-                        t->v[mid] = *it;
+                        leave(t, &t->v[mid], false);
+                        enter(&t->v[mid], it);
                         return true;
                 }
                 if (c < 0)
@@ -145,7 +165,7 @@ bool wz_table_put(struct wz_table *t, const struct wz_item *it)
                 t->cap = cap;
         }
         memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof(*t->v));
-        t->v[lo] = *it;
+        enter(&t->v[lo], it);
         t->n++;
         return true;
 }
@@ -155,6 +175,7 @@ size_t wz_table_expire(struct wz_table *t, double now, double factor)
         size_t j = 0, gone = 0;
         for (size_t i = 0; i < t->n; i++) {
                 if (now - t->v[i].seen > factor * t->v[i].interval) {
+                        leave(t, &t->v[i], true);
                         gone++;
                         continue;
                 }
@@ -164,4 +185,11 @@ size_t wz_table_expire(struct wz_table *t, double now, double factor)
         }
         t->n = j;
         return gone;
+}
+
+void wz_table_missed(struct wz_table *t)
+{
+        for (size_t i = 0; i < t->n; i++)
+                if (!t->v[i].written)
+                        t->v[i].missed = true;
 }

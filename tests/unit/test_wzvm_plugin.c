@@ -396,13 +396,147 @@ static void enospc_names_max_bufs_and_keeps_updating(void **state)
         assert_int_equal(f.nlog, 1);
         assert_non_null(strstr(f.log[0], "max_bufs"));
         assert_non_null(strstr(f.log[0], "ENOSPC"));
-        assert_int_equal(w.dropped_space, 100 - 73);
+        assert_int_equal(t.dropped_space, 0); /* the 27 left out are owed, not yet lost */
         /* backing off: record 0 is still updated, record 1 not attempted, no message */
         size_t writes = f.writes;
         assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_OK);
         assert_int_equal(f.writes, writes + 1);
         assert_int_equal(f.updates, 1);
         assert_int_equal(f.nlog, 1);
+        wz_table_free(&t);
+}
+
+/* n single-DS values "v000".. of host a, 53 bytes each: 73 fill a record (3910 / 53). */
+static void fill(struct wz_table *t, int from, int n, double seen)
+{
+        for (int i = from; i < from + n; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                it.seen = seen;
+                assert_true(wz_table_put(t, &it));
+        }
+}
+
+/*
+ * K failed passes count the values lost, not K x the values left out: 100
+ * values, max_bufs 1, so record 0 holds v000..v072 and v073..v099 (27) find no
+ * buffer in six passes (ENOSPC, then backing off).  The old count was 6 x 27.
+ */
+static void dropped_space_counts_values_not_passes(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        f.max_bufs = 1;
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        fill(&t, 0, 100, 100);
+        for (int k = 0; k < 6; k++)
+                wz_writer_pass(&w, &t, VEC_TOD_2026, k % 2 == 0);
+        assert_int_equal(f.starts, 1);
+        assert_int_equal(t.dropped_space, 0); /* nothing has left the table yet */
+        fill(&t, 80, 10, 101);                /* v080..v089 replaced: 10 values lost */
+        assert_int_equal(t.dropped_space, 10);
+        fill(&t, 0, 5, 101); /* v000..v004 were written: their replacement loses nothing */
+        assert_int_equal(t.dropped_space, 10);
+        fill(&t, 80, 10, 102); /* the replacements were in no pass: the newest one wins */
+        assert_int_equal(t.dropped_space, 10);
+        f.max_bufs = 255; /* recovered: everything in the table is written */
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.starts, 2);
+        assert_int_equal(wz_table_expire(&t, 1000, 2), 100);
+        assert_int_equal(t.dropped_space, 10);
+        assert_int_equal(t.dropped_expired, 0);
+        wz_table_free(&t);
+}
+
+/* Written once in an accepted record: never counted, whatever later passes do. */
+static void a_value_written_once_is_not_counted(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 100);
+        struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
+        wz_table_put(&t, &it);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        f.fail_any = ENOSPC; /* every update refused from now on */
+        for (int k = 0; k < 5; k++)
+                assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        it.e.value = 1;
+        wz_table_put(&t, &it); /* the written value goes */
+        assert_int_equal(t.dropped_space, 0);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_BACKOFF);
+        it.e.value = 2;
+        wz_table_put(&t, &it); /* value 1 was in a failed pass only: lost */
+        assert_int_equal(t.dropped_space, 1);
+        f.fail_any = 0;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(wz_table_expire(&t, 1000, 2), 1); /* value 2 was written */
+        assert_int_equal(t.dropped_space, 1);
+        assert_int_equal(t.dropped_expired, 0);
+        wz_table_free(&t);
+}
+
+/*
+ * Expired unwritten: left out by a pass (MaxRecords 1 holds 73 of 100) is
+ * dropped_space; never met by a pass is dropped_expired; a tick without a
+ * device leaves everything out.  Values seen at 100 with interval 10 and
+ * Timeout 2 are gone at 121.
+ */
+static void unwritten_values_that_expire_are_counted(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 1);
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        fill(&t, 0, 100, 100);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        fill(&t, 100, 3, 100); /* after the pass: no pass meets them */
+        assert_int_equal(wz_table_expire(&t, 120, 2), 0);
+        assert_int_equal(wz_table_expire(&t, 121, 2), 103);
+        assert_int_equal(t.dropped_space, 27);
+        assert_int_equal(t.dropped_expired, 3);
+        /* the device is away at a WriteInterval: 4 values owed, then 2 replaced, 2 expire */
+        fill(&t, 0, 4, 200);
+        wz_table_missed(&t);
+        fill(&t, 0, 2, 205);
+        assert_int_equal(t.dropped_space, 29);
+        assert_int_equal(wz_table_expire(&t, 221, 2), 2); /* v002, v003 seen at 200 */
+        assert_int_equal(t.dropped_space, 31);
+        assert_int_equal(t.dropped_expired, 3);
+        wz_table_free(&t);
+}
+
+/* A type too large for any record (70 x 108 bytes > 3910) is never written, so owed. */
+static void a_type_larger_than_a_record_is_owed(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 1000);
+        char ds[61];
+        memset(ds, 'd', 60);
+        ds[60] = 0;
+        for (uint8_t i = 0; i < 70; i++) {
+                struct wz_item it = item("a", "plugin", "inst", "gauge", "v000", ds, i, 70, i);
+                assert_int_equal(wzvm_entry_size(&it.e), 24 + 7 + 5 + 6 + 5 + 61);
+                wz_table_put(&t, &it);
+        }
+        struct wz_item b = item("b", "p", "", "gauge", "", "value", 0, 1, 0);
+        wz_table_put(&t, &b);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.starts, 1); /* host b's record only */
+        assert_int_equal(wz_table_expire(&t, 1000, 2), 71);
+        assert_int_equal(t.dropped_space, 70);
         wz_table_free(&t);
 }
 
@@ -462,6 +596,10 @@ int main(void)
             cmocka_unit_test(writer_starts_updates_and_stops),
             cmocka_unit_test(eperm_logs_once_and_backs_off),
             cmocka_unit_test(enospc_names_max_bufs_and_keeps_updating),
+            cmocka_unit_test(dropped_space_counts_values_not_passes),
+            cmocka_unit_test(a_value_written_once_is_not_counted),
+            cmocka_unit_test(unwritten_values_that_expire_are_counted),
+            cmocka_unit_test(a_type_larger_than_a_record_is_owed),
             cmocka_unit_test(einval_and_device_errors),
             cmocka_unit_test(filter_rules),
         };

@@ -34,6 +34,13 @@ collectd reports write_zvm's counters (the verdict reads them at the gaps):
             values need a new record; then it accepts them again
   enospc    the same with max_bufs 0 (ENOSPC)
 Each fault phase goes on at 1x for RECOVER seconds after the fault ends.
+EPERM and ENOSPC last REFUSE seconds, longer than a value lives unwritten
+(Timeout 2 x interval 1): the values of their first second expire in the
+table, so each such fault loses values, and the verdict can hold the count
+write_zvm gives (dropped_space) against them; two seconds lost from 0 to 16
+values, by how the bursts fell against the write passes.  The device
+vanishes for 2 s: the verdict's count of collectd's complaints about the
+failed open is made for that.
 
 T/wzvm_run.json: the phases (cycle, kind, start, fault start and end, end,
 all in unix seconds), the values sent per phase, collectd's VmRSS every
@@ -53,6 +60,7 @@ QUEUE = 32          # QueueLength in the configuration run.sh writes
 TICK = 0.5          # seconds between bursts
 BURST = QUEUE // 4  # values per burst at the normal rate
 MWDELAY = 100       # ms per monwriter write()
+REFUSE = 3          # seconds of EPERM and ENOSPC
 
 
 def die(msg):
@@ -196,7 +204,7 @@ class Load:
                 self.run_rate(ph, 1, 1)  # records to lose
             ph["fault_start"] = time.time()
             self.ctl(on)
-            self.run_rate(ph, 2, 1)
+            self.run_rate(ph, 2 if kind == "vanish" else REFUSE, 1)
             ph["fault_end"] = time.time()
             self.ctl(off)
             ph["recover_from"] = len(ph["sent"])

@@ -10,13 +10,22 @@ usage: wzvm_verdict.py T
 A value is received when any D10 record of applid 31350 holds its entry
 (gen-<phase>/gauge-<seq> = seq).  Counter deltas are taken from the last csv
 row before a phase started to the last one of the quiet gap after it.
+write_zvm counts a lost value once, when it leaves its table never written
+(doc/write_zvm.md, self-metrics); every value here has an identifier of its
+own, so a value is lost only by the queue or by expiring unwritten.
+  every    nothing expired before a write pass met it (dropped_expired: a
+           value lives 2 s, four WriteIntervals), and no value counted as
+           dropped was received (dropped_queue + dropped_space <= lost)
   1x       every value received, nothing dropped
   10x      the queue overran (dropped_queue grew), and what did not arrive
            is exactly what dropped_queue counted; nothing dropped for space
-  faults   the fault was met (write_error grew; for ENOSPC dropped_space
-           too), the plugin said so once and once that it works again, and
-           every value sent after the fault ended arrived, with collectd
-           never restarted; values lost during the fault are reported
+  faults   the fault was met (write_error grew), the plugin said so once
+           and once that it works again, and every value sent after the
+           fault ended arrived, with collectd never restarted; for EPERM and
+           ENOSPC (3 s, longer than a value lives) values were lost, and
+           dropped_space is exactly the values lost during the fault; when
+           the device vanishes, at most those (a value in a record the device
+           took with it before CP sampled it was written, so not counted)
            (a failed open is collectd's c_complain: once, then again after
            one, two, four ... intervals while the device is away)
   memory   collectd's VmRSS at the end of each cycle's quiet gap exceeds
@@ -111,7 +120,7 @@ def main(T):
     log = open(os.path.join(T, "cd", "collectd.log")).read()
     got, nrec = received(os.path.join(T, "truth.jsonl"))
     cnt = counters(os.path.join(T, "cd", "csv"))
-    for k in ("dropped_queue", "dropped_space", "write_error", "queued"):
+    for k in ("dropped_queue", "dropped_space", "dropped_expired", "write_error", "queued"):
         if k not in cnt:
             bad("write_zvm's counter %s is not in collectd's csv" % k)
             cnt[k] = []
@@ -133,9 +142,18 @@ def main(T):
         if wrong:
             bad("%s: values under another phase's identifier: %s" % (ph["name"], wrong[:5]))
         dq, ds, we = delta("dropped_queue", ph), delta("dropped_space", ph), delta("write_error", ph)
+        de = delta("dropped_expired", ph)
         line = "%-9s sent %5d received %5d lost %4d | dropped_queue +%d dropped_space +%d " \
-               "write_error +%d" % (ph["name"], len(sent), len(sent) - len(lost), len(lost), dq, ds, we)
+               "dropped_expired +%d write_error +%d" % (ph["name"], len(sent),
+                                                        len(sent) - len(lost), len(lost), dq, ds,
+                                                        de, we)
         kind = ph["kind"]
+        if de:
+            bad("%s: dropped_expired +%d: values expired before a write pass met them" %
+                (ph["name"], de))
+        if dq + ds > len(lost):
+            bad("%s: %d values counted as dropped, %d did not arrive" %
+                (ph["name"], dq + ds, len(lost)))
         if kind in ("warm", "1x", "10x"):
             if len(lost) != dq:
                 bad("%s: %d values did not arrive, write_zvm counted %d dropped" %
@@ -159,8 +177,13 @@ def main(T):
                     (ph["name"], len(late), late[:5]))
             if not we:
                 bad("%s: no failed write() counted: the fault was not met" % ph["name"])
-            if kind == "enospc" and not ds:
-                bad("%s: no value counted as dropped_space under ENOSPC" % ph["name"])
+            if kind in ("eperm", "enospc"):
+                if not during:
+                    bad("%s: no value lost during a fault longer than a value lives" %
+                        ph["name"])
+                if ds != len(during):
+                    bad("%s: %d values lost during the fault, write_zvm counted %d as "
+                        "dropped_space" % (ph["name"], len(during), ds))
             if dq:
                 bad("%s: %d values dropped from the queue at the normal rate" % (ph["name"], dq))
         print(line)
