@@ -26,6 +26,17 @@ fuzz-smoke-run:
 	@$(MAKE) --no-print-directory -j2 fuzz-build
 	@scripts/fuzz-smoke.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
+# A long round (scripts/fuzz-round.sh): every target for FUZZ_ROUND_SECONDS (1800) of
+# wall clock, FUZZ_ROUND_JOBS (4) at a time at idle priority, each corpus then minimised
+# with -merge=1 into build/fuzz/round-NAME/merged; copy those over tests/fuzz/corpus/NAME
+# once every finding is fixed.
+FUZZ_ROUND_SECONDS ?= 1800
+FUZZ_ROUND_JOBS ?= 4
+.PHONY: fuzz-round
+fuzz-round:
+	@$(MAKE) --no-print-directory -j2 fuzz-build
+	@scripts/fuzz-round.sh $(FUZZ_ROUND_SECONDS) $(FUZZ_ROUND_JOBS) $(FUZZ_BINS)
+
 FUZZ_TARGETS += fuzz-smoke-run
 CHECK_TARGETS += fuzz-smoke-run
 
