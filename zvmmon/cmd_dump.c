@@ -83,8 +83,23 @@ struct args {
         struct dump x;
         enum zd_emit_fmt fmt;
         bool hex;
+        const char *reading; /* NULL: packed, the default layouts */
         struct zmon_input in;
 };
+
+/* --reading: the layout reading of SYTPRP and MTRSYS (layout.h, doc/metrics-cp.md). */
+static int reading(struct args *a, const char *name)
+{
+        if (!strcmp(name, "packed"))
+                a->reading = NULL;
+        else if (!strcmp(name, "aligned"))
+                a->reading = "aligned";
+        else {
+                fprintf(stderr, "zvmmon dump: --reading %s: packed or aligned\n", name);
+                return ZMON_UNUSABLE;
+        }
+        return 0;
+}
 
 /* 0: go on; -1: --help was shown; else the exit code. */
 static int option(struct args *a, int c)
@@ -130,9 +145,11 @@ static int option(struct args *a, int c)
         case 'x':
                 a->hex = true;
                 return 0;
+        case 'R':
+                return reading(a, optarg);
         case 'h':
                 puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
-                     "[--record N] [--userid GLOB] [--hex] FILE|-");
+                     "[--record N] [--userid GLOB] [--hex] [--reading packed|aligned] FILE|-");
                 return -1;
         default:
                 return ZMON_UNUSABLE;
@@ -142,14 +159,19 @@ static int option(struct args *a, int c)
 static int parse(struct args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
-            {"format", required_argument, NULL, 'f'}, {"domain", required_argument, NULL, 'd'},
-            {"record", required_argument, NULL, 'r'}, {"userid", required_argument, NULL, 'u'},
-            {"input", required_argument, NULL, 'i'},  {"hex", no_argument, NULL, 'x'},
-            {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+            {"format", required_argument, NULL, 'f'},
+            {"domain", required_argument, NULL, 'd'},
+            {"record", required_argument, NULL, 'r'},
+            {"userid", required_argument, NULL, 'u'},
+            {"input", required_argument, NULL, 'i'},
+            {"hex", no_argument, NULL, 'x'},
+            {"reading", required_argument, NULL, 'R'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
         };
         int c, rc;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xh", opts, NULL)) != -1)
+        while ((c = getopt_long(argc, argv, "f:d:r:u:i:xR:h", opts, NULL)) != -1)
                 if ((rc = option(a, c)) != 0)
                         return rc;
         if (optind != argc - 1) {
@@ -168,8 +190,10 @@ int zmon_cmd_dump(int argc, char **argv)
                 return rc < 0 ? ZMON_OK : rc;
         struct dump *x = &a.x;
         x->emit = zd_emit_new(a.fmt, stdout);
-        if (x->emit)
+        if (x->emit) {
                 zd_emit_set_hex(x->emit, a.hex);
+                zd_emit_set_reading(x->emit, a.reading);
+        }
         x->t = zd_appl_tracker_new();
         if (!x->emit || !x->t) {
                 fprintf(stderr, "zvmmon: out of memory\n");

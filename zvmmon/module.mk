@@ -60,10 +60,12 @@ CHECK_TARGETS += check-zvmmon-s390x
 TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
 $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
 
-# zvmmon capture against zvmsim's FUSE monreader: EOVERFLOW, EFAULT, sever.
+# zvmmon capture against zvmsim's FUSE monreader: EOVERFLOW, EFAULT, sever;
+# zvmmon dump --reading over a file zvmsim wrote in the aligned reading.
 .PHONY: check-zvmmon-sim
 check-zvmmon-sim: $(ZVMMON) $(SIM_BIN)
 	tests/e2e/zvmmon/sim.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-sim
+	tests/e2e/zvmmon/reading.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-reading
 CHECK_TARGETS += check-zvmmon-sim
 
 # The layout reference, generated from the decoder's tables (not part of make check).

@@ -6,7 +6,12 @@
  *   sim_rng       deterministic numbers from a seed
  *   sim_dcss      the monitor DCSS: 4 KB frames, MCE ranges, MCAs, data sets
  *   sim_records   record building through decoder/layout/layout.h (never own offsets)
- *   sim_system    the synthetic system model and what it emits per interval
+ *   sim_config    defaults, --domains, the laws --break-law names
+ *   sim_system    the synthetic system built from the seed, freed, asked
+ *   sim_sizing    what it must fit: real storage, the DCSS size
+ *   sim_interval  the interval model: how one interval's numbers evolve
+ *   sim_emit      records into the set being built, counted, into the truth
+ *   sim_sets      configuration, sample and event sets; monwriter buffers
  *   sim_monwriter /dev/monwriter semantics (buffers, parser)
  *   sim_monreader /dev/monreader semantics (message queue, read sequence)
  *   sim_truth     ground truth as JSON Lines
@@ -169,7 +174,7 @@ int sim_out_close(struct sim_out *o);
 /* ---- monwriter (sim_monwriter.c) ---- */
 #include "sim_monwriter.h"
 
-/* ---- the system (sim_system.c) ---- */
+/* ---- the system (sim_config.c, sim_system.c, sim_sets.c ...) ---- */
 struct sim_cfg {
         uint64_t seed;
         unsigned cpus, guests, linux_guests, devices, vnics, lpars;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The synthetic system's state, shared by sim_system.c and the record builders. */
+/* The synthetic system's state, shared by the model's files (sim_system.c,
+ * sim_interval.c, sim_sizing.c, sim_emit.c, sim_sets.c) and the record builders. */
 #ifndef ZVMSIM_MODEL_H
 #define ZVMSIM_MODEL_H
 
@@ -101,6 +102,24 @@ struct sim_sys {
         struct sim_sb *sb; /* the set being built */
         uint64_t rec_tod;
 };
+
+/* sim_system.c: calloc that aborts with a message when memory runs out. */
+void *sim_xcalloc(size_t n, size_t sz);
+/* An 8-character name: PREFIX and a number, as many digits as fit (LINUX001, USER0042). */
+void sim_name8(char out[9], const char *prefix, unsigned n);
+
+/* sim_sizing.c: frames a logged-on guest keeps (1 MB), however big the system. */
+#define SIM_MIN_RESIDENT 256
+/* Scale the guests' resident pages to share real storage; set pgabl. */
+void sim_real_storage(struct sim_sys *s);
+
+/* sim_interval.c: one interval of the model (the data set is sim_sets.c's). */
+void sim_sys_advance(struct sim_sys *s);
+
+/* sim_emit.c: domain 1 is always on; the others as --domains says. */
+bool sim_domain_enabled(const struct sim_sys *s, unsigned domain);
+/* Count one record in the system's counts. */
+void sim_count_record(struct sim_sys *s, unsigned domain, unsigned number);
 
 /* Add a CP record through its layout; NULL when the domain is disabled. */
 struct sim_rec *sim_emit_begin(struct sim_sys *s, struct sim_rec *r, unsigned domain,

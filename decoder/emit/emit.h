@@ -40,6 +40,8 @@ struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out);
 void zd_emit_free(struct zd_emit *e);
 /* Also show every record's bytes in hex ("hex"), header included. */
 void zd_emit_set_hex(struct zd_emit *e, bool on);
+/* Read CP records through the layouts of this reading (layout.h; NULL: the default). */
+void zd_emit_set_reading(struct zd_emit *e, const char *reading);
 /* ai: zd_appl_examine() of a D10R1/D10R2 record, NULL for anything else. */
 void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai);
 void zd_emit_error(struct zd_emit *e, const struct zd_error *err);

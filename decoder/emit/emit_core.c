@@ -17,11 +17,17 @@
 struct zd_emit {
         struct zd_sink s;
         bool hex;
+        const char *reading; /* NULL: each record's default layout */
 };
 
 void zd_emit_set_hex(struct zd_emit *e, bool on)
 {
         e->hex = on;
+}
+
+void zd_emit_set_reading(struct zd_emit *e, const char *reading)
+{
+        e->reading = reading;
 }
 
 struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
@@ -444,9 +450,11 @@ void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct z
         kstr(s, "kind", r->kind == 'S' ? "sample" : r->kind == 'E' ? "event" : "unknown");
         ku(s, "length", r->rec.n);
         ktod(s, "tod", "time", r->tod);
-        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+        const struct zl_layout *l = zl_find_cp_reading(r->domain, r->number, r->rec.n, e->reading);
         if (l) {
                 kstr(s, "layout", l->id);
+                if (l->reading)
+                        kstr(s, "reading", l->reading);
                 fields(s, "fields", l, r->rec);
         }
         if (ai)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zvmsim at scale (zvmsim/sim_system.c, sim_dcss.c): real storage that
+ * zvmsim at scale (zvmsim/sim_sizing.c, sim_dcss.c): real storage that
  * SYTRSG's fullword frame counts can hold (doc/facts/cp-records.md 6: RSAPGABL
  * and RSAAVAIL are 4 bytes), a DCSS sized so that every set fits its area,
  * an upper bound on frames that the real packer never exceeds, and a DCSS

@@ -417,7 +417,7 @@ static int generate(int argc, char **argv)
                 if (!known) {
                         fprintf(stderr,
                                 "FAIL: zvmsim has no way to break law %s (add it to "
-                                "zvmsim/sim_system.c)\n",
+                                "zvmsim/sim_config.c and sim_interval.c)\n",
                                 c.break_law);
                         return 1;
                 }

@@ -100,6 +100,11 @@ expect 2 "missing file" -- "$Z" dump "$W/nonexistent"
 expect 2 "no file" -- "$Z" dump
 expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
 expect 2 "bad domain" -- "$Z" dump --domain x "$W/clean.cap"
+expect 2 "bad --reading" -- "$Z" dump --reading compiled "$W/clean.cap"
+grep -q -- '--reading compiled: packed or aligned' "$W/err" && ok "bad --reading: the message names the option" ||
+	fail "bad --reading: message $(cat "$W/err")"
+expect 0 "dump --reading packed" -- "$Z" dump --reading packed "$W/clean.cap"
+cmp -s "$W/out" "$W/clean.json" && ok "--reading packed is the default dump" || fail "--reading packed differs"
 expect 2 "unknown command" -- "$Z" frobnicate
 "$Z" dump "$W/random" >/dev/null 2>&1; rc=$?
 [ $rc -eq 1 ] || [ $rc -eq 2 ] && ok "random bytes: exit $rc, no crash" || fail "random bytes: exit $rc"
