@@ -48,6 +48,17 @@ static void queue_event(struct sim_sys *s, struct sim_set *e)
         s->events[s->nevents++] = e;
 }
 
+/* An event set (a guest's monwriter record, a logoff) is finished like an interval's. */
+static void event_set_done(struct sim_sys *s, struct sim_set *set)
+{
+        add_eofs(s, set);
+        set->interval = s->n;
+        s->counts.sets++;
+        if (s->truth)
+                sim_truth_set(s->truth, set);
+        queue_event(s, set);
+}
+
 struct sim_set *sim_sys_next_event(struct sim_sys *s)
 {
         if (!s->nevents)
@@ -76,12 +87,7 @@ static void mw_event(void *ctx, enum sim_mw_what what, const char *userid,
                       what == SIM_MW_EV_STOP ? "stop" : "event");
         s->sb = save;
         struct sim_set *set = sim_sb_end(&sb, false, s->tod);
-        add_eofs(s, set);
-        set->interval = s->n;
-        s->counts.sets++;
-        if (s->truth)
-                sim_truth_set(s->truth, set);
-        queue_event(s, set);
+        event_set_done(s, set);
 }
 
 void sim_sys_attach_writer(struct sim_sys *s, struct sim_mw *mw)
@@ -157,12 +163,7 @@ static void guest_events(struct sim_sys *s)
         s->sb = save;
         struct sim_set *set = sim_sb_end(&sb, false, s->tod);
         s->tod = save_tod;
-        add_eofs(s, set);
-        set->interval = s->n;
-        s->counts.sets++;
-        if (s->truth)
-                sim_truth_set(s->truth, set);
-        queue_event(s, set);
+        event_set_done(s, set);
 }
 
 struct sim_set *sim_sys_interval(struct sim_sys *s)
