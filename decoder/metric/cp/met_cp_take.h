@@ -37,11 +37,14 @@ struct cp_take {
          * cp_state, or of the struct cp_ent itself for CP_KEY_ONE.
          */
         size_t at;
-        const char *name;         /* the name field (cp_ent.name, the key's <name>), or NULL */
-        const char *id;           /* the id field (cp_ent.id, the key's <id>), or NULL */
-        bool note_guest;          /* the name is a guest's userid: tell the engine */
-        const char *entry;        /* NULL, or the layout of the record's entries (D0R16.CPU) that id
-                                   * and the slot fields are read from; met_cp.c walks them */
+        const char *name; /* the name field (cp_ent.name, the key's <name>), or NULL */
+        const char *id;   /* the id field (cp_ent.id, the key's <id>), or NULL */
+        bool note_guest;  /* the name is a guest's userid: tell the engine */
+        /*
+         * NULL, or the layout of the record's entries (D0R16.CPU): id and the
+         * slot fields are read from each entry, which met_cp.c finds.
+         */
+        const char *entry;
         const char *field[CP_NV]; /* slot i of the entry comes from field[i] (NULL: none) */
 };
 
