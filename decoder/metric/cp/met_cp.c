@@ -2,9 +2,11 @@
 /*
  * The CP metric module: takes CP sample records (SYTPRP, SYTSYP, SYTRSG,
  * SYTUSR, SYTCUP, STORSG, USEACT, IODDEV, VNDSES) into snapshot tables
- * (met_cp_tab.h) and closes an interval on Interval End.  Fields are read by
- * name through the layout chosen by record length, so a LayoutFile can
- * correct an offset without touching this code.
+ * (met_cp_tab.h) and closes an interval on Interval End.  Which field fills
+ * which slot of which entry is data (met_cp_take.c): one function takes
+ * every record by its row.  Fields are read by name through the layout
+ * chosen by record length, so a LayoutFile can correct an offset without
+ * touching this code.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "layout/layout.h"
 #include "metric/cp/met_cp_close.h"
+#include "metric/cp/met_cp_take.h"
 #include "metric/met_module.h"
 #include "base/tod.h"
 
@@ -97,124 +100,90 @@ static struct cp_ent *single_entry(struct zm_engine *e, struct cp_state *s, stru
         return x;
 }
 
-static void on_sytprp(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
+/* The key of an entry named name (or none) with id, as t says it is made. */
+static void make_key(char *key, size_t keysz, const struct cp_take *t, const char *name,
+                     uint64_t id)
 {
-        uint64_t cpu;
-        char key[16];
-        if (!read_field(l, r->rec, "SYTPRP_PFXCPUAD", &cpu, NULL))
-                return;
-        snprintf(key, sizeof(key), "cpu%u", (unsigned)cpu);
-        struct cp_ent *x = interval_entry(e, s, &s->prp, key, r->tod);
-        if (!x)
-                return;
-        x->id = (uint32_t)cpu;
-        take_slot(x, P_UT, l, r->rec, "SYTPRP_PFXUTIME");
-        take_slot(x, P_SYS, l, r->rec, "SYTPRP_PFXTMSYS");
-        take_slot(x, P_PRB, l, r->rec, "SYTPRP_PFXPRBTM");
-        take_slot(x, P_WT, l, r->rec, "SYTPRP_PFXTOTWT");
+        switch (t->key) {
+        case CP_KEY_CPU:
+                snprintf(key, keysz, "cpu%u", (unsigned)id);
+                break;
+        case CP_KEY_DEV:
+                snprintf(key, keysz, "%04X", (unsigned)id);
+                break;
+        case CP_KEY_NAME_NUM:
+                snprintf(key, keysz, "%s/%u", name, (unsigned)id);
+                break;
+        default: /* CP_KEY_NAME_DEV */
+                snprintf(key, keysz, "%s-%04X", name, (unsigned)id);
+                break;
+        }
 }
 
-static void on_sytsyp(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
+/* The entry t says rec is about, ready for its readings; NULL without its id. */
+static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
+                                 const struct zl_layout *l, zd_view rec, uint64_t tod,
+                                 const char *name)
 {
-        uint64_t cpu;
-        char key[16];
-        if (!read_field(l, r->rec, "SYTSYP_PFXCPUAD", &cpu, NULL))
-                return;
-        snprintf(key, sizeof(key), "cpu%u", (unsigned)cpu);
-        struct cp_ent *x = interval_entry(e, s, &s->syp, key, r->tod);
+        char *at = (char *)s + t->at;
+        if (t->key == CP_KEY_ONE)
+                return single_entry(e, s, (struct cp_ent *)at, tod);
+        uint64_t id;
+        char key[40];
+        if (!read_field(l, rec, t->id, &id, NULL))
+                return NULL;
+        if (t->note_guest)
+                zm_note_guest(e, name);
+        make_key(key, sizeof(key), t, name, id);
+        struct cp_ent *x = interval_entry(e, s, (struct cp_tab *)at, key, tod);
         if (!x)
-                return;
-        x->id = (uint32_t)cpu;
-        take_slot(x, Y_DIAG, l, r->rec, "SYTSYP_PLSDIAGT");
-        take_slot(x, Y_PRVIS, l, r->rec, "SYTSYP_PLSPRVIS");
-        take_slot(x, Y_SS, l, r->rec, "SYTSYP_PLSCTSS");
-        take_slot(x, Y_RS, l, r->rec, "SYTSYP_PLSCTRS");
-        take_slot(x, Y_PIOPR, l, r->rec, "SYTSYP_PLSPIOPR");
-        take_slot(x, Y_PIOPW, l, r->rec, "SYTSYP_PLSPIOPW");
+                return NULL;
+        if (t->name)
+                snprintf(x->name, sizeof(x->name), "%s", name);
+        x->id = (uint32_t)id;
+        return x;
 }
 
-static void on_useact(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
+/* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
+static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
+                 const struct zl_layout *l, zd_view rec, uint64_t tod, const char *name)
 {
-        char user[17], key[40];
-        uint64_t vcpu;
-        read_name(l, r->rec, "USEACT_VMDUSER", user, sizeof(user));
-        if (!user[0] || !read_field(l, r->rec, "USEACT_VMDCPUAD", &vcpu, NULL))
-                return;
-        zm_note_guest(e, user);
-        snprintf(key, sizeof(key), "%s/%u", user, (unsigned)vcpu);
-        struct cp_ent *x = interval_entry(e, s, &s->vcpu, key, r->tod);
+        struct cp_ent *x = take_entry(e, s, t, l, rec, tod, name);
         if (!x)
-                return;
-        snprintf(x->name, sizeof(x->name), "%s", user);
-        x->id = (uint32_t)vcpu;
-        take_slot(x, A_TT, l, r->rec, "USEACT_VMDTTIME");
-        take_slot(x, A_VT, l, r->rec, "USEACT_VMDVTIME");
-        take_slot(x, A_RES, l, r->rec, "USEACT_VMDCTPVR");
-        take_slot(x, A_PGR, l, r->rec, "USEACT_CALCPPGR");
-        take_slot(x, A_PGW, l, r->rec, "USEACT_CALCPPGW");
-        take_slot(x, A_VC, l, r->rec, "USEACT_VMDVCSCT");
-        take_slot(x, A_VD, l, r->rec, "USEACT_VMDVDSCT");
-        take_slot(x, A_VU, l, r->rec, "USEACT_VMDVUSCT");
-        take_slot(x, A_VTP, l, r->rec, "USEACT_VMDVTSCT");
-        take_slot(x, A_VO, l, r->rec, "USEACT_VMDVOSCT");
+                return false;
+        for (int i = 0; i < CP_NV; i++)
+                if (t->field[i])
+                        take_slot(x, i, l, rec, t->field[i]);
+        return true;
 }
 
-static void on_ioddev(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
+/* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
+static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
+                        const struct zd_record *r, const struct zl_layout *l)
 {
-        uint64_t dev;
-        char key[16];
-        if (!read_field(l, r->rec, "IODDEV_RDEVDEV", &dev, NULL))
-                return;
-        snprintf(key, sizeof(key), "%04X", (unsigned)dev);
-        struct cp_ent *x = interval_entry(e, s, &s->dev, key, r->tod);
-        if (!x)
-                return;
-        x->id = (uint32_t)dev;
-        take_slot(x, D_SSCH16, l, r->rec, "IODDEV_SCMSSCH");
-        take_slot(x, D_SSCHG, l, r->rec, "IODDEV_SCGSSCH");
-        take_slot(x, D_CONN, l, r->rec, "IODDEV_SCMCNTIM");
-        take_slot(x, D_PEND, l, r->rec, "IODDEV_SCMFPTIM");
-        take_slot(x, D_DISC, l, r->rec, "IODDEV_SCMDDTIM");
-        take_slot(x, D_DAO, l, r->rec, "IODDEV_SCMDATIM");
-}
-
-static void on_vndses(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
-{
-        char owner[17], key[40];
-        uint64_t dev;
-        read_name(l, r->rec, "VNDSES_OWNER", owner, sizeof(owner));
-        if (!owner[0] || !read_field(l, r->rec, "VNDSES_VDEVDEV", &dev, NULL))
-                return;
-        snprintf(key, sizeof(key), "%s-%04X", owner, (unsigned)dev);
-        struct cp_ent *x = interval_entry(e, s, &s->nic, key, r->tod);
-        if (!x)
-                return;
-        snprintf(x->name, sizeof(x->name), "%s", owner);
-        x->id = (uint32_t)dev;
-        static const char *const f[] = {"VNDSES_SESTXBYT", "VNDSES_SESRXBYT", "VNDSES_SESTXPKT",
-                                        "VNDSES_SESRXPKT", "VNDSES_SESTXERR", "VNDSES_SESRXERR",
-                                        "VNDSES_SESTXDSC", "VNDSES_SESRXDSC"};
-        for (int i = 0; i <= N_RXD; i++)
-                take_slot(x, i, l, r->rec, f[i]);
+        char name[17] = "";
+        if (t->name) {
+                read_name(l, r->rec, t->name, name, sizeof(name));
+                if (!name[0])
+                        return;
+        }
+        (void)take(e, s, t, l, r->rec, r->tod, name);
 }
 
 /*
- * SYTCUP: the per-CPU entries are found through CALCPUOF / CALCPULN, as IBM
- * says they must be.  Both are HINT offsets themselves, so a record whose
- * entries do not fit is counted and breaks the lpar law for the interval.
+ * SYTCUP stays code around its row: one record holds a partition's
+ * per-CPU entries, found through CALCPUOF / CALCPULN as IBM says they must
+ * be.  Both are HINT offsets themselves, so a record whose entries do not
+ * fit is counted and breaks the lpar law for the interval; each entry that
+ * fits is taken by the row, named by the record's partition.
  */
-static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
+static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
+                      const struct zd_record *r, const struct zl_layout *l)
 {
         char part[17];
         struct zl_value of, ln;
         uint64_t n;
-        read_name(l, r->rec, "SYTCUP_LCUPNAME", part, sizeof(part));
+        read_name(l, r->rec, t->name, part, sizeof(part));
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
             !read_field(l, r->rec, "SYTCUP_LCUPCPCT", &n, NULL))
@@ -236,47 +205,13 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct zd_r
                 if (!zd_view_sub(r->rec, (size_t)of.s + (size_t)(i * (uint64_t)ln.s), (size_t)ln.s,
                                  &ent))
                         return;
-                const struct zl_layout *el = zl_find("D0R16.CPU", ent.n);
+                const struct zl_layout *el = zl_find(t->entry, ent.n);
                 if (!el)
-                        el = zl_find("D0R16.CPU",
+                        el = zl_find(t->entry,
                                      4096); /* a shorter entry still has its first fields */
-                uint64_t id;
-                char key[40];
-                if (!read_field(el, ent, "SYTCUP_LCUCPUID", &id, NULL))
+                if (!take(e, s, t, el, ent, r->tod, part))
                         return;
-                snprintf(key, sizeof(key), "%s/%u", part, (unsigned)id);
-                struct cp_ent *x = interval_entry(e, s, &s->lpar, key, r->tod);
-                if (!x)
-                        return;
-                snprintf(x->name, sizeof(x->name), "%s", part);
-                x->id = (uint32_t)id;
-                take_slot(x, L_ACT, el, ent, "SYTCUP_LCUCACTM");
-                take_slot(x, L_LP, el, ent, "SYTCUP_LCUCLPTM");
         }
-}
-
-static void on_sytrsg(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
-{
-        struct cp_ent *x = single_entry(e, s, &s->rsg, r->tod);
-        take_slot(x, R_AVAIL, l, r->rec, "SYTRSG_RSAAVAIL");
-        take_slot(x, R_PGABL, l, r->rec, "SYTRSG_RSAPGABL");
-        take_slot(x, R_SAVFR, l, r->rec, "SYTRSG_RSASAVFR");
-}
-
-static void on_storsg(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
-{
-        struct cp_ent *x = single_entry(e, s, &s->storsg, r->tod);
-        take_slot(x, S_SAVFR, l, r->rec, "STORSG_RSASAVFR");
-}
-
-static void on_sytusr(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                      const struct zl_layout *l)
-{
-        struct cp_ent *x = single_entry(e, s, &s->usr, r->tod);
-        take_slot(x, U_USERS, l, r->rec, "SYTUSR_SYSUSRS");
-        take_slot(x, U_DORM, l, r->rec, "SYTUSR_SRMCDORM");
 }
 
 static void *cp_create(struct zm_engine *e)
@@ -309,17 +244,6 @@ static void cp_destroy(void *state)
         free(s);
 }
 
-/* The sample records this module reads, and the handler that takes each into its table. */
-static const struct {
-        uint8_t domain;
-        uint16_t record;
-        void (*take)(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
-                     const struct zl_layout *l);
-} handlers[] = {
-    {0, 1, on_sytsyp}, {0, 2, on_sytprp}, {0, 3, on_sytrsg}, {0, 8, on_sytusr}, {0, 16, on_sytcup},
-    {3, 1, on_storsg}, {4, 3, on_useact}, {6, 3, on_ioddev}, {8, 1, on_vndses},
-};
-
 static void cp_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct cp_state *s = state;
@@ -332,11 +256,11 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         if (r->tod > s->last_tod)
                 s->last_tod = r->tod;
         s->taken = true;
-        for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-                if (handlers[i].domain == r->domain && handlers[i].record == r->number) {
-                        handlers[i].take(e, s, r, l);
-                        return;
-                }
+        const struct cp_take *t = cp_take_find(r->domain, r->number);
+        if (t && t->entry)
+                on_sytcup(e, s, t, r, l);
+        else if (t)
+                take_record(e, s, t, r, l);
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)

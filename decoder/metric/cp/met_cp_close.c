@@ -10,6 +10,7 @@
 #include "metric/cp/met_cp_close.h"
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_laws.h"
+#include "metric/cp/met_cp_take.h"
 #include "base/tod.h"
 
 /* Largest believable timer delta: twice the elapsed time, plus a second of skew. */
@@ -90,10 +91,33 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
         }
 }
 
+/* Add virtual CPU x's slots into guest g, by cp_guest_sums (met_cp_take.c). */
+static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
+{
+        for (size_t k = 0; k < cp_nguest_sums; k++) {
+                const struct cp_sum *m = &cp_guest_sums[k];
+                uint32_t bits = (2u << m->last) - (1u << m->first), gbit = 1u << m->g;
+                if ((m->reading ? x->have & bits : x->dok & bits) != bits)
+                        continue;
+                uint64_t sum = 0;
+                for (int i = m->first; i <= m->last; i++)
+                        sum += m->reading ? x->v[i] : x->d[i];
+                if (m->reading) {
+                        g->v[m->g] += sum;
+                        g->have |= gbit;
+                } else {
+                        g->d[m->g] += sum;
+                        g->acc[m->g] += sum;
+                        g->dok |= gbit;
+                }
+                if (x->hint & bits)
+                        g->hint |= gbit;
+        }
+}
+
 /* Per guest: the sums over its virtual CPUs. */
 static void guests(struct cp_state *s)
 {
-        static const int map[][2] = {{A_TT, G_TT}, {A_VT, G_VT}, {A_PGR, G_PGR}, {A_PGW, G_PGW}};
         for (size_t i = 0; i < s->vcpu.n; i++) {
                 struct cp_ent *x = &s->vcpu.e[i];
                 if (!x->cur)
@@ -109,32 +133,7 @@ static void guests(struct cp_state *s)
                         snprintf(g->name, sizeof(g->name), "%s", x->name);
                 }
                 g->id++; /* virtual CPUs seen */
-                for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
-                        if (x->dok & (1u << map[k][0])) {
-                                g->d[map[k][1]] += x->d[map[k][0]];
-                                g->acc[map[k][1]] += x->d[map[k][0]];
-                                g->dok |= 1u << map[k][1];
-                                if (x->hint & (1u << map[k][0]))
-                                        g->hint |= 1u << map[k][1];
-                        }
-                uint32_t vio =
-                    (1u << A_VC) | (1u << A_VD) | (1u << A_VU) | (1u << A_VTP) | (1u << A_VO);
-                if ((x->dok & vio) == vio) {
-                        uint64_t d = 0;
-                        for (int k = A_VC; k <= A_VO; k++)
-                                d += x->d[k];
-                        g->d[G_VIO] += d;
-                        g->acc[G_VIO] += d;
-                        g->dok |= 1u << G_VIO;
-                        if (x->hint & vio)
-                                g->hint |= 1u << G_VIO;
-                }
-                if (x->have & (1u << A_RES)) {
-                        g->v[G_RES] += x->v[A_RES];
-                        g->have |= 1u << G_RES;
-                        if (x->hint & (1u << A_RES))
-                                g->hint |= 1u << G_RES;
-                }
+                add_vcpu(g, x);
                 /* Percentages only when every virtual CPU of the guest has a delta. */
                 if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
                         g->prev = false;

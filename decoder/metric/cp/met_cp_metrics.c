@@ -5,7 +5,7 @@
  * (met_cp_tab.h), the fields it rests on and the law that vouches for its
  * HINT fields.  met_cp_emit.c walks the table; `zvmmon metrics --markdown`
  * writes doc/metrics-cp.md's reference from it, so a new metric is one row
- * here (and its slot filled in met_cp.c).
+ * here (and its slot filled from its field in met_cp_take.c).
  *
  * Rows of the same kind and record are emitted together, entry by entry,
  * in the order written: keep them together.

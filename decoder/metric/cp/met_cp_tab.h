@@ -2,6 +2,7 @@
 /*
  * Internal to the CP metric module (metric/cp/): the snapshot tables, the
  * bottom of the module.  The files above it, each knowing only those below:
+ *   met_cp_take.c   which field fills which slot of which entry, per record
  *   met_cp_metrics.c the metrics as a table, one row each
  *   met_cp_laws.c   the conservation laws over this interval's deltas
  *   met_cp_emit.c   the metrics emitted from that table, each held back
