@@ -90,18 +90,30 @@ size_t wz_plan(const struct wz_table *t, size_t max_records, size_t *starts, siz
         return nrec;
 }
 
+/*
+ * The next group of [i, to) that a record holds, ending at *end (to when none):
+ * groups larger than an empty record are left out, by wz_plan and here alike.
+ */
+static size_t next_placed(const struct wz_table *t, size_t i, size_t to, size_t *end)
+{
+        while (i < to) {
+                if (group(t, i, end) <= CAPACITY)
+                        return i;
+                i = *end;
+        }
+        *end = to;
+        return to;
+}
+
 static void encode(struct wz_writer *w, const struct wz_table *t, size_t from, size_t to,
                    unsigned idx, unsigned total, uint64_t tod)
 {
         struct wzvm_enc enc;
         wzvm_enc_begin(&enc, w->rec + WZVM_MW_HDR_LEN, WZVM_RECORD_LEN);
-        for (size_t i = from; i < to;) {
-                size_t end, bytes = group(t, i, &end);
-                if (bytes <= CAPACITY)
-                        for (size_t j = i; j < end; j++)
-                                wzvm_enc_add(&enc, &t->v[j].e);
-                i = end;
-        }
+        size_t end;
+        for (size_t i = next_placed(t, from, to, &end); i < to; i = next_placed(t, end, to, &end))
+                for (size_t j = i; j < end; j++)
+                        wzvm_enc_add(&enc, &t->v[j].e);
         struct wzvm_hdr h = {0};
         h.timestamp = tod;
         /* one write() copies the record front to back: count 1 first, count 2 last */
@@ -116,12 +128,10 @@ static void encode(struct wz_writer *w, const struct wz_table *t, size_t from, s
 /* The device accepted the record of [from, to): the entries encode() put in it. */
 static void mark_written(struct wz_table *t, size_t from, size_t to)
 {
-        for (size_t i = from; i < to;) {
-                size_t end, bytes = group(t, i, &end);
-                for (; i < end; i++)
-                        if (bytes <= CAPACITY)
-                                t->v[i].written = true;
-        }
+        size_t end;
+        for (size_t i = next_placed(t, from, to, &end); i < to; i = next_placed(t, end, to, &end))
+                for (size_t j = i; j < end; j++)
+                        t->v[j].written = true;
 }
 
 static struct wzvm_mwhdr mwhdr(const struct wz_writer *w, uint8_t fn, unsigned idx,
