@@ -222,11 +222,12 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
 {
         struct zvm_dispatch *d = ctx;
         struct zvm_stats *st = zvm_stats();
-        /* A new system name or a new guest may decide hosts again, rewriting the
-         * names of series that have values staged: those go out first. */
-        unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
-        if (d->nstage && (gen != d->stage_gen || dsp_trust_now(d) != d->stage_trust ||
-                          d->cfg->host != d->stage_host))
+        /* Hosts about to be decided again would rewrite the names of series that
+         * have values staged: those go out first. */
+        struct dsp_epoch now = dsp_epoch_now(d);
+        const struct dsp_epoch *was = &d->stage_epoch;
+        if (d->nstage && (now.system_gen != was->system_gen || now.trust != was->trust ||
+                          now.cfg_host != was->cfg_host))
                 zvm_dispatch_flush(d);
         keep_order(d);
         struct series *x = dsp_series_of(d, m);
@@ -245,11 +246,8 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 dispatch_one(d, &one);
                 return;
         }
-        if (!d->nstage) {
-                d->stage_gen = gen;
-                d->stage_trust = dsp_trust_now(d);
-                d->stage_host = d->cfg->host;
-        }
+        if (!d->nstage)
+                d->stage_epoch = now;
         struct staged *v = &d->stage[d->nstage++];
         v->series = (uint32_t)(x - d->s);
         stage_values(v, m);

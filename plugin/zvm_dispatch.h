@@ -84,6 +84,17 @@ struct noted {
         bool host, name, type;
 };
 
+/*
+ * Everything a series' host is decided from besides the series itself: when
+ * one of these moves, hosts are decided again (seen() in zvm_series.c), and
+ * values staged under the old names must be dispatched first.
+ */
+struct dsp_epoch {
+        unsigned system_gen; /* the engine's system name (D1R4) */
+        unsigned trust;      /* dsp_trust_now(): what decides a guest's claim */
+        const char *cfg_host;
+};
+
 /* A value admitted and waiting for the next burst: its series, values and time. */
 struct staged {
         uint32_t series;
@@ -134,9 +145,8 @@ struct zvm_dispatch {
          */
         struct staged *stage;
         size_t nstage;
-        unsigned stage_gen, stage_trust; /* the engine's system_gen and trust_now() of them */
-        const char *stage_host;          /* and the configured Host */
-        char **blocks;                   /* the series' names (text_alloc) */
+        struct dsp_epoch stage_epoch; /* what decided hosts when the first was staged */
+        char **blocks;                /* the series' names (text_alloc) */
         size_t nblocks, capblocks, block_used;
 };
 
@@ -157,6 +167,7 @@ bool dsp_set_text(struct zvm_dispatch *d, struct series *x, const char *const na
 /* zvm_host.c */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x);
 unsigned dsp_trust_now(const struct zvm_dispatch *d);
+struct dsp_epoch dsp_epoch_now(const struct zvm_dispatch *d);
 void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
                         size_t outsz);
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);

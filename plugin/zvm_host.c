@@ -183,6 +183,13 @@ unsigned dsp_trust_now(const struct zvm_dispatch *d)
         return (unsigned)(d->trust_gen + known) * 2 + (d->eng && zm_engine_intervals(d->eng) >= 2);
 }
 
+struct dsp_epoch dsp_epoch_now(const struct zvm_dispatch *d)
+{
+        struct dsp_epoch e = {d->eng ? zm_engine_system_gen(d->eng) : 0, dsp_trust_now(d),
+                              d->cfg->host};
+        return e;
+}
+
 static const char *claim_refusal(const struct zvm_dispatch *d, const struct series *x)
 {
         char sys[DATA_MAX_NAME_LEN];

@@ -97,11 +97,6 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         return true;
 }
 
-/*
- * The series of m, derived on first sight; NULL when out of memory.  m's id
- * is computed here only when the guess fails (the engine leaves it 0 unless
- * it needed it for the series cap).
- */
 /* Series i came as guessed or found: note the order, refresh what a change made stale. */
 static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last)
 {
@@ -110,9 +105,9 @@ static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last
         d->in_seq += d->prev && i == d->prev; /* the one after the last in the array */
         d->prev = i + 1;
         struct series *x = &d->s[i];
-        unsigned gen = d->eng ? zm_engine_system_gen(d->eng) : 0;
-        if (x->system_gen != gen || x->cfg_host != d->cfg->host ||
-            (x->claim_open && x->trust_gen != dsp_trust_now(d))) {
+        struct dsp_epoch now = dsp_epoch_now(d);
+        if (x->system_gen != now.system_gen || x->cfg_host != now.cfg_host ||
+            (x->claim_open && x->trust_gen != now.trust)) {
                 if (!dsp_resolve_host(d, x))
                         return NULL;
                 x->ident = UINT32_MAX;
@@ -157,6 +152,11 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         return bind_ident(d, d->ns - 1) ? &d->s[d->ns - 1] : NULL;
 }
 
+/*
+ * The series of m, derived on first sight; NULL when out of memory.  m's id
+ * is computed here only when the guess fails (the engine leaves it 0 unless
+ * it needed it for the series cap).
+ */
 struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
 {
         /*
