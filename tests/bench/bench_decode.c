@@ -220,12 +220,19 @@ static uint8_t *slurp(const char *path, size_t *n)
 int main(int argc, char **argv)
 {
         if (argc < 2) {
-                fprintf(stderr, "usage: bench_decode MONWRITE-FILE [PASSES]\n");
+                fprintf(stderr, "usage: bench_decode MONWRITE-FILE [PASSES [MODE]]\n"
+                                "  MODE: 0 walk, 1 walk + fields, 2 walk + engine, 3 full decode;\n"
+                                "  only that one is run (for a profiler); default all\n");
                 return 2;
         }
         int passes = argc > 2 ? atoi(argv[2]) : 3;
         if (passes < 1)
                 passes = 1;
+        int only = argc > 3 ? atoi(argv[3]) : -1;
+        if (only >= M__COUNT) {
+                fprintf(stderr, "bench_decode: no mode %d\n", only);
+                return 2;
+        }
         size_t n;
         uint8_t *data = slurp(argv[1], &n);
         if (!data)
@@ -242,6 +249,8 @@ int main(int argc, char **argv)
         /* Interleaved, so that a slow moment of the machine does not hit one mode only. */
         for (int rep = 0; rep < passes; rep++) {
                 for (int m = 0; m < M__COUNT; m++) {
+                        if (only >= 0 && m != only)
+                                continue;
                         struct result r;
                         if (!pass((enum mode)m, data, n, &r)) {
                                 fprintf(stderr, "bench_decode: out of memory or layouts missing\n");
@@ -261,7 +270,7 @@ int main(int argc, char **argv)
                 }
         }
 
-        const struct result *f = &best[M_FULL];
+        const struct result *f = &best[only >= 0 ? only : M_FULL];
         double mb = (double)n / (1 << 20);
         printf("bench_decode: %s: %.0f MB, %llu data sets, %llu records, %llu intervals, %llu "
                "decode errors\n",
@@ -273,13 +282,15 @@ int main(int argc, char **argv)
                (unsigned long long)f->cnt.metrics, (unsigned long long)f->wzvm);
         printf("bench_decode: memcpy         %7.0f MB/s\n", mb / best_copy);
         for (int m = 0; m < M__COUNT; m++)
-                printf("bench_decode: %-14s %7.0f MB/s, %9.0f records/s, /memcpy = %.3f\n",
-                       mode_name[m], mb / best[m].secs, (double)best[m].st.records / best[m].secs,
-                       best_copy / best[m].secs);
-        printf("bench_decode: full decode %.0f MB/s, memcpy %.0f MB/s, decode/memcpy = %.3f, "
-               "%.0f records/s (best of %d)\n",
-               mb / f->secs, mb / best_copy, best_copy / f->secs, (double)f->st.records / f->secs,
-               passes);
+                if (only < 0 || m == only)
+                        printf("bench_decode: %-14s %7.0f MB/s, %9.0f records/s, /memcpy = %.3f\n",
+                               mode_name[m], mb / best[m].secs,
+                               (double)best[m].st.records / best[m].secs, best_copy / best[m].secs);
+        if (only < 0)
+                printf("bench_decode: full decode %.0f MB/s, memcpy %.0f MB/s, decode/memcpy = "
+                       "%.3f, %.0f records/s (best of %d)\n",
+                       mb / f->secs, mb / best_copy, best_copy / f->secs,
+                       (double)f->st.records / f->secs, passes);
         if (copy[n / 2] == 0xFF && f->sink == 42)
                 puts("");
         int rc = f->st.records == 0 ? 1 : 0;
