@@ -380,12 +380,12 @@ void zm_emit(struct zm_engine *e, struct zm_metric *m)
 
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
 {
-        /* Everything but the name buffers past their first byte: this runs for every value,
-         * and clearing 640 bytes of names cost more than the rest of the metric. */
-        memset(m, 0, offsetof(struct zm_metric, host));
-        m->host[0] = m->plugin[0] = m->plugin_instance[0] = m->type[0] = m->type_instance[0] = 0;
-        memset(&m->nvalues, 0, sizeof(*m) - offsetof(struct zm_metric, nvalues));
-        m->scope = scope;
+        *m = (struct zm_metric){.scope = scope,
+                                .host = "",
+                                .plugin = "",
+                                .plugin_instance = "",
+                                .type = "",
+                                .type_instance = ""};
         if (r) {
                 m->tod = r->tod;
                 m->domain = r->domain;
@@ -393,25 +393,13 @@ void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_re
         }
 }
 
-/* Names are copied, not formatted: this runs for every value.  A byte loop, not
- * strnlen and memcpy: the names are a few bytes long, and two library calls per
- * name cost more than the copy. */
-static void name(char *dst, size_t n, const char *src)
-{
-        size_t i = 0;
-        if (src)
-                for (; i + 1 < n && src[i]; i++)
-                        dst[i] = src[i];
-        dst[i] = '\0';
-}
-
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
                     const char *tinst)
 {
-        name(m->plugin, sizeof(m->plugin), plugin);
-        name(m->plugin_instance, sizeof(m->plugin_instance), pinst);
-        name(m->type, sizeof(m->type), type);
-        name(m->type_instance, sizeof(m->type_instance), tinst);
+        m->plugin = plugin ? plugin : "";
+        m->plugin_instance = pinst ? pinst : "";
+        m->type = type ? type : "";
+        m->type_instance = tinst ? tinst : "";
 }
 
 void zm_metric_gauge(struct zm_metric *m, double v)

@@ -186,8 +186,7 @@ static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_
         struct zm_metric m;
         zm_metric_init(&m, ZM_GUEST, r);
         memcpy(m.guest, a->userid, sizeof(m.guest));
-        memcpy(m.host, h->host,
-               sizeof(h->host) < sizeof(m.host) ? sizeof(h->host) : sizeof(m.host));
+        m.host = h->host; /* NUL-terminated by the parser, WZVM_HOST_MAX bytes at most */
         zm_metric_name(&m, g[0].plugin, g[0].plugin_instance, g[0].type, g[0].type_instance);
         m.tod = g[0].time;
         for (size_t i = 0; i < n; i++) {

@@ -27,12 +27,19 @@ enum zm_ds { ZM_GAUGE, ZM_DERIVE };
 
 struct zm_metric {
         enum zm_scope scope;
-        char guest[9];          /* ZM_GUEST: the userid, upper case as CP writes it */
-        char host[ZM_NAME_LEN]; /* a host name the guest wrote itself (write_zvm), else "" */
-        char plugin[ZM_NAME_LEN];
-        char plugin_instance[ZM_NAME_LEN];
-        char type[ZM_NAME_LEN];
-        char type_instance[ZM_NAME_LEN];
+        char guest[9]; /* ZM_GUEST: the userid, upper case as CP writes it */
+        /*
+         * The names, by reference: never NULL ("" when empty), at most
+         * ZM_NAME_LEN - 1 bytes (the module that names a metric sees to it),
+         * valid until the emit callback returns.  Referenced, not copied: a
+         * value is a few bytes, and copying its five names cost more than the
+         * rest of making it.
+         */
+        const char *host; /* a host name the guest wrote itself (write_zvm), else "" */
+        const char *plugin;
+        const char *plugin_instance;
+        const char *type;
+        const char *type_instance;
         size_t nvalues;
         enum zm_ds ds[ZM_MAXVALUES];
         double gauge[ZM_MAXVALUES];

@@ -5,6 +5,7 @@
  * engine in each UnverifiedFields mode, with an Interval End after every
  * D1R11 and at the end.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -16,6 +17,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void emit(void *ctx, const struct zm_metric *m)
 {
         (void)ctx;
+        /* Metrics refer to their names: each one must be there and fit collectd's 127 bytes. */
+        const char *names[] = {m->host, m->plugin, m->plugin_instance, m->type, m->type_instance};
+        for (int i = 0; i < 5; i++)
+                if (!names[i] || strnlen(names[i], ZM_NAME_LEN) == ZM_NAME_LEN)
+                        abort();
         fuzz_sink += m->nvalues + strlen(m->plugin_instance);
 }
 

@@ -99,6 +99,9 @@ static void configure(struct zvm_config *c, struct rd *r)
         (void)zvm_config_finish(c);
 }
 
+/* The names of the metric being made: a metric refers to its names, as the engine's do. */
+static char text[5][ZM_NAME_LEN];
+
 static void metric(struct rd *r, struct zm_metric *m)
 {
         uint8_t k = byte(r);
@@ -106,12 +109,16 @@ static void metric(struct rd *r, struct zm_metric *m)
         m->scope = (k & 1) ? ZM_GUEST : ZM_SYSTEM;
         if (m->scope == ZM_GUEST)
                 snprintf(m->guest, sizeof(m->guest), "%s", users[(k >> 1) % 6]);
+        text[0][0] = '\0';
         if (k & 0x10)
-                name(r, m->host, sizeof(m->host));
-        name(r, m->plugin, sizeof(m->plugin));
-        name(r, m->plugin_instance, sizeof(m->plugin_instance));
-        name(r, m->type, sizeof(m->type));
-        name(r, m->type_instance, sizeof(m->type_instance));
+                name(r, text[0], sizeof(text[0]));
+        for (int i = 1; i < 5; i++)
+                name(r, text[i], sizeof(text[i]));
+        m->host = text[0];
+        m->plugin = text[1];
+        m->plugin_instance = text[2];
+        m->type = text[3];
+        m->type_instance = text[4];
         m->nvalues = byte(r) % (ZM_MAXVALUES + 2);
         if (m->nvalues > ZM_MAXVALUES)
                 m->nvalues = ZM_MAXVALUES;

@@ -11,6 +11,7 @@
 
 #include "cp_vec.h"
 #include "metric/met_verify.h"
+#include "kept_metric.h"
 #include "metric/metric.h"
 
 #define FEED_MAX 2048
@@ -18,6 +19,7 @@ struct feed {
         struct zm_engine *e;
         size_t n;
         struct zm_metric m[FEED_MAX];
+        struct kept_names names[FEED_MAX];
         size_t nlog;
         char log[64][256];
         uint8_t buf[4096];
@@ -26,8 +28,10 @@ struct feed {
 static void feed_emit(void *ctx, const struct zm_metric *m)
 {
         struct feed *f = ctx;
-        if (f->n < FEED_MAX)
-                f->m[f->n++] = *m;
+        if (f->n < FEED_MAX) {
+                keep_metric(&f->m[f->n], &f->names[f->n], m);
+                f->n++;
+        }
 }
 
 static void feed_log(void *ctx, int level, const char *msg)

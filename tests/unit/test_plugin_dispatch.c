@@ -137,6 +137,7 @@ static struct zm_metric metric(enum zm_scope scope, const char *guest, uint8_t d
         m.record = rec;
         m.tod = tod;
         zm_metric_name(&m, "memory", "", "memory", "free");
+        m.host = "";
         zm_metric_gauge(&m, v);
         return m;
 }
@@ -204,7 +205,7 @@ static void system_metric_host(void **state)
         assert_string_equal(cd_vls[2].host, "lpar1.example.com");
         /* A host the guest named itself (write_zvm) is not taken on its word. */
         struct zm_metric g = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
-        snprintf(g.host, sizeof(g.host), "web1.example.com");
+        g.host = "web1.example.com";
         dispatch(d, &g);
         assert_string_equal(cd_vls[3].host, "linux01");
         zm_engine_free(e);
@@ -236,7 +237,7 @@ static void staged_values_keep_order_and_names(void **state)
         assert_int_equal(cd_nvl, 1); /* the first went out under the old name */
         assert_string_equal(cd_vls[0].host, "");
         m.tod += 4096;
-        snprintf(m.type_instance, sizeof(m.type_instance), "used");
+        m.type_instance = "used";
         zvm_dispatch_metric(d, &m);
         assert_int_equal(cd_nvl, 1);
         zvm_dispatch_flush(d);
@@ -268,8 +269,8 @@ static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char
                          const char *host, const char *plugin, uint64_t tod)
 {
         struct zm_metric m = metric(scope, guest, 10, 2, tod, 1);
-        snprintf(m.host, sizeof(m.host), "%s", host);
-        snprintf(m.plugin, sizeof(m.plugin), "%s", plugin);
+        m.host = host;
+        m.plugin = plugin;
         dispatch(d, &m);
 }
 
@@ -415,7 +416,9 @@ static void series_laid_out_again(void **state)
                         struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
                                                     VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000,
                                                     i + 1000.0 * round);
-                        snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i);
+                        m.type_instance = ti;
                         dispatch(d, &m);
                 }
         assert_int_equal(cd_nvl, 5 * N);
@@ -432,7 +435,9 @@ static void series_laid_out_again(void **state)
                 snprintf(guest, sizeof(guest), "G%04d", i % 50);
                 struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
                                             VEC_TOD_2026 + (uint64_t)4 * 4096 * 1000000, 0);
-                snprintf(m.type_instance, sizeof(m.type_instance), "s%d", i);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "s%d", i);
+                m.type_instance = ti;
                 dispatch(d, &m);
         }
         assert_int_equal(cd_nvl, 5 * N);
@@ -451,7 +456,7 @@ static void unknown_type_counted(void **state)
         zvm_config_defaults(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
-        snprintf(m.type, sizeof(m.type), "no_such_type_x");
+        m.type = "no_such_type_x";
         dispatch(d, &m);
         m.tod += 4096;
         dispatch(d, &m);
@@ -460,14 +465,14 @@ static void unknown_type_counted(void **state)
         assert_int_equal(cd_nlog, 1);
         /* An empty type or plugin never reaches collectd, which would log each one
          * (fuzz_names: the mapping passed them through). */
-        m.type[0] = 0;
+        m.type = "";
         m.tod += 4096;
         dispatch(d, &m);
         struct zm_metric p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-        p.plugin[0] = 0;
+        p.plugin = "";
         dispatch(d, &p);
         p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-        snprintf(p.type_instance, sizeof(p.type_instance), "a/b"); /* fuzz_names */
+        p.type_instance = "a/b"; /* fuzz_names */
         dispatch(d, &p);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->names_refused, 3);
@@ -498,7 +503,9 @@ static void each_identifier_and_time_once(void **state)
         /* Many series: the table grows and still knows the first one. */
         for (int i = 0; i < 5000; i++) {
                 struct zm_metric x = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-                snprintf(x.type_instance, sizeof(x.type_instance), "s%d", i);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "s%d", i);
+                x.type_instance = ti;
                 dispatch(d, &x);
         }
         m.tod = VEC_TOD_2026;
@@ -570,7 +577,9 @@ static void series_cap_per_guest(void **state)
         assert_true(zvm_pipe_init(&p, &c));
         for (int i = 0; i < 5; i++) {
                 struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
-                snprintf(m.type_instance, sizeof(m.type_instance), "t%d", i);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "t%d", i);
+                m.type_instance = ti;
                 zm_emit(p.eng, &m);
         }
         struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);

@@ -14,6 +14,7 @@
 #include "cd_stubs.h"
 
 #include "base/tod.h"
+#include "kept_metric.h"
 #include "metric/metric.h"
 #include "metric/procsel.h"
 #include "zvm.h"
@@ -22,13 +23,16 @@
 struct got {
         size_t n;
         struct zm_metric m[MAXM];
+        struct kept_names names[MAXM];
 };
 
 static void collect(void *ctx, const struct zm_metric *m)
 {
         struct got *g = ctx;
-        if (g->n < MAXM)
-                g->m[g->n++] = *m;
+        if (g->n < MAXM) {
+                keep_metric(&g->m[g->n], &g->names[g->n], m);
+                g->n++;
+        }
 }
 
 static const struct zm_metric *find(const struct got *g, const char *guest, const char *pinst,

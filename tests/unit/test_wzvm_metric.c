@@ -7,19 +7,23 @@
 #include "wzvm_vec.h"
 
 #include "record/record.h"
+#include "kept_metric.h"
 #include "metric/metric.h"
 
 #define MAXM 16
 struct seen {
         size_t n;
         struct zm_metric m[MAXM];
+        struct kept_names names[MAXM];
 };
 
 static void emit(void *ctx, const struct zm_metric *m)
 {
         struct seen *s = ctx;
-        if (s->n < MAXM)
-                s->m[s->n++] = *m;
+        if (s->n < MAXM) {
+                keep_metric(&s->m[s->n], &s->names[s->n], m);
+                s->n++;
+        }
 }
 
 /* EBCDIC "LINUX01 " */
