@@ -380,17 +380,18 @@ void zm_emit(struct zm_engine *e, struct zm_metric *m)
 
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
 {
-        *m = (struct zm_metric){.scope = scope,
-                                .host = "",
-                                .plugin = "",
-                                .plugin_instance = "",
-                                .type = "",
-                                .type_instance = ""};
-        if (r) {
-                m->tod = r->tod;
-                m->domain = r->domain;
-                m->record = r->number;
-        }
+        /* Field by field: the value arrays are left alone (a value sets both of its
+         * slots, and nvalues says how many are set); clearing them was most of the
+         * cost of starting a metric. */
+        m->scope = scope;
+        memset(m->guest, 0, sizeof(m->guest));
+        m->host = m->plugin = m->plugin_instance = m->type = m->type_instance = "";
+        m->nvalues = 0;
+        m->tod = r ? r->tod : 0;
+        m->domain = r ? r->domain : 0;
+        m->record = r ? r->number : 0;
+        m->check = NULL;
+        m->id = 0;
 }
 
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
@@ -406,6 +407,7 @@ void zm_metric_gauge(struct zm_metric *m, double v)
 {
         if (m->nvalues < ZM_MAXVALUES) {
                 m->ds[m->nvalues] = ZM_GAUGE;
+                m->derive[m->nvalues] = 0;
                 m->gauge[m->nvalues++] = v;
         }
 }
@@ -414,6 +416,7 @@ void zm_metric_derive(struct zm_metric *m, int64_t v)
 {
         if (m->nvalues < ZM_MAXVALUES) {
                 m->ds[m->nvalues] = ZM_DERIVE;
+                m->gauge[m->nvalues] = 0;
                 m->derive[m->nvalues++] = v;
         }
 }

@@ -40,7 +40,7 @@ struct zm_metric {
         const char *plugin_instance;
         const char *type;
         const char *type_instance;
-        size_t nvalues;
+        size_t nvalues; /* ds, gauge and derive are set below this (the unused one of a pair 0) */
         enum zm_ds ds[ZM_MAXVALUES];
         double gauge[ZM_MAXVALUES];
         int64_t derive[ZM_MAXVALUES];

@@ -76,9 +76,9 @@ static double pct(double part, double whole)
 }
 
 /* The entry's plugin instance: formatted when the entry is new, kept while it lives. */
-static const char *pinst(struct cp_ent *x, const char *p)
+static const char *pinst(struct cp_ent *x, const char *p, bool pattern)
 {
-        if (!strchr(p, '<'))
+        if (!pattern)
                 return p;
         if (!x->label[0])
                 cp_pattern(x->label, sizeof(x->label), p, x->id, x->name);
@@ -144,8 +144,17 @@ static bool compute(const struct cp_metric *m, const struct cp_ent *x, const str
         }
 }
 
+/* Which of a row's names are patterns ("cpu<id>"), found once per group, not per value. */
+enum { PAT_PINST = 1, PAT_TINST = 2 };
+
+static unsigned patterns(const struct cp_metric *m)
+{
+        return (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
+               (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
+}
+
 /* Row m for entry x: true if the entry gave the metric (emitted, or held back by its law). */
-static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
+static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, unsigned pat,
                 struct cp_ent *x, const struct cp_ent *v)
 {
         struct zm_metric out;
@@ -154,12 +163,12 @@ static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric 
                 return false;
         char ti[ZM_NAME_LEN];
         const char *tinst = m->tinst;
-        if (tinst && strchr(tinst, '<'))
+        if (pat & PAT_TINST)
                 tinst = cp_pattern(ti, sizeof(ti), tinst, x->id, x->name);
         out.tod = x->tod;
         out.domain = m->domain;
         out.record = m->record;
-        zm_metric_name(&out, "zvm", pinst(x, m->pinst), m->type, tinst);
+        zm_metric_name(&out, "zvm", pinst(x, m->pinst, pat & PAT_PINST), m->type, tinst);
         out.check = cp_check(x, m->vouch ? m->vouch : operands(m),
                              m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law));
         /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
@@ -174,15 +183,19 @@ static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric 
 static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
 {
         struct source src;
+        uint8_t pat[64];
         if (!source(s, m, &src))
                 return;
+        for (size_t k = 0; k < n && k < sizeof(pat); k++)
+                pat[k] = (uint8_t)patterns(&m[k]);
         for (size_t i = 0; i < src.n; i++) {
                 struct cp_ent *x = &src.e[i];
                 if (!x->cur)
                         continue;
                 bool made = false;
                 for (size_t k = 0; k < n; k++)
-                        made |= one(e, s, &m[k], x, src.vals ? src.vals : x);
+                        made |= one(e, s, &m[k], k < sizeof(pat) ? pat[k] : patterns(&m[k]), x,
+                                    src.vals ? src.vals : x);
                 if (made && src.once)
                         break;
         }
