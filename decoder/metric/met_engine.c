@@ -394,6 +394,34 @@ void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_re
         m->id = 0;
 }
 
+static size_t put_digits(char *out, size_t outsz, size_t o, const char *d, size_t n)
+{
+        while (n && o + 1 < outsz)
+                out[o++] = d[--n];
+        return o;
+}
+
+size_t zm_put_dec(char *out, size_t outsz, size_t o, unsigned v)
+{
+        char d[10];
+        size_t n = 0;
+        do
+                d[n++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        return put_digits(out, outsz, o, d, n);
+}
+
+size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v)
+{
+        static const char hex[] = "0123456789ABCDEF";
+        char d[8];
+        size_t n = 0;
+        do
+                d[n++] = hex[v & 15];
+        while ((v >>= 4) != 0 || n < 4);
+        return put_digits(out, outsz, o, d, n);
+}
+
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
                     const char *tinst)
 {

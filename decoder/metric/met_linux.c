@@ -182,7 +182,7 @@ static void lx_os(struct zm_engine *e, const struct zd_record *r, const struct z
                 uint64_t id = i;
                 (void)zl_get_u64(cpus.entry, ent, "cpu_id", &id); /* mod level 00 has none */
                 char pinst[16];
-                snprintf(pinst, sizeof(pinst), "%u", (unsigned)id);
+                pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
                 for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++) {
                         uint64_t x;
                         if (zl_get_u64(cpus.entry, ent, names[s], &x))

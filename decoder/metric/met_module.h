@@ -34,6 +34,14 @@ void zm_metric_derive(struct zm_metric *m, int64_t v);
 
 struct zm_counters *zm_counters_mut(struct zm_engine *e);
 /*
+ * Numbers in names, for code that runs per value or per record (snprintf
+ * costs hundreds of instructions a call): v in decimal, or in upper-case hex
+ * of at least four digits ("%04X"), written at out[o] of out[outsz], cut
+ * like snprintf would; the new end is returned and out is not terminated.
+ */
+size_t zm_put_dec(char *out, size_t outsz, size_t o, unsigned v);
+size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v);
+/*
  * True the first time key is given (a guest and a kind of complaint, say):
  * for logging a thing once and counting the rest.  Remembers 4096 keys; past
  * that, nothing new is logged.

@@ -101,39 +101,13 @@ static struct cp_ent *single_entry(struct zm_engine *e, struct cp_state *s, stru
 
 /*
  * Keys are made for every record, so by hand: snprintf was a tenth of the
- * CP module's time.  Each writes at o of key[keysz] and returns the new end,
+ * CP module's time.  Writes v at o of key[keysz] and returns the new end,
  * never past keysz - 1 (the key is cut, as snprintf would cut it).
  */
 static size_t key_str(char *key, size_t keysz, size_t o, const char *v)
 {
         for (; *v && o + 1 < keysz; v++)
                 key[o++] = *v;
-        return o;
-}
-
-static size_t key_dec(char *key, size_t keysz, size_t o, unsigned v)
-{
-        char d[10];
-        size_t n = 0;
-        do
-                d[n++] = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
-        while (n && o + 1 < keysz)
-                key[o++] = d[--n];
-        return o;
-}
-
-/* As "%04X": at least four upper-case hex digits. */
-static size_t key_hex4(char *key, size_t keysz, size_t o, unsigned v)
-{
-        static const char hex[] = "0123456789ABCDEF";
-        char d[8];
-        size_t n = 0;
-        do
-                d[n++] = hex[v & 15];
-        while ((v >>= 4) != 0 || n < 4);
-        while (n && o + 1 < keysz)
-                key[o++] = d[--n];
         return o;
 }
 
@@ -144,18 +118,18 @@ static void make_key(char *key, size_t keysz, const struct cp_take *t, const cha
         size_t o = 0;
         switch (t->key) {
         case CP_KEY_CPU:
-                o = key_dec(key, keysz, key_str(key, keysz, 0, "cpu"), (unsigned)id);
+                o = zm_put_dec(key, keysz, key_str(key, keysz, 0, "cpu"), (unsigned)id);
                 break;
         case CP_KEY_DEV:
-                o = key_hex4(key, keysz, 0, (unsigned)id);
+                o = zm_put_hex4(key, keysz, 0, (unsigned)id);
                 break;
         case CP_KEY_NAME_NUM:
-                o = key_dec(key, keysz, key_str(key, keysz, key_str(key, keysz, 0, name), "/"),
-                            (unsigned)id);
+                o = zm_put_dec(key, keysz, key_str(key, keysz, key_str(key, keysz, 0, name), "/"),
+                               (unsigned)id);
                 break;
         default: /* CP_KEY_NAME_DEV */
-                o = key_hex4(key, keysz, key_str(key, keysz, key_str(key, keysz, 0, name), "-"),
-                             (unsigned)id);
+                o = zm_put_hex4(key, keysz, key_str(key, keysz, key_str(key, keysz, 0, name), "-"),
+                                (unsigned)id);
                 break;
         }
         key[o] = '\0';

@@ -4,7 +4,6 @@
  * per-guest sums, then laws (met_cp_laws.c), metrics (met_cp_emit.c), the
  * law self-metrics, and the roll of current readings into previous ones.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "metric/cp/met_cp_close.h"
@@ -130,7 +129,7 @@ static void guests(struct cp_state *s)
                         g->prev = true; /* until a virtual CPU lacks a delta */
                         g->tod = x->tod;
                         g->ptod = x->ptod;
-                        snprintf(g->name, sizeof(g->name), "%s", x->name);
+                        memcpy(g->name, x->name, sizeof(g->name)); /* the same array */
                 }
                 g->id++; /* virtual CPUs seen */
                 add_vcpu(g, x);
