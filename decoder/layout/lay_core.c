@@ -178,6 +178,11 @@ static _Thread_local struct {
         size_t gen;
 } fcache[FIELD_SLOTS];
 
+size_t zl_generation(void)
+{
+        return cache_gen + nloaded;
+}
+
 const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
 {
         if (!l)

@@ -116,6 +116,12 @@ bool zl_register(const struct zl_layout *l);
 void zl_unregister_all(void);
 
 const struct zl_field *zl_field(const struct zl_layout *l, const char *name);
+/*
+ * Changes whenever layouts are registered or dropped: a field pointer kept
+ * from before (a reader that resolves its fields once) may point into a
+ * table that is gone.
+ */
+size_t zl_generation(void);
 
 /* Decode one field of rec (offsets relative to rec.p). */
 bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out);
