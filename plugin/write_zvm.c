@@ -336,6 +336,44 @@ static void publish_stats(void)
         pthread_mutex_unlock(&stats_mu);
 }
 
+/* A pass is due: expire, open the device when it is time, write the table (or owe it). */
+static void tick(double now, double *retry_at)
+{
+        wz_table_expire(&table, now, cfg.timeout);
+        if (fd < 0 && now >= *retry_at) {
+                try_open();
+                if (fd < 0)
+                        *retry_at = now + cfg.retry;
+        }
+        if (fd >= 0) {
+                struct timespec rt;
+                clock_gettime(CLOCK_REALTIME, &rt);
+                uint64_t tod = zd_unix_us_to_tod((int64_t)rt.tv_sec * 1000000 + rt.tv_nsec / 1000);
+                enum wz_result r = wz_writer_pass(&writer, &table, tod, now >= *retry_at);
+                if (r == WZ_BACKOFF && now >= *retry_at)
+                        *retry_at = now + cfg.retry;
+                if (r == WZ_REOPEN) {
+                        close(fd);
+                        fd = -1;
+                        wz_writer_closed(&writer);
+                        *retry_at = now + cfg.retry;
+                }
+        } else {
+                /* backing off from the device: as a failed pass, what is due is owed */
+                wz_table_missed(&table);
+        }
+        publish_stats();
+}
+
+/* Values in the table that no record the device accepted holds yet. */
+static bool unwritten(void)
+{
+        for (size_t i = 0; i < table.n; i++)
+                if (!table.v[i].written)
+                        return true;
+        return false;
+}
+
 static void *wz_thread(void *arg)
 {
         (void)arg;
@@ -361,32 +399,19 @@ static void *wz_thread(void *arg)
                         continue; /* woken to empty the queue */
                 next = next + cfg.write_interval > now ? next + cfg.write_interval
                                                        : now + cfg.write_interval;
-                wz_table_expire(&table, now, cfg.timeout);
-                if (fd < 0 && now >= retry_at) {
-                        try_open();
-                        if (fd < 0)
-                                retry_at = now + cfg.retry;
-                }
-                if (fd >= 0) {
-                        struct timespec rt;
-                        clock_gettime(CLOCK_REALTIME, &rt);
-                        uint64_t tod =
-                            zd_unix_us_to_tod((int64_t)rt.tv_sec * 1000000 + rt.tv_nsec / 1000);
-                        enum wz_result r = wz_writer_pass(&writer, &table, tod, now >= retry_at);
-                        if (r == WZ_BACKOFF && now >= retry_at)
-                                retry_at = now + cfg.retry;
-                        if (r == WZ_REOPEN) {
-                                close(fd);
-                                fd = -1;
-                                wz_writer_closed(&writer);
-                                retry_at = now + cfg.retry;
-                        }
-                } else {
-                        /* backing off from the device: as a failed pass, what is due is owed */
-                        wz_table_missed(&table);
-                }
-                publish_stats();
+                tick(now, &retry_at);
         }
+        /*
+         * collectd stops: its write threads have delivered their values, its flush (a
+         * kick that this stop may overtake) came before.  What arrived since the last
+         * pass is written now, or the values dispatched last would never reach a record;
+         * the close that follows stops the records, and z/VM's end records (D10R1) carry
+         * these last contents.  It is a pass like any other (the device opened if it is
+         * due), but only when there is something new to write.
+         */
+        drain();
+        if (unwritten())
+                tick(mono_now(), &retry_at);
         return NULL;
 }
 

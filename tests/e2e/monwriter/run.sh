@@ -53,55 +53,67 @@ print("plugin replay: %d df-used values checked, %d wrong" % (n, bad))
 sys.exit(1 if bad else 0)
 PY
 
-echo "== monwriter: write_zvm in collectd writes to a plain file; zvm plugin reads it back"
-cp "$TOP/$BUILD/write_zvm.so" "$T/plugins/"
-for p in memory load; do cp "/usr/lib/collectd/$p.so" "$T/plugins/"; done
-mkdir -p "$T/wa"
-cat >"$T/wa/collectd.conf" <<CONF
+# write_zvm in the real collectd (Interval 1) writes memory and load values and
+# its own counters into a plain file; zvmmon dumps it, and the zvm plugin reads
+# it back with the writer's host trusted.  check_values.py sets every value the
+# writer dispatched (its csv) against what write_zvm wrote (the dump, pass by
+# pass) and what came back (the reader's csv).  write_zvm keeps the newest value
+# per identifier and writes once per WriteInterval: with WriteInterval 1 its
+# passes fall a fraction of a millisecond after collectd's reads (both start at
+# init, both step 1 s), so a value that arrives just after a pass, when the next
+# one arrives just before the following pass, is replaced unwritten: merged, by
+# design, not lost.  The first pass comes one WriteInterval after start, often
+# after the second read: the first value of every identifier is merged then.  In
+# ten runs 7 to 28 of 90 to 108 values were merged, none dropped.  With
+# WriteInterval 0.1 nothing can be merged: every value dispatched must come
+# back, which fails if write_zvm drops values (write_zvm dropping every second
+# value list on purpose: 45 of 90 written, 45 problems).
+# usage: wzvm_roundtrip NAME WRITEINTERVAL exact|merged
+wzvm_roundtrip() {
+	local d="$T/$1"
+	mkdir -p "$d"
+	cat >"$d/collectd.conf" <<CONF
 Hostname "lnxa"
 FQDNLookup false
-BaseDir "$T/wa"
-PIDFile "$T/wa/pid"
+BaseDir "$d"
+PIDFile "$d/pid"
 PluginDir "$T/plugins"
 TypesDB "/usr/share/collectd/types.db"
 Interval 1
 LoadPlugin logfile
 <Plugin logfile>
-  File "$T/wa/collectd.log"
+  File "$d/collectd.log"
   LogLevel info
 </Plugin>
 LoadPlugin memory
 LoadPlugin load
 LoadPlugin csv
 <Plugin csv>
-  DataDir "$T/wa/csv"
+  DataDir "$d/csv"
 </Plugin>
 LoadPlugin write_zvm
 <Plugin write_zvm>
-  Device "$T/wzvm.bin"
-  WriteInterval 1
+  Device "$d.bin"
+  WriteInterval $2
 </Plugin>
 CONF
-: >"$T/wzvm.bin"
-rc=0; timeout -s TERM 5 collectd -f -C "$T/wa/collectd.conf" >"$T/wa/stdout" 2>&1 || rc=$?
-[ $rc = 124 ] || { cat "$T/wa/stdout"; fail "write_zvm collectd exited with $rc"; }
-"$ZVMMON" stat "$T/wzvm.bin" >"$T/wzvm.stat" || { cat "$T/wzvm.stat"; fail "zvmmon stat: errors in write_zvm's output"; }
-grep -q "format=monwriter" "$T/wzvm.stat" || { cat "$T/wzvm.stat"; fail "write_zvm output not read as monwriter"; }
-conf wrep "  File \"$T/wzvm.bin\"
+	: >"$d.bin"
+	rc=0; timeout -s TERM 5 collectd -f -C "$d/collectd.conf" >"$d/stdout" 2>&1 || rc=$?
+	[ $rc = 124 ] || { cat "$d/stdout"; fail "write_zvm collectd ($1) exited with $rc"; }
+	"$ZVMMON" stat "$d.bin" >"$d.stat" || { cat "$d.stat"; fail "zvmmon stat: errors in write_zvm's output ($1)"; }
+	grep -q "format=monwriter" "$d.stat" || { cat "$d.stat"; fail "write_zvm output not read as monwriter ($1)"; }
+	"$ZVMMON" dump "$d.bin" >"$d.jsonl" || fail "zvmmon dump of write_zvm's output failed ($1)"
+	conf "$1-rd" "  File \"$d.bin\"
   TrustedGuestHost \"MONWRITR\" \"lnxa\""
-run wrep 3
-python3 - "$T/wa/csv/lnxa" "$T/wrep/csv/lnxa" <<'PY' || fail "values read back differ from what collectd wrote"
-import glob, os, sys
-a, b = sys.argv[1], sys.argv[2]
-def rows(d):
-    out = {}
-    for f in glob.glob(os.path.join(d, "memory", "memory-used-*")):
-        out.update({l.split(",")[0]: l.strip().split(",")[1:] for l in open(f) if not l.startswith("epoch")})
-    return out
-ra, rb = rows(a), rows(b)
-common = set(ra) & set(rb)
-wrong = [t for t in common if [float(x) for x in ra[t]] != [float(x) for x in rb[t]]]
-print("write_zvm round trip: %d memory-used values written, %d read back, %d differ" % (len(ra), len(rb), len(wrong)))
-sys.exit(1 if not rb or wrong or not set(rb) <= set(ra) else 0)
-PY
+	run "$1-rd" 3
+	python3 "$HERE/check_values.py" "$3" "$d/csv/lnxa" "$d.jsonl" "$T/$1-rd/csv" ||
+		fail "write_zvm round trip ($1, WriteInterval $2): values lost or changed"
+}
+
+cp "$TOP/$BUILD/write_zvm.so" "$T/plugins/"
+for p in memory load; do cp "/usr/lib/collectd/$p.so" "$T/plugins/"; done
+echo "== monwriter: write_zvm in collectd, WriteInterval 0.1 < Interval 1: every value comes back"
+wzvm_roundtrip wfast 0.1 exact
+echo "== monwriter: write_zvm in collectd, WriteInterval 1 = Interval: every value back or merged"
+wzvm_roundtrip wsame 1 merged
 echo "monwriter e2e: all passed"
