@@ -152,6 +152,16 @@ bool zv_allowed(const struct zv_state *v, const struct zm_engine *e, const char 
         return false; /* a check nobody evaluates never turns on */
 }
 
+bool zv_law_allowed(const struct zv_state *v, const struct zm_engine *e, enum zv_law law)
+{
+        int mode = zm_engine_options(e)->unverified;
+        if (mode == 1)
+                return true;
+        if (mode == 0 || !v || (unsigned)law >= ZV_NLAWS)
+                return false;
+        return v->law[law].on;
+}
+
 void zv_emit(const struct zv_state *v, struct zm_engine *e, const struct zd_record *r)
 {
         if (!v)

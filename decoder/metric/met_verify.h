@@ -65,6 +65,8 @@ void zv_verdict(struct zv_state *v, struct zm_engine *e, enum zv_law law, enum z
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* May a metric with this check be published now?  NULL check: always. */
 bool zv_allowed(const struct zv_state *v, const struct zm_engine *e, const char *check);
+/* The same for a check that is law's name, by its number (per value: no names compared). */
+bool zv_law_allowed(const struct zv_state *v, const struct zm_engine *e, enum zv_law law);
 const struct zv_law_status *zv_status(const struct zv_state *v, enum zv_law law);
 const char *zv_law_name(enum zv_law law);
 /* Emit the self-metrics (zvm/reader/gauge/law-<name>) stamped with r's TOD. */

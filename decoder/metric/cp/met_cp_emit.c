@@ -10,9 +10,11 @@
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_metrics.h"
 
-static void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m)
+/* m from a row whose law is law (CP_NOLAW: none; its check, if any, is "layout"). */
+static void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m, int law)
 {
-        if (m->check && !zv_allowed(s->v, e, m->check)) {
+        if (m->check && !(law == CP_NOLAW ? zv_allowed(s->v, e, m->check)
+                                          : zv_law_allowed(s->v, e, (enum zv_law)law))) {
                 zm_counters_mut(e)->hint_suppressed++;
                 return;
         }
@@ -175,7 +177,7 @@ static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric 
          * plugin's userid filters too; the host stays the z/VM system. */
         if (m->domain == 4 || m->domain == 8)
                 memcpy(out.guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
-        cp_emit(e, s, &out);
+        cp_emit(e, s, &out, m->law);
         return true;
 }
 
