@@ -20,7 +20,7 @@ DESTDIR  ?=
 # Set by check-s390x: how to run a test binary (e.g. "qemu-s390x -L /").
 RUN      ?=
 SAN      ?=
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-missing-field-initializers

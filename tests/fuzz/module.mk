@@ -1,6 +1,6 @@
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c with LLVMFuzzerTestOneInput, seed corpus in
 # tests/fuzz/corpus/NAME/.  Built with clang, the decoder sources compiled in.
-# `make fuzz-smoke` runs each for FUZZ_SECONDS (60) on a scratch copy of its corpus.
+# `make fuzz-smoke` runs each for FUZZ_SECONDS (30) on a scratch copy of its corpus.
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
