@@ -17,9 +17,39 @@
 #include "metric/met_module.h"
 #include "base/tod.h"
 
+/*
+ * A record kind's fields, found by name once per layout (zl_generation tells
+ * a layout file loaded since): a guest writes a record every few seconds, and
+ * finding each field by name again was a third of this module's time.
+ */
+#define LX_MAXF 12
+
+struct lx_fields {
+        const struct zl_layout *l;
+        size_t gen;
+        const struct zl_field *f[LX_MAXF];
+};
+
+enum { LX_F_MEM, LX_F_OS, LX_F_CPU, LX_F_NET, LX_F_N };
+
 struct lx_state {
         struct zd_appl_tracker *fresh;
+        struct lx_fields fields[LX_F_N];
 };
+
+/* names[0..n) of l, n <= LX_MAXF; an entry is NULL when l lacks that field. */
+static const struct zl_field *const *resolve(struct lx_fields *c, const struct zl_layout *l,
+                                             const char *const *names, size_t n)
+{
+        size_t gen = zl_generation();
+        if (c->l != l || c->gen != gen) {
+                c->l = l;
+                c->gen = gen;
+                for (size_t i = 0; i < n && i < LX_MAXF; i++)
+                        c->f[i] = zl_field(l, names[i]);
+        }
+        return c->f;
+}
 
 static void *lx_create(struct zm_engine *e)
 {
@@ -76,12 +106,23 @@ static void derive(struct zm_engine *e, const struct zd_record *r, const struct 
         zm_emit(e, &m);
 }
 
-/* Read named fields of a payload layout; false if any is missing. */
-static bool fields(const struct zl_layout *l, zd_view v, const char *const *names, uint64_t *out,
-                   size_t n)
+/* A numeric field; false if the layout lacks it or the record is too short. */
+static bool read_u64(const struct zl_field *f, zd_view v, uint64_t *out)
 {
+        struct zl_value x;
+        if (!f || !zl_read(f, v, &x))
+                return false;
+        *out = x.u;
+        return true;
+}
+
+/* Read named fields of a payload layout; false if any is missing. */
+static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
+                   const char *const *names, uint64_t *out, size_t n)
+{
+        const struct zl_field *const *f = resolve(c, l, names, n);
         for (size_t i = 0; i < n; i++)
-                if (!zl_get_u64(l, v, names[i], &out[i]))
+                if (!read_u64(f[i], v, &out[i]))
                         return false;
         return true;
 }
@@ -99,8 +140,8 @@ static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 }
 
 /* Kernel MEM record (doc/facts/kernel-drivers.md 4.4): amounts in KB, counters in pages. */
-static void lx_mem(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                   uint64_t tod)
+static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
+                   const struct zd_appl *a, uint64_t tod)
 {
         enum { PGIN, PGOUT, SWIN, SWOUT, TOTAL, FREE, BUF, CACHED, STOT, SFREE, FLT, MAJ, N };
         static const char *const names[N] = {"pgpgin",    "pgpgout",  "pswpin",    "pswpout",
@@ -108,7 +149,7 @@ static void lx_mem(struct zm_engine *e, const struct zd_record *r, const struct 
                                              "totalswap", "freeswap", "pgfault",   "pgmajfault"};
         const struct zl_layout *l = zl_find("LINUXKRNL.MEM", a->data.n);
         uint64_t v[N];
-        if (!l || !fields(l, a->data, names, v, N)) {
+        if (!l || !fields(&s->fields[LX_F_MEM], l, a->data, names, v, N)) {
                 bad(e, a, "MEM record shorter than its 144-byte layout");
                 return;
         }
@@ -129,28 +170,16 @@ static void lx_mem(struct zm_engine *e, const struct zd_record *r, const struct 
         derive(e, r, a, tod, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
 }
 
-/* avenrun[3], fixed point with FSHIFT 11 (6.5). */
-static bool avenrun(const struct zl_layout *l, zd_view d, double out[3])
+/* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
+static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
+                  const struct zd_appl *a, uint64_t tod)
 {
-        static const char *const names[3] = {"avenrun_1", "avenrun_5", "avenrun_15"};
-        for (int i = 0; i < 3; i++) {
-                uint64_t x;
-                if (!zl_get_u64(l, d, names[i], &x))
-                        return false;
-                out[i] = (uint32_t)x / 2048.0;
-        }
-        return true;
-}
-
-/* Kernel OS record (6.5): load, run queue, per-CPU jiffies. */
-static void lx_os(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                  uint64_t tod)
-{
+        enum { RUN, IOWAIT, AVG1, AVG5, AVG15, N };
+        static const char *const hdr[N] = {"nr_running", "nr_iowait", "avenrun_1", "avenrun_5",
+                                           "avenrun_15"};
         const struct zl_layout *l = zl_find("LINUXKRNL.OS", a->data.n);
-        uint64_t run = 0, iowait = 0;
-        double load[3];
-        if (!l || !zl_get_u64(l, a->data, "nr_running", &run) ||
-            !zl_get_u64(l, a->data, "nr_iowait", &iowait) || !avenrun(l, a->data, load)) {
+        uint64_t v[N];
+        if (!l || !fields(&s->fields[LX_F_OS], l, a->data, hdr, v, N)) {
                 bad(e, a, "OS record shorter than its 52-byte header");
                 return;
         }
@@ -164,29 +193,32 @@ static void lx_os(struct zm_engine *e, const struct zd_record *r, const struct z
 
         struct zm_metric m;
         start(&m, r, a, tod, "load", "", "load", "");
-        for (int i = 0; i < 3; i++)
-                zm_metric_gauge(&m, load[i]);
+        for (int i = AVG1; i <= AVG15; i++)
+                zm_metric_gauge(&m, (uint32_t)v[i] / 2048.0);
         zm_emit(e, &m);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "running", (double)run);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "blocked", (double)iowait);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "running", (double)v[RUN]);
+        gauge(e, r, a, tod, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
 
-        static const char *const names[] = {"per_cpu_user",   "per_cpu_nice", "per_cpu_system",
-                                            "per_cpu_idle",   "per_cpu_irq",  "per_cpu_softirq",
-                                            "per_cpu_iowait", "per_cpu_steal"};
+        /* cpu_id first, then the states in the order of states[] */
+        static const char *const names[] = {"cpu_id",          "per_cpu_user",   "per_cpu_nice",
+                                            "per_cpu_system",  "per_cpu_idle",   "per_cpu_irq",
+                                            "per_cpu_softirq", "per_cpu_iowait", "per_cpu_steal"};
         static const char *const states[] = {"user",      "nice",    "system", "idle",
                                              "interrupt", "softirq", "wait",   "steal"};
+        const struct zl_field *const *f =
+            resolve(&s->fields[LX_F_CPU], cpus.entry, names, sizeof(names) / sizeof(names[0]));
         for (uint32_t i = 0; i < cpus.n; i++) {
                 zd_view ent;
                 if (!zd_view_sub(a->data, cpus.off + i * cpus.step, cpus.step, &ent))
                         break;
                 uint64_t id = i;
-                (void)zl_get_u64(cpus.entry, ent, "cpu_id", &id); /* mod level 00 has none */
+                (void)read_u64(f[0], ent, &id); /* mod level 00 has none */
                 char pinst[16];
                 pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
-                for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++) {
+                for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
                         uint64_t x;
-                        if (zl_get_u64(cpus.entry, ent, names[s], &x))
-                                derive(e, r, a, tod, "cpu", pinst, "cpu", states[s], 1, x, 0);
+                        if (read_u64(f[1 + j], ent, &x))
+                                derive(e, r, a, tod, "cpu", pinst, "cpu", states[j], 1, x, 0);
                 }
         }
 }
@@ -196,8 +228,8 @@ static void lx_os(struct zm_engine *e, const struct zd_record *r, const struct z
  * plugin_instance is "all" (collectd's interface plugin uses the interface
  * name there; no interface is called "all").
  */
-static void lx_net(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                   uint64_t tod)
+static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
+                   const struct zd_appl *a, uint64_t tod)
 {
         enum { RXP, TXP, RXB, TXB, RXE, TXE, RXD, TXD, N };
         static const char *const names[N] = {"rx_packets", "tx_packets", "rx_bytes",
@@ -205,7 +237,7 @@ static void lx_net(struct zm_engine *e, const struct zd_record *r, const struct 
                                              "rx_dropped", "tx_dropped"};
         const struct zl_layout *l = zl_find("LINUXKRNL.NET", a->data.n);
         uint64_t v[N];
-        if (!l || !fields(l, a->data, names, v, N)) {
+        if (!l || !fields(&s->fields[LX_F_NET], l, a->data, names, v, N)) {
                 bad(e, a, "NET_SUM record shorter than its 96-byte layout");
                 return;
         }
@@ -320,11 +352,11 @@ static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_r
                 return;
         }
         if (a->recnum == ZD_LX_MEM)
-                lx_mem(e, r, a, ts);
+                lx_mem(e, s, r, a, ts);
         else if (a->recnum == ZD_LX_OS)
-                lx_os(e, r, a, ts);
+                lx_os(e, s, r, a, ts);
         else if (a->recnum == ZD_LX_NET)
-                lx_net(e, r, a, ts);
+                lx_net(e, s, r, a, ts);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }
