@@ -49,6 +49,34 @@ static void view_refuses_out_of_bounds(void **state)
         assert_int_equal(empty.n, 0);
 }
 
+/*
+ * zd_uN takes most values from one 8-byte load that reaches past the field,
+ * inside the view: every length at every offset of views from 1 to 20 bytes
+ * against a byte at a time, and nothing read or written when it does not fit.
+ */
+static void view_uN_every_offset(void **state)
+{
+        (void)state;
+        uint8_t b[20];
+        for (size_t i = 0; i < sizeof(b); i++)
+                b[i] = (uint8_t)(0x11 * (i + 1) ^ 0x80);
+        for (size_t n = 1; n <= sizeof(b); n++)
+                for (size_t off = 0; off <= n + 1; off++)
+                        for (size_t len = 0; len <= 9; len++) {
+                                zd_view v = zd_view_make(b, n);
+                                uint64_t got = 0xA5A5, want = 0;
+                                bool fits = len >= 1 && len <= 8 && off + len <= n;
+                                assert_int_equal(zd_uN(v, off, len, &got), fits);
+                                if (!fits) {
+                                        assert_true(got == 0xA5A5);
+                                        continue;
+                                }
+                                for (size_t i = 0; i < len; i++)
+                                        want = want << 8 | b[off + i];
+                                assert_true(got == want);
+                        }
+}
+
 static void view_signed(void **state)
 {
         (void)state;
@@ -159,6 +187,7 @@ int main(void)
             cmocka_unit_test(view_signed),           cmocka_unit_test(writer_bounds),
             cmocka_unit_test(ebcdic_userids),        cmocka_unit_test(ebcdic_codepages_differ),
             cmocka_unit_test(tod_conversions),       cmocka_unit_test(cputimer_deltas),
+            cmocka_unit_test(view_uN_every_offset),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
