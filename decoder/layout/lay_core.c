@@ -151,8 +151,9 @@ const struct zl_layout *zl_find(const char *id, size_t len)
         size_t gen = cache_gen + nloaded;
         uintptr_t k = (uintptr_t)id * 31 + len;
         size_t h = (size_t)(k ^ k >> 9) % ID_SLOTS;
+        /* As in zl_field: the table's own id is often the very pointer passed. */
         if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
-            strcmp(idcache[h].l->id, id) == 0)
+            (idcache[h].l->id == id || strcmp(idcache[h].l->id, id) == 0))
                 return idcache[h].l;
         const struct zl_layout *l = find(-1, -1, id, len, NULL);
         if (l) {
