@@ -52,24 +52,29 @@ size_t zd_ebcdic_to_utf8(zd_view src, enum zd_codepage cp, char *out, size_t out
 {
         if (!out || outsz == 0)
                 return 0;
+        /* zvmmon dump converts every text field of every record: the code page is chosen
+         * once, and printable ASCII (almost every character CP writes) costs one compare. */
+        const uint8_t *t = cp == ZD_CP1047 ? cp1047 : cp037;
         size_t n = src.n;
         while (n > 0 && (src.p[n - 1] == 0x40 || src.p[n - 1] == 0x00))
                 n--;
         size_t o = 0;
         for (size_t i = 0; i < n; i++) {
-                unsigned u = zd_ebcdic_char(src.p[i], cp);
-                if (u < 0x20 || (u >= 0x7F && u < 0xA0))
-                        u = '.'; /* control characters never reach a metric name */
-                if (u < 0x80) {
-                        if (o + 1 >= outsz)
-                                break;
-                        out[o++] = (char)u;
-                } else {
-                        if (o + 2 >= outsz)
-                                break;
-                        out[o++] = (char)(0xC0 | u >> 6);
-                        out[o++] = (char)(0x80 | (u & 0x3F));
+                unsigned u = t[src.p[i]];
+                if (u - 0x20 >= 0x7F - 0x20) {
+                        if (u < 0x20 || (u >= 0x7F && u < 0xA0))
+                                u = '.'; /* control characters never reach a metric name */
+                        if (u >= 0x80) {
+                                if (o + 2 >= outsz)
+                                        break;
+                                out[o++] = (char)(0xC0 | u >> 6);
+                                out[o++] = (char)(0x80 | (u & 0x3F));
+                                continue;
+                        }
                 }
+                if (o + 1 >= outsz)
+                        break;
+                out[o++] = (char)u;
         }
         out[o] = '\0';
         return o;

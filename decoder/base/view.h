@@ -83,11 +83,34 @@ static inline bool zd_u64(zd_view v, size_t off, uint64_t *out)
         return true;
 }
 
-/* An unsigned big-endian integer of 1 to 8 bytes (3-byte serials, 5-byte clocks). */
+/* zd_uN's load: 8 bytes big-endian at p, already checked to lie inside the view. */
+static inline uint64_t zd_uN_load8(const uint8_t *p)
+{
+        return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+               (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+               (uint64_t)p[6] << 8 | p[7];
+}
+
+/*
+ * An unsigned big-endian integer of 1 to 8 bytes (3-byte serials, 5-byte clocks).
+ * Layouts read every field through here.  A byte-wise loop costs a dependent
+ * shift per byte, so when the view holds the 8 bytes that end with the field
+ * (any field 8 bytes or more into a record), or those that start with it,
+ * one 8-byte load is made and the bytes outside the field are masked or
+ * shifted away: still only bytes inside the view are read.
+ */
 static inline bool zd_uN(zd_view v, size_t off, size_t len, uint64_t *out)
 {
         if (len < 1 || len > 8 || !zd_view_has(v, off, len))
                 return false;
+        if (off + len >= 8) {
+                *out = zd_uN_load8(v.p + off + len - 8) & ~(uint64_t)0 >> (8 - len) * 8;
+                return true;
+        }
+        if (v.n - off >= 8) {
+                *out = zd_uN_load8(v.p + off) >> (8 - len) * 8;
+                return true;
+        }
         uint64_t x = 0;
         for (size_t i = 0; i < len; i++)
                 x = x << 8 | v.p[off + i];

@@ -151,8 +151,9 @@ const struct zl_layout *zl_find(const char *id, size_t len)
         size_t gen = cache_gen + nloaded;
         uintptr_t k = (uintptr_t)id * 31 + len;
         size_t h = (size_t)(k ^ k >> 9) % ID_SLOTS;
+        /* As in zl_field: the table's own id is often the very pointer passed. */
         if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
-            strcmp(idcache[h].l->id, id) == 0)
+            (idcache[h].l->id == id || strcmp(idcache[h].l->id, id) == 0))
                 return idcache[h].l;
         const struct zl_layout *l = find(-1, -1, id, len, NULL);
         if (l) {
@@ -206,33 +207,43 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         return NULL;
 }
 
-bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out)
+/* The types whose value is an integer: bit (1 << type) set. */
+#define INT_TYPES                                                                                  \
+        (1u << ZL_UINT | 1u << ZL_SINT | 1u << ZL_TOD | 1u << ZL_TIMER | 1u << ZL_TIMERD |         \
+         1u << ZL_BITS)
+
+/*
+ * zl_foreach reads every field of every record it is given (zvmmon dump's
+ * whole walk), so this is inlined there: each member is stored once rather
+ * than the value cleared and then filled in.
+ */
+static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_value *out)
 {
-        memset(out, 0, sizeof(*out));
         out->f = f;
-        if (!zd_view_sub(rec, f->off, f->len, &out->raw))
+        out->u = 0;
+        out->s = 0;
+        if (!zd_view_sub(rec, f->off, f->len, &out->raw)) {
+                out->present = false;
+                out->raw.p = NULL;
+                out->raw.n = 0;
                 return false;
+        }
         out->present = true;
+        /* Wider integers keep their first 8 bytes in u; zero-length ones stay 0. */
         size_t n = f->len < 8 ? f->len : 8;
-        switch (f->type) {
-        case ZL_UINT:
-        case ZL_TOD:
-        case ZL_TIMER:
-        case ZL_TIMERD:
-        case ZL_BITS:
-                if (n)
-                        (void)zd_uN(out->raw, 0, n, &out->u);
-                break;
-        case ZL_SINT:
-                if (n) {
-                        (void)zd_uN(out->raw, 0, n, &out->u);
+        if ((unsigned)f->type < 32 && (INT_TYPES >> f->type & 1) && n) {
+                /* From rec rather than raw: the bytes around the field let zd_uN make one
+                 * load.  rec holds the field, so it holds its first n bytes. */
+                (void)zd_uN(rec, f->off, n, &out->u);
+                if (f->type == ZL_SINT)
                         out->s = zd_sign_extend(out->u, (unsigned)n * 8);
-                }
-                break;
-        default:
-                break;
         }
         return true;
+}
+
+bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out)
+{
+        return read_field(f, rec, out);
 }
 
 bool zl_get(const struct zl_layout *l, zd_view rec, const char *name, struct zl_value *out)
@@ -298,7 +309,7 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
                 if (l->fields[i].type == ZL_RSVD)
                         continue;
                 struct zl_value v;
-                (void)zl_read(&l->fields[i], rec, &v);
+                (void)read_field(&l->fields[i], rec, &v);
                 cb(ctx, &v);
         }
 }

@@ -26,8 +26,6 @@ struct mw_state {
         size_t npages, got;
         uint8_t *img; /* npages page images */
         bool in_group, in_garbage;
-        uint8_t *walkbuf;
-        size_t walkcap;
 };
 
 static int cmp_u32(const void *a, const void *b)
@@ -85,18 +83,6 @@ static bool parse_control(const uint8_t *blk, struct zd_mce *ent, size_t *nent)
         return true;
 }
 
-static bool grow(uint8_t **p, size_t *cap, size_t want)
-{
-        if (want <= *cap)
-                return true;
-        uint8_t *q = realloc(*p, want);
-        if (!q)
-                return false;
-        *p = q;
-        *cap = want;
-        return true;
-}
-
 /* Decode the group in hand (complete, or cut short when truncated). */
 static void decode_group(struct mw_state *s, bool truncated)
 {
@@ -114,28 +100,24 @@ static void decode_group(struct mw_state *s, bool truncated)
         for (size_t i = 0; i < s->nent; i++) {
                 const struct zd_mce *m = &s->ent[i];
                 size_t len = (size_t)m->end - m->start + 1;
-                if (!grow(&s->walkbuf, &s->walkcap, len))
-                        return;
-                /* Reassemble the entry's DCSS range from its page images. */
+                /*
+                 * The entry's DCSS range, walked where its page images lie: zd_mw_pages put
+                 * every page of every range in the list, so a range's pages are consecutive
+                 * there and its images adjacent in img.  A group cut short has the range
+                 * only up to its last image.
+                 */
+                uint32_t pg = m->start >> 12;
+                uint32_t *hit = bsearch(&pg, s->pages, s->npages, sizeof(*s->pages), cmp_u32);
+                size_t first_idx = hit ? (size_t)(hit - s->pages) : s->npages;
                 size_t have = 0;
-                uint32_t addr = m->start;
-                size_t first_idx = 0;
-                while (have < len) {
-                        uint32_t pg = addr >> 12;
-                        uint32_t *hit =
-                            bsearch(&pg, s->pages, s->npages, sizeof(*s->pages), cmp_u32);
-                        size_t idx = hit ? (size_t)(hit - s->pages) : s->npages;
-                        if (idx >= s->got)
-                                break;
-                        if (have == 0)
-                                first_idx = idx;
-                        size_t in_page = ZD_FRAME_SIZE - (addr & 0xFFF);
-                        size_t take = len - have < in_page ? len - have : in_page;
-                        memcpy(s->walkbuf + have, s->img + idx * ZD_MW_BLOCK + (addr & 0xFFF),
-                               take);
-                        have += take;
-                        addr += (uint32_t)take;
+                if (first_idx < s->got) {
+                        size_t avail = (s->got - first_idx) * ZD_MW_BLOCK - (m->start & 0xFFF);
+                        have = len < avail ? len : avail;
+                } else {
+                        first_idx = 0;
                 }
+                const uint8_t *at =
+                    have ? s->img + first_idx * ZD_MW_BLOCK + (m->start & 0xFFF) : NULL;
                 d->st.mces++;
                 d->st.bytes += have;
                 struct zd_pos base = {
@@ -144,22 +126,22 @@ static void decode_group(struct mw_state *s, bool truncated)
                     .block = s->ctl_block + 1 + first_idx,
                     .offset = (s->ctl_block + 1 + first_idx) * ZD_MW_BLOCK + (m->start & 0xFFF),
                 };
-                zd_walk_recset(d, zd_view_make(s->walkbuf, have), m->start,
+                zd_walk_recset(d, zd_view_make(at, have), m->start,
                                m->type == ZD_MCE_SAMPLE ? 'S' : 'E', &base);
         }
         s->in_group = false;
 }
 
-static void on_block(struct mw_state *s)
+static void on_block(struct mw_state *s, const uint8_t *blk)
 {
         struct zd_mce ent[ZD_MW_MAX_ENTRIES];
         size_t n;
-        bool is_ctl = parse_control(s->blk, ent, &n);
+        bool is_ctl = parse_control(blk, ent, &n);
 
         if (s->in_group && is_ctl) /* a new group before this one was complete */
                 decode_group(s, true);
         if (s->in_group) {
-                memcpy(s->img + s->got * ZD_MW_BLOCK, s->blk, ZD_MW_BLOCK);
+                memcpy(s->img + s->got * ZD_MW_BLOCK, blk, ZD_MW_BLOCK);
                 if (++s->got == s->npages)
                         decode_group(s, false);
                 return;
@@ -224,14 +206,22 @@ static int mw_feed(void *st, zd_view b)
         struct mw_state *s = st;
         size_t off = 0;
         while (off < b.n) {
-                size_t take = ZD_MW_BLOCK - s->have;
-                if (take > b.n - off)
-                        take = b.n - off;
-                memcpy(s->blk + s->have, b.p + off, take);
-                s->have += take;
-                off += take;
-                if (s->have < ZD_MW_BLOCK)
-                        break;
+                /* A whole block in the input is used where it lies; only one split
+                 * between two calls is put together in blk. */
+                const uint8_t *blk = b.p + off;
+                if (s->have || b.n - off < ZD_MW_BLOCK) {
+                        size_t take = ZD_MW_BLOCK - s->have;
+                        if (take > b.n - off)
+                                take = b.n - off;
+                        memcpy(s->blk + s->have, b.p + off, take);
+                        s->have += take;
+                        off += take;
+                        if (s->have < ZD_MW_BLOCK)
+                                break;
+                        blk = s->blk;
+                } else {
+                        off += ZD_MW_BLOCK;
+                }
                 /* Page images are only needed once a group has started. */
                 if (s->in_group && s->got == 0) {
                         uint8_t *img = realloc(s->img, s->npages * ZD_MW_BLOCK);
@@ -239,7 +229,7 @@ static int mw_feed(void *st, zd_view b)
                                 return -1;
                         s->img = img;
                 }
-                on_block(s);
+                on_block(s, blk);
                 s->have = 0;
                 s->blockno++;
         }
@@ -269,7 +259,6 @@ static void mw_destroy(void *st)
                 return;
         free(s->pages);
         free(s->img);
-        free(s->walkbuf);
         free(s);
 }
 

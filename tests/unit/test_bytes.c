@@ -49,6 +49,34 @@ static void view_refuses_out_of_bounds(void **state)
         assert_int_equal(empty.n, 0);
 }
 
+/*
+ * zd_uN takes most values from one 8-byte load that reaches past the field,
+ * inside the view: every length at every offset of views from 1 to 20 bytes
+ * against a byte at a time, and nothing read or written when it does not fit.
+ */
+static void view_uN_every_offset(void **state)
+{
+        (void)state;
+        uint8_t b[20];
+        for (size_t i = 0; i < sizeof(b); i++)
+                b[i] = (uint8_t)(0x11 * (i + 1) ^ 0x80);
+        for (size_t n = 1; n <= sizeof(b); n++)
+                for (size_t off = 0; off <= n + 1; off++)
+                        for (size_t len = 0; len <= 9; len++) {
+                                zd_view v = zd_view_make(b, n);
+                                uint64_t got = 0xA5A5, want = 0;
+                                bool fits = len >= 1 && len <= 8 && off + len <= n;
+                                assert_int_equal(zd_uN(v, off, len, &got), fits);
+                                if (!fits) {
+                                        assert_true(got == 0xA5A5);
+                                        continue;
+                                }
+                                for (size_t i = 0; i < len; i++)
+                                        want = want << 8 | b[off + i];
+                                assert_true(got == want);
+                        }
+}
+
 static void view_signed(void **state)
 {
         (void)state;
@@ -119,6 +147,62 @@ static void ebcdic_codepages_differ(void **state)
         assert_int_equal(e[3], 0x40);
 }
 
+/* The conversion as first written, a character at a time: what the fast one must match. */
+static size_t ebcdic_reference(const uint8_t *p, size_t n, enum zd_codepage cp, char *out,
+                               size_t outsz)
+{
+        while (n > 0 && (p[n - 1] == 0x40 || p[n - 1] == 0x00))
+                n--;
+        size_t o = 0;
+        for (size_t i = 0; i < n; i++) {
+                unsigned u = zd_ebcdic_char(p[i], cp);
+                if (u < 0x20 || (u >= 0x7F && u < 0xA0))
+                        u = '.';
+                if (u < 0x80) {
+                        if (o + 1 >= outsz)
+                                break;
+                        out[o++] = (char)u;
+                } else {
+                        if (o + 2 >= outsz)
+                                break;
+                        out[o++] = (char)(0xC0 | u >> 6);
+                        out[o++] = (char)(0x80 | (u & 0x3F));
+                }
+        }
+        out[o] = '\0';
+        return o;
+}
+
+/* Every byte of both code pages, in text of every output size, trailing blanks and NULs. */
+static void ebcdic_every_byte(void **state)
+{
+        (void)state;
+        uint8_t all[260];
+        for (size_t i = 0; i < 256; i++)
+                all[i] = (uint8_t)(i * 7 + 3); /* every value once, not in table order */
+        all[256] = 0x40, all[257] = 0x00, all[258] = 0x40, all[259] = 0x00;
+        const enum zd_codepage cps[] = {ZD_CP037, ZD_CP1047};
+        for (size_t c = 0; c < 2; c++)
+                for (size_t outsz = 1; outsz <= 520; outsz++) {
+                        char got[520], want[520];
+                        size_t n =
+                            zd_ebcdic_to_utf8(zd_view_make(all, sizeof(all)), cps[c], got, outsz);
+                        size_t m = ebcdic_reference(all, sizeof(all), cps[c], want, outsz);
+                        assert_int_equal(n, m);
+                        assert_memory_equal(got, want, m + 1);
+                }
+        char one[4];
+        for (unsigned b = 0; b < 256; b++) {
+                uint8_t x = (uint8_t)b;
+                char want[4];
+                for (size_t c = 0; c < 2; c++) {
+                        size_t n = zd_ebcdic_to_utf8(zd_view_make(&x, 1), cps[c], one, sizeof(one));
+                        assert_int_equal(n, ebcdic_reference(&x, 1, cps[c], want, sizeof(want)));
+                        assert_string_equal(one, want);
+                }
+        }
+}
+
 static void tod_conversions(void **state)
 {
         (void)state;
@@ -159,6 +243,7 @@ int main(void)
             cmocka_unit_test(view_signed),           cmocka_unit_test(writer_bounds),
             cmocka_unit_test(ebcdic_userids),        cmocka_unit_test(ebcdic_codepages_differ),
             cmocka_unit_test(tod_conversions),       cmocka_unit_test(cputimer_deltas),
+            cmocka_unit_test(view_uN_every_offset),  cmocka_unit_test(ebcdic_every_byte),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,6 +121,63 @@ static void foreach_skips_reserved(void **state)
         assert_int_equal(w.present, 3);
 }
 
+/*
+ * Every member of a value, as zl_foreach hands it over and zl_read returns it:
+ * integers in u (and s), wider integers by their first 8 bytes, text and hex
+ * with u and s 0, a field past the record's end absent with every member 0.
+ */
+static const struct zl_field f_wide[] = {
+    {"W_BYTE", 0, 1, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "first byte"},
+    {"W_S3", 1, 3, ZL_SINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "3-byte signed"},
+    {"W_U10", 4, 10, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "wider than 8"},
+    {"W_HEX", 14, 4, ZL_HEX, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "opaque"},
+    {"W_TOD", 18, 5, ZL_TOD, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "5-byte clock"},
+    {"W_EMPTY", 23, 0, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "no bytes"},
+    {"W_LAST", 23, 2, ZL_BITS, ZL_VERIFIED, ZL_K_NONE, NULL, "test", "at the end"},
+};
+static const struct zl_layout l_wide = {"WIDE", "WIDE", -1, -1, 0, "test", "test", f_wide, 7};
+
+struct seen {
+        struct zl_value v[8];
+        int n;
+};
+static void keep_value(void *ctx, const struct zl_value *v)
+{
+        struct seen *s = ctx;
+        s->v[s->n++] = *v;
+}
+
+static void value_members(void **state)
+{
+        (void)state;
+        uint8_t r[25];
+        for (size_t i = 0; i < sizeof(r); i++)
+                r[i] = (uint8_t)(0xF1 - 3 * i);
+        static const uint64_t u[] = {0xF1, 0xEEEBE8, UINT64_C(0xE5E2DFDCD9D6D3D0), 0, 0xBBB8B5B2AF,
+                                     0,    0xACA9};
+        for (size_t n = 0; n <= sizeof(r); n++) {
+                struct seen s = {.n = 0};
+                zd_view rec = zd_view_make(r, n);
+                zl_foreach(&l_wide, rec, keep_value, &s);
+                assert_int_equal(s.n, 7);
+                for (int i = 0; i < 7; i++) {
+                        const struct zl_field *f = &f_wide[i];
+                        struct zl_value x;
+                        memset(&x, 0x5A, sizeof(x));
+                        bool in = (size_t)f->off + f->len <= n;
+                        assert_int_equal(zl_read(f, rec, &x), in);
+                        for (const struct zl_value *v = &x; v; v = v == &x ? &s.v[i] : NULL) {
+                                assert_ptr_equal(v->f, f);
+                                assert_int_equal(v->present, in);
+                                assert_true(v->u == (in ? u[i] : 0));
+                                assert_true(v->s == (in && i == 1 ? -0x111418 : 0));
+                                assert_ptr_equal(v->raw.p, in ? r + f->off : NULL);
+                                assert_int_equal(v->raw.n, in ? f->len : 0);
+                        }
+                }
+        }
+}
+
 static void encoding(void **state)
 {
         (void)state;
@@ -152,6 +209,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(field_access, setup, teardown),
             cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
             cmocka_unit_test_setup_teardown(encoding, setup, teardown),
+            cmocka_unit_test(value_members),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,6 +157,40 @@ static void group_cut_short_by_next_control(void **state)
         assert_int_equal(s.n, 2 + 4);
 }
 
+/*
+ * Whole blocks are decoded where they lie in the fed bytes, split ones are
+ * joined first: a file of a group, garbage, a group cut short and a whole
+ * group gives the same records, positions and errors in any chunk size.
+ */
+static void any_chunk_size_is_the_same(void **state)
+{
+        (void)state;
+        static uint8_t grp[4 * BLK];
+        size_t g = one_group(grp), n = 0;
+        memcpy(file, grp, g);
+        n += g;
+        memset(file + n, 0x33, BLK);
+        n += BLK;
+        memcpy(file + n, grp, 2 * BLK); /* control + the first page image only */
+        n += 2 * BLK;
+        memcpy(file + n, grp, g);
+        n += g;
+        struct vec_seen a, b;
+        run(file, n, n, &a);
+        assert_int_equal(a.n, 4 + 2 + 4);
+        assert_int_equal(a.nerr, 2);
+        static const size_t chunk[] = {1, 100, 4095, 4096, 4097, 6000, 3 * BLK + 1};
+        for (size_t i = 0; i < sizeof(chunk) / sizeof(chunk[0]); i++) {
+                run(file, n, chunk[i], &b);
+                assert_int_equal(a.n, b.n);
+                assert_int_equal(a.nerr, b.nerr);
+                assert_memory_equal(a.dcss, b.dcss, a.n * sizeof(a.dcss[0]));
+                assert_memory_equal(a.off, b.off, a.n * sizeof(a.off[0]));
+                assert_memory_equal(a.rec, b.rec, a.n * sizeof(a.rec[0]));
+                assert_memory_equal(a.err, b.err, a.nerr * sizeof(a.err[0]));
+        }
+}
+
 static void not_a_control_record(void **state)
 {
         (void)state;
@@ -183,6 +217,7 @@ int main(void)
             cmocka_unit_test(garbage_between_groups),
             cmocka_unit_test(truncated_and_odd_size),
             cmocka_unit_test(group_cut_short_by_next_control),
+            cmocka_unit_test(any_chunk_size_is_the_same),
             cmocka_unit_test(not_a_control_record),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
