@@ -144,6 +144,25 @@ static void pause_for(double s)
         nanosleep(&ts, NULL);
 }
 
+/*
+ * The messages that came with the tables up to interval upto, on stderr: stdout
+ * stays one table or one JSON object per interval, whatever a script expects
+ * of it.  Those that came after the last table (the input ended inside an
+ * interval) say so.
+ */
+static void notes(struct top_model *t, uint64_t upto, uint64_t shown)
+{
+        struct top_note n;
+        while (top_model_take_note(t, upto, &n)) {
+                if (n.interval <= shown)
+                        fprintf(stderr, "zvmmon top: interval %llu: %s\n",
+                                (unsigned long long)n.interval, n.text);
+                else
+                        fprintf(stderr, "zvmmon top: after interval %llu: %s\n",
+                                (unsigned long long)shown, n.text);
+        }
+}
+
 static int batch(struct top_src *src, struct top_model *t, const struct args *a)
 {
         struct top_batch *b = top_batch_new(stdout, a->json, a->o.sort, a->o.glob);
@@ -164,11 +183,17 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                 if (a->speed_set && last && !top_src_is_device(src))
                         pause_for((double)(f->tod - last) / 4096e6 / a->o.speed);
                 last = f->tod;
+                notes(t, f->seq, f->seq);
                 top_batch_frame(b, f);
                 top_frame_free(f);
                 shown++;
         }
         top_batch_free(b);
+        if (r == TOP_SRC_END || r == TOP_SRC_FAIL) /* not stopped by -n: what came last */
+                notes(t, UINT64_MAX, shown);
+        if (top_model_notes_dropped(t))
+                fprintf(stderr, "zvmmon top: %llu more messages not shown (too many at once)\n",
+                        (unsigned long long)top_model_notes_dropped(t));
         if (!shown)
                 fprintf(stderr, "zvmmon top: %s: no complete sample interval\n", a->in.path);
         return r == TOP_SRC_FAIL ? ZMON_UNUSABLE : ZMON_OK;

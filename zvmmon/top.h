@@ -72,8 +72,23 @@ struct zd_handler top_model_handler(struct top_model *t);
 /* The oldest frame not yet taken, or NULL; the caller frees it. */
 struct top_frame *top_model_pop(struct top_model *t);
 size_t top_model_pending(const struct top_model *t);
-/* The engine's last log line (a law turned on or broke), "" if none. */
-const char *top_model_last_log(const struct top_model *t);
+/*
+ * A message for the user: the engine's (a law turned on or broke, a guest's
+ * unusable APPLDATA) or the input's (a device error), with the interval being
+ * read when it came, which is the table it belongs with: a law's verdict
+ * comes at the Interval End of the table that first shows it.
+ */
+struct top_note {
+        uint64_t interval;
+        int level; /* syslog's, as the engine's (zm_level) */
+        char text[512];
+};
+/* Queue a message; the engine's log callback has this shape (ctx: the model). */
+void top_model_note(void *t, int level, const char *msg);
+/* Take the oldest message queued for an interval up to upto; false if none. */
+bool top_model_take_note(struct top_model *t, uint64_t upto, struct top_note *n);
+/* Messages lost because too many were queued at once. */
+uint64_t top_model_notes_dropped(const struct top_model *t);
 void top_frame_free(struct top_frame *f);
 
 /* Input: a monreader device (data sets between 0-byte reads) or a file of any format. */

@@ -118,7 +118,7 @@ struct top_model *top_model_new(void)
         if (!t)
                 return NULL;
         struct zm_options o = {.unverified = 1}; /* every value; allowed() applies auto's rule */
-        t->e = zm_engine_new(&o, top_on_metric, top_on_log, t);
+        t->e = zm_engine_new(&o, top_on_metric, top_model_note, t);
         if (!t->e) {
                 free(t);
                 return NULL;
@@ -134,6 +134,9 @@ void top_model_free(struct top_model *t)
                 top_frame_free(t->q[t->qhead++]);
         free(t->q);
         zm_engine_free(t->e);
+        for (; t->nn; t->nn--, t->nhead = (t->nhead + 1) % t->ncap)
+                free(t->notes[t->nhead].text);
+        free(t->notes);
         free(t->g);
         zh_free(&t->ix);
         free(t);
@@ -153,11 +156,6 @@ struct top_frame *top_model_pop(struct top_model *t)
 size_t top_model_pending(const struct top_model *t)
 {
         return t->qn - t->qhead;
-}
-
-const char *top_model_last_log(const struct top_model *t)
-{
-        return t->log;
 }
 
 void top_frame_free(struct top_frame *f)

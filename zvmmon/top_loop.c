@@ -22,7 +22,7 @@ struct loop {
         unsigned steps;  /* n pressed: intervals still to show, however fast the keys came */
         double shown_at; /* when cur went up */
         unsigned long shown;
-        char status[48], msg[160];
+        char status[48], msg[600];
 };
 
 static double now(void)
@@ -104,6 +104,17 @@ static void key(struct loop *l, int k)
                 l->o->sort = col;
 }
 
+/* The newest message goes to the bottom line, with the interval it came in. */
+static void take_notes(struct loop *l)
+{
+        struct top_note n;
+        while (top_model_take_note(l->t, UINT64_MAX, &n)) {
+                snprintf(l->msg, sizeof(l->msg), "interval %llu: %s",
+                         (unsigned long long)n.interval, n.text);
+                l->dirty = true;
+        }
+}
+
 static void draw(struct loop *l)
 {
         if (l->failed)
@@ -116,7 +127,6 @@ static void draw(struct loop *l)
                 snprintf(l->status, sizeof(l->status), "live");
         else
                 snprintf(l->status, sizeof(l->status), "replay x%g", l->o->speed);
-        snprintf(l->msg, sizeof(l->msg), "%s", top_model_last_log(l->t));
         struct top_screen s = {l->cur, l->o->sort, l->o->glob, l->status, l->msg, l->help};
         top_view_draw(&s);
         l->dirty = false;
@@ -145,6 +155,7 @@ int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
         while (!l.quit) {
                 fill(&l);
                 advance(&l);
+                take_notes(&l);
                 if (l.dirty)
                         draw(&l);
                 if (o->max_frames && l.shown >= o->max_frames && !l.paused)

@@ -34,13 +34,27 @@ check() { # what, then the checker's arguments
 check "batch JSON equals the truth, sorted by CPU" json "$W/a.truth" "$W/a.json"
 "$Z" top -b --json --sort i --filter 'user*' "$W/a.mw" >"$W/af.json" || fail "top -b --sort i exit $?"
 check "batch JSON sorted by virtual I/O, filtered USER*" json "$W/a.truth" "$W/af.json" --sort i --filter 'user*'
-"$Z" top -b --json "$W/b.mw" >"$W/b.json" || fail "top -b (broken law) exit $?"
+"$Z" top -b --json "$W/b.mw" >"$W/b.json" 2>"$W/b.err" || fail "top -b (broken law) exit $?"
 check "guest-cpu broken: CPU% stays '?', the rest are numbers" json "$W/b.truth" "$W/b.json" --broken guest-cpu
 "$Z" top -b -n 6 --sort r "$W/a.mw" >"$W/a.txt" || fail "top -b -n 6 exit $?"
 n=$(grep -c ' interval [0-9]* (60 s)' "$W/a.txt")
 [ "$n" = 6 ] && ok "-n 6 prints 6 tables" || fail "-n 6 printed $n tables"
 tail -n +$(($(grep -n ' interval 6 ' "$W/a.txt" | cut -d: -f1))) "$W/a.txt" >"$W/a6.txt"
 check "batch text, interval 6, sorted by resident storage" screen "$W/a.truth" "$W/a6.txt" 6 --sort r
+
+# 1b. The engine's messages in batch mode: on stderr, each with the interval it
+# came in, so that stdout keeps one table (or one JSON object) per interval.  A
+# law's "held" line comes with the first interval that shows its figures
+# (truth_top.py: guest-vcpu at interval 4), the broken law's with the one it broke in.
+grep -Eq '^zvmmon top: interval [2-8]: law guest-cpu broken' "$W/b.err" &&
+	ok "batch JSON: the broken law's message on stderr" || { cat "$W/b.err"; fail "no message for the broken law on stderr"; }
+grep -q '^zvmmon top: interval 4: law guest-vcpu held' "$W/b.err" &&
+	ok "batch: a law's message carries the interval that first shows its figures" ||
+	{ cat "$W/b.err"; fail "law guest-vcpu: no message with interval 4"; }
+"$Z" top -b "$W/b.mw" >"$W/b.txt" 2>"$W/bt.err" || fail "top -b (text, broken law) exit $?"
+grep -q 'law ' "$W/b.txt" && fail "an engine message inside the text tables"
+grep -q 'law guest-cpu broken' "$W/bt.err" && ok "batch text: the message on stderr, not in the tables" ||
+	fail "batch text: no message on stderr"
 
 # 2. The full screen under tmux, stepped interval by interval.
 T="tmux -L zvmmon-top-$$ -f /dev/null"
