@@ -157,6 +157,8 @@ static void notes(struct top_model *t, uint64_t upto, uint64_t shown)
                 if (n.interval <= shown)
                         fprintf(stderr, "zvmmon top: interval %llu: %s\n",
                                 (unsigned long long)n.interval, n.text);
+                else if (!shown) /* no table to refer to */
+                        fprintf(stderr, "zvmmon top: %s\n", n.text);
                 else
                         fprintf(stderr, "zvmmon top: after interval %llu: %s\n",
                                 (unsigned long long)shown, n.text);
@@ -211,13 +213,17 @@ int zmon_cmd_top(int argc, char **argv)
         }
         struct top_model *t = top_model_new();
         struct zd_handler h = t ? top_model_handler(t) : (struct zd_handler){0};
-        struct top_src *src = t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h) : NULL;
+        struct top_src *src =
+            t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h, top_model_note, t) : NULL;
         if (!src) {
                 top_model_free(t);
                 return ZMON_UNUSABLE;
         }
         rc = a.batch ? batch(src, t, &a) : top_loop(src, t, &a.o);
         int erc = zmon_report_errors(top_src_stats(src));
+        /* Device errors were survived, but data was lost: as zvmmon capture, exit 1. */
+        if (top_src_report(src))
+                erc = ZMON_ERRORS;
         top_src_close(src);
         top_model_free(t);
         return rc != ZMON_OK ? rc : erc;

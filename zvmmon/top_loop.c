@@ -21,6 +21,8 @@ struct loop {
         bool paused, help, ended, failed, quit, dirty;
         unsigned steps;  /* n pressed: intervals still to show, however fast the keys came */
         double shown_at; /* when cur went up */
+        double msg_at;   /* when msg went up, and how grave it is (syslog level) */
+        int msg_level;
         unsigned long shown;
         char status[48], msg[600];
 };
@@ -104,13 +106,21 @@ static void key(struct loop *l, int k)
                 l->o->sort = col;
 }
 
-/* The newest message goes to the bottom line, with the interval it came in. */
+/*
+ * The newest message goes to the bottom line, with the interval it came in,
+ * unless a graver one went up less than 10 s ago: a severed path is not to be
+ * hidden by the next interval's news of a law.
+ */
 static void take_notes(struct loop *l)
 {
         struct top_note n;
         while (top_model_take_note(l->t, UINT64_MAX, &n)) {
+                if (l->msg[0] && n.level > l->msg_level && now() - l->msg_at < 10)
+                        continue;
                 snprintf(l->msg, sizeof(l->msg), "interval %llu: %s",
                          (unsigned long long)n.interval, n.text);
+                l->msg_level = n.level;
+                l->msg_at = now();
                 l->dirty = true;
         }
 }
@@ -127,6 +137,12 @@ static void draw(struct loop *l)
                 snprintf(l->status, sizeof(l->status), "live");
         else
                 snprintf(l->status, sizeof(l->status), "replay x%g", l->o->speed);
+        /* Device and decode errors: each said once on the bottom line, counted here. */
+        uint64_t errs = top_src_errors(l->src);
+        size_t len = strlen(l->status);
+        if (errs)
+                snprintf(l->status + len, sizeof(l->status) - len, ", %llu input error%s",
+                         (unsigned long long)errs, errs == 1 ? "" : "s");
         struct top_screen s = {l->cur, l->o->sort, l->o->glob, l->status, l->msg, l->help};
         top_view_draw(&s);
         l->dirty = false;
@@ -165,6 +181,8 @@ int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
                         key(&l, k);
         }
         top_view_close();
+        if (l.failed && l.msg[0]) /* the reason was on the screen, now gone */
+                fprintf(stderr, "zvmmon top: %s\n", l.msg);
         top_frame_free(l.cur);
         top_frame_free(l.next);
         return l.failed ? 2 : 0;

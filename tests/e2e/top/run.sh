@@ -30,13 +30,13 @@ check() { # what, then the checker's arguments
 	--seed 11 --break-law guest-cpu --truth "$W/b.truth" 2>>"$W/sim.err" || fail "zvmsim monwrite (broken)"
 
 # 1. Batch mode.
-"$Z" top -b --json "$W/a.mw" >"$W/a.json" || fail "top -b --json exit $?"
+"$Z" top -b --json "$W/a.mw" >"$W/a.json" 2>"$W/a.err" || fail "top -b --json exit $?"
 check "batch JSON equals the truth, sorted by CPU" json "$W/a.truth" "$W/a.json"
-"$Z" top -b --json --sort i --filter 'user*' "$W/a.mw" >"$W/af.json" || fail "top -b --sort i exit $?"
+"$Z" top -b --json --sort i --filter 'user*' "$W/a.mw" >"$W/af.json" 2>/dev/null || fail "top -b --sort i exit $?"
 check "batch JSON sorted by virtual I/O, filtered USER*" json "$W/a.truth" "$W/af.json" --sort i --filter 'user*'
 "$Z" top -b --json "$W/b.mw" >"$W/b.json" 2>"$W/b.err" || fail "top -b (broken law) exit $?"
 check "guest-cpu broken: CPU% stays '?', the rest are numbers" json "$W/b.truth" "$W/b.json" --broken guest-cpu
-"$Z" top -b -n 6 --sort r "$W/a.mw" >"$W/a.txt" || fail "top -b -n 6 exit $?"
+"$Z" top -b -n 6 --sort r "$W/a.mw" >"$W/a.txt" 2>/dev/null || fail "top -b -n 6 exit $?"
 n=$(grep -c ' interval [0-9]* (60 s)' "$W/a.txt")
 [ "$n" = 6 ] && ok "-n 6 prints 6 tables" || fail "-n 6 printed $n tables"
 tail -n +$(($(grep -n ' interval 6 ' "$W/a.txt" | cut -d: -f1))) "$W/a.txt" >"$W/a6.txt"
@@ -56,13 +56,18 @@ grep -q 'law ' "$W/b.txt" && fail "an engine message inside the text tables"
 grep -q 'law guest-cpu broken' "$W/bt.err" && ok "batch text: the message on stderr, not in the tables" ||
 	fail "batch text: no message on stderr"
 
+# 1d. A device that ends (a regular file given as --device): said, and top ends.
+timeout 20 "$Z" top -b --device "$W/a.mw" >"$W/devfile.txt" 2>"$W/devfile.err"; rc=$?
+[ $rc -ne 124 ] && grep -q 'end of file' "$W/devfile.err" && ok "a device that ends: said, exit $rc" ||
+	{ cat "$W/devfile.err"; fail "a device that ends: exit $rc (124: it waited forever)"; }
+
 # 2. The full screen under tmux, stepped interval by interval.
 T="tmux -L zvmmon-top-$$ -f /dev/null"
 cleanup() { $T kill-server 2>/dev/null; fusermount3 -u "$W/mnt" 2>/dev/null
 	[ -n "${sim:-}" ] && { kill "$sim" 2>/dev/null; wait "$sim" 2>/dev/null; }; }
 trap cleanup EXIT
 $T new-session -d -s top -x 110 -y 40 "$Z top --step '$W/a.mw'; echo \"exit \$?\" >'$W/exit'; sleep 60"
-screen() { $T capture-pane -p -t top >"$W/screen.txt"; }
+screen() { $T capture-pane -p -t "${PANE:-top}" >"$W/screen.txt"; }
 wait_for() { # text on screen, up to 10 s; then the screen once it has settled
 	for _ in $(seq 100); do
 		screen
@@ -108,6 +113,51 @@ if [ -e "$W/mnt/control" ]; then
 	check "live device: figures equal the truth" json "$W/live.truth" "$W/live.json"
 else
 	cat "$W/run.log"; fail "zvmsim did not mount"
+fi
+
+# 4. Device errors on the live path (zvmsim's control file): EFAULT, the
+# message limit (EOVERFLOW) and a sever (EIO, then a reopen) are survived and
+# said: in batch mode on stderr with the interval they came in, counted at the
+# end (exit 1: data was lost), stdout still one JSON object per interval; on the
+# full screen in the message line, counted in the status.
+if [ -z "${sim:-}" ]; then
+	"$SIM" run -m "$W/mnt" --interval 0 --guests 6 --linux 1 --seed 5 --msglim 10 >"$W/run2.log" 2>&1 &
+	sim=$!
+	for _ in $(seq 50); do [ -e "$W/mnt/control" ] && break; sleep 0.1; done
+fi
+ctl() { echo "$*" >"$W/mnt/control"; sleep 0.5; }
+if [ -e "$W/mnt/control" ]; then
+	# 2 + 1 + 10 (the message limit: 5 of 15 intervals lost) + 3 after the sever
+	"$Z" top -b --json -n 16 --device "$W/mnt/monreader" >"$W/faults.json" 2>"$W/faults.err" &
+	top=$!
+	sleep 1
+	ctl interval 2; ctl efault; ctl interval 1; ctl overflow; ctl sever; ctl interval 3
+	for _ in $(seq 30); do kill -0 $top 2>/dev/null || break; ctl interval 1; done
+	kill $top 2>/dev/null
+	wait $top; rc=$?
+	echo "--- what top -b said of the faulty device:"; grep monreader "$W/faults.err"
+	[ $rc -eq 1 ] && ok "device errors: exit 1 (data was lost)" || fail "device errors: exit $rc, want 1"
+	for what in 'interval [0-9]*: .*EFAULT' 'interval [0-9]*: .*EOVERFLOW' 'interval [0-9]*: .*EIO.*reopened' \
+		'^zvmmon top: .*monreader: 3 device errors'; do
+		grep -q "$what" "$W/faults.err" && ok "device errors: stderr has '$what'" || fail "device errors: no '$what' on stderr"
+	done
+	python3 -c 'import json,sys; n=[json.loads(l)["interval"] for l in open(sys.argv[1])]; sys.exit(n!=list(range(1,17)))' \
+		"$W/faults.json" && ok "device errors: stdout is 16 JSON intervals" || fail "device errors: stdout is not 16 JSON intervals"
+	$T new-session -d -s live -x 110 -y 40 "$Z top --device '$W/mnt/monreader'; echo \"exit \$?\" >'$W/exit-live'; sleep 60"
+	PANE=live
+	sleep 1
+	ctl interval 2
+	wait_for ' interval 2 ' >/dev/null || fail "live full screen: no interval 2"
+	ctl sever; ctl interval 1
+	wait_for 'EIO' && grep -q '\[live, 1 input error\]' "$W/screen.txt" &&
+		ok "live full screen: the sever in the message line, counted in the status" ||
+		{ cat "$W/screen.txt"; fail "live full screen: the sever not shown"; }
+	$T send-keys -t live q
+	for _ in $(seq 50); do [ -s "$W/exit-live" ] && break; sleep 0.1; done
+	grep -q 'exit 1' "$W/exit-live" 2>/dev/null && ok "live full screen: exit 1 after the sever" ||
+		fail "live full screen: $(cat "$W/exit-live" 2>/dev/null || echo 'still running')"
+else
+	cat "$W/run2.log"; fail "zvmsim did not mount (device errors)"
 fi
 
 if [ $fails -ne 0 ]; then echo "check-zvmmon-top: $fails failure(s)"; exit 1; fi
