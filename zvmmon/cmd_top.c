@@ -17,7 +17,7 @@ static const char usage_text[] =
     "A table per sample interval: the system, then the guests (CP's view and a\n"
     "Linux guest's own APPLDATA).  Without FILE: the device (/dev/monreader).\n"
     "  -b, --batch       print each interval (text, or --json lines) instead of the screen\n"
-    "  -n, --intervals N stop after N intervals\n"
+    "  -n, --intervals N stop after N intervals (full screen: the Nth is left printed)\n"
     "  -s, --sort COL    u c v p i r l m, or userid cpu vcpu paging vio resident load\n"
     "                    linux_mem (default cpu)\n"
     "  -f, --filter GLOB only guests whose userid matches (case-insensitive)\n"

@@ -166,6 +166,7 @@ static void wait_input(struct loop *l)
 int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
 {
         struct loop l = {.src = src, .t = t, .o = o, .paused = o->step, .dirty = true};
+        const struct top_frame *last = NULL; /* -n N: the Nth interval, left on the terminal */
         if (!top_view_open())
                 return 2;
         while (!l.quit) {
@@ -174,8 +175,10 @@ int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
                 take_notes(&l);
                 if (l.dirty)
                         draw(&l);
-                if (o->max_frames && l.shown >= o->max_frames && !l.paused)
+                if (o->max_frames && l.shown >= o->max_frames && !l.paused) {
+                        last = l.cur;
                         break;
+                }
                 wait_input(&l);
                 for (int k; (k = top_view_key()) >= 0;)
                         key(&l, k);
@@ -183,6 +186,17 @@ int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
         top_view_close();
         if (l.failed && l.msg[0]) /* the reason was on the screen, now gone */
                 fprintf(stderr, "zvmmon top: %s\n", l.msg);
+        /*
+         * top(1) -n N ends right after its Nth frame, which stays on the
+         * terminal: it draws on the normal screen.  Ours is the alternate
+         * screen, gone at endwin(): the Nth interval is printed where it stays.
+         */
+        if (last) {
+                struct top_batch *b = top_batch_new(stdout, false, o->sort, o->glob);
+                if (b)
+                        top_batch_frame(b, last);
+                top_batch_free(b);
+        }
         top_frame_free(l.cur);
         top_frame_free(l.next);
         return l.failed ? 2 : 0;

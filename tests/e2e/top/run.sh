@@ -98,6 +98,15 @@ for _ in $(seq 50); do [ -s "$W/exit" ] && break; sleep 0.1; done
 [ "$(cat "$W/exit" 2>/dev/null)" = "exit 0" ] && ok "q quits, exit 0" || fail "q: $(cat "$W/exit" 2>/dev/null || echo 'still running')"
 echo "--- screen (interval 6, sorted by VIO/s):"; sed -n '1,12p' "$W/screen-vio.txt"
 
+# -n N on the full screen ends as top(1) -n does: right after the Nth interval,
+# which stays on the terminal (printed there once the full screen is left).
+$T new-session -d -s n3 -x 110 -y 40 "$Z top -n 3 --speed 1000 '$W/a.mw'; echo \"exit \$?\" >'$W/exit-n'; sleep 60"
+for _ in $(seq 100); do [ -s "$W/exit-n" ] && break; sleep 0.1; done
+$T capture-pane -p -t n3 >"$W/screen-n.txt"
+[ "$(cat "$W/exit-n" 2>/dev/null)" = "exit 0" ] && ok "-n 3 on the full screen: exit 0" ||
+	fail "-n 3 on the full screen: $(cat "$W/exit-n" 2>/dev/null || echo 'still running')"
+check "-n 3: interval 3 stays on the terminal after top ends" screen "$W/a.truth" "$W/screen-n.txt" 3
+
 # 3. Live: the device path on zvmsim's monreader (data sets between 0-byte reads).
 "$SIM" run -m "$W/mnt" --interval 0 --guests 10 --linux 2 --seed 5 --truth "$W/live.truth" >"$W/run.log" 2>&1 &
 sim=$!
