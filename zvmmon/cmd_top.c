@@ -171,7 +171,7 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
         if (!b)
                 return ZMON_UNUSABLE;
         unsigned long shown = 0;
-        uint64_t last = 0;
+        uint64_t last = 0; /* the TOD of the table shown last */
         enum top_pump r = TOP_SRC_MORE;
         while (!a->o.max_frames || shown < a->o.max_frames) {
                 struct top_frame *f = top_model_pop(t);
@@ -182,8 +182,8 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                                 poll(&(struct pollfd){top_src_fd(src), POLLIN, 0}, 1, 1000);
                         continue;
                 }
-                if (a->speed_set && last && !top_src_is_device(src))
-                        pause_for((double)(f->tod - last) / 4096e6 / a->o.speed);
+                if (a->speed_set && shown && !top_src_is_device(src))
+                        pause_for(top_gap(last, f) / a->o.speed);
                 last = f->tod;
                 notes(t, f->seq, f->seq);
                 top_batch_frame(b, f);

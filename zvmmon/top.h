@@ -41,7 +41,7 @@ struct top_row {
 
 struct top_frame {
         uint64_t seq; /* sample intervals shown so far, from 1 */
-        uint64_t tod; /* the Interval End record's TOD */
+        uint64_t tod; /* the Interval End record's TOD; 0: the input has no time */
         double interval;
         char system[16];
         unsigned ncpu;
@@ -90,6 +90,12 @@ bool top_model_take_note(struct top_model *t, uint64_t upto, struct top_note *n)
 /* Messages lost because too many were queued at once. */
 uint64_t top_model_notes_dropped(const struct top_model *t);
 void top_frame_free(struct top_frame *f);
+/*
+ * Seconds from the interval that ended at TOD prev to f, for pacing a replay:
+ * by the TODs, or where they tell nothing (0: no time, as monwriter output
+ * read back; or a step back, two files one after the other) by f's own length.
+ */
+double top_gap(uint64_t prev, const struct top_frame *f);
 
 /* Input: a monreader device (data sets between 0-byte reads) or a file of any format. */
 enum top_pump { TOP_SRC_MORE, TOP_SRC_WAIT, TOP_SRC_END, TOP_SRC_FAIL };

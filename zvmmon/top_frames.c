@@ -164,3 +164,10 @@ void top_frame_free(struct top_frame *f)
                 free(f->rows);
         free(f);
 }
+
+double top_gap(uint64_t prev, const struct top_frame *f)
+{
+        if (prev && f->tod > prev)
+                return (double)(f->tod - prev) / 4096e6;
+        return f->interval > 0 ? f->interval : 0;
+}

@@ -54,7 +54,7 @@ static double due(const struct loop *l)
 {
         if (!l->cur || top_src_is_device(l->src) || l->o->speed <= 0)
                 return 0;
-        return l->shown_at + (double)(l->next->tod - l->cur->tod) / 4096e6 / l->o->speed;
+        return l->shown_at + top_gap(l->cur->tod, l->next) / l->o->speed;
 }
 
 static void advance(struct loop *l)

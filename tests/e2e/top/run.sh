@@ -6,6 +6,7 @@
 set -u
 Z=$1 SIM=$2 W=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../.." && pwd)
 CHECK="python3 $HERE/truth_top.py"
 for t in tmux python3 fusermount3; do
 	command -v $t >/dev/null || { echo "check-zvmmon-top: $t missing (make deps)"; exit 1; }
@@ -55,6 +56,32 @@ grep -q '^zvmmon top: interval 4: law guest-vcpu held' "$W/b.err" &&
 grep -q 'law ' "$W/b.txt" && fail "an engine message inside the text tables"
 grep -q 'law guest-cpu broken' "$W/bt.err" && ok "batch text: the message on stderr, not in the tables" ||
 	fail "batch text: no message on stderr"
+
+# 1c. Times: a file whose records have no time (TOD 0, as monwriter output read
+# back) shows none, not the TOD epoch (1900); a file whose time steps back (two
+# files one after the other) is still paced, not stalled.
+python3 "$HERE/notime.py" "$Z" "$W/a.mw" "$W/notime.mw" >/dev/null || fail "notime.py"
+"$Z" top -b --json -n 3 "$W/notime.mw" >"$W/notime.json" 2>/dev/null || fail "top -b --json (no time) exit $?"
+python3 - "$W/notime.json" <<'PY' && ok "no time: JSON \"time\" is null, \"tod\" 0" || fail "no time: JSON time not null"
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1])]
+bad = [o.get("time", "absent") for o in f if o.get("time", "absent") is not None or o["tod"] != 0]
+print(f"{len(f)} intervals, times {bad}" if bad or not f else f"{len(f)} intervals, no time")
+sys.exit(1 if bad or len(f) != 3 else 0)
+PY
+"$Z" top -b -n 1 "$W/notime.mw" >"$W/notime.txt" 2>/dev/null || fail "top -b (no time) exit $?"
+if grep -q '1900' "$W/notime.txt" || ! grep -q 'time unknown  interval 1 ' "$W/notime.txt"; then
+	head -2 "$W/notime.txt"; fail "no time: the title shows a time"
+else ok "no time: the title says time unknown"; fi
+cat "$W/a.mw" "$W/a.mw" >"$W/twice.mw"
+timeout 20 "$Z" top -b --speed 100000 "$W/twice.mw" >"$W/twice.txt" 2>/dev/null; rc=$?
+n=$(grep -c ' interval [0-9]* (60 s)' "$W/twice.txt")
+[ $rc -eq 0 ] && [ "$n" = 16 ] && ok "time steps back: --speed still paces, 16 tables" ||
+	fail "time steps back: exit $rc (124: stalled), $n tables"
+python3 "$TOP/tests/e2e/monwriter/fsstat_writer.py" "$W/fs.bin" "$W/fs.json" 4 >/dev/null
+"$Z" top -b --json "$W/fs.bin" >"$W/fs.out" 2>"$W/fs.err"
+grep -q '1900' "$W/fs.out" "$W/fs.err" && fail "monwriter output: a 1900 time" ||
+	ok "monwriter output (no time, no CP samples): no 1900 time: $(cat "$W/fs.err")"
 
 # 1d. A device that ends (a regular file given as --device): said, and top ends.
 timeout 20 "$Z" top -b --device "$W/a.mw" >"$W/devfile.txt" 2>"$W/devfile.err"; rc=$?
