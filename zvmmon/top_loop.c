@@ -137,7 +137,7 @@ static void draw(struct loop *l)
                 snprintf(l->status, sizeof(l->status), "live");
         else
                 snprintf(l->status, sizeof(l->status), "replay x%g", l->o->speed);
-        /* Device and decode errors: each said once on the bottom line, counted here. */
+        /* The device's errors (each also said on the bottom line) and the decoder's. */
         uint64_t errs = top_src_errors(l->src);
         size_t len = strlen(l->status);
         if (errs)

@@ -67,6 +67,8 @@ struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
         s->device = device;
         s->path = path;
         s->fd = -1;
+        s->note = note;
+        s->note_ctx = note_ctx;
         if (device) {
                 struct stat st;
                 zd_decoder_init(&s->dec, h);
@@ -76,19 +78,14 @@ struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
                                 errno == EBUSY ? busy_hint : "");
                 if (s->fd >= 0) {
                         s->regular = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
-                        s->note = note;
-                        s->note_ctx = note_ctx;
                         return s;
                 }
         } else {
                 s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
                 if (!s->f)
                         fprintf(stderr, "zvmmon top: %s: %s\n", path, strerror(errno));
-                else if ((s->s = zd_stream_new(fmt, h))) {
-                        s->note = note;
-                        s->note_ctx = note_ctx;
+                else if ((s->s = zd_stream_new(fmt, h)))
                         return s;
-                }
         }
         top_src_close(s);
         return NULL;

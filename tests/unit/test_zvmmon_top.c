@@ -101,7 +101,7 @@ static void replays_are_paced_whatever_the_time(void **state)
         struct top_frame f = frame(UINT64_C(0xE39E27149C000000) + min / 2);
         assert_true(top_gap(UINT64_C(0xE39E27149C000000), &f) == 30);
         assert_true(top_gap(UINT64_C(0xE39E27149C000000) + min, &f) == 60); /* steps back */
-        assert_true(top_gap(f.tod, &f) == 60);                               /* no step */
+        assert_true(top_gap(f.tod, &f) == 60);                              /* no step */
         f = frame(0);
         assert_true(top_gap(0, &f) == 60); /* no time */
         f.interval = 0;
