@@ -197,7 +197,7 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                 fprintf(stderr, "zvmmon top: %llu more messages not shown (too many at once)\n",
                         (unsigned long long)top_model_notes_dropped(t));
         if (!shown)
-                fprintf(stderr, "zvmmon top: %s: no complete sample interval\n", a->in.path);
+                fprintf(stderr, "zvmmon top: %s: %s\n", a->in.path, top_model_why_none(t));
         return r == TOP_SRC_FAIL ? ZMON_UNUSABLE : ZMON_OK;
 }
 

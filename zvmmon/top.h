@@ -72,6 +72,8 @@ struct zd_handler top_model_handler(struct top_model *t);
 /* The oldest frame not yet taken, or NULL; the caller frees it. */
 struct top_frame *top_model_pop(struct top_model *t);
 size_t top_model_pending(const struct top_model *t);
+/* Why the input gave no table: no records, no CP samples, or no interval completed. */
+const char *top_model_why_none(const struct top_model *t);
 /*
  * A message for the user: the engine's (a law turned on or broke, a guest's
  * unusable APPLDATA) or the input's (a device error), with the interval being

@@ -14,9 +14,10 @@ static void on_record(void *ctx, const struct zd_record *r)
 {
         struct top_model *t = ctx;
         zm_engine_record(t->e, r);
+        t->records++;
         /* The configuration set also ends with an Interval End: no table for it. */
         if (r->family == ZD_FAM_CP && r->kind == 'S' && (r->domain == 0 || r->domain == 4))
-                t->samples = true;
+                t->samples = t->cp_seen = true;
 }
 
 /* A cell that got no value this interval: "?" while its law is off, else "-". */
@@ -170,4 +171,14 @@ double top_gap(uint64_t prev, const struct top_frame *f)
         if (prev && f->tod > prev)
                 return (double)(f->tod - prev) / 4096e6;
         return f->interval > 0 ? f->interval : 0;
+}
+
+const char *top_model_why_none(const struct top_model *t)
+{
+        if (!t->records)
+                return "no monitor records";
+        if (!t->cp_seen)
+                return "no CP sample records (top's tables are CP's view of the guests; "
+                       "zvmmon dump shows every record)";
+        return "no complete sample interval";
 }

@@ -40,7 +40,9 @@ struct top_model {
         unsigned ncpu;
         bool busy_ok;
         struct ctr syspage;
-        bool samples; /* CP sample records since the last frame */
+        bool samples;     /* CP sample records since the last frame */
+        uint64_t records; /* any records, and any CP samples: why there is no table */
+        bool cp_seen;
         uint64_t seq;
         struct top_frame **q;
         size_t qhead, qn, qcap;
