@@ -61,6 +61,8 @@ static void advance(struct loop *l)
 {
         if (!l->next || (l->cur && !l->steps && (l->paused || now() < due(l))))
                 return;
+        if (l->o->max_frames && l->shown >= l->o->max_frames) /* -n N: the Nth stays up */
+                return;
         /* Live: after a pause show the newest interval, not the backlog. */
         while (top_src_is_device(l->src) && top_model_pending(l->t)) {
                 top_frame_free(l->next);

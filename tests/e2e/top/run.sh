@@ -134,6 +134,17 @@ $T capture-pane -p -t n3 >"$W/screen-n.txt"
 [ "$(cat "$W/exit-n" 2>/dev/null)" = "exit 0" ] && ok "-n 3 on the full screen: exit 0" ||
 	fail "-n 3 on the full screen: $(cat "$W/exit-n" 2>/dev/null || echo 'still running')"
 check "-n 3: interval 3 stays on the terminal after top ends" screen "$W/a.truth" "$W/screen-n.txt" 3
+# Paused at the Nth interval longer than the replay's gap (--speed 30: 2 s),
+# space ends with the Nth, not the one that fell due meanwhile.
+$T new-session -d -s n2 -x 110 -y 40 "$Z top --step -n 2 '$W/a.mw'; echo \"exit \$?\" >'$W/exit-n2'; sleep 60"
+PANE=n2 wait_for 'interval 1 (60 s)' >/dev/null || fail "--step -n 2: no first interval"
+$T send-keys -t n2 n
+PANE=n2 wait_for 'interval 2 (60 s)' >/dev/null || fail "--step -n 2: n did not step"
+sleep 3
+$T send-keys -t n2 ' '
+for _ in $(seq 50); do [ -s "$W/exit-n2" ] && break; sleep 0.1; done
+$T capture-pane -p -t n2 >"$W/screen-n2.txt"
+check "--step -n 2: space after a long pause ends with interval 2 on the terminal" screen "$W/a.truth" "$W/screen-n2.txt" 2
 
 # 3. Live: the device path on zvmsim's monreader (data sets between 0-byte reads).
 "$SIM" run -m "$W/mnt" --interval 0 --guests 10 --linux 2 --seed 5 --truth "$W/live.truth" >"$W/run.log" 2>&1 &
