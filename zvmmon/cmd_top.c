@@ -17,7 +17,7 @@ static const char usage_text[] =
     "A table per sample interval: the system, then the guests (CP's view and a\n"
     "Linux guest's own APPLDATA).  Without FILE: the device (/dev/monreader).\n"
     "  -b, --batch       print each interval (text, or --json lines) instead of the screen\n"
-    "  -n, --intervals N stop after N intervals\n"
+    "  -n, --intervals N stop after N intervals (full screen: the Nth is left printed)\n"
     "  -s, --sort COL    u c v p i r l m, or userid cpu vcpu paging vio resident load\n"
     "                    linux_mem (default cpu)\n"
     "  -f, --filter GLOB only guests whose userid matches (case-insensitive)\n"
@@ -144,13 +144,34 @@ static void pause_for(double s)
         nanosleep(&ts, NULL);
 }
 
+/*
+ * The messages that came with the tables up to interval upto, on stderr: stdout
+ * stays one table or one JSON object per interval, whatever a script expects
+ * of it.  Those that came after the last table (the input ended inside an
+ * interval) say so.
+ */
+static void notes(struct top_model *t, uint64_t upto, uint64_t shown)
+{
+        struct top_note n;
+        while (top_model_take_note(t, upto, &n)) {
+                if (n.interval <= shown)
+                        fprintf(stderr, "zvmmon top: interval %llu: %s\n",
+                                (unsigned long long)n.interval, n.text);
+                else if (!shown) /* no table to refer to */
+                        fprintf(stderr, "zvmmon top: %s\n", n.text);
+                else
+                        fprintf(stderr, "zvmmon top: after interval %llu: %s\n",
+                                (unsigned long long)shown, n.text);
+        }
+}
+
 static int batch(struct top_src *src, struct top_model *t, const struct args *a)
 {
         struct top_batch *b = top_batch_new(stdout, a->json, a->o.sort, a->o.glob);
         if (!b)
                 return ZMON_UNUSABLE;
         unsigned long shown = 0;
-        uint64_t last = 0;
+        uint64_t last = 0; /* the TOD of the table shown last */
         enum top_pump r = TOP_SRC_MORE;
         while (!a->o.max_frames || shown < a->o.max_frames) {
                 struct top_frame *f = top_model_pop(t);
@@ -161,16 +182,22 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                                 poll(&(struct pollfd){top_src_fd(src), POLLIN, 0}, 1, 1000);
                         continue;
                 }
-                if (a->speed_set && last && !top_src_is_device(src))
-                        pause_for((double)(f->tod - last) / 4096e6 / a->o.speed);
+                if (a->speed_set && shown && !top_src_is_device(src))
+                        pause_for(top_gap(last, f) / a->o.speed);
                 last = f->tod;
+                notes(t, f->seq, f->seq);
                 top_batch_frame(b, f);
                 top_frame_free(f);
                 shown++;
         }
         top_batch_free(b);
+        if (r == TOP_SRC_END || r == TOP_SRC_FAIL) /* not stopped by -n: what came last */
+                notes(t, UINT64_MAX, shown);
+        if (top_model_notes_dropped(t))
+                fprintf(stderr, "zvmmon top: %llu more messages not shown (too many at once)\n",
+                        (unsigned long long)top_model_notes_dropped(t));
         if (!shown)
-                fprintf(stderr, "zvmmon top: %s: no complete sample interval\n", a->in.path);
+                fprintf(stderr, "zvmmon top: %s: %s\n", a->in.path, top_model_why_none(t));
         return r == TOP_SRC_FAIL ? ZMON_UNUSABLE : ZMON_OK;
 }
 
@@ -186,13 +213,17 @@ int zmon_cmd_top(int argc, char **argv)
         }
         struct top_model *t = top_model_new();
         struct zd_handler h = t ? top_model_handler(t) : (struct zd_handler){0};
-        struct top_src *src = t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h) : NULL;
+        struct top_src *src =
+            t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h, top_model_note, t) : NULL;
         if (!src) {
                 top_model_free(t);
                 return ZMON_UNUSABLE;
         }
         rc = a.batch ? batch(src, t, &a) : top_loop(src, t, &a.o);
         int erc = zmon_report_errors(top_src_stats(src));
+        /* Device errors were survived, but data was lost: as zvmmon capture, exit 1. */
+        if (top_src_report(src))
+                erc = ZMON_ERRORS;
         top_src_close(src);
         top_model_free(t);
         return rc != ZMON_OK ? rc : erc;

@@ -41,7 +41,7 @@ struct top_row {
 
 struct top_frame {
         uint64_t seq; /* sample intervals shown so far, from 1 */
-        uint64_t tod; /* the Interval End record's TOD */
+        uint64_t tod; /* the Interval End record's TOD; 0: the input has no time */
         double interval;
         char system[16];
         unsigned ncpu;
@@ -72,17 +72,49 @@ struct zd_handler top_model_handler(struct top_model *t);
 /* The oldest frame not yet taken, or NULL; the caller frees it. */
 struct top_frame *top_model_pop(struct top_model *t);
 size_t top_model_pending(const struct top_model *t);
-/* The engine's last log line (a law turned on or broke), "" if none. */
-const char *top_model_last_log(const struct top_model *t);
+/* Why the input gave no table: no records, no CP samples, or no interval completed. */
+const char *top_model_why_none(const struct top_model *t);
+/*
+ * A message for the user: the engine's (a law turned on or broke, a guest's
+ * unusable APPLDATA) or the input's (a device error), with the interval being
+ * read when it came, which is the table it belongs with: a law's verdict
+ * comes at the Interval End of the table that first shows it.
+ */
+struct top_note {
+        uint64_t interval;
+        int level; /* syslog's, as the engine's (zm_level) */
+        char text[512];
+};
+/* Queue a message; the engine's log callback has this shape (ctx: the model). */
+void top_model_note(void *t, int level, const char *msg);
+/* Take the oldest message queued for an interval up to upto; false if none. */
+bool top_model_take_note(struct top_model *t, uint64_t upto, struct top_note *n);
+/* Messages lost because too many were queued at once. */
+uint64_t top_model_notes_dropped(const struct top_model *t);
 void top_frame_free(struct top_frame *f);
+/*
+ * Seconds from the interval that ended at TOD prev to f, for pacing a replay:
+ * by the TODs, or where they tell nothing (0: no time, as monwriter output
+ * read back; or a step back, two files one after the other) by f's own length.
+ */
+double top_gap(uint64_t prev, const struct top_frame *f);
 
 /* Input: a monreader device (data sets between 0-byte reads) or a file of any format. */
 enum top_pump { TOP_SRC_MORE, TOP_SRC_WAIT, TOP_SRC_END, TOP_SRC_FAIL };
 struct top_src;
+/* Where the input's messages go (the model's queue: top_model_note); NULL: stderr. */
+typedef void (*top_note_fn)(void *ctx, int level, const char *msg);
 struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
-                             const struct zd_handler *h);
+                             const struct zd_handler *h, top_note_fn note, void *note_ctx);
 /* Read and decode one piece; TOP_SRC_WAIT: nothing to read now (poll top_src_fd). */
 enum top_pump top_src_pump(struct top_src *s);
+/* The device's errors, survived (or not: TOP_EV_OTHER), each said as it came. */
+enum top_ev { TOP_EV_OVERFLOW, TOP_EV_FAULT, TOP_EV_SEVER, TOP_EV_OTHER, TOP_EV_N };
+uint64_t top_src_events(const struct top_src *s, enum top_ev k);
+/* Device errors and decode errors so far: the screen's count. */
+uint64_t top_src_errors(const struct top_src *s);
+/* The device errors on stderr, if any: 1 (data was lost), else 0. */
+int top_src_report(const struct top_src *s);
 int top_src_fd(const struct top_src *s); /* -1 for files: never wait */
 bool top_src_is_device(const struct top_src *s);
 const struct zd_stats *top_src_stats(const struct top_src *s);

@@ -90,8 +90,13 @@ static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
         s->begin(s->ctx);
         s->map_open(s->ctx);
         num(s, "interval", (double)f->seq);
-        if (zd_tod_to_iso8601(f->tod, when, sizeof(when)))
+        /* Always there; null when the input has no time (TOD 0), never 1900-01-01. */
+        if (f->tod && zd_tod_to_iso8601(f->tod, when, sizeof(when)))
                 str(s, "time", when);
+        else {
+                s->key(s->ctx, "time");
+                s->num(s->ctx, "null");
+        }
         str(s, "system", f->system);
         num(s, "interval_seconds", f->interval);
         num(s, "cpus", f->ncpu);

@@ -80,10 +80,13 @@ static void cell(char *buf, size_t n, const struct top_cell *c, int width, int d
 
 void top_fmt_title(char *buf, size_t n, const struct top_frame *f)
 {
-        char when[40] = "?";
-        if (zd_tod_to_iso8601(f->tod, when, sizeof(when)) && strlen(when) > 19) {
+        char when[40];
+        /* TOD 0 is no time (monwriter output read back), not 1900-01-01. */
+        if (f->tod && zd_tod_to_iso8601(f->tod, when, sizeof(when)) && strlen(when) > 19) {
                 when[10] = ' '; /* "2026-11-22 04:15:37 UTC": seconds are enough here */
                 snprintf(when + 19, sizeof(when) - 19, " UTC");
+        } else {
+                snprintf(when, sizeof(when), "time unknown");
         }
         snprintf(buf, n, "%s  %s  interval %llu", f->system[0] ? f->system : "(system?)", when,
                  (unsigned long long)f->seq);

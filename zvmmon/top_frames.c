@@ -14,9 +14,10 @@ static void on_record(void *ctx, const struct zd_record *r)
 {
         struct top_model *t = ctx;
         zm_engine_record(t->e, r);
+        t->records++;
         /* The configuration set also ends with an Interval End: no table for it. */
         if (r->family == ZD_FAM_CP && r->kind == 'S' && (r->domain == 0 || r->domain == 4))
-                t->samples = true;
+                t->samples = t->cp_seen = true;
 }
 
 /* A cell that got no value this interval: "?" while its law is off, else "-". */
@@ -118,7 +119,7 @@ struct top_model *top_model_new(void)
         if (!t)
                 return NULL;
         struct zm_options o = {.unverified = 1}; /* every value; allowed() applies auto's rule */
-        t->e = zm_engine_new(&o, top_on_metric, top_on_log, t);
+        t->e = zm_engine_new(&o, top_on_metric, top_model_note, t);
         if (!t->e) {
                 free(t);
                 return NULL;
@@ -134,6 +135,9 @@ void top_model_free(struct top_model *t)
                 top_frame_free(t->q[t->qhead++]);
         free(t->q);
         zm_engine_free(t->e);
+        for (; t->nn; t->nn--, t->nhead = (t->nhead + 1) % t->ncap)
+                free(t->notes[t->nhead].text);
+        free(t->notes);
         free(t->g);
         zh_free(&t->ix);
         free(t);
@@ -155,14 +159,26 @@ size_t top_model_pending(const struct top_model *t)
         return t->qn - t->qhead;
 }
 
-const char *top_model_last_log(const struct top_model *t)
-{
-        return t->log;
-}
-
 void top_frame_free(struct top_frame *f)
 {
         if (f)
                 free(f->rows);
         free(f);
+}
+
+double top_gap(uint64_t prev, const struct top_frame *f)
+{
+        if (prev && f->tod > prev)
+                return (double)(f->tod - prev) / 4096e6;
+        return f->interval > 0 ? f->interval : 0;
+}
+
+const char *top_model_why_none(const struct top_model *t)
+{
+        if (!t->records)
+                return "no monitor records";
+        if (!t->cp_seen)
+                return "no CP sample records (top's tables are CP's view of the guests; "
+                       "zvmmon dump shows every record)";
+        return "no complete sample interval";
 }

@@ -21,8 +21,10 @@ struct loop {
         bool paused, help, ended, failed, quit, dirty;
         unsigned steps;  /* n pressed: intervals still to show, however fast the keys came */
         double shown_at; /* when cur went up */
+        double msg_at;   /* when msg went up, and how grave it is (syslog level) */
+        int msg_level;
         unsigned long shown;
-        char status[48], msg[160];
+        char status[48], msg[600];
 };
 
 static double now(void)
@@ -52,12 +54,14 @@ static double due(const struct loop *l)
 {
         if (!l->cur || top_src_is_device(l->src) || l->o->speed <= 0)
                 return 0;
-        return l->shown_at + (double)(l->next->tod - l->cur->tod) / 4096e6 / l->o->speed;
+        return l->shown_at + top_gap(l->cur->tod, l->next) / l->o->speed;
 }
 
 static void advance(struct loop *l)
 {
         if (!l->next || (l->cur && !l->steps && (l->paused || now() < due(l))))
+                return;
+        if (l->o->max_frames && l->shown >= l->o->max_frames) /* -n N: the Nth stays up */
                 return;
         /* Live: after a pause show the newest interval, not the backlog. */
         while (top_src_is_device(l->src) && top_model_pending(l->t)) {
@@ -104,6 +108,25 @@ static void key(struct loop *l, int k)
                 l->o->sort = col;
 }
 
+/*
+ * The newest message goes to the bottom line, with the interval it came in,
+ * unless a graver one went up less than 10 s ago: a severed path is not to be
+ * hidden by the next interval's news of a law.
+ */
+static void take_notes(struct loop *l)
+{
+        struct top_note n;
+        while (top_model_take_note(l->t, UINT64_MAX, &n)) {
+                if (l->msg[0] && n.level > l->msg_level && now() - l->msg_at < 10)
+                        continue;
+                snprintf(l->msg, sizeof(l->msg), "interval %llu: %s",
+                         (unsigned long long)n.interval, n.text);
+                l->msg_level = n.level;
+                l->msg_at = now();
+                l->dirty = true;
+        }
+}
+
 static void draw(struct loop *l)
 {
         if (l->failed)
@@ -116,7 +139,12 @@ static void draw(struct loop *l)
                 snprintf(l->status, sizeof(l->status), "live");
         else
                 snprintf(l->status, sizeof(l->status), "replay x%g", l->o->speed);
-        snprintf(l->msg, sizeof(l->msg), "%s", top_model_last_log(l->t));
+        /* The device's errors (each also said on the bottom line) and the decoder's. */
+        uint64_t errs = top_src_errors(l->src);
+        size_t len = strlen(l->status);
+        if (errs)
+                snprintf(l->status + len, sizeof(l->status) - len, ", %llu input error%s",
+                         (unsigned long long)errs, errs == 1 ? "" : "s");
         struct top_screen s = {l->cur, l->o->sort, l->o->glob, l->status, l->msg, l->help};
         top_view_draw(&s);
         l->dirty = false;
@@ -140,20 +168,37 @@ static void wait_input(struct loop *l)
 int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
 {
         struct loop l = {.src = src, .t = t, .o = o, .paused = o->step, .dirty = true};
+        const struct top_frame *last = NULL; /* -n N: the Nth interval, left on the terminal */
         if (!top_view_open())
                 return 2;
         while (!l.quit) {
                 fill(&l);
                 advance(&l);
+                take_notes(&l);
                 if (l.dirty)
                         draw(&l);
-                if (o->max_frames && l.shown >= o->max_frames && !l.paused)
+                if (o->max_frames && l.shown >= o->max_frames && !l.paused) {
+                        last = l.cur;
                         break;
+                }
                 wait_input(&l);
                 for (int k; (k = top_view_key()) >= 0;)
                         key(&l, k);
         }
         top_view_close();
+        if (l.failed && l.msg[0]) /* the reason was on the screen, now gone */
+                fprintf(stderr, "zvmmon top: %s\n", l.msg);
+        /*
+         * top(1) -n N ends right after its Nth frame, which stays on the
+         * terminal: it draws on the normal screen.  Ours is the alternate
+         * screen, gone at endwin(): the Nth interval is printed where it stays.
+         */
+        if (last) {
+                struct top_batch *b = top_batch_new(stdout, false, o->sort, o->glob);
+                if (b)
+                        top_batch_frame(b, last);
+                top_batch_free(b);
+        }
         top_frame_free(l.cur);
         top_frame_free(l.next);
         return l.failed ? 2 : 0;

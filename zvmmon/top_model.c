@@ -157,9 +157,52 @@ void top_on_metric(void *ctx, const struct zm_metric *m)
                 on_system(t, m, top_allowed(t, m->check));
 }
 
-void top_on_log(void *ctx, int level, const char *msg)
+/* More than this at once (a whole system's guests with bad APPLDATA) and the newest go. */
+#define NOTES_MAX 4096
+
+void top_model_note(void *ctx, int level, const char *msg)
 {
         struct top_model *t = ctx;
-        if (level <= 6)
-                snprintf(t->log, sizeof(t->log), "%s", msg);
+        char *text = NULL;
+        if (t->nn == NOTES_MAX || !(text = strdup(msg))) {
+                t->ndropped++;
+                return;
+        }
+        if (t->nn == t->ncap) {
+                size_t cap = t->ncap ? 2 * t->ncap : 16;
+                struct note *p = malloc(cap * sizeof(*p));
+                if (!p) {
+                        free(text);
+                        t->ndropped++;
+                        return;
+                }
+                /* Unroll the ring into the new array, oldest first. */
+                for (size_t i = 0; i < t->nn; i++)
+                        p[i] = t->notes[(t->nhead + i) % t->ncap];
+                free(t->notes);
+                t->notes = p;
+                t->ncap = cap;
+                t->nhead = 0;
+        }
+        /* Not yet counted in seq: the interval being read is the next table's. */
+        t->notes[(t->nhead + t->nn++) % t->ncap] = (struct note){t->seq + 1, level, text};
+}
+
+bool top_model_take_note(struct top_model *t, uint64_t upto, struct top_note *n)
+{
+        if (!t->nn || t->notes[t->nhead].interval > upto)
+                return false;
+        struct note *o = &t->notes[t->nhead];
+        n->interval = o->interval;
+        n->level = o->level;
+        snprintf(n->text, sizeof(n->text), "%s", o->text);
+        free(o->text);
+        t->nhead = (t->nhead + 1) % t->ncap;
+        t->nn--;
+        return true;
+}
+
+uint64_t top_model_notes_dropped(const struct top_model *t)
+{
+        return t->ndropped;
 }

@@ -23,6 +23,12 @@ struct guest {
         struct ctr ctr[NCTR];
 };
 
+struct note {
+        uint64_t interval;
+        int level;
+        char *text;
+};
+
 struct top_model {
         struct zm_engine *e;
         struct guest *g;
@@ -34,11 +40,15 @@ struct top_model {
         unsigned ncpu;
         bool busy_ok;
         struct ctr syspage;
-        bool samples; /* CP sample records since the last frame */
+        bool samples;     /* CP sample records since the last frame */
+        uint64_t records; /* any records, and any CP samples: why there is no table */
+        bool cp_seen;
         uint64_t seq;
         struct top_frame **q;
         size_t qhead, qn, qcap;
-        char log[160];
+        struct note *notes; /* a ring: batch mode prints them with their tables */
+        size_t nhead, nn, ncap;
+        uint64_t ndropped;
 };
 
 uint64_t top_pack(const char *userid);
@@ -46,6 +56,5 @@ uint64_t top_pack(const char *userid);
 bool top_allowed(const struct top_model *t, const char *check);
 void top_put(struct top_cell *c, bool *got, double v, bool ok);
 void top_on_metric(void *ctx, const struct zm_metric *m);
-void top_on_log(void *ctx, int level, const char *msg);
 
 #endif

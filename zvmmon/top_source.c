@@ -4,15 +4,20 @@
  * a file of any format through a stream, or a monreader device whose data
  * sets end with a 0-byte read, as in capture_loop.c (EAGAIN: wait for poll;
  * EOVERFLOW: data was lost, go on; EFAULT: the partial set is dropped; EIO:
- * the path was severed, open again).
+ * the path was severed, open again).  Each of these is said as it happens
+ * (the full screen has no stderr while it is up: the message goes to the
+ * caller's note function, the model's queue) and counted.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "metric/metric.h"
 #include "top.h"
 
 struct top_src {
@@ -25,21 +30,36 @@ struct top_src {
         unsigned char *set;
         size_t n, cap;
         uint64_t sets;
+        bool regular; /* a plain file given as the device: its end is the end */
+        top_note_fn note;
+        void *note_ctx;
+        uint64_t ev[TOP_EV_N];
 };
+
+__attribute__((format(printf, 3, 4))) static void say(struct top_src *s, int level, const char *fmt,
+                                                      ...)
+{
+        char what[320], msg[400];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof(what), fmt, ap);
+        va_end(ap);
+        snprintf(msg, sizeof(msg), "%s: %s", s->path, what);
+        if (s->note)
+                s->note(s->note_ctx, level, msg);
+        else
+                fprintf(stderr, "zvmmon top: %s\n", msg);
+}
 
 static int open_dev(const char *path)
 {
-        int fd = open(path, O_RDONLY | O_NONBLOCK);
-        if (fd < 0)
-                fprintf(stderr, "zvmmon top: %s: %s%s\n", path, strerror(errno),
-                        errno == EBUSY ? " (one reader at a time: is the zvm plugin or a "
-                                         "capture running?)"
-                                       : "");
-        return fd;
+        return open(path, O_RDONLY | O_NONBLOCK);
 }
 
+static const char busy_hint[] = " (one reader at a time: is the zvm plugin or a capture running?)";
+
 struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
-                             const struct zd_handler *h)
+                             const struct zd_handler *h, top_note_fn note, void *note_ctx)
 {
         struct top_src *s = calloc(1, sizeof(*s));
         if (!s)
@@ -47,11 +67,19 @@ struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
         s->device = device;
         s->path = path;
         s->fd = -1;
+        s->note = note;
+        s->note_ctx = note_ctx;
         if (device) {
+                struct stat st;
                 zd_decoder_init(&s->dec, h);
                 s->fd = open_dev(path);
-                if (s->fd >= 0)
+                if (s->fd < 0)
+                        fprintf(stderr, "zvmmon top: %s: %s%s\n", path, strerror(errno),
+                                errno == EBUSY ? busy_hint : "");
+                if (s->fd >= 0) {
+                        s->regular = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
                         return s;
+                }
         } else {
                 s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
                 if (!s->f)
@@ -67,18 +95,51 @@ static enum top_pump pump_file(struct top_src *s)
 {
         static unsigned char buf[1 << 14];
         size_t n = fread(buf, 1, sizeof(buf), s->f);
-        if (n > 0)
-                return zd_stream_feed(s->s, buf, n) == 0 ? TOP_SRC_MORE : TOP_SRC_FAIL;
+        if (n > 0 && zd_stream_feed(s->s, buf, n) == 0)
+                return TOP_SRC_MORE;
+        if (n > 0) { /* 64 KB and no format recognised, or the source gave up */
+                say(s, ZM_LOG_ERR, "%s",
+                    zd_stream_format(s->s) == ZD_FMT_UNKNOWN
+                        ? "not monitor data this build can read"
+                        : "cannot be decoded further");
+                return TOP_SRC_FAIL;
+        }
         if (ferror(s->f)) {
-                fprintf(stderr, "zvmmon top: %s: read error\n", s->path);
+                say(s, ZM_LOG_ERR, "read error: %s", strerror(errno));
                 return TOP_SRC_FAIL;
         }
         zd_stream_finish(s->s);
         if (zd_stream_format(s->s) == ZD_FMT_UNKNOWN) {
-                fprintf(stderr, "zvmmon top: %s: not monitor data this build can read\n", s->path);
+                say(s, ZM_LOG_ERR, "not monitor data this build can read");
                 return TOP_SRC_FAIL;
         }
         return TOP_SRC_END;
+}
+
+static void pause_ms(long ms)
+{
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+}
+
+/* The severed path's close may not be done with when we open again (EBUSY). */
+static enum top_pump reopen(struct top_src *s, const char *why)
+{
+        bool partial = s->n > 0;
+        s->n = 0;
+        close(s->fd);
+        int err = 0;
+        for (int i = 0; (s->fd = open_dev(s->path)) < 0 && (err = errno) == EBUSY && i < 20; i++)
+                pause_ms(50);
+        if (s->fd < 0) {
+                say(s, ZM_LOG_ERR, "%s%s; cannot open it again: %s%s", why,
+                    partial ? ", the partial data set dropped" : "", strerror(err),
+                    err == EBUSY ? busy_hint : "");
+                return TOP_SRC_FAIL;
+        }
+        say(s, ZM_LOG_WARNING, "%s%s; reopened", why,
+            partial ? ", the partial data set dropped" : "");
+        return TOP_SRC_MORE;
 }
 
 static enum top_pump dev_error(struct top_src *s)
@@ -89,17 +150,24 @@ static enum top_pump dev_error(struct top_src *s)
         case EAGAIN:
                 return TOP_SRC_WAIT;
         case EOVERFLOW: /* the sets before it are whole; the table goes on */
+                s->ev[TOP_EV_OVERFLOW]++;
+                say(s, ZM_LOG_WARNING,
+                    "EOVERFLOW: the message limit was reached, monitor data was lost after "
+                    "data set %llu",
+                    (unsigned long long)s->sets);
                 return TOP_SRC_MORE;
         case EFAULT:
+                s->ev[TOP_EV_FAULT]++;
+                say(s, ZM_LOG_WARNING, "EFAULT: %s",
+                    s->n ? "the partial data set dropped" : "a data set could not be read");
                 s->n = 0;
                 return TOP_SRC_MORE;
         case EIO:
-                s->n = 0;
-                close(s->fd);
-                s->fd = open_dev(s->path);
-                return s->fd < 0 ? TOP_SRC_FAIL : TOP_SRC_MORE;
+                s->ev[TOP_EV_SEVER]++;
+                return reopen(s, "EIO: the path was severed");
         default:
-                fprintf(stderr, "zvmmon top: %s: %s\n", s->path, strerror(errno));
+                s->ev[TOP_EV_OTHER]++;
+                say(s, ZM_LOG_ERR, "read: %s", strerror(errno));
                 return TOP_SRC_FAIL;
         }
 }
@@ -121,9 +189,15 @@ static enum top_pump pump_dev(struct top_src *s)
                 s->n += (size_t)got;
                 return TOP_SRC_MORE;
         }
+        if (!s->n && s->regular) { /* a monreader's 0-byte reads never end; a file's do */
+                say(s, ZM_LOG_NOTICE,
+                    "end of file (not a character device: read as %llu data "
+                    "set%s)",
+                    (unsigned long long)s->sets, s->sets == 1 ? "" : "s");
+                return TOP_SRC_END;
+        }
         if (!s->n) { /* an invalid MCA is answered with an immediate 0-byte read: no spin */
-                struct timespec ts = {0, 50 * 1000000L};
-                nanosleep(&ts, NULL);
+                pause_ms(50);
                 return TOP_SRC_WAIT;
         }
         zd_decode_dataset(&s->dec, zd_view_make(s->set, s->n), s->sets++, 0);
@@ -134,6 +208,35 @@ static enum top_pump pump_dev(struct top_src *s)
 enum top_pump top_src_pump(struct top_src *s)
 {
         return s->device ? pump_dev(s) : pump_file(s);
+}
+
+uint64_t top_src_events(const struct top_src *s, enum top_ev k)
+{
+        return s->ev[k];
+}
+
+uint64_t top_src_errors(const struct top_src *s)
+{
+        uint64_t n = zd_stats_errors(top_src_stats(s));
+        for (int k = 0; k < TOP_EV_N; k++)
+                n += s->ev[k];
+        return n;
+}
+
+int top_src_report(const struct top_src *s)
+{
+        uint64_t n = 0;
+        for (int k = 0; k < TOP_EV_N; k++)
+                n += s->ev[k];
+        if (!n)
+                return 0;
+        fprintf(stderr,
+                "zvmmon top: %s: %llu device error%s: %llu EOVERFLOW (data lost), %llu EFAULT, "
+                "%llu EIO (severed, reopened), %llu other\n",
+                s->path, (unsigned long long)n, n == 1 ? "" : "s",
+                (unsigned long long)s->ev[TOP_EV_OVERFLOW], (unsigned long long)s->ev[TOP_EV_FAULT],
+                (unsigned long long)s->ev[TOP_EV_SEVER], (unsigned long long)s->ev[TOP_EV_OTHER]);
+        return 1;
 }
 
 int top_src_fd(const struct top_src *s)

@@ -6,6 +6,7 @@
 set -u
 Z=$1 SIM=$2 W=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../.." && pwd)
 CHECK="python3 $HERE/truth_top.py"
 for t in tmux python3 fusermount3; do
 	command -v $t >/dev/null || { echo "check-zvmmon-top: $t missing (make deps)"; exit 1; }
@@ -30,17 +31,63 @@ check() { # what, then the checker's arguments
 	--seed 11 --break-law guest-cpu --truth "$W/b.truth" 2>>"$W/sim.err" || fail "zvmsim monwrite (broken)"
 
 # 1. Batch mode.
-"$Z" top -b --json "$W/a.mw" >"$W/a.json" || fail "top -b --json exit $?"
+"$Z" top -b --json "$W/a.mw" >"$W/a.json" 2>"$W/a.err" || fail "top -b --json exit $?"
 check "batch JSON equals the truth, sorted by CPU" json "$W/a.truth" "$W/a.json"
-"$Z" top -b --json --sort i --filter 'user*' "$W/a.mw" >"$W/af.json" || fail "top -b --sort i exit $?"
+"$Z" top -b --json --sort i --filter 'user*' "$W/a.mw" >"$W/af.json" 2>/dev/null || fail "top -b --sort i exit $?"
 check "batch JSON sorted by virtual I/O, filtered USER*" json "$W/a.truth" "$W/af.json" --sort i --filter 'user*'
-"$Z" top -b --json "$W/b.mw" >"$W/b.json" || fail "top -b (broken law) exit $?"
+"$Z" top -b --json "$W/b.mw" >"$W/b.json" 2>"$W/b.err" || fail "top -b (broken law) exit $?"
 check "guest-cpu broken: CPU% stays '?', the rest are numbers" json "$W/b.truth" "$W/b.json" --broken guest-cpu
-"$Z" top -b -n 6 --sort r "$W/a.mw" >"$W/a.txt" || fail "top -b -n 6 exit $?"
+"$Z" top -b -n 6 --sort r "$W/a.mw" >"$W/a.txt" 2>/dev/null || fail "top -b -n 6 exit $?"
 n=$(grep -c ' interval [0-9]* (60 s)' "$W/a.txt")
 [ "$n" = 6 ] && ok "-n 6 prints 6 tables" || fail "-n 6 printed $n tables"
 tail -n +$(($(grep -n ' interval 6 ' "$W/a.txt" | cut -d: -f1))) "$W/a.txt" >"$W/a6.txt"
 check "batch text, interval 6, sorted by resident storage" screen "$W/a.truth" "$W/a6.txt" 6 --sort r
+
+# 1b. The engine's messages in batch mode: on stderr, each with the interval it
+# came in, so that stdout keeps one table (or one JSON object) per interval.  A
+# law's "held" line comes with the first interval that shows its figures
+# (truth_top.py: guest-vcpu at interval 4), the broken law's with the one it broke in.
+grep -Eq '^zvmmon top: interval [2-8]: law guest-cpu broken' "$W/b.err" &&
+	ok "batch JSON: the broken law's message on stderr" || { cat "$W/b.err"; fail "no message for the broken law on stderr"; }
+grep -q '^zvmmon top: interval 4: law guest-vcpu held' "$W/b.err" &&
+	ok "batch: a law's message carries the interval that first shows its figures" ||
+	{ cat "$W/b.err"; fail "law guest-vcpu: no message with interval 4"; }
+"$Z" top -b "$W/b.mw" >"$W/b.txt" 2>"$W/bt.err" || fail "top -b (text, broken law) exit $?"
+grep -q 'law ' "$W/b.txt" && fail "an engine message inside the text tables"
+grep -q 'law guest-cpu broken' "$W/bt.err" && ok "batch text: the message on stderr, not in the tables" ||
+	fail "batch text: no message on stderr"
+
+# 1c. Times: a file whose records have no time (TOD 0, as monwriter output read
+# back) shows none, not the TOD epoch (1900); a file whose time steps back (two
+# files one after the other) is still paced, not stalled.
+python3 "$HERE/notime.py" "$Z" "$W/a.mw" "$W/notime.mw" >/dev/null || fail "notime.py"
+"$Z" top -b --json -n 3 "$W/notime.mw" >"$W/notime.json" 2>/dev/null || fail "top -b --json (no time) exit $?"
+python3 - "$W/notime.json" <<'PY' && ok "no time: JSON \"time\" is null, \"tod\" 0" || fail "no time: JSON time not null"
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1])]
+bad = [o.get("time", "absent") for o in f if o.get("time", "absent") is not None or o["tod"] != 0]
+print(f"{len(f)} intervals, times {bad}" if bad or not f else f"{len(f)} intervals, no time")
+sys.exit(1 if bad or len(f) != 3 else 0)
+PY
+"$Z" top -b -n 1 "$W/notime.mw" >"$W/notime.txt" 2>/dev/null || fail "top -b (no time) exit $?"
+if grep -q '1900' "$W/notime.txt" || ! grep -q 'time unknown  interval 1 ' "$W/notime.txt"; then
+	head -2 "$W/notime.txt"; fail "no time: the title shows a time"
+else ok "no time: the title says time unknown"; fi
+cat "$W/a.mw" "$W/a.mw" >"$W/twice.mw"
+timeout 20 "$Z" top -b --speed 100000 "$W/twice.mw" >"$W/twice.txt" 2>/dev/null; rc=$?
+n=$(grep -c ' interval [0-9]* (60 s)' "$W/twice.txt")
+[ $rc -eq 0 ] && [ "$n" = 16 ] && ok "time steps back: --speed still paces, 16 tables" ||
+	fail "time steps back: exit $rc (124: stalled), $n tables"
+python3 "$TOP/tests/e2e/monwriter/fsstat_writer.py" "$W/fs.bin" "$W/fs.json" 4 >/dev/null
+"$Z" top -b --json "$W/fs.bin" >"$W/fs.out" 2>"$W/fs.err"
+if grep -q '1900' "$W/fs.out" "$W/fs.err" || ! grep -q 'no CP sample records' "$W/fs.err"; then
+	cat "$W/fs.err"; fail "monwriter output: a 1900 time, or no word of why there is no table"
+else ok "monwriter output (no time, no CP samples): no table, and why; no 1900"; fi
+
+# 1d. A device that ends (a regular file given as --device): said, and top ends.
+timeout 20 "$Z" top -b --device "$W/a.mw" >"$W/devfile.txt" 2>"$W/devfile.err"; rc=$?
+[ $rc -ne 124 ] && grep -q 'end of file' "$W/devfile.err" && ok "a device that ends: said, exit $rc" ||
+	{ cat "$W/devfile.err"; fail "a device that ends: exit $rc (124: it waited forever)"; }
 
 # 2. The full screen under tmux, stepped interval by interval.
 T="tmux -L zvmmon-top-$$ -f /dev/null"
@@ -48,7 +95,7 @@ cleanup() { $T kill-server 2>/dev/null; fusermount3 -u "$W/mnt" 2>/dev/null
 	[ -n "${sim:-}" ] && { kill "$sim" 2>/dev/null; wait "$sim" 2>/dev/null; }; }
 trap cleanup EXIT
 $T new-session -d -s top -x 110 -y 40 "$Z top --step '$W/a.mw'; echo \"exit \$?\" >'$W/exit'; sleep 60"
-screen() { $T capture-pane -p -t top >"$W/screen.txt"; }
+screen() { $T capture-pane -p -t "${PANE:-top}" >"$W/screen.txt"; }
 wait_for() { # text on screen, up to 10 s; then the screen once it has settled
 	for _ in $(seq 100); do
 		screen
@@ -79,6 +126,26 @@ for _ in $(seq 50); do [ -s "$W/exit" ] && break; sleep 0.1; done
 [ "$(cat "$W/exit" 2>/dev/null)" = "exit 0" ] && ok "q quits, exit 0" || fail "q: $(cat "$W/exit" 2>/dev/null || echo 'still running')"
 echo "--- screen (interval 6, sorted by VIO/s):"; sed -n '1,12p' "$W/screen-vio.txt"
 
+# -n N on the full screen ends as top(1) -n does: right after the Nth interval,
+# which stays on the terminal (printed there once the full screen is left).
+$T new-session -d -s n3 -x 110 -y 40 "$Z top -n 3 --speed 1000 '$W/a.mw'; echo \"exit \$?\" >'$W/exit-n'; sleep 60"
+for _ in $(seq 100); do [ -s "$W/exit-n" ] && break; sleep 0.1; done
+$T capture-pane -p -t n3 >"$W/screen-n.txt"
+[ "$(cat "$W/exit-n" 2>/dev/null)" = "exit 0" ] && ok "-n 3 on the full screen: exit 0" ||
+	fail "-n 3 on the full screen: $(cat "$W/exit-n" 2>/dev/null || echo 'still running')"
+check "-n 3: interval 3 stays on the terminal after top ends" screen "$W/a.truth" "$W/screen-n.txt" 3
+# Paused at the Nth interval longer than the replay's gap (--speed 30: 2 s),
+# space ends with the Nth, not the one that fell due meanwhile.
+$T new-session -d -s n2 -x 110 -y 40 "$Z top --step -n 2 '$W/a.mw'; echo \"exit \$?\" >'$W/exit-n2'; sleep 60"
+PANE=n2 wait_for 'interval 1 (60 s)' >/dev/null || fail "--step -n 2: no first interval"
+$T send-keys -t n2 n
+PANE=n2 wait_for 'interval 2 (60 s)' >/dev/null || fail "--step -n 2: n did not step"
+sleep 3
+$T send-keys -t n2 ' '
+for _ in $(seq 50); do [ -s "$W/exit-n2" ] && break; sleep 0.1; done
+$T capture-pane -p -t n2 >"$W/screen-n2.txt"
+check "--step -n 2: space after a long pause ends with interval 2 on the terminal" screen "$W/a.truth" "$W/screen-n2.txt" 2
+
 # 3. Live: the device path on zvmsim's monreader (data sets between 0-byte reads).
 "$SIM" run -m "$W/mnt" --interval 0 --guests 10 --linux 2 --seed 5 --truth "$W/live.truth" >"$W/run.log" 2>&1 &
 sim=$!
@@ -94,6 +161,51 @@ if [ -e "$W/mnt/control" ]; then
 	check "live device: figures equal the truth" json "$W/live.truth" "$W/live.json"
 else
 	cat "$W/run.log"; fail "zvmsim did not mount"
+fi
+
+# 4. Device errors on the live path (zvmsim's control file): EFAULT, the
+# message limit (EOVERFLOW) and a sever (EIO, then a reopen) are survived and
+# said: in batch mode on stderr with the interval they came in, counted at the
+# end (exit 1: data was lost), stdout still one JSON object per interval; on the
+# full screen in the message line, counted in the status.
+if [ -z "${sim:-}" ]; then
+	"$SIM" run -m "$W/mnt" --interval 0 --guests 6 --linux 1 --seed 5 --msglim 10 >"$W/run2.log" 2>&1 &
+	sim=$!
+	for _ in $(seq 50); do [ -e "$W/mnt/control" ] && break; sleep 0.1; done
+fi
+ctl() { echo "$*" >"$W/mnt/control"; sleep 0.5; }
+if [ -e "$W/mnt/control" ]; then
+	# 2 + 1 + 10 (the message limit: 5 of 15 intervals lost) + 3 after the sever
+	"$Z" top -b --json -n 16 --device "$W/mnt/monreader" >"$W/faults.json" 2>"$W/faults.err" &
+	top=$!
+	sleep 1
+	ctl interval 2; ctl efault; ctl interval 1; ctl overflow; ctl sever; ctl interval 3
+	for _ in $(seq 30); do kill -0 $top 2>/dev/null || break; ctl interval 1; done
+	kill $top 2>/dev/null
+	wait $top; rc=$?
+	echo "--- what top -b said of the faulty device:"; grep monreader "$W/faults.err"
+	[ $rc -eq 1 ] && ok "device errors: exit 1 (data was lost)" || fail "device errors: exit $rc, want 1"
+	for what in 'interval [0-9]*: .*EFAULT' 'interval [0-9]*: .*EOVERFLOW' 'interval [0-9]*: .*EIO.*reopened' \
+		'^zvmmon top: .*monreader: 3 device errors'; do
+		grep -q "$what" "$W/faults.err" && ok "device errors: stderr has '$what'" || fail "device errors: no '$what' on stderr"
+	done
+	python3 -c 'import json,sys; n=[json.loads(l)["interval"] for l in open(sys.argv[1])]; sys.exit(n!=list(range(1,17)))' \
+		"$W/faults.json" && ok "device errors: stdout is 16 JSON intervals" || fail "device errors: stdout is not 16 JSON intervals"
+	$T new-session -d -s live -x 110 -y 40 "$Z top --device '$W/mnt/monreader'; echo \"exit \$?\" >'$W/exit-live'; sleep 60"
+	PANE=live
+	sleep 1
+	ctl interval 2
+	wait_for ' interval 2 ' >/dev/null || fail "live full screen: no interval 2"
+	ctl sever; ctl interval 1
+	wait_for 'EIO' && grep -q '\[live, 1 input error\]' "$W/screen.txt" &&
+		ok "live full screen: the sever in the message line, counted in the status" ||
+		{ cat "$W/screen.txt"; fail "live full screen: the sever not shown"; }
+	$T send-keys -t live q
+	for _ in $(seq 50); do [ -s "$W/exit-live" ] && break; sleep 0.1; done
+	grep -q 'exit 1' "$W/exit-live" 2>/dev/null && ok "live full screen: exit 1 after the sever" ||
+		fail "live full screen: $(cat "$W/exit-live" 2>/dev/null || echo 'still running')"
+else
+	cat "$W/run2.log"; fail "zvmsim did not mount (device errors)"
 fi
 
 if [ $fails -ne 0 ]; then echo "check-zvmmon-top: $fails failure(s)"; exit 1; fi
