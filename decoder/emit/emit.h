@@ -30,6 +30,7 @@ struct zd_sink {
         void (*num)(void *ctx, const char *literal); /* a valid JSON number */
         void (*str)(void *ctx, const char *s, size_t n);
         void (*boolean)(void *ctx, bool b);
+        void (*null)(void *ctx); /* a value that is not known (a TOD of 0) */
         void (*destroy)(void *ctx);
 };
 bool zd_sink_json(struct zd_sink *s, FILE *out);

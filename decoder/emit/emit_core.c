@@ -146,7 +146,12 @@ static void ktod(struct zd_sink *s, const char *k, const char *tk, uint64_t tod)
         char b[40];
         snprintf(b, sizeof(b), "0x%016" PRIX64, tod);
         kstr(s, k, b);
-        if (zd_tod_to_iso8601(tod, b, sizeof(b)))
+        /* TOD 0 is no time: a record of a monwriter file (CP stamps the time), a field
+         * never filled; the TOD clock's epoch would read as 1900-01-01. */
+        if (tod == 0) {
+                s->key(s->ctx, tk);
+                s->null(s->ctx);
+        } else if (zd_tod_to_iso8601(tod, b, sizeof(b)))
                 kstr(s, tk, b);
 }
 

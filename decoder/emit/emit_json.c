@@ -65,6 +65,11 @@ static void j_bool(void *c, bool b)
         yajl_gen_bool(((struct jsink *)c)->g, b);
 }
 
+static void j_null(void *c)
+{
+        yajl_gen_null(((struct jsink *)c)->g);
+}
+
 static void j_destroy(void *c)
 {
         struct jsink *j = c;
@@ -85,8 +90,8 @@ bool zd_sink_json(struct zd_sink *s, FILE *out)
         }
         /* The walk hands over ASCII or valid UTF-8 only; let yajl check anyway. */
         yajl_gen_config(j->g, yajl_gen_validate_utf8, 1);
-        *s = (struct zd_sink){j,          j_begin,     j_end,        j_key,
-                              j_map_open, j_map_close, j_array_open, j_array_close,
-                              j_num,      j_str,       j_bool,       j_destroy};
+        *s = (struct zd_sink){j,           j_begin,      j_end,         j_key, j_map_open,
+                              j_map_close, j_array_open, j_array_close, j_num, j_str,
+                              j_bool,      j_null,       j_destroy};
         return true;
 }

@@ -126,6 +126,12 @@ static void t_bool(void *c, bool b)
         fputs(b ? "true" : "false", ((struct tsink *)c)->out);
 }
 
+static void t_null(void *c)
+{
+        scalar_prefix(c);
+        fputs("-", ((struct tsink *)c)->out);
+}
+
 static void t_destroy(void *c)
 {
         free(c);
@@ -137,7 +143,7 @@ bool zd_sink_text(struct zd_sink *s, FILE *out)
         if (!t)
                 return false;
         t->out = out;
-        *s = (struct zd_sink){t,       t_begin, t_end, t_key,  t_map_open, t_close, t_array_open,
-                              t_close, t_num,   t_str, t_bool, t_destroy};
+        *s = (struct zd_sink){t,       t_begin, t_end, t_key,  t_map_open, t_close,  t_array_open,
+                              t_close, t_num,   t_str, t_bool, t_null,     t_destroy};
         return true;
 }

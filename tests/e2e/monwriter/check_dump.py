@@ -6,7 +6,9 @@ usage: check_dump.py TRUTH.json DUMP.jsonl
 Every record written must come out, in order, as a D10R2 sample under
 userid MONWRITR with the product id the driver builds (LNXAPPL, applid 1,
 record 0, the mod level written), its time stamp, mount point and statvfs;
-the STOP as one D10R1; an Interval End after each pass.
+the STOP as one D10R1; an Interval End after each pass.  A monwriter file
+has no time of CP's: every record says TOD 0 and "time": null, never the TOD
+clock's epoch (1900).
 """
 import json, sys
 
@@ -31,6 +33,11 @@ for t, r in zip(truth, samples):
            "dir": fs["fs_dir"], "statvfs": [fs[k] for k in keys], "flag": True}
     if got != want:
         print(f"WRONG   pass {t['pass']} mod {t['mod']}: got {got}, wrote {want}"); bad += 1
+for r in samples + events:
+    if r.get("tod") != "0x0000000000000000" or r.get("time", "absent") is not None:
+        print(f"TIME    a D10 record with tod {r.get('tod')} time {r.get('time', 'absent')}, "
+              "want TOD 0 and time null"); bad += 1
+        break
 passes = len({t["pass"] for t in truth})
 stops = [e for e in events if e["appl"]["type"] == "fsstatd"]
 freed = max(t["mod"] for t in truth)  # the last pass writes one file system fewer
