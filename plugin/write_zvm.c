@@ -57,8 +57,8 @@ static int fd = -1;
 /* Counters the read callback reports; the writer thread copies its own in after each pass. */
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-        uint64_t dropped_name, dropped_space, dropped_expired, starts, updates, stops, errors,
-            records;
+        uint64_t dropped_name, dropped_space, dropped_expired, merged, starts, updates, stops,
+            errors, records;
 } stats;
 
 static double mono_now(void)
@@ -328,6 +328,7 @@ static void publish_stats(void)
         pthread_mutex_lock(&stats_mu);
         stats.dropped_space = table.dropped_space + table.dropped_full;
         stats.dropped_expired = table.dropped_expired;
+        stats.merged = table.merged;
         stats.starts = writer.starts;
         stats.updates = writer.updates;
         stats.stops = writer.stops;
@@ -377,7 +378,13 @@ static bool unwritten(void)
 static void *wz_thread(void *arg)
 {
         (void)arg;
-        double now = mono_now(), next = now + cfg.write_interval, retry_at = 0;
+        /*
+         * The first pass half a WriteInterval in: collectd's reads began at init too,
+         * every Interval, and with passes at the same phase a value read just after a
+         * pass waited a whole interval, its successor racing the next pass (merged by
+         * a fraction of a millisecond).  Halfway between, jitter decides nothing.
+         */
+        double now = mono_now(), next = now + cfg.write_interval / 2, retry_at = 0;
         for (;;) {
                 pthread_mutex_lock(&queue.mu);
                 while (!queue.stop && !queue.kick && queue.n < queue.cap / 2 &&
@@ -436,6 +443,7 @@ static int wz_read(void)
         submit("total_values", "dropped_space", (value_t){.derive = (derive_t)s.dropped_space});
         submit("total_values", "dropped_expired", (value_t){.derive = (derive_t)s.dropped_expired});
         submit("total_values", "dropped_name", (value_t){.derive = (derive_t)s.dropped_name});
+        submit("total_values", "merged", (value_t){.derive = (derive_t)s.merged});
         submit("total_operations", "record_start", (value_t){.derive = (derive_t)s.starts});
         submit("total_operations", "record_update", (value_t){.derive = (derive_t)s.updates});
         submit("total_operations", "record_stop", (value_t){.derive = (derive_t)s.stops});

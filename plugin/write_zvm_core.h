@@ -62,6 +62,8 @@ struct wz_table {
         uint64_t dropped_full;    /* new identifiers refused because the table was full */
         uint64_t dropped_space;   /* missed by a pass, then replaced or expired */
         uint64_t dropped_expired; /* expired before any pass could write it */
+        /* not a loss: replaced by a newer value of its identifier before any pass came */
+        uint64_t merged;
 };
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);

@@ -124,7 +124,8 @@ static void leave(struct wz_table *t, const struct wz_item *old, bool expired)
                 t->dropped_space++;
         else if (expired) /* it aged out between two passes: WriteInterval > Timeout x interval */
                 t->dropped_expired++;
-        /* replaced before any pass: the newer value is the one to write, nothing is lost */
+        else /* replaced before any pass: the newer value is the one to write */
+                t->merged++;
 }
 
 /* Producers' items may carry anything in these: a value enters owed nothing. */

@@ -275,7 +275,7 @@ static void a_full_queue_drops_and_counts(void **state)
         assert_int_equal(queue.n, 4);
         assert_int_equal(queue.dropped, 2);
         assert_int_equal(wz_read(), 0); /* self-metrics */
-        assert_int_equal(ndispatched, 11);
+        assert_int_equal(ndispatched, 12);
 }
 
 /*

@@ -443,7 +443,8 @@ static void dropped_space_counts_values_not_passes(void **state)
         assert_int_equal(t.dropped_space, 10);
         fill(&t, 80, 10, 102); /* the replacements were in no pass: the newest one wins */
         assert_int_equal(t.dropped_space, 10);
-        f.max_bufs = 255; /* recovered: everything in the table is written */
+        assert_int_equal(t.merged, 10); /* merged, not lost: counted apart */
+        f.max_bufs = 255;               /* recovered: everything in the table is written */
         assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
         assert_int_equal(f.starts, 2);
         assert_int_equal(wz_table_expire(&t, 1000, 2), 100);
@@ -474,6 +475,7 @@ static void a_value_written_once_is_not_counted(void **state)
         it.e.value = 2;
         wz_table_put(&t, &it); /* value 1 was in a failed pass only: lost */
         assert_int_equal(t.dropped_space, 1);
+        assert_int_equal(t.merged, 0);
         f.fail_any = 0;
         assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
         assert_int_equal(wz_table_expire(&t, 1000, 2), 1); /* value 2 was written */

@@ -29,8 +29,9 @@ merged: WriteInterval equals Interval.  Every value written must come back,
         newer value's time held anything older.  The newest value of each
         identifier is written (the last pass at shutdown).
 
-Both: nothing written that was not dispatched, and the plugin's own loss
-counters (dropped_queue, dropped_space, dropped_expired) stay 0.
+Both: nothing written that was not dispatched, the plugin's own loss
+counters (dropped_queue, dropped_space, dropped_expired) stay 0, and its
+count of merged values is no more than the merges found here (0 for exact).
 """
 import datetime
 import glob
@@ -135,6 +136,12 @@ def main(mode, wcsv, dump, rcsv):
         rows = disp.get("write_zvm/total_values-" + c, {})
         if not rows or rows[max(rows)] != [0]:
             problems.append(f"write_zvm/total_values-{c}: {rows and rows[max(rows)]}, want 0")
+    # The plugin's own count of merged values: never more than the merges seen here (its
+    # last reading may come before the last merges), none where none can happen.
+    rows = disp.get("write_zvm/total_values-merged", {})
+    counted = rows[max(rows)][0] if rows else None
+    if counted is None or counted > n["merged"] or (mode == "exact" and counted != 0):
+        problems.append(f"write_zvm/total_values-merged: {counted}, {n['merged']} merged here")
     mu = ("memory/memory-used", len(disp.get("memory/memory-used", {})),
           len(wrote.get("memory/memory-used", {})), len(back.get("memory/memory-used", {})))
     for p in problems[:20]:

@@ -58,13 +58,14 @@ PY
 # it back with the writer's host trusted.  check_values.py sets every value the
 # writer dispatched (its csv) against what write_zvm wrote (the dump, pass by
 # pass) and what came back (the reader's csv).  write_zvm keeps the newest value
-# per identifier and writes once per WriteInterval: with WriteInterval 1 its
-# passes fall a fraction of a millisecond after collectd's reads (both start at
-# init, both step 1 s), so a value that arrives just after a pass, when the next
-# one arrives just before the following pass, is replaced unwritten: merged, by
-# design, not lost.  The first pass comes one WriteInterval after start, often
-# after the second read: the first value of every identifier is merged then.  In
-# ten runs 7 to 28 of 90 to 108 values were merged, none dropped.  With
+# per identifier and writes once per WriteInterval: a value replaced before a
+# pass came is merged, by design, not lost.  With WriteInterval 1 the passes
+# fall halfway between collectd's reads (the first half a WriteInterval after
+# init, both stepping 1 s): 0 of 95-102 values merged in three runs.  When the
+# passes came a fraction of a millisecond after the reads (the first a whole
+# WriteInterval after init), 7 to 28 of 90 to 108 were merged in ten runs, the
+# first value of every identifier among them; the check still allows a merge
+# it can justify, not a loss.  With
 # WriteInterval 0.1 nothing can be merged: every value dispatched must come
 # back, which fails if write_zvm drops values (write_zvm dropping every second
 # value list on purpose: 45 of 90 written, 45 problems).
