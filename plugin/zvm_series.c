@@ -123,7 +123,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         struct series n;
         memset(&n, 0, sizeof(n));
         n.id = m->id;
-        n.scope = m->scope;
+        n.scope = (uint8_t)m->scope;
         n.domain = m->domain;
         n.record = m->record;
         memcpy(n.guest, m->guest, sizeof(n.guest));
@@ -140,7 +140,11 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         n.ident = UINT32_MAX;
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
-        if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) ||
+        /* Laid out here and its host decided, then kept in a block at its size. */
+        char scratch[N_NAMES * DATA_MAX_NAME_LEN];
+        n.text = scratch;
+        n.cap = sizeof(scratch);
+        if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) || !dsp_keep_text(d, &n) ||
             !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
             !zh_add(&d->six, m->id, d->ns)) {
                 return NULL; /* its text stays in the block, unused */
