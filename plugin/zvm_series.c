@@ -196,10 +196,9 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
  */
 struct relay {
         uint32_t *order, *pos; /* new position j holds old order[j]; old i goes to pos[i] */
-        struct series *ns;
-        uint32_t *idpos; /* old identifier -> new, UINT32_MAX until a series uses it */
-        struct ident *nid;
-        size_t kid;
+        uint32_t *idpos;       /* old identifier -> new */
+        size_t used_ids;       /* identifiers some series uses: numbered first */
+        char **text;           /* old series i's names, copied into the new blocks */
         char **old_blocks;
         size_t old_nblocks, old_cap;
         bool swapped; /* the names go into new blocks; the old ones are kept until done */
@@ -223,57 +222,108 @@ static void chain_order(const struct zvm_dispatch *d, struct relay *r)
                 }
 }
 
-/* Series, names and identifiers copied in the new order; false when out of memory. */
-static bool copy_series(struct zvm_dispatch *d, struct relay *r)
+/* Identifiers in the order of their first series in the new order; those no series uses after. */
+static void ident_order(const struct zvm_dispatch *d, struct relay *r)
 {
+        size_t k = 0;
         if (d->nid)
                 memset(r->idpos, 0xFF, d->nid * sizeof(*r->idpos));
         for (size_t j = 0; j < d->ns; j++) {
-                struct series *x = &r->ns[j];
-                *x = d->s[r->order[j]];
-                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
-                char *t = dsp_text_alloc(d, x->cap);
+                uint32_t id = d->s[r->order[j]].ident;
+                if (id != UINT32_MAX && r->idpos[id] == UINT32_MAX)
+                        r->idpos[id] = (uint32_t)k++;
+        }
+        r->used_ids = k;
+        for (size_t j = 0; j < d->nid; j++)
+                if (r->idpos[j] == UINT32_MAX)
+                        r->idpos[j] = (uint32_t)k++;
+}
+
+/* The names copied into new blocks in the new order; false when out of memory (nothing moved). */
+static bool copy_text(struct zvm_dispatch *d, struct relay *r)
+{
+        for (size_t j = 0; j < d->ns; j++) {
+                const struct series *x = &d->s[r->order[j]];
+                size_t used = dsp_text_used(x);
+                char *t = dsp_text_alloc(d, used + HOST_ROOM);
                 if (!t)
                         return false;
-                memcpy(t, x->text, x->cap);
-                x->text = t;
-                if (x->ident != UINT32_MAX) {
-                        if (r->idpos[x->ident] == UINT32_MAX) {
-                                r->idpos[x->ident] = (uint32_t)r->kid;
-                                r->nid[r->kid] = d->id[x->ident];
-                                r->nid[r->kid++].series = (uint32_t)j;
-                        }
-                        x->ident = r->idpos[x->ident];
-                }
+                memcpy(t, x->text, used);
+                r->text[r->order[j]] = t;
         }
-        for (size_t j = 0; j < d->nid; j++) /* identifiers no series uses any more */
-                if (r->idpos[j] == UINT32_MAX) {
-                        r->nid[r->kid] = d->id[j];
-                        r->nid[r->kid++].series = r->pos[d->id[j].series];
-                }
         return true;
 }
 
-/* The new arrays in place of the old, indexes rebuilt (they cannot grow: no new entries). */
+/*
+ * Move every element i of a (n of size bytes) to dest[i], in place, cycle by
+ * cycle: no second array of 300,000 series to touch.  dest is used up.
+ */
+_Static_assert(sizeof(struct ident) <= sizeof(struct series), "permute()'s buffers");
+static void permute(void *a, size_t size, uint32_t *dest, size_t n)
+{
+        unsigned char hold[sizeof(struct series)], tmp[sizeof(struct series)];
+        unsigned char *e = a;
+        for (size_t i = 0; i < n; i++) {
+                if (dest[i] == UINT32_MAX)
+                        continue;
+                memcpy(hold, e + i * size, size);
+                for (size_t cur = i;;) {
+                        size_t to = dest[cur];
+                        dest[cur] = UINT32_MAX;
+                        if (to == i) {
+                                memcpy(e + i * size, hold, size);
+                                break;
+                        }
+                        memcpy(tmp, e + to * size, size);
+                        memcpy(e + to * size, hold, size);
+                        memcpy(hold, tmp, size);
+                        cur = to;
+                }
+        }
+}
+
+/*
+ * An index whose entries moved: each slot's position to its new one, in
+ * place.  The hashes stay, so the slots do too: no rehashing of every
+ * series (the slot array is zh_index's documented layout, as zh_clear uses).
+ */
+static void reindex(struct zh_index *ix, const uint32_t *to)
+{
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        ix->slot[i].pos = to[ix->slot[i].pos - 1] + 1;
+}
+
+/* Everything to its new place; cannot fail. */
 static void install(struct zvm_dispatch *d, struct relay *r)
 {
         for (size_t b = 0; b < r->old_nblocks; b++)
                 free(r->old_blocks[b]);
         free(r->old_blocks);
-        free(d->s);
-        d->s = r->ns;
-        free(d->id);
-        d->id = r->nid;
-        d->nid = r->kid;
-        zh_clear(&d->six);
-        for (size_t j = 0; j < d->ns; j++)
-                (void)zh_add(&d->six, d->s[j].id, j);
-        zh_clear(&d->iix);
-        for (size_t j = 0; j < d->nid; j++)
-                (void)zh_add(&d->iix, d->id[j].hash, j);
+        /* an identifier's names are those of its first series in the new order */
+        for (size_t j = 0, k = 0; j < d->ns; j++) {
+                uint32_t id = d->s[r->order[j]].ident;
+                if (id != UINT32_MAX && r->idpos[id] == k) {
+                        d->id[id].series = (uint32_t)j;
+                        k++;
+                }
+        }
+        for (size_t j = 0; j < d->nid; j++) /* identifiers no series uses any more */
+                if (r->idpos[j] >= r->used_ids)
+                        d->id[j].series = r->pos[d->id[j].series];
+        for (size_t i = 0; i < d->ns; i++) {
+                struct series *x = &d->s[i];
+                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
+                x->text = r->text[i];
+                x->cap = (uint16_t)(dsp_text_used(x) + HOST_ROOM);
+                if (x->ident != UINT32_MAX)
+                        x->ident = r->idpos[x->ident];
+        }
+        reindex(&d->six, r->pos);
+        reindex(&d->iix, r->idpos);
         d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
-        r->ns = NULL;
-        r->nid = NULL;
+        permute(d->s, sizeof(*d->s), r->pos, d->ns);
+        permute(d->id, sizeof(*d->id), r->idpos, d->nid);
 }
 
 /* Out of memory half way: everything as it was. */
@@ -295,20 +345,20 @@ bool dsp_relayout(struct zvm_dispatch *d)
         struct relay r = {
             .order = malloc(d->ns * sizeof(*r.order)),
             .pos = malloc(d->ns * sizeof(*r.pos)),
-            .ns = malloc(d->caps * sizeof(*r.ns)),
             .idpos = malloc(d->nid * sizeof(*r.idpos)),
-            .nid = malloc(d->capid * sizeof(*r.nid)),
+            .text = malloc(d->ns * sizeof(*r.text)),
             .old_blocks = d->blocks,
             .old_nblocks = d->nblocks,
             .old_cap = d->capblocks,
         };
-        bool ok = r.order && r.pos && r.ns && (r.idpos || !d->nid) && (r.nid || !d->capid);
+        bool ok = r.order && r.pos && r.text && (r.idpos || !d->nid);
         if (ok) {
                 chain_order(d, &r);
+                ident_order(d, &r);
                 d->blocks = NULL; /* the names are copied into blocks of their own */
                 d->nblocks = d->capblocks = d->block_used = 0;
                 r.swapped = true;
-                ok = copy_series(d, &r);
+                ok = copy_text(d, &r);
         }
         if (ok)
                 install(d, &r);
@@ -316,8 +366,7 @@ bool dsp_relayout(struct zvm_dispatch *d)
                 undo(d, &r);
         free(r.order);
         free(r.pos);
-        free(r.ns);
         free(r.idpos);
-        free(r.nid);
+        free(r.text);
         return ok;
 }
