@@ -77,6 +77,34 @@ static bool ident_eq(const void *ctx, size_t pos)
         return true;
 }
 
+/*
+ * Room in ix for one more entry, so that zh_add does not grow it; false when
+ * out of memory.  zh_add doubles a half full index and puts every entry
+ * again: the first sight of 300,000 series passes through every size, and
+ * the tables it leaves behind add up to the last one, each page faulted in
+ * once.  From 65,536 slots on this one grows four times over: the pages and
+ * the entries put again are a third of that, for an index a quarter to an
+ * eighth full, never more than twice the size doubling would give.  Uses
+ * zh_index's layout (slot, cap, n), as zh_clear does.
+ */
+#define ROOM_QUADRUPLE 65536
+
+static bool index_room(struct zh_index *ix)
+{
+        if (2 * (ix->n + 1) <= ix->cap || ix->cap < ROOM_QUADRUPLE)
+                return true; /* zh_add has room, or doubles a small index itself */
+        size_t cap = 4 * ix->cap;
+        struct zh_index nx = {calloc(cap, sizeof(*nx.slot)), cap, 0};
+        if (!nx.slot)
+                return false;
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        (void)zh_add(&nx, ix->slot[i].hash, ix->slot[i].pos - 1); /* no growth */
+        zh_free(ix);
+        *ix = nx;
+        return true;
+}
+
 /* The identifier x is dispatched as (found or added); false when out of memory. */
 static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 {
@@ -88,7 +116,7 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         size_t i = zh_find(&d->iix, h, ident_eq, &f);
         if (i == SIZE_MAX) {
                 if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
-                    !zh_add(&d->iix, h, d->nid))
+                    !index_room(&d->iix) || !zh_add(&d->iix, h, d->nid))
                         return false;
                 i = d->nid++;
                 d->id[i] = (struct ident){h, (uint32_t)pos, 0};
@@ -145,7 +173,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         n.text = scratch;
         n.cap = sizeof(scratch);
         if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) || !dsp_keep_text(d, &n) ||
-            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
+            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) || !index_room(&d->six) ||
             !zh_add(&d->six, m->id, d->ns)) {
                 return NULL; /* its text stays in the block, unused */
         }

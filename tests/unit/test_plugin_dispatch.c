@@ -509,6 +509,48 @@ static void relayout_keeps_shared_identifiers(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * Past 32,768 series the indexes grow four times over (index_room): every
+ * series and identifier is found again after that, none is made twice, and
+ * each identifier knows its time.
+ */
+static void many_series_found_again(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        cd_count_only = true;
+        cd_ncounted = 0;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 70000 };
+        for (int round = 0; round < 3; round++)
+                for (int k = 0; k < N; k++) {
+                        /* rounds 1 and 2 in another order: the index finds them, not the guess */
+                        int i = round == 0 ? k : (k * 7919) % N;
+                        char guest[9];
+                        snprintf(guest, sizeof(guest), "G%05d", i / 10);
+                        struct zm_metric m =
+                            metric(ZM_GUEST, guest, 10, 2,
+                                   VEC_TOD_2026 + (uint64_t)(round / 2) * 4096000000, i);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i % 10);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(d->ns, N);
+        assert_int_equal(d->nid, N);
+        assert_true(d->six.cap >= 2 * (size_t)N && d->iix.cap >= 2 * (size_t)N);
+        assert_int_equal(d->six.cap, 262144); /* 65,536 then four times over */
+        /* rounds 0 and 1 share a time: round 1's values are duplicates */
+        assert_int_equal(cd_ncounted, 2 * N);
+        assert_int_equal(zvm_stats()->duplicates, N);
+        cd_count_only = false;
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
@@ -732,6 +774,7 @@ int main(void)
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(series_laid_out_again),
             cmocka_unit_test(relayout_keeps_shared_identifiers),
+            cmocka_unit_test(many_series_found_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
