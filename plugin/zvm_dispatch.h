@@ -111,6 +111,7 @@ struct zvm_dispatch {
         const struct zm_engine *eng;
         struct bound *bound;
         size_t nbound, capbound;
+        size_t bound_last; /* the entry the last dsp_bind_host found or added */
         struct zh_index bix;
         struct noted *noted;
         size_t nnoted, capnoted;
