@@ -520,7 +520,6 @@ static void many_series_found_again(void **state)
         cd_reset();
         zvm_stats_reset();
         cd_count_only = true;
-        cd_ncounted = 0;
         struct zvm_config c;
         zvm_config_defaults(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
