@@ -61,20 +61,35 @@ static bool noted_eq(const void *ctx, size_t pos)
         return strcmp(p->d->noted[pos].userid, p->key) == 0;
 }
 
+/* The entry of the guest a host name belongs to, or SIZE_MAX. */
+static size_t bound_of(const struct zvm_dispatch *d, const char *host)
+{
+        struct name_probe p = {d, host};
+        return zh_find(&d->bix, host_hash(host), bound_eq, &p);
+}
+
 /* The guest a host name belongs to, or NULL. */
 static const char *owner_of(const struct zvm_dispatch *d, const char *host)
 {
-        struct name_probe p = {d, host};
-        size_t i = zh_find(&d->bix, host_hash(host), bound_eq, &p);
+        size_t i = bound_of(d, host);
         return i == SIZE_MAX ? NULL : d->bound[i].userid;
 }
 
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid)
 {
-        if (!host[0] || owner_of(d, host) ||
-            !zh_grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
+        /* A guest's series come one after another: its host is mostly the last one bound. */
+        if (!host[0] ||
+            (d->bound_last < d->nbound && strcmp(d->bound[d->bound_last].host, host) == 0))
+                return;
+        size_t i = bound_of(d, host);
+        if (i != SIZE_MAX) {
+                d->bound_last = i;
+                return;
+        }
+        if (!zh_grow((void **)&d->bound, &d->capbound, d->nbound, sizeof(*d->bound)) ||
             !zh_add(&d->bix, host_hash(host), d->nbound))
                 return;
+        d->bound_last = d->nbound;
         struct bound *b = &d->bound[d->nbound++];
         zvm_strlcpy(b->host, host, sizeof(b->host));
         zvm_strlcpy(b->userid, userid, sizeof(b->userid));

@@ -77,6 +77,34 @@ static bool ident_eq(const void *ctx, size_t pos)
         return true;
 }
 
+/*
+ * Room in ix for one more entry, so that zh_add does not grow it; false when
+ * out of memory.  zh_add doubles a half full index and puts every entry
+ * again: the first sight of 300,000 series passes through every size, and
+ * the tables it leaves behind add up to the last one, each page faulted in
+ * once.  From 65,536 slots on this one grows four times over: the pages and
+ * the entries put again are a third of that, for an index a quarter to an
+ * eighth full, never more than twice the size doubling would give.  Uses
+ * zh_index's layout (slot, cap, n), as zh_clear does.
+ */
+#define ROOM_QUADRUPLE 65536
+
+static bool index_room(struct zh_index *ix)
+{
+        if (2 * (ix->n + 1) <= ix->cap || ix->cap < ROOM_QUADRUPLE)
+                return true; /* zh_add has room, or doubles a small index itself */
+        size_t cap = 4 * ix->cap;
+        struct zh_index nx = {calloc(cap, sizeof(*nx.slot)), cap, 0};
+        if (!nx.slot)
+                return false;
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        (void)zh_add(&nx, ix->slot[i].hash, ix->slot[i].pos - 1); /* no growth */
+        zh_free(ix);
+        *ix = nx;
+        return true;
+}
+
 /* The identifier x is dispatched as (found or added); false when out of memory. */
 static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 {
@@ -88,7 +116,7 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         size_t i = zh_find(&d->iix, h, ident_eq, &f);
         if (i == SIZE_MAX) {
                 if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
-                    !zh_add(&d->iix, h, d->nid))
+                    !index_room(&d->iix) || !zh_add(&d->iix, h, d->nid))
                         return false;
                 i = d->nid++;
                 d->id[i] = (struct ident){h, (uint32_t)pos, 0};
@@ -123,7 +151,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         struct series n;
         memset(&n, 0, sizeof(n));
         n.id = m->id;
-        n.scope = m->scope;
+        n.scope = (uint8_t)m->scope;
         n.domain = m->domain;
         n.record = m->record;
         memcpy(n.guest, m->guest, sizeof(n.guest));
@@ -140,8 +168,12 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         n.ident = UINT32_MAX;
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
-        if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) ||
-            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) ||
+        /* Laid out here and its host decided, then kept in a block at its size. */
+        char scratch[N_NAMES * DATA_MAX_NAME_LEN];
+        n.text = scratch;
+        n.cap = sizeof(scratch);
+        if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) || !dsp_keep_text(d, &n) ||
+            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) || !index_room(&d->six) ||
             !zh_add(&d->six, m->id, d->ns)) {
                 return NULL; /* its text stays in the block, unused */
         }
@@ -192,10 +224,9 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
  */
 struct relay {
         uint32_t *order, *pos; /* new position j holds old order[j]; old i goes to pos[i] */
-        struct series *ns;
-        uint32_t *idpos; /* old identifier -> new, UINT32_MAX until a series uses it */
-        struct ident *nid;
-        size_t kid;
+        uint32_t *idpos;       /* old identifier -> new */
+        size_t used_ids;       /* identifiers some series uses: numbered first */
+        char **text;           /* old series i's names, copied into the new blocks */
         char **old_blocks;
         size_t old_nblocks, old_cap;
         bool swapped; /* the names go into new blocks; the old ones are kept until done */
@@ -219,57 +250,129 @@ static void chain_order(const struct zvm_dispatch *d, struct relay *r)
                 }
 }
 
-/* Series, names and identifiers copied in the new order; false when out of memory. */
-static bool copy_series(struct zvm_dispatch *d, struct relay *r)
+/* Identifiers in the order of their first series in the new order; those no series uses after. */
+static void ident_order(const struct zvm_dispatch *d, struct relay *r)
 {
+        size_t k = 0;
         if (d->nid)
                 memset(r->idpos, 0xFF, d->nid * sizeof(*r->idpos));
         for (size_t j = 0; j < d->ns; j++) {
-                struct series *x = &r->ns[j];
-                *x = d->s[r->order[j]];
-                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
-                char *t = dsp_text_alloc(d, x->cap);
+                uint32_t id = d->s[r->order[j]].ident;
+                if (id != UINT32_MAX && r->idpos[id] == UINT32_MAX)
+                        r->idpos[id] = (uint32_t)k++;
+        }
+        r->used_ids = k;
+        for (size_t j = 0; j < d->nid; j++)
+                if (r->idpos[j] == UINT32_MAX)
+                        r->idpos[j] = (uint32_t)k++;
+}
+
+/* The names copied into new blocks in the new order; false when out of memory (nothing moved). */
+static bool copy_text(struct zvm_dispatch *d, struct relay *r)
+{
+        for (size_t j = 0; j < d->ns; j++) {
+                const struct series *x = &d->s[r->order[j]];
+                size_t used = dsp_text_used(x);
+                char *t = dsp_text_alloc(d, used + HOST_ROOM);
                 if (!t)
                         return false;
-                memcpy(t, x->text, x->cap);
-                x->text = t;
-                if (x->ident != UINT32_MAX) {
-                        if (r->idpos[x->ident] == UINT32_MAX) {
-                                r->idpos[x->ident] = (uint32_t)r->kid;
-                                r->nid[r->kid] = d->id[x->ident];
-                                r->nid[r->kid++].series = (uint32_t)j;
-                        }
-                        x->ident = r->idpos[x->ident];
-                }
+                memcpy(t, x->text, used);
+                r->text[r->order[j]] = t;
         }
-        for (size_t j = 0; j < d->nid; j++) /* identifiers no series uses any more */
-                if (r->idpos[j] == UINT32_MAX) {
-                        r->nid[r->kid] = d->id[j];
-                        r->nid[r->kid++].series = r->pos[d->id[j].series];
-                }
         return true;
 }
 
-/* The new arrays in place of the old, indexes rebuilt (they cannot grow: no new entries). */
+/* Ahead of a move, the element that many moves later (each one a cache miss otherwise). */
+#define PERMUTE_AHEAD 8
+
+static void prefetch(const unsigned char *p, size_t size)
+{
+        for (size_t o = 0; o < size; o += 64)
+                __builtin_prefetch(p + o, 1);
+        __builtin_prefetch(p + size - 1, 1);
+}
+
+/*
+ * Move every element i of a (n of size bytes) to dest[i], in place, cycle by
+ * cycle: no second array of 300,000 series to touch.  Each move is a cache
+ * miss, known only from dest (which stays in cache): the elements a few moves
+ * ahead in the cycle are fetched meanwhile.  dest is used up.
+ */
+_Static_assert(sizeof(struct ident) <= sizeof(struct series), "permute()'s buffers");
+static void permute(void *a, size_t size, uint32_t *dest, size_t n)
+{
+        unsigned char hold[sizeof(struct series)], tmp[sizeof(struct series)];
+        unsigned char *e = a;
+        for (size_t i = 0; i < n; i++) {
+                if (dest[i] == UINT32_MAX)
+                        continue;
+                memcpy(hold, e + i * size, size);
+                size_t ahead = i; /* the last element fetched, in this cycle */
+                for (int k = 0; k < PERMUTE_AHEAD && dest[ahead] != i; k++) {
+                        ahead = dest[ahead];
+                        prefetch(e + ahead * size, size);
+                }
+                for (size_t cur = i;;) {
+                        size_t to = dest[cur];
+                        dest[cur] = UINT32_MAX;
+                        if (to == i) {
+                                memcpy(e + i * size, hold, size);
+                                break;
+                        }
+                        if (dest[ahead] != UINT32_MAX && dest[ahead] != i) {
+                                ahead = dest[ahead];
+                                prefetch(e + ahead * size, size);
+                        }
+                        memcpy(tmp, e + to * size, size);
+                        memcpy(e + to * size, hold, size);
+                        memcpy(hold, tmp, size);
+                        cur = to;
+                }
+        }
+}
+
+/*
+ * An index whose entries moved: each slot's position to its new one, in
+ * place.  The hashes stay, so the slots do too: no rehashing of every
+ * series (the slot array is zh_index's documented layout, as zh_clear uses).
+ */
+static void reindex(struct zh_index *ix, const uint32_t *to)
+{
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        ix->slot[i].pos = to[ix->slot[i].pos - 1] + 1;
+}
+
+/* Everything to its new place; cannot fail. */
 static void install(struct zvm_dispatch *d, struct relay *r)
 {
         for (size_t b = 0; b < r->old_nblocks; b++)
                 free(r->old_blocks[b]);
         free(r->old_blocks);
-        free(d->s);
-        d->s = r->ns;
-        free(d->id);
-        d->id = r->nid;
-        d->nid = r->kid;
-        zh_clear(&d->six);
-        for (size_t j = 0; j < d->ns; j++)
-                (void)zh_add(&d->six, d->s[j].id, j);
-        zh_clear(&d->iix);
-        for (size_t j = 0; j < d->nid; j++)
-                (void)zh_add(&d->iix, d->id[j].hash, j);
+        /* an identifier's names are those of its first series in the new order */
+        for (size_t j = 0, k = 0; j < d->ns; j++) {
+                uint32_t id = d->s[r->order[j]].ident;
+                if (id != UINT32_MAX && r->idpos[id] == k) {
+                        d->id[id].series = (uint32_t)j;
+                        k++;
+                }
+        }
+        for (size_t j = 0; j < d->nid; j++) /* identifiers no series uses any more */
+                if (r->idpos[j] >= r->used_ids)
+                        d->id[j].series = r->pos[d->id[j].series];
+        for (size_t i = 0; i < d->ns; i++) {
+                struct series *x = &d->s[i];
+                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
+                x->text = r->text[i];
+                x->cap = (uint16_t)(dsp_text_used(x) + HOST_ROOM);
+                if (x->ident != UINT32_MAX)
+                        x->ident = r->idpos[x->ident];
+        }
+        reindex(&d->six, r->pos);
+        reindex(&d->iix, r->idpos);
         d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
-        r->ns = NULL;
-        r->nid = NULL;
+        permute(d->s, sizeof(*d->s), r->pos, d->ns);
+        permute(d->id, sizeof(*d->id), r->idpos, d->nid);
 }
 
 /* Out of memory half way: everything as it was. */
@@ -291,20 +394,20 @@ bool dsp_relayout(struct zvm_dispatch *d)
         struct relay r = {
             .order = malloc(d->ns * sizeof(*r.order)),
             .pos = malloc(d->ns * sizeof(*r.pos)),
-            .ns = malloc(d->caps * sizeof(*r.ns)),
             .idpos = malloc(d->nid * sizeof(*r.idpos)),
-            .nid = malloc(d->capid * sizeof(*r.nid)),
+            .text = malloc(d->ns * sizeof(*r.text)),
             .old_blocks = d->blocks,
             .old_nblocks = d->nblocks,
             .old_cap = d->capblocks,
         };
-        bool ok = r.order && r.pos && r.ns && (r.idpos || !d->nid) && (r.nid || !d->capid);
+        bool ok = r.order && r.pos && r.text && (r.idpos || !d->nid);
         if (ok) {
                 chain_order(d, &r);
+                ident_order(d, &r);
                 d->blocks = NULL; /* the names are copied into blocks of their own */
                 d->nblocks = d->capblocks = d->block_used = 0;
                 r.swapped = true;
-                ok = copy_series(d, &r);
+                ok = copy_text(d, &r);
         }
         if (ok)
                 install(d, &r);
@@ -312,8 +415,7 @@ bool dsp_relayout(struct zvm_dispatch *d)
                 undo(d, &r);
         free(r.order);
         free(r.pos);
-        free(r.ns);
         free(r.idpos);
-        free(r.nid);
+        free(r.text);
         return ok;
 }

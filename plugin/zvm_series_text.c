@@ -66,3 +66,15 @@ bool dsp_set_text(struct zvm_dispatch *d, struct series *x, const char *const na
         x->text = t;
         return true;
 }
+
+bool dsp_keep_text(struct zvm_dispatch *d, struct series *x)
+{
+        size_t used = dsp_text_used(x);
+        char *t = dsp_text_alloc(d, used + HOST_ROOM);
+        if (!t)
+                return false;
+        memcpy(t, x->text, used);
+        x->text = t;
+        x->cap = (uint16_t)(used + HOST_ROOM);
+        return true;
+}

@@ -92,6 +92,8 @@ __attribute__((unused)) static void cd_reset(void)
         cd_nvl = 0;
         cd_nlog = 0;
         cd_lastlog[0] = 0;
+        cd_count_only = false; /* a counting test that failed half way leaves it set */
+        cd_ncounted = 0;
 }
 
 __attribute__((unused)) static const struct cd_vl *cd_find(const char *host, const char *plugin,

@@ -446,6 +446,110 @@ static void series_laid_out_again(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * Two guests GuestHost names alike: their series share one identifier each,
+ * the first value of a time goes out and the other is a duplicate.  After
+ * the series are laid out again (values come guest B first, reversed), each
+ * identifier still knows its newest time and is found again from a third
+ * guest's new series of the same names.
+ */
+static void relayout_keeps_shared_identifiers(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        static const char *const guests[] = {"LINUXA", "LINUXB", "LINUXC"};
+        for (int g = 0; g < 3; g++) {
+                oconfig_item_t ci = item("GuestHost", 2, guests[g], "shared");
+                assert_int_equal(zvm_config_item(&c, &ci), 0);
+        }
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 100, ROUNDS = 5 };
+        const uint64_t step = (uint64_t)4096 * 1000000;
+        for (int round = 0; round < ROUNDS; round++)
+                for (int k = 0; k < 2 * N; k++) {
+                        /* made A0..A99, B0..B99; then B99, A99, B98, A98, ... */
+                        int g = round == 0 ? k / N : 1 - k % 2;
+                        int i = round == 0 ? k % N : N - 1 - k / 2;
+                        struct zm_metric m = metric(ZM_GUEST, guests[g], 10, 2,
+                                                    VEC_TOD_2026 + (uint64_t)round * step,
+                                                    1000.0 * round + 10 * i + g);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(cd_nvl, ROUNDS * N);
+        assert_int_equal(zvm_stats()->duplicates, ROUNDS * N);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int i = atoi(cd_vls[v].tinst + 1), round = (int)(v / N);
+                assert_string_equal(cd_vls[v].host, "shared");
+                /* round 0: A's value went first; then B's */
+                assert_true(cd_vls[v].v[0].gauge == 1000.0 * round + 10 * i + (round ? 1 : 0));
+        }
+        /* laid out again: the array no longer starts with the first series made, A0 */
+        assert_int_equal(d->ns, 2 * N);
+        assert_false(strcmp(d->s[0].guest, "LINUXA") == 0 &&
+                     strcmp(nm(&d->s[0], N_TINST), "s0") == 0);
+        /* a new guest's series of the same names: the same identifiers, their times known */
+        for (int i = 0; i < N; i++) {
+                struct zm_metric m = metric(ZM_GUEST, "LINUXC", 10, 2,
+                                            VEC_TOD_2026 + (uint64_t)(ROUNDS - 1) * step, 0);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "s%d", i);
+                m.type_instance = ti;
+                dispatch(d, &m);
+        }
+        assert_int_equal(cd_nvl, ROUNDS * N);
+        assert_int_equal(zvm_stats()->duplicates, (ROUNDS + 1) * N);
+        assert_int_equal(d->nid, N);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * Past 32,768 series the indexes grow four times over (index_room): every
+ * series and identifier is found again after that, none is made twice, and
+ * each identifier knows its time.
+ */
+static void many_series_found_again(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        cd_count_only = true;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 70000 };
+        for (int round = 0; round < 3; round++)
+                for (int k = 0; k < N; k++) {
+                        /* rounds 1 and 2 in another order: the index finds them, not the guess */
+                        int i = round == 0 ? k : (k * 7919) % N;
+                        char guest[9];
+                        snprintf(guest, sizeof(guest), "G%05d", i / 10);
+                        struct zm_metric m =
+                            metric(ZM_GUEST, guest, 10, 2,
+                                   VEC_TOD_2026 + (uint64_t)(round / 2) * 4096000000, i);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i % 10);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(d->ns, N);
+        assert_int_equal(d->nid, N);
+        assert_true(d->six.cap >= 2 * (size_t)N && d->iix.cap >= 2 * (size_t)N);
+        assert_int_equal(d->six.cap, 262144); /* 65,536 then four times over */
+        /* rounds 0 and 1 share a time: round 1's values are duplicates */
+        assert_int_equal(cd_ncounted, 2 * N);
+        assert_int_equal(zvm_stats()->duplicates, N);
+        cd_count_only = false;
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
@@ -668,6 +772,8 @@ int main(void)
             cmocka_unit_test(guest_host_claims_case_and_order),
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(series_laid_out_again),
+            cmocka_unit_test(relayout_keeps_shared_identifiers),
+            cmocka_unit_test(many_series_found_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),

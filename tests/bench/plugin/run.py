@@ -95,7 +95,8 @@ class Bench:
         os.makedirs(self.plugdir)
         # Copies: collectd refuses to load a plugin through a symlink.
         for so in ("zvm.so", "bench_sink.so", "bench_replay.so"):
-            shutil.copy(paths[so], self.plugdir)
+            # Under collectd's name for it: BENCH_ZVM_SO may be called anything.
+            shutil.copy(paths[so], os.path.join(self.plugdir, so))
         shutil.copy(paths["logfile.so"], self.plugdir)
         self.types = paths["types.db"]
 
