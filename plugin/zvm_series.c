@@ -84,8 +84,7 @@ static bool ident_eq(const void *ctx, size_t pos)
  * the tables it leaves behind add up to the last one, each page faulted in
  * once.  From 65,536 slots on this one grows four times over: the pages and
  * the entries put again are a third of that, for an index a quarter to an
- * eighth full, never more than twice the size doubling would give.  Uses
- * zh_index's layout (slot, cap, n), as zh_clear does.
+ * eighth full, never more than twice the size doubling would give.
  */
 #define ROOM_QUADRUPLE 65536
 
@@ -93,16 +92,7 @@ static bool index_room(struct zh_index *ix)
 {
         if (2 * (ix->n + 1) <= ix->cap || ix->cap < ROOM_QUADRUPLE)
                 return true; /* zh_add has room, or doubles a small index itself */
-        size_t cap = 4 * ix->cap;
-        struct zh_index nx = {calloc(cap, sizeof(*nx.slot)), cap, 0};
-        if (!nx.slot)
-                return false;
-        for (size_t i = 0; i < ix->cap; i++)
-                if (ix->slot[i].pos)
-                        (void)zh_add(&nx, ix->slot[i].hash, ix->slot[i].pos - 1); /* no growth */
-        zh_free(ix);
-        *ix = nx;
-        return true;
+        return zh_resize(ix, 4 * ix->cap);
 }
 
 /* The identifier x is dispatched as (found or added); false when out of memory. */
@@ -331,18 +321,6 @@ static void permute(void *a, size_t size, uint32_t *dest, size_t n)
         }
 }
 
-/*
- * An index whose entries moved: each slot's position to its new one, in
- * place.  The hashes stay, so the slots do too: no rehashing of every
- * series (the slot array is zh_index's documented layout, as zh_clear uses).
- */
-static void reindex(struct zh_index *ix, const uint32_t *to)
-{
-        for (size_t i = 0; i < ix->cap; i++)
-                if (ix->slot[i].pos)
-                        ix->slot[i].pos = to[ix->slot[i].pos - 1] + 1;
-}
-
 /* Everything to its new place; cannot fail. */
 static void install(struct zvm_dispatch *d, struct relay *r)
 {
@@ -368,8 +346,8 @@ static void install(struct zvm_dispatch *d, struct relay *r)
                 if (x->ident != UINT32_MAX)
                         x->ident = r->idpos[x->ident];
         }
-        reindex(&d->six, r->pos);
-        reindex(&d->iix, r->idpos);
+        zh_remap(&d->six, r->pos);
+        zh_remap(&d->iix, r->idpos);
         d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
         permute(d->s, sizeof(*d->s), r->pos, d->ns);
         permute(d->id, sizeof(*d->id), r->idpos, d->nid);

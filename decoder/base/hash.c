@@ -57,21 +57,34 @@ bool zh_add(struct zh_index *ix, uint64_t h, size_t pos)
 {
         if (pos >= UINT32_MAX)
                 return false;
-        if (2 * (ix->n + 1) > ix->cap) {
-                size_t cap = ix->cap ? ix->cap * 2 : 64;
-                struct zh_slot *slot = calloc(cap, sizeof(*slot));
-                if (!slot)
-                        return false;
-                for (size_t i = 0; i < ix->cap; i++)
-                        if (ix->slot[i].pos)
-                                put(slot, cap, ix->slot[i].hash, ix->slot[i].pos);
-                free(ix->slot);
-                ix->slot = slot;
-                ix->cap = cap;
-        }
+        if (2 * (ix->n + 1) > ix->cap && !zh_resize(ix, ix->cap ? ix->cap * 2 : 64))
+                return false;
         put(ix->slot, ix->cap, h, (uint32_t)pos + 1);
         ix->n++;
         return true;
+}
+
+bool zh_resize(struct zh_index *ix, size_t cap)
+{
+        if (cap & (cap - 1) || cap <= 2 * ix->n)
+                return false;
+        struct zh_slot *slot = calloc(cap, sizeof(*slot));
+        if (!slot)
+                return false;
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        put(slot, cap, ix->slot[i].hash, ix->slot[i].pos);
+        free(ix->slot);
+        ix->slot = slot;
+        ix->cap = cap;
+        return true;
+}
+
+void zh_remap(struct zh_index *ix, const uint32_t *to)
+{
+        for (size_t i = 0; i < ix->cap; i++)
+                if (ix->slot[i].pos)
+                        ix->slot[i].pos = to[ix->slot[i].pos - 1] + 1;
 }
 
 bool zh_grow(void **arr, size_t *cap, size_t n, size_t size)

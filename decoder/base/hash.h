@@ -98,6 +98,15 @@ size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *c
 /* Record that the caller's entry at pos has hash h; false when out of memory. */
 bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
 /*
+ * The index in cap slots (a power of two, more than twice its entries), every
+ * entry put again; false when out of memory (the index is unchanged).  zh_add
+ * doubles an index that is half full; a caller that knows it will grow far
+ * can take bigger steps.
+ */
+bool zh_resize(struct zh_index *ix, size_t cap);
+/* The caller's entries moved: the one at position p is now at to[p].  No rehashing. */
+void zh_remap(struct zh_index *ix, const uint32_t *to);
+/*
  * Room for entry n in the caller's dense array of *cap entries of size bytes,
  * doubling it when full; false when out of memory (the array is unchanged).
  */

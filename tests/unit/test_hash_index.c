@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decoder/base/hash.c's index over a caller's dense array: entries found
+ * again after growth by doubling (zh_add), after a resize in a bigger step
+ * (zh_resize, as the plugin's dispatcher grows its indexes), and after the
+ * caller moved its entries (zh_remap).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "base/hash.h"
+
+#define N 5000
+
+struct arr {
+        uint64_t key[N];
+};
+
+static bool key_eq(const void *ctx, size_t pos)
+{
+        const uint64_t *p = ctx;
+        return p[0] == ((const struct arr *)(uintptr_t)p[1])->key[pos];
+}
+
+static size_t find(const struct zh_index *ix, const struct arr *a, uint64_t key)
+{
+        uint64_t probe[2] = {key, (uint64_t)(uintptr_t)a};
+        return zh_find(ix, zh_u64(ZH_SEED, key), key_eq, probe);
+}
+
+static void fill(struct zh_index *ix, struct arr *a, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                a->key[i] = 1000 + 7 * i;
+                assert_true(zh_add(ix, zh_u64(ZH_SEED, a->key[i]), i));
+        }
+}
+
+static void found_after_doubling_and_resize(void **state)
+{
+        (void)state;
+        static struct arr a;
+        struct zh_index ix = {0};
+        fill(&ix, &a, N);
+        assert_true(ix.cap >= 2 * N);
+        size_t cap = ix.cap;
+        assert_false(zh_resize(&ix, cap + 1));   /* not a power of two */
+        assert_false(zh_resize(&ix, 2 * N - 8)); /* would be more than half full */
+        assert_int_equal(ix.cap, cap);           /* refused: unchanged */
+        assert_true(zh_resize(&ix, 4 * cap));
+        assert_int_equal(ix.cap, 4 * cap);
+        assert_int_equal(ix.n, N);
+        for (size_t i = 0; i < N; i++)
+                assert_int_equal(find(&ix, &a, a.key[i]), i);
+        assert_int_equal(find(&ix, &a, 3), SIZE_MAX);
+        zh_free(&ix);
+}
+
+static void remapped_after_the_entries_moved(void **state)
+{
+        (void)state;
+        static struct arr a, b;
+        static uint32_t to[N];
+        struct zh_index ix = {0};
+        fill(&ix, &a, N);
+        for (size_t i = 0; i < N; i++) { /* reversed */
+                to[i] = (uint32_t)(N - 1 - i);
+                b.key[to[i]] = a.key[i];
+        }
+        zh_remap(&ix, to);
+        for (size_t i = 0; i < N; i++)
+                assert_int_equal(find(&ix, &b, a.key[i]), N - 1 - i);
+        zh_free(&ix);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(found_after_doubling_and_resize),
+            cmocka_unit_test(remapped_after_the_entries_moved),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
