@@ -553,8 +553,14 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_task gone[CHURN_MAXTASKS];
         unsigned ngone = 0;
-        if (s->cfg.procd_churn && lx->npass && lx->task)
-                ngone = churn(s, lx, gone);
+        if (s->cfg.procd_churn) {
+                /* The fixed tasks' pcpu and pmem came from the system's stream: it moves
+                 * on as without churn, so that the rest of the system stays as it was. */
+                for (unsigned i = 0; i < 2 * lx->ntasks0; i++)
+                        (void)sim_rng_next(&s->rng);
+                if (lx->npass && lx->task)
+                        ngone = churn(s, lx, gone);
+        }
         procd_summary(s, lx);
         struct mod_levels mods = {0, 1};
         for (unsigned i = 0; i < lx->ntasks; i++)
