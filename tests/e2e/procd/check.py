@@ -100,6 +100,10 @@ def main(a):
                 print(f"NOPASS  {g} pass {ts}: sampled, but the truth has no procd_pass line")
                 bad += 1
             who = ident.get((g, ts), {})
+            if g in churn and set(who) != {f["pid"] for f in tasks}:
+                print(f"PIDS    {g} pass {ts}: sampled pids {sorted(f['pid'] for f in tasks)}, "
+                      f"the truth's pass {sorted(who)}")
+                bad += 1
             for f in tasks:
                 f["process"] = who.get(f["pid"], ("pid", f["pid"]))
             now = {f["process"]: f for f in tasks}
