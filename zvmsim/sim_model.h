@@ -182,6 +182,9 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_free(struct m_linux *lx);
+/* sim_sets.c: CP's D10R1 for APPLDATA buffers a guest stopped (each with its last
+ * contents), as one event set ahead of the interval's sample. */
+void sim_sys_appl_stops(struct sim_sys *s, const char *userid, const struct m_appl *a, size_t n);
 /* The longest records sim_lx_sample can write for this guest. */
 void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fit *sample);
 

@@ -549,10 +549,40 @@ static void procd_truth(struct sim_sys *s, const struct m_linux *lx, const struc
                              was, ngone);
 }
 
+static uint16_t mod_of(const struct m_appl *a)
+{
+        return (uint16_t)(a->prodid[14] << 8 | a->prodid[15]);
+}
+
+/*
+ * After a pass mon_procd stops every mod level it no longer uses
+ * (doc/facts/s390-tools.md 1); CP writes a D10R1 with the buffer's last
+ * contents.  was[] holds the task buffers of the previous pass.
+ */
+static void procd_stops(struct sim_sys *s, struct m_linux *lx, const struct m_appl *was,
+                        unsigned nwas)
+{
+        struct m_appl *stop = calloc(nwas ? nwas : 1, sizeof(*stop));
+        unsigned n = 0;
+        for (unsigned i = 0; stop && i < nwas; i++) {
+                bool used = false;
+                for (unsigned k = 0; k < lx->ntasks && !used; k++)
+                        used = mod_of(&lx->procs[1 + k]) == mod_of(&was[i]);
+                if (!used)
+                        stop[n++] = was[i];
+        }
+        if (stop)
+                sim_sys_appl_stops(s, s->guest[lx->guest].name, stop, n);
+        free(stop);
+}
+
 static void procd_pass(struct sim_sys *s, struct m_linux *lx)
 {
         struct m_task gone[CHURN_MAXTASKS];
-        unsigned ngone = 0;
+        unsigned ngone = 0, nwas = lx->npass ? lx->ntasks : 0;
+        struct m_appl *was = NULL;
+        if (s->cfg.procd_churn && nwas && (was = calloc(nwas, sizeof(*was))))
+                memcpy(was, lx->procs + 1, nwas * sizeof(*was));
         if (s->cfg.procd_churn) {
                 /* The fixed tasks' pcpu and pmem came from the system's stream: it moves
                  * on as without churn, so that the rest of the system stays as it was. */
@@ -565,6 +595,9 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
         struct mod_levels mods = {0, 1};
         for (unsigned i = 0; i < lx->ntasks; i++)
                 procd_task(s, lx, i, &mods);
+        if (was)
+                procd_stops(s, lx, was, nwas);
+        free(was);
         if (s->cfg.procd_churn && s->truth)
                 procd_truth(s, lx, gone, ngone);
         for (unsigned i = 0; i < ngone; i++)
