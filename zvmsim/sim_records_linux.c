@@ -109,11 +109,11 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx)
                 lx->ntasks = lx->ntasks0 = 3 + (unsigned)sim_rng_below(g, 6);
                 lx->maxtasks = s->cfg.procd_churn ? CHURN_MAXTASKS : lx->ntasks;
                 lx->procs = calloc(1 + lx->maxtasks, sizeof(*lx->procs));
-                lx->task = calloc(lx->maxtasks, sizeof(*lx->task));
-                lx->freed = calloc(CHURN_FREED, sizeof(*lx->freed));
+                lx->task = sim_xcalloc(lx->maxtasks, sizeof(*lx->task));
+                lx->freed = sim_xcalloc(CHURN_FREED, sizeof(*lx->freed));
                 /* Tasks 5 and up are workers of one server (several tasks of one name, as
                  * a processes-plugin user aggregates them). */
-                for (unsigned i = 0; lx->task && i < lx->ntasks; i++)
+                for (unsigned i = 0; i < lx->ntasks; i++)
                         lx->task[i] = (struct m_task){.pid = 1 + i * 101,
                                                       .cmd = (idx + (i < 5 ? i : 5)) % NCMDS_OLD,
                                                       .shape = i,
@@ -562,17 +562,16 @@ static uint16_t mod_of(const struct m_appl *a)
 static void procd_stops(struct sim_sys *s, struct m_linux *lx, const struct m_appl *was,
                         unsigned nwas)
 {
-        struct m_appl *stop = calloc(nwas ? nwas : 1, sizeof(*stop));
+        struct m_appl *stop = sim_xcalloc(nwas, sizeof(*stop));
         unsigned n = 0;
-        for (unsigned i = 0; stop && i < nwas; i++) {
+        for (unsigned i = 0; i < nwas; i++) {
                 bool used = false;
                 for (unsigned k = 0; k < lx->ntasks && !used; k++)
                         used = mod_of(&lx->procs[1 + k]) == mod_of(&was[i]);
                 if (!used)
                         stop[n++] = was[i];
         }
-        if (stop)
-                sim_sys_appl_stops(s, s->guest[lx->guest].name, stop, n);
+        sim_sys_appl_stops(s, s->guest[lx->guest].name, stop, n);
         free(stop);
 }
 
@@ -581,14 +580,16 @@ static void procd_pass(struct sim_sys *s, struct m_linux *lx)
         struct m_task gone[CHURN_MAXTASKS];
         unsigned ngone = 0, nwas = lx->npass ? lx->ntasks : 0;
         struct m_appl *was = NULL;
-        if (s->cfg.procd_churn && nwas && (was = calloc(nwas, sizeof(*was))))
+        if (s->cfg.procd_churn && nwas) {
+                was = sim_xcalloc(nwas, sizeof(*was));
                 memcpy(was, lx->procs + 1, nwas * sizeof(*was));
+        }
         if (s->cfg.procd_churn) {
                 /* The fixed tasks' pcpu and pmem came from the system's stream: it moves
                  * on as without churn, so that the rest of the system stays as it was. */
                 for (unsigned i = 0; i < 2 * lx->ntasks0; i++)
                         (void)sim_rng_next(&s->rng);
-                if (lx->npass && lx->task)
+                if (lx->npass)
                         ngone = churn(s, lx, gone);
         }
         procd_summary(s, lx);
