@@ -50,6 +50,7 @@ static const struct opt opts[] = {
     {"lpars", 0, "N", 1, set_uint, FIELD(cfg.lpars), 0, 85},
     {"fsstatd", 0, "N", 2, set_uint, FIELD(cfg.fsstatd), 0, ULONG_MAX},
     {"procd", 0, "N", 2, set_uint, FIELD(cfg.procd), 0, ULONG_MAX},
+    {"procd-churn", 0, "PERCENT", 2, set_uint, FIELD(cfg.procd_churn), 0, 100},
     {"interval", 0, "SECS", 2, set_interval, 0, 0, 0, 0},
     {"domains", 0, "LIST", 2, set_domains, 0, 0, 0, 0},
     {"start", 0, "UNIXSECS", 2, set_start, 0, 0, 0, 0},

@@ -23,6 +23,7 @@ TEST_EXTRA_test_sim_monwriter := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_monreader := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_frames := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_scale := $(SIM_LIB_SRCS) -Izvmsim
+TEST_EXTRA_test_sim_procd := $(SIM_LIB_SRCS) -Izvmsim
 
 # End-to-end: the decoder against zvmsim (tests/e2e/sim).
 SIM_LIB_OBJS := $(patsubst zvmsim/%.c,$(BUILD)/obj/zvmsim/%.o,$(SIM_LIB_SRCS))

@@ -164,6 +164,15 @@ void sim_truth_record(struct sim_truth *t, uint64_t interval, uint64_t tod, char
                       zd_view rec, const struct zl_layout *pl, size_t pl_off, zd_view payload,
                       const char *note);
 void sim_truth_set(struct sim_truth *t, const struct sim_set *s);
+/* One mon_procd pass under --procd-churn: which process (a number per guest) each pid is,
+ * and the processes that exited since the previous pass. */
+struct sim_proc {
+        uint32_t pid;
+        uint64_t process;
+};
+void sim_truth_procd_pass(struct sim_truth *t, uint64_t interval, const char *guest, uint64_t ts,
+                          const struct sim_proc *tasks, size_t n, const struct sim_proc *gone,
+                          size_t ngone);
 
 /* ---- MONWRITE and capture output (sim_monwrite.c) ---- */
 struct sim_out;
@@ -189,6 +198,7 @@ struct sim_cfg {
         const char *break_law;
         const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */
         unsigned torn_permille; /* kernel records caught mid-update, per mille */
+        unsigned procd_churn;   /* mon_procd tasks: percent that exit (and start) per pass */
 };
 void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */

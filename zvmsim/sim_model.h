@@ -29,6 +29,19 @@ struct m_appl {
         bool torn; /* CP's copy this interval was taken mid-update */
 };
 
+/* A task mon_procd reports. The guest's first tasks derive their counters from
+ * the guest's (`own` false, as zvmsim always had them); a task started under
+ * --procd-churn keeps its own, from near 0. */
+struct m_task {
+        uint32_t pid;
+        unsigned cmd, shape; /* command (task_cmd), sizes and command line */
+        uint64_t process;    /* the truth's number of this process, per guest */
+        bool own;            /* counters below, not derived */
+        uint64_t cpu, flt;   /* own counters: total_time (1/100 s), maj_flt */
+        uint64_t last_cpu;   /* total_time as the last pass wrote it */
+        bool reused;         /* exited, and its pid taken by a process started since */
+};
+
 struct m_linux {
         unsigned guest;
         unsigned hz;
@@ -50,6 +63,13 @@ struct m_linux {
         bool fsstatd, procd;
         unsigned nfs, ntasks, pass_every;
         struct m_appl *fs, *procs; /* procs[0] = summary */
+        struct m_task *task;       /* ntasks of them, up to maxtasks */
+        unsigned maxtasks, ntasks0, npass;
+        uint64_t next_process;
+        uint32_t next_pid;
+        struct sim_rng crng; /* --procd-churn's own numbers: the rest of the system stays */
+        uint32_t *freed;     /* pids of processes that exited in earlier passes */
+        unsigned nfreed;
         uint64_t fs_used[8];
 };
 
@@ -162,6 +182,9 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_free(struct m_linux *lx);
+/* sim_sets.c: CP's D10R1 for APPLDATA buffers a guest stopped (each with its last
+ * contents), as one event set ahead of the interval's sample. */
+void sim_sys_appl_stops(struct sim_sys *s, const char *userid, const struct m_appl *a, size_t n);
 /* The longest records sim_lx_sample can write for this guest. */
 void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fit *sample);
 

@@ -32,6 +32,17 @@
 #define TASK_SMALL   499  /* 512 written */
 #define TASK_LARGE   1487 /* 1500 written */
 
+/* --procd-churn: at most this many tasks, well below mon_procd's 100 (every pass is whole). */
+#define CHURN_MAXTASKS 24
+#define CHURN_FREED    64 /* pids of exited processes kept for reuse */
+
+/* Commands: the first 9 as zvmsim always had them, then some only new processes run. */
+static const char *const cmds[] = {"systemd", "sshd",  "collectd", "java",     "db2sysc",
+                                   "httpd",   "cron",  "rsyslogd", "postgres", "bash",
+                                   "gzip",    "rsync", "sleep"};
+#define NCMDS_OLD 9
+#define NCMDS     (sizeof(cmds) / sizeof(cmds[0]))
+
 static void kernel_prodid(uint8_t out[16], uint8_t rec, const char *mod)
 {
         zd_ascii_to_ebcdic("LINUXKRNL", ZD_CP037, out, 9);
@@ -95,8 +106,22 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx)
                         lx->fs_used[i] = 1000 + sim_rng_below(g, 100000);
         }
         if (lx->procd) {
-                lx->ntasks = 3 + (unsigned)sim_rng_below(g, 6);
-                lx->procs = calloc(1 + lx->ntasks, sizeof(*lx->procs));
+                lx->ntasks = lx->ntasks0 = 3 + (unsigned)sim_rng_below(g, 6);
+                lx->maxtasks = s->cfg.procd_churn ? CHURN_MAXTASKS : lx->ntasks;
+                lx->procs = calloc(1 + lx->maxtasks, sizeof(*lx->procs));
+                lx->task = sim_xcalloc(lx->maxtasks, sizeof(*lx->task));
+                lx->freed = sim_xcalloc(CHURN_FREED, sizeof(*lx->freed));
+                /* Tasks 5 and up are workers of one server (several tasks of one name, as
+                 * a processes-plugin user aggregates them). */
+                for (unsigned i = 0; i < lx->ntasks; i++)
+                        lx->task[i] = (struct m_task){.pid = 1 + i * 101,
+                                                      .cmd = (idx + (i < 5 ? i : 5)) % NCMDS_OLD,
+                                                      .shape = i,
+                                                      .process = i + 1};
+                lx->next_process = lx->ntasks + 1;
+                lx->next_pid = 2000;
+                /* A stream of its own: churn leaves the rest of the system as it was. */
+                lx->crng.s = sim_hash2(s->cfg.seed, UINT64_C(0x70726F6364) + idx);
         }
 }
 
@@ -106,6 +131,8 @@ void sim_lx_free(struct m_linux *lx)
         free(lx->prev_vt);
         free(lx->fs);
         free(lx->procs);
+        free(lx->task);
+        free(lx->freed);
 }
 
 /* sync_count_1++, fields, timestamp, sync_count_2++ (doc/facts/kernel-drivers.md 4.3). */
@@ -242,15 +269,12 @@ static size_t fs_len(unsigned i)
         return 13 + at <= 602 ? FS_SMALL : FS_LARGE;
 }
 
-/* Tasks 5 and up are workers of one server (several tasks of one name, as a
- * processes-plugin user aggregates them). */
 static const char *task_cmd(const struct m_linux *lx, unsigned i)
 {
-        static const char *const cmd[] = {"systemd", "sshd", "collectd", "java",    "db2sysc",
-                                          "httpd",   "cron", "rsyslogd", "postgres"};
-        return cmd[(lx->guest + (i < 5 ? i : 5)) % 9];
+        return cmds[lx->task[i].cmd % NCMDS];
 }
 
+/* Shapes 3, 7, 11 ... have a command line too long for the small buffer. */
 static void task_line(char *line, size_t n, const char *c, unsigned i)
 {
         snprintf(line, n, "/usr/bin/%s --config /etc/%s.conf%s", c, c,
@@ -267,7 +291,7 @@ static size_t task_len(const struct m_linux *lx, unsigned i)
 {
         char line[700];
         const char *c = task_cmd(lx, i);
-        task_line(line, sizeof(line), c, i);
+        task_line(line, sizeof(line), c, lx->task[i].shape);
         size_t at = 12 + 111 + 3 * (2 + strlen("root")) + 2 + strlen("poll_schedule_timeout") + 2 +
                     strlen(c) + 2 + strlen(line);
         return 13 + at <= 512 ? TASK_SMALL : TASK_LARGE;
@@ -379,30 +403,35 @@ static void procd_summary(struct sim_sys *s, struct m_linux *lx)
 }
 
 /* The numbers of task i (LNXAPPL 2.1), before its strings. */
-static void set_task_numbers(struct sim_sys *s, const struct m_linux *lx, unsigned i,
-                             struct sim_rec *e)
+static void set_task_numbers(struct sim_sys *s, struct m_linux *lx, unsigned i, struct sim_rec *e)
 {
         const struct m_guest *g = &s->guest[lx->guest];
-        sim_set_u(e, "pid", 1 + i * 101);
-        sim_set_u(e, "ppid", i ? 1 : 0);
+        struct m_task *t = &lx->task[i];
+        unsigned k = t->shape;
+        /* Under churn the task list's length varies: its numbers come from its own stream. */
+        struct sim_rng *r = s->cfg.procd_churn ? &lx->crng : &s->rng;
+        uint64_t cpu = t->own ? t->cpu : (g->ttime[0] >> 12) / 10000 / (k + 2);
+        sim_set_u(e, "pid", t->pid);
+        sim_set_u(e, "ppid", t->pid == 1 ? 0 : 1);
         sim_set_u(e, "processor", i % ncpus(s, lx));
-        sim_set_u(e, "pcpu", sim_rng_below(&s->rng, 5000));
-        sim_set_u(e, "pmem", sim_rng_below(&s->rng, 2000));
-        sim_set_u(e, "total_time", (g->ttime[0] >> 12) / 10000 / (i + 2));
-        sim_set_u(e, "size", 10000 + i * 5000);
-        sim_set_u(e, "resident", 5000 + i * 2000);
-        sim_set_t(e, "state", i % 5 == 0 ? "R" : "S");
+        sim_set_u(e, "pcpu", sim_rng_below(r, 5000));
+        sim_set_u(e, "pmem", sim_rng_below(r, 2000));
+        sim_set_u(e, "total_time", cpu);
+        sim_set_u(e, "size", 10000 + k * 5000);
+        sim_set_u(e, "resident", 5000 + k * 2000);
+        sim_set_t(e, "state", k % 5 == 0 ? "R" : "S");
         sim_set_u(e, "euid", 0);
         sim_set_u(e, "priority", 20);
         sim_set_u(e, "nice", 0);
-        sim_set_u(e, "ctotal_time", (g->ttime[0] >> 12) / 10000 / (i + 2) + i);
-        sim_set_u(e, "swap", 5000 + i * 3000);
-        sim_set_u(e, "trs", 800 + i);
-        sim_set_u(e, "drs", 3000 + i * 1000);
-        sim_set_u(e, "share", 1000 + i * 10);
+        sim_set_u(e, "ctotal_time", cpu + k);
+        sim_set_u(e, "swap", 5000 + k * 3000);
+        sim_set_u(e, "trs", 800 + k);
+        sim_set_u(e, "drs", 3000 + k * 1000);
+        sim_set_u(e, "share", 1000 + k * 10);
         sim_set_u(e, "dt", 0);
-        sim_set_u(e, "maj_flt", lx->pgmajfault / (i + 1));
+        sim_set_u(e, "maj_flt", t->own ? t->flt : lx->pgmajfault / (k + 1));
         sim_set_u(e, "flags", 0x400100);
+        t->last_cpu = cpu;
 }
 
 /* mon_procd's buffer for task i: numbers, then user names, wait channel, command, line. */
@@ -421,7 +450,7 @@ static void procd_task(struct sim_sys *s, struct m_linux *lx, unsigned i, struct
         at = put_str(t->data, at, sizeof(t->data), "poll_schedule_timeout");
         at = put_str(t->data, at, sizeof(t->data), c);
         char line[700];
-        task_line(line, sizeof(line), c, i);
+        task_line(line, sizeof(line), c, lx->task[i].shape);
         at = put_str(t->data, at, sizeof(t->data), line);
         lnx_hdr(t, unix_s(s), at - 12);
         t->len = task_len(lx, i);
@@ -431,12 +460,151 @@ static void procd_task(struct sim_sys *s, struct m_linux *lx, unsigned i, struct
         t->kind = "proctask";
 }
 
+/* A pid freed in an earlier pass, kept for reuse (the oldest goes when full). */
+static void keep_freed(struct m_linux *lx, uint32_t pid)
+{
+        if (lx->nfreed == CHURN_FREED)
+                memmove(lx->freed, lx->freed + 1, --lx->nfreed * sizeof(*lx->freed));
+        lx->freed[lx->nfreed++] = pid;
+}
+
+static uint32_t take_freed(struct m_linux *lx, unsigned at)
+{
+        uint32_t pid = lx->freed[at];
+        memmove(lx->freed + at, lx->freed + at + 1, (--lx->nfreed - at) * sizeof(*lx->freed));
+        return pid;
+}
+
+/*
+ * A new process: its counters start near 0.  A third of them take the pid of a
+ * process that exited since the previous pass (of the same command or another)
+ * when that one's CPU time was above the new one's: the time falls, which is how
+ * a reader tells a reused pid (doc/plugin.md; the record has no start time, so a
+ * reuse with no counter falling could not be told by anyone).  Some take a pid
+ * freed in an earlier pass, the rest a pid never used.
+ */
+static void start_task(struct m_linux *lx, struct m_task *gone, unsigned *ngone)
+{
+        struct sim_rng *g = &lx->crng;
+        struct m_task *t = &lx->task[lx->ntasks++];
+        *t = (struct m_task){.process = lx->next_process++, .own = true};
+        t->cpu = sim_rng_below(g, 3);
+        t->flt = sim_rng_below(g, 3);
+        t->shape = (unsigned)sim_rng_below(g, 8);
+        t->cmd = (unsigned)sim_rng_below(g, NCMDS);
+        unsigned way = (unsigned)sim_rng_below(g, 6);
+        if (way < 2 && *ngone) {
+                unsigned k = (unsigned)sim_rng_below(g, *ngone);
+                if (!gone[k].reused && gone[k].last_cpu > t->cpu) {
+                        t->pid = gone[k].pid;
+                        gone[k].reused = true;
+                        if (way == 0) /* the same command again */
+                                t->cmd = gone[k].cmd;
+                        else if (t->cmd == gone[k].cmd)
+                                t->cmd = (t->cmd + 1) % NCMDS;
+                        return;
+                }
+        }
+        if (way == 2 && lx->nfreed) {
+                t->pid = take_freed(lx, (unsigned)sim_rng_below(g, lx->nfreed));
+                return;
+        }
+        t->pid = lx->next_pid;
+        lx->next_pid += 1 + (uint32_t)sim_rng_below(g, 40);
+}
+
+/* Between two passes: some tasks exit (pid 1 never), some start. */
+static unsigned churn(struct sim_sys *s, struct m_linux *lx, struct m_task *gone)
+{
+        struct sim_rng *g = &lx->crng;
+        unsigned rate = s->cfg.procd_churn, ngone = 0, k = 1;
+        for (unsigned i = 1; i < lx->ntasks; i++) {
+                struct m_task *t = &lx->task[i];
+                if (sim_rng_below(g, 100) < rate)
+                        gone[ngone++] = *t;
+                else
+                        lx->task[k++] = *t;
+        }
+        lx->ntasks = k;
+        for (unsigned i = 0; i < lx->ntasks; i++) /* the survivors run on */
+                if (lx->task[i].own) {
+                        lx->task[i].cpu += sim_rng_below(g, 60);
+                        lx->task[i].flt += sim_rng_below(g, 3);
+                }
+        for (unsigned i = 0; i < lx->ntasks0; i++)
+                if (sim_rng_below(g, 100) < rate && lx->ntasks < lx->maxtasks)
+                        start_task(lx, gone, &ngone);
+        return ngone;
+}
+
+static void procd_truth(struct sim_sys *s, const struct m_linux *lx, const struct m_task *gone,
+                        unsigned ngone)
+{
+        struct sim_proc now[CHURN_MAXTASKS], was[CHURN_MAXTASKS];
+        for (unsigned i = 0; i < lx->ntasks; i++)
+                now[i] = (struct sim_proc){lx->task[i].pid, lx->task[i].process};
+        for (unsigned i = 0; i < ngone; i++)
+                was[i] = (struct sim_proc){gone[i].pid, gone[i].process};
+        sim_truth_procd_pass(s->truth, s->n, s->guest[lx->guest].name, unix_s(s), now, lx->ntasks,
+                             was, ngone);
+}
+
+static uint16_t mod_of(const struct m_appl *a)
+{
+        return (uint16_t)(a->prodid[14] << 8 | a->prodid[15]);
+}
+
+/*
+ * After a pass mon_procd stops every mod level it no longer uses
+ * (doc/facts/s390-tools.md 1); CP writes a D10R1 with the buffer's last
+ * contents.  was[] holds the task buffers of the previous pass.
+ */
+static void procd_stops(struct sim_sys *s, struct m_linux *lx, const struct m_appl *was,
+                        unsigned nwas)
+{
+        struct m_appl *stop = sim_xcalloc(nwas, sizeof(*stop));
+        unsigned n = 0;
+        for (unsigned i = 0; i < nwas; i++) {
+                bool used = false;
+                for (unsigned k = 0; k < lx->ntasks && !used; k++)
+                        used = mod_of(&lx->procs[1 + k]) == mod_of(&was[i]);
+                if (!used)
+                        stop[n++] = was[i];
+        }
+        sim_sys_appl_stops(s, s->guest[lx->guest].name, stop, n);
+        free(stop);
+}
+
 static void procd_pass(struct sim_sys *s, struct m_linux *lx)
 {
+        struct m_task gone[CHURN_MAXTASKS];
+        unsigned ngone = 0, nwas = lx->npass ? lx->ntasks : 0;
+        struct m_appl *was = NULL;
+        if (s->cfg.procd_churn && nwas) {
+                was = sim_xcalloc(nwas, sizeof(*was));
+                memcpy(was, lx->procs + 1, nwas * sizeof(*was));
+        }
+        if (s->cfg.procd_churn) {
+                /* The fixed tasks' pcpu and pmem came from the system's stream: it moves
+                 * on as without churn, so that the rest of the system stays as it was. */
+                for (unsigned i = 0; i < 2 * lx->ntasks0; i++)
+                        (void)sim_rng_next(&s->rng);
+                if (lx->npass)
+                        ngone = churn(s, lx, gone);
+        }
         procd_summary(s, lx);
         struct mod_levels mods = {0, 1};
         for (unsigned i = 0; i < lx->ntasks; i++)
                 procd_task(s, lx, i, &mods);
+        if (was)
+                procd_stops(s, lx, was, nwas);
+        free(was);
+        if (s->cfg.procd_churn && s->truth)
+                procd_truth(s, lx, gone, ngone);
+        for (unsigned i = 0; i < ngone; i++)
+                if (!gone[i].reused) /* free for later */
+                        keep_freed(lx, gone[i].pid);
+        lx->npass++;
 }
 
 /* The kernel's memory, paging and scheduler counters. */
@@ -561,8 +729,11 @@ void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fi
                 sim_fit_add(sample, ZD_APPL_HDR_LEN + fs_len(i), 1);
         if (lx->procd) {
                 sim_fit_add(sample, ZD_APPL_HDR_LEN + PROCSUM_LEN, 1);
-                for (unsigned i = 0; i < lx->ntasks; i++)
-                        sim_fit_add(sample, ZD_APPL_HDR_LEN + task_len(lx, i), 1);
+                if (s->cfg.procd_churn) /* any number of tasks, any of them large */
+                        sim_fit_add(sample, ZD_APPL_HDR_LEN + TASK_LARGE, lx->maxtasks);
+                else
+                        for (unsigned i = 0; i < lx->ntasks; i++)
+                                sim_fit_add(sample, ZD_APPL_HDR_LEN + task_len(lx, i), 1);
         }
 }
 

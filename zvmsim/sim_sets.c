@@ -90,6 +90,24 @@ static void mw_event(void *ctx, enum sim_mw_what what, const char *userid,
         event_set_done(s, set);
 }
 
+void sim_sys_appl_stops(struct sim_sys *s, const char *userid, const struct m_appl *a, size_t n)
+{
+        if (!n)
+                return;
+        struct sim_sb sb, *save = s->sb;
+        sim_sb_begin(&sb, &s->dcss, SIM_AREA_EVENT, 'E');
+        s->sb = &sb;
+        for (size_t i = 0; i < n; i++) {
+                uint16_t mod = (uint16_t)(a[i].prodid[14] << 8 | a[i].prodid[15]);
+                char key[64];
+                snprintf(key, sizeof(key), "%s %s %u", userid, a[i].kind, (unsigned)mod);
+                sim_emit_appl(s, userid, a[i].prodid, a[i].data, a[i].len, 'E', a[i].layout,
+                              a[i].layout_off, key, "stop");
+        }
+        s->sb = save;
+        event_set_done(s, sim_sb_end(&sb, false, s->tod));
+}
+
 void sim_sys_attach_writer(struct sim_sys *s, struct sim_mw *mw)
 {
         s->mw = mw;

@@ -182,3 +182,25 @@ void sim_truth_set(struct sim_truth *t, const struct sim_set *s)
         }
         fputs("]}\n", f);
 }
+
+static void procs(FILE *f, const char *name, const struct sim_proc *p, size_t n)
+{
+        fprintf(f, ",\"%s\":[", name);
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s{\"pid\":%u,\"process\":%llu}", i ? "," : "", (unsigned)p[i].pid,
+                        (unsigned long long)p[i].process);
+        fputc(']', f);
+}
+
+void sim_truth_procd_pass(struct sim_truth *t, uint64_t interval, const char *guest, uint64_t ts,
+                          const struct sim_proc *tasks, size_t n, const struct sim_proc *gone,
+                          size_t ngone)
+{
+        FILE *f = t->f;
+        fprintf(f, "{\"procd_pass\":{\"interval\":%llu,\"guest\":", (unsigned long long)interval);
+        jstr(f, guest);
+        fprintf(f, ",\"time_stamp\":%llu", (unsigned long long)ts);
+        procs(f, "tasks", tasks, n);
+        procs(f, "exited", gone, ngone);
+        fputs("}}\n", f);
+}

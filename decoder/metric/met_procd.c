@@ -21,6 +21,8 @@
  *     process seen for the first time adds its whole count when the pass
  *     lists every task (fewer than 100: a new process), nothing when the
  *     pass is cut at mon_procd's 100 (it may only have entered the top 100).
+ *     A pid whose CPU time or major faults fell is a new process under a
+ *     reused pid, for both counters.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -210,11 +212,11 @@ static int by_pid(const void *a, const void *b)
 }
 
 /* Counter increase of one process since the previous pass (see the top of the file). */
-static uint64_t rise(const struct pprev *p, bool complete, uint64_t now, uint64_t before)
+static uint64_t rise(bool same, bool complete, uint64_t now, uint64_t before)
 {
-        if (p && now >= before)
+        if (same)
                 return now - before;
-        return complete ? now : 0; /* new process, or a pid reused (the counter fell) */
+        return complete ? now : 0; /* new process, or a pid reused (a counter fell) */
 }
 
 static void put(struct zm_engine *e, const struct pguest *g, uint64_t tod, const char *name,
@@ -253,9 +255,12 @@ static void aggregate(struct pd_state *s, struct pguest *g)
                 struct pprev key = {.pid = t->pid};
                 const struct pprev *p =
                     g->reported ? bsearch(&key, g->prev, g->nprev, sizeof(*p), by_pid) : NULL;
+                /* Either counter falling means another process: new for both. */
+                bool same = p && t->total_time >= p->total_time && t->maj_flt >= p->maj_flt;
                 uint64_t dcpu =
-                    g->reported ? rise(p, complete, t->total_time, p ? p->total_time : 0) : 0;
-                uint64_t dmaj = g->reported ? rise(p, complete, t->maj_flt, p ? p->maj_flt : 0) : 0;
+                    g->reported ? rise(same, complete, t->total_time, p ? p->total_time : 0) : 0;
+                uint64_t dmaj =
+                    g->reported ? rise(same, complete, t->maj_flt, p ? p->maj_flt : 0) : 0;
                 for (size_t j = 0; j < s->nsel; j++) {
                         if (!g->match[i * s->nsel + j])
                                 continue;

@@ -179,6 +179,41 @@ static void workers_summed_and_counters_kept(void **state)
         zm_procsel_free(sel);
 }
 
+/*
+ * A pid reused by a new process is told by a counter that fell (doc/plugin.md).
+ * The process is new for both counters, also the one that did not fall: a new
+ * process adds its whole count.  (zvmsim --procd-churn's data found this.)
+ */
+static void reused_pid_new_for_both_counters(void **state)
+{
+        (void)state;
+        struct zm_procsel *sel = zm_procsel_new();
+        char err[256];
+        assert_true(zm_procsel_add(sel, "cron", NULL, err, sizeof(err)));
+        assert_true(zm_procsel_add(sel, "gzip", NULL, err, sizeof(err)));
+        struct got g = {0};
+        struct zm_engine *e = engine(sel, &g);
+        struct tk p1[] = {
+            {20, 500, 3, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd -k start"},
+            {21, 10, 9, 1000, 400, 10, 300, "gzip", "gzip -9 big.log"},
+        };
+        pass(e, "LINUX04", T1, p1, 2);
+        g.n = 0;
+        /* Pid 20: CPU time fell (500 -> 4), major faults did not (3 -> 5): a new cron.
+         * Pid 21: major faults fell (9 -> 2), CPU time did not (10 -> 30): a new gzip. */
+        struct tk p2[] = {
+            {20, 4, 5, 1000, 400, 10, 300, "cron", "/usr/sbin/cron -f"},
+            {21, 30, 2, 1000, 400, 10, 300, "gzip", "gzip -9 other.log"},
+        };
+        pass(e, "LINUX04", T1 + 60, p2, 2);
+        assert_int_equal(find(&g, "LINUX04", "cron", "ps_cputime")->derive[0], 4 * 10000);
+        assert_int_equal(find(&g, "LINUX04", "cron", "ps_pagefaults")->derive[1], 5);
+        assert_int_equal(find(&g, "LINUX04", "gzip", "ps_cputime")->derive[0], 30 * 10000);
+        assert_int_equal(find(&g, "LINUX04", "gzip", "ps_pagefaults")->derive[1], 2);
+        zm_engine_free(e);
+        zm_procsel_free(sel);
+}
+
 static void torn_pass_held_back(void **state)
 {
         (void)state;
@@ -370,6 +405,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(workers_summed_and_counters_kept),
+            cmocka_unit_test(reused_pid_new_for_both_counters),
             cmocka_unit_test(torn_pass_held_back),
             cmocka_unit_test(full_pass_newcomer_adds_nothing),
             cmocka_unit_test(match_rules),

@@ -14,9 +14,11 @@ trap 'rm -rf "$T"' EXIT
 SIM="$TOP/$BUILD/zvmsim"
 [ -x "$SIM" ] || fail "$SIM not built"
 
-echo "== procd: Process / ProcessMatch against the truth"
+echo "== procd: Process / ProcessMatch against the truth, processes exiting and starting"
+# --procd-churn: between passes tasks exit and start, some under a pid just freed
+# (check.py fails unless the run has every case of it)
 "$SIM" monwrite --capture -o "$T/procd.cap" --truth "$T/truth.jsonl" --intervals 8 --seed 3 \
-	--guests 6 --linux 4 --procd 4 --start 1795305600 2>/dev/null
+	--guests 6 --linux 4 --procd 4 --procd-churn 25 --start 1795305600 2>/dev/null
 conf procs "  File \"$T/procd.cap\"
   Process \"httpd\"
   Process \"java\"
