@@ -254,8 +254,13 @@ bool zl_get(const struct zl_layout *l, zd_view rec, const char *name, struct zl_
 
 bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out)
 {
+        return zl_read_u64(zl_field(l, name), rec, out);
+}
+
+bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *out)
+{
         struct zl_value v;
-        if (!zl_get(l, rec, name, &v))
+        if (!f || !zl_read(f, rec, &v))
                 return false;
         *out = v.u;
         return true;

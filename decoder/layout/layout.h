@@ -128,6 +128,8 @@ bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out);
 /* By name: false if the layout has no such field or it is outside rec. */
 bool zl_get(const struct zl_layout *l, zd_view rec, const char *name, struct zl_value *out);
 bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out);
+/* A field found before (zl_field): its integer; false if f is NULL or outside rec. */
+bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *out);
 /* Text fields as UTF-8 (EBCDIC converted, trailing blanks trimmed). */
 size_t zl_text(const struct zl_value *v, char *out, size_t outsz);
 /* Every field of l in order (reserved ones skipped), present or not. */

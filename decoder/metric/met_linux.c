@@ -106,23 +106,13 @@ static void derive(struct zm_engine *e, const struct zd_record *r, const struct 
         zm_emit(e, &m);
 }
 
-/* A numeric field; false if the layout lacks it or the record is too short. */
-static bool read_u64(const struct zl_field *f, zd_view v, uint64_t *out)
-{
-        struct zl_value x;
-        if (!f || !zl_read(f, v, &x))
-                return false;
-        *out = x.u;
-        return true;
-}
-
 /* Read named fields of a payload layout; false if any is missing. */
 static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
                    const char *const *names, uint64_t *out, size_t n)
 {
         const struct zl_field *const *f = resolve(c, l, names, n);
         for (size_t i = 0; i < n; i++)
-                if (!read_u64(f[i], v, &out[i]))
+                if (!zl_read_u64(f[i], v, &out[i]))
                         return false;
         return true;
 }
@@ -212,12 +202,12 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 if (!zd_view_sub(a->data, cpus.off + i * cpus.step, cpus.step, &ent))
                         break;
                 uint64_t id = i;
-                (void)read_u64(f[0], ent, &id); /* mod level 00 has none */
+                (void)zl_read_u64(f[0], ent, &id); /* mod level 00 has none */
                 char pinst[16];
                 pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
                 for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
                         uint64_t x;
-                        if (read_u64(f[1 + j], ent, &x))
+                        if (zl_read_u64(f[1 + j], ent, &x))
                                 derive(e, r, a, tod, "cpu", pinst, "cpu", states[j], 1, x, 0);
                 }
         }

@@ -51,16 +51,6 @@ static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_ta
         return c;
 }
 
-/* A numeric field's value; false if the layout lacks it or the record is too short. */
-static bool read_field(const struct zl_field *f, zd_view rec, uint64_t *out)
-{
-        struct zl_value v;
-        if (!f || !zl_read(f, rec, &v) || !v.present)
-                return false;
-        *out = v.u;
-        return true;
-}
-
 /*
  * A name for an identifier (userid, NIC owner, partition): CP names are
  * A-Z 0-9 @ # $ and a few more; anything else (a misplaced field, hostile
@@ -87,7 +77,7 @@ static void take_slot(struct cp_ent *x, int i, const struct zl_field *f, zd_view
 {
         uint64_t u;
         uint32_t bit = 1u << i;
-        if (!read_field(f, rec, &u) || f->prov == ZL_UNCERTAIN)
+        if (!zl_read_u64(f, rec, &u) || f->prov == ZL_UNCERTAIN)
                 return;
         x->v[i] = u;
         x->have |= bit;
@@ -173,7 +163,7 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
                 return single_entry(e, s, (struct cp_ent *)at, tod);
         uint64_t id;
         char key[40];
-        if (!read_field(f->id, rec, &id))
+        if (!zl_read_u64(f->id, rec, &id))
                 return NULL;
         if (t->note_guest)
                 zm_note_guest(e, name);
@@ -230,7 +220,7 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_t
         read_name(row_fields(s, t, l)->name, r->rec, part, sizeof(part));
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
-            !read_field(zl_field(l, "SYTCUP_LCUPCPCT"), r->rec, &n))
+            !zl_read_u64(zl_field(l, "SYTCUP_LCUPCPCT"), r->rec, &n))
                 return;
         if (!part[0] || of.s < 20 || ln.s < 14 || (uint64_t)of.s + n * (uint64_t)ln.s > r->rec.n) {
                 s->lpar_bad++;
