@@ -144,6 +144,32 @@ static void thread_cpu(uint64_t *src, uint64_t *rest)
         closedir(dir);
 }
 
+/*
+ * Where the memory is, for the "extra B/series" column: the mappings (which
+ * arena, which library) and malloc's own view of each arena, beside the
+ * result (kept with BENCH_KEEP=1).
+ */
+static void keep_memory_map(void)
+{
+        char path[4096];
+        snprintf(path, sizeof(path), "%s.malloc.xml", result_path);
+        FILE *f = fopen(path, "w");
+        if (f) {
+                malloc_info(0, f);
+                fclose(f);
+        }
+        snprintf(path, sizeof(path), "%s.smaps", result_path);
+        FILE *out = fopen(path, "w"), *in = fopen("/proc/self/smaps", "r");
+        char buf[8192];
+        size_t n;
+        while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+                fwrite(buf, 1, n, out);
+        if (in)
+                fclose(in);
+        if (out)
+                fclose(out);
+}
+
 static void write_result(bool done)
 {
         struct mark end = now();
@@ -174,6 +200,9 @@ static void write_result(bool done)
         fprintf(f, "rss_kb %ld\nrss_anon_kb %ld\nrss_anon_untrimmed_kb %ld\nhwm_kb %ld\n",
                 status_kb(after, "VmRSS:"), status_kb(after, "RssAnon:"),
                 status_kb(before, "RssAnon:"), status_kb(after, "VmHWM:"));
+        /* Live heap: what RSS holds minus the freed write-queue copies malloc keeps in pieces. */
+        struct mallinfo2 mi = mallinfo2();
+        fprintf(f, "heap_inuse_kb %zu\n", (mi.uordblks + mi.hblkhd) / 1024);
         for (int i = 0; i < nsegs; i++)
                 fprintf(f, "seg %llu %llu %llu %.3f\n", (unsigned long long)segs[i].count,
                         (unsigned long long)(segs[i].at.cpu_ns - at_init.cpu_ns),
@@ -183,6 +212,7 @@ static void write_result(bool done)
                 fprintf(f, "series %llu\nrecord_ok %d\n", (unsigned long long)series, rec_ok);
         if (fclose(f) != 0 || rename(tmp, result_path) != 0)
                 ERROR(SINK " plugin: cannot write %s", result_path);
+        keep_memory_map();
 }
 
 static void end_run(void)

@@ -253,8 +253,9 @@ def fmt_row(cells, widths):
 
 
 HEAD = ["guests", "steady", "value lists", "series", "CPU/ival zvm s", "null s",
-        "ns/VL zvm", "null", "ratio", "RSS zvm MB", "null MB", "extra B/series"]
-WIDTH = [7, 5, 11, 9, 14, 7, 9, 6, 6, 10, 8, 14]
+        "ns/VL zvm", "null", "ratio", "RSS zvm MB", "null MB", "extra B/series",
+        "heap zvm MB", "null MB", "extra B/series"]
+WIDTH = [7, 5, 11, 9, 14, 7, 9, 6, 6, 10, 8, 14, 11, 8, 14]
 
 
 def best_pair(b, name, mw, rec, n, reps):
@@ -339,7 +340,9 @@ def measure(b, zvmsim, cache, guests, notes):
     row = [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.3f" % (cz / k / 1e9),
            "%.3f" % (cu / k / 1e9), "%.0f" % (cz / v), "%.0f" % (cu / v),
            "%.2f" % (cz / cu), "%.1f" % (z["rss_anon_kb"] / 1024),
-           "%.1f" % (u["rss_anon_kb"] / 1024), "%.0f" % extra]
+           "%.1f" % (u["rss_anon_kb"] / 1024), "%.0f" % extra,
+           "%.1f" % (z["heap_inuse_kb"] / 1024), "%.1f" % (u["heap_inuse_kb"] / 1024),
+           "%.0f" % ((z["heap_inuse_kb"] - u["heap_inuse_kb"]) * 1024 / series if series else 0)]
     return row, False
 
 
@@ -388,7 +391,8 @@ def main():
           "difference of the two runs, value lists of those intervals;" % (
               STEADY_FROM, intervals, SIM_INTERVAL, STEADY_FROM + 1, intervals))
     print(" CPU = all collectd threads; RSS = RssAnon after malloc_trim, with the plugin's state "
-          "held; WriteThreads %d)" % wthreads)
+          "held; heap = malloc's bytes in use then (mallinfo2), without the freed write-queue "
+          "copies malloc keeps in pieces; WriteThreads %d)" % wthreads)
     print(fmt_row(HEAD, WIDTH))
     for row in rows:
         if len(row) == len(HEAD):
