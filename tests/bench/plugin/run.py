@@ -16,7 +16,9 @@ BENCH_INTERVALS (monitor intervals per file, default 7, at least 6),
 BENCH_REPEAT (measured runs per size, best kept; default 3 when the record
 run took under 5 s, else 1), BENCH_TIMEOUT (seconds per collectd run, default
 1800), BENCH_WRITE_THREADS (collectd WriteThreads, default 1), BENCH_KEEP=1
-keeps the run directories and recordings.
+keeps the run directories and recordings.  BENCH_IR=1 runs the zvm and null
+daemons under callgrind and prints instructions per value list instead of
+CPU: slower (about 50 times), but the same figure run after run.
 """
 import argparse
 import os
@@ -87,8 +89,8 @@ def sim_file(zvmsim, cache, guests, intervals):
 
 
 class Bench:
-    def __init__(self, collectd, paths, tmp, timeout, wthreads, intervals, repeat):
-        self.collectd, self.tmp = collectd, tmp
+    def __init__(self, collectd, paths, tmp, timeout, wthreads, intervals, repeat, ir=False):
+        self.collectd, self.tmp, self.ir = collectd, tmp, ir
         self.timeout, self.wthreads = timeout, wthreads
         self.intervals, self.repeat = intervals, repeat
         self.plugdir = os.path.join(tmp, "plugins")
@@ -164,8 +166,11 @@ LoadPlugin logfile
             wt = 1 if record else self.wthreads
             f.write(self.conf(d, "\n".join(sink), source_fn(d), wt))
         out = open(os.path.join(d, "stdout"), "w")
-        p = subprocess.Popen([self.collectd, "-f", "-C", conf], stdout=out,
-                             stderr=subprocess.STDOUT)
+        cmd = [self.collectd, "-f", "-C", conf]
+        if self.ir and not record:
+            # bench_sink dumps the counts when the last value has arrived (dump 1).
+            cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % d] + cmd
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         start = time.monotonic()
         timed_out = False
         try:
@@ -194,12 +199,25 @@ LoadPlugin logfile
         if not os.path.exists(result):
             die("%s: no result from bench_sink:\n%s" % (name, tail(d)))
         r = read_result(result)
+        if self.ir and not record:
+            r["ir"] = callgrind_total(os.path.join(d, "cg.out.1"), name)
         r["dir"] = d
         r["timed_out"] = timed_out
         r["clean"] = "Exiting normally" in read(os.path.join(d, "collectd.log"))
         if not r["clean"]:
             say("%s: no clean shutdown (see %s)" % (name, d))
         return r
+
+
+def callgrind_total(path, name):
+    """All threads' instructions in one callgrind dump."""
+    if not os.path.exists(path):
+        die("%s: no callgrind dump %s (is valgrind installed? apt-get install valgrind)" %
+            (name, path))
+    for line in read(path).splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    die("%s: no totals in %s" % (name, path))
 
 
 def read(path):
@@ -322,6 +340,8 @@ def measure(b, zvmsim, cache, guests, notes):
                      z["cpu_ns"] / n, u["cpu_ns"] / n, z["cpu_ns"] / u["cpu_ns"],
                      z["wall_ns"] / 1e9, u["wall_ns"] / 1e9, z["hwm_kb"] / 1024,
                      u["hwm_kb"] / 1024))
+    if b.ir:
+        return ir_row(guests, iv, n0, z0, u0, n, series, z, u), False
     cz, cu, v = z["cpu_ns"] - z0["cpu_ns"], u["cpu_ns"] - u0["cpu_ns"], n - n0
     if v <= 0 or cz <= 0 or cu <= 0:
         notes.append("%d guests: the longer file added no work (%d value lists, CPU zvm %d ns, "
@@ -344,6 +364,23 @@ def measure(b, zvmsim, cache, guests, notes):
            "%.1f" % (z["heap_inuse_kb"] / 1024), "%.1f" % (u["heap_inuse_kb"] / 1024),
            "%.0f" % ((z["heap_inuse_kb"] - u["heap_inuse_kb"]) * 1024 / series if series else 0)]
     return row, False
+
+
+IR_HEAD = ["guests", "steady", "value lists", "series", "Ir/VL zvm", "null", "ratio",
+           "whole run Ir/VL zvm", "null", "ratio"]
+IR_WIDTH = [7, 5, 11, 9, 9, 6, 6, 19, 6, 6]
+
+
+def ir_row(guests, iv, n0, z0, u0, n, series, z, u):
+    """BENCH_IR: instructions of all threads up to the last value, per value list."""
+    v = n - n0
+    iz, iu = z["ir"] - z0["ir"], u["ir"] - u0["ir"]
+    if v <= 0:
+        return [guests, "-", v, series, "-", "-", "-", "%.0f" % (z["ir"] / n),
+                "%.0f" % (u["ir"] / n), "%.2f" % (z["ir"] / u["ir"])]
+    return [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.0f" % (iz / v), "%.0f" % (iu / v),
+            "%.2f" % (iz / iu), "%.0f" % (z["ir"] / n), "%.0f" % (u["ir"] / n),
+            "%.2f" % (z["ir"] / u["ir"])]
 
 
 def main():
@@ -371,14 +408,21 @@ def main():
     cache = os.path.join(top, a.build, "bench-plugin")
     os.makedirs(cache, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="zvm-bench-plugin.")
-    b = Bench(collectd, paths, tmp, timeout, wthreads, intervals, repeat)
+    ir = env("BENCH_IR") == "1"
+    if ir:
+        if not shutil.which("valgrind"):
+            die("BENCH_IR=1 needs valgrind (apt-get install valgrind)")
+        repeat = 1  # the counts do not vary as times do
+    b = Bench(collectd, paths, tmp, timeout, wthreads, intervals, repeat, ir)
     rows, notes, nsvl = [], [], {}
     try:
         for g in sizes:
             row, unfinished = measure(b, paths["zvmsim"], cache, g, notes)
             rows.append(row)
-            if not unfinished:
+            if not unfinished and not ir:
                 nsvl[g] = (float(row[6]), float(row[7]))
+            elif not unfinished and row[4] != "-":
+                nsvl[g] = (float(row[4]), float(row[5]))
     finally:
         if env("BENCH_KEEP") == "1":
             say("bench-plugin: run directories kept in " + tmp)
@@ -393,19 +437,23 @@ def main():
     print(" CPU = all collectd threads; RSS = RssAnon after malloc_trim, with the plugin's state "
           "held; heap = malloc's bytes in use then (mallinfo2), without the freed write-queue "
           "copies malloc keeps in pieces; WriteThreads %d)" % wthreads)
-    print(fmt_row(HEAD, WIDTH))
+    head, width, unit = (IR_HEAD, IR_WIDTH, "instructions") if ir else (HEAD, WIDTH, "ns")
+    if ir:
+        print(" BENCH_IR: instructions of all collectd threads under callgrind, up to the last "
+              "value; the CPU, RSS and heap columns are left out)")
+    print(fmt_row(head, width))
     for row in rows:
-        if len(row) == len(HEAD):
-            print(fmt_row(row, WIDTH))
+        if len(row) == len(head):
+            print(fmt_row(row, width))
         else:
-            print(fmt_row(row[:-1], WIDTH) + "  " + row[-1])
+            print(fmt_row(row[:-1], width) + "  " + row[-1])
     if len(nsvl) > 1:
         lo, hi = min(nsvl), max(nsvl)
         (zh, nh), (zl, nl) = nsvl[hi], nsvl[lo]
         share = " (the plugin's share, zvm - null: %.2f)" % ((zh - nh) / (zl - nl)) \
             if zl > nl and zh > nh else ""
-        print("zvm ns per value list at %d guests / at %d guests: %.2f%s" %
-              (hi, lo, zh / zl, share))
+        print("zvm %s per value list at %d guests / at %d guests: %.2f%s" %
+              (unit, hi, lo, zh / zl, share))
     for n in notes:
         print("  " + n)
 
