@@ -86,6 +86,7 @@ struct cp_state {
         uint64_t last_tod;    /* newest record TOD of the interval being gathered */
         bool taken;           /* a record came since the interval last closed */
         struct cp_fields *fields; /* rows' fields resolved per layout (met_cp.c) */
+        struct cp_rec *recs;      /* layout, row and fields per record kind and length */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
