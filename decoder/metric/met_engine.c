@@ -41,8 +41,22 @@ struct guest_count {
         size_t nseries;
 };
 
+/*
+ * The modules a record family goes to, in order, found when the engine is
+ * made: every record is offered to them, and asking each module whether it
+ * wants the family cost as much as most modules' answer.
+ */
+#define FAMILIES 8
+
+struct fam_route {
+        size_t n;
+        void (*record[NMODULES])(struct zm_engine *e, void *state, const struct zd_record *r);
+        void *state[NMODULES];
+};
+
 struct zm_engine {
         struct zm_options opt;
+        struct fam_route route[FAMILIES];
         zm_emit_fn emit;
         zm_log_fn log;
         void *ctx;
@@ -87,6 +101,16 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->create)
                         e->state[i] = modules[i]->create(e);
+        for (unsigned f = 0; f < FAMILIES; f++)
+                for (size_t i = 0; modules[i]; i++) {
+                        struct fam_route *rt = &e->route[f];
+                        unsigned want =
+                            modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
+                        if (!modules[i]->record || !(want & 1u << f))
+                                continue;
+                        rt->record[rt->n] = modules[i]->record;
+                        rt->state[rt->n++] = e->state[i];
+                }
         return e;
 }
 
@@ -111,6 +135,12 @@ void zm_engine_free(struct zm_engine *e)
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
+        if ((unsigned)r->family < FAMILIES) {
+                const struct fam_route *rt = &e->route[r->family];
+                for (size_t k = 0; k < rt->n; k++)
+                        rt->record[k](e, rt->state[k], r);
+                return;
+        }
         unsigned fam = 1u << r->family;
         for (size_t i = 0; modules[i]; i++) {
                 unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
