@@ -54,6 +54,13 @@ struct fam_route {
         void *state[NMODULES];
 };
 
+/*
+ * Guests are named to the engine with every user and APPLDATA record, the
+ * same few hundred every interval: the ones known already are found here
+ * before the index is asked.
+ */
+#define NOTED_SLOTS 2048
+
 struct zm_engine {
         struct zm_options opt;
         struct fam_route route[FAMILIES];
@@ -70,7 +77,8 @@ struct zm_engine {
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
-        uint64_t *known; /* packed userids of the guests CP named (zm_note_guest) */
+        uint64_t *known;             /* packed userids of the guests CP named (zm_note_guest) */
+        uint64_t noted[NOTED_SLOTS]; /* some of them, direct-mapped (0: none) */
         size_t nknown, capknown;
         struct zh_index known_ix;
         uint64_t *seen; /* zm_first's keys */
@@ -358,13 +366,19 @@ static bool known_eq(const void *ctx, size_t pos)
 void zm_note_guest(struct zm_engine *e, const char *userid)
 {
         struct probe p = {e, pack_userid(userid)};
-        uint64_t h = zh_u64(ZH_SEED, p.key);
-        if (!userid[0] || zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX)
+        uint64_t *c = &e->noted[((p.key * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % NOTED_SLOTS];
+        if (!userid[0] || *c == p.key)
                 return;
+        uint64_t h = zh_u64(ZH_SEED, p.key);
+        if (zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX) {
+                *c = p.key;
+                return;
+        }
         if (!zh_grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
             !zh_add(&e->known_ix, h, e->nknown))
                 return;
         e->known[e->nknown++] = p.key;
+        *c = p.key;
 }
 
 bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid)

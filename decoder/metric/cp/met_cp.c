@@ -56,17 +56,6 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
         }
 }
 
-static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_take *t,
-                                          const struct zl_layout *l)
-{
-        uintptr_t k = (uintptr_t)t * 31 + (uintptr_t)l;
-        struct cp_fields *c = &s->fields[(k ^ k >> 9) % CP_FIELD_SLOTS];
-        size_t gen = zl_generation();
-        if (c->t != t || c->l != l || c->gen != gen)
-                resolve(c, t, l, gen);
-        return c;
-}
-
 /*
  * What a record's (domain, number, length) decide, found once rather than
  * per record: its layout under the engine's reading, its row and the row's
@@ -84,11 +73,42 @@ struct cp_rec {
         struct cp_fields f; /* t's fields in l, when both are there */
 };
 
+/*
+ * Names read this way before (the same field, the same bytes): CP writes
+ * the same few hundred names every interval, and converting one from
+ * EBCDIC cost more than taking the rest of its record.
+ */
+#define CP_NAME_SLOTS 2048
+
+struct cp_name {
+        const struct zl_field *f;
+        size_t gen;
+        uint64_t raw; /* the field's bytes, f->len of them */
+        char name[17];
+};
+
+struct cp_cache {
+        struct cp_fields fields[CP_FIELD_SLOTS];
+        struct cp_rec recs[CP_REC_SLOTS];
+        struct cp_name names[CP_NAME_SLOTS];
+};
+
+static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_take *t,
+                                          const struct zl_layout *l)
+{
+        uintptr_t k = (uintptr_t)t * 31 + (uintptr_t)l;
+        struct cp_fields *c = &s->cache->fields[(k ^ k >> 9) % CP_FIELD_SLOTS];
+        size_t gen = zl_generation();
+        if (c->t != t || c->l != l || c->gen != gen)
+                resolve(c, t, l, gen);
+        return c;
+}
+
 static const struct cp_rec *rec_plan(struct cp_state *s, const struct zd_record *r,
                                      const char *reading)
 {
         size_t h = ((size_t)r->domain * 131 + (size_t)r->number * 31 + r->rec.n) % CP_REC_SLOTS;
-        struct cp_rec *c = &s->recs[h];
+        struct cp_rec *c = &s->cache->recs[h];
         size_t gen = zl_generation();
         if (c->gen == gen && c->domain == r->domain && c->number == r->number &&
             c->len == r->rec.n && c->reading == reading)
@@ -111,7 +131,7 @@ static const struct cp_rec *rec_plan(struct cp_state *s, const struct zd_record 
  * bytes) becomes '_' so that it can never inject '/' or blanks into a
  * collectd identifier.
  */
-static void read_name(const struct zl_field *f, zd_view rec, char *out, size_t outsz)
+static void convert_name(const struct zl_field *f, zd_view rec, char *out, size_t outsz)
 {
         struct zl_value v;
         out[0] = '\0';
@@ -124,6 +144,31 @@ static void read_name(const struct zl_field *f, zd_view rec, char *out, size_t o
                       c == '@' || c == '#' || c == '$' || c == '_' || c == '-' || c == '.'))
                         *p = '_';
         }
+}
+
+/* A name's slot: names differ in a byte or two, so every bit of the key counts. */
+static size_t slot(uint64_t k)
+{
+        return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % CP_NAME_SLOTS;
+}
+
+/* The name in field f of rec into out[17]: what convert_name makes of the same bytes. */
+static void read_name(struct cp_state *s, const struct zl_field *f, zd_view rec, char *out)
+{
+        uint64_t raw;
+        if (!f || f->len < 1 || f->len > 8 || !zd_uN(rec, f->off, f->len, &raw)) {
+                convert_name(f, rec, out, 17);
+                return;
+        }
+        struct cp_name *c = &s->cache->names[slot(raw ^ (uintptr_t)f)];
+        size_t gen = zl_generation();
+        if (c->f != f || c->raw != raw || c->gen != gen) {
+                convert_name(f, rec, c->name, sizeof(c->name));
+                c->f = f;
+                c->raw = raw;
+                c->gen = gen;
+        }
+        memcpy(out, c->name, sizeof(c->name));
 }
 
 /*
@@ -244,7 +289,7 @@ static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp
 {
         char name[17] = "";
         if (p->t->name) {
-                read_name(p->f.name, r->rec, name, sizeof(name));
+                read_name(s, p->f.name, r->rec, name);
                 if (!name[0])
                         return;
         }
@@ -264,7 +309,7 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_t
         char part[17];
         struct zl_value of, ln;
         uint64_t n;
-        read_name(row_fields(s, t, l)->name, r->rec, part, sizeof(part));
+        read_name(s, row_fields(s, t, l)->name, r->rec, part);
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
             !zl_read_u64(zl_field(l, "SYTCUP_LCUPCPCT"), r->rec, &n))
@@ -302,12 +347,10 @@ static void *cp_create(struct zm_engine *e)
         if (!s)
                 return NULL;
         s->v = zv_new();
-        s->fields = calloc(CP_FIELD_SLOTS, sizeof(*s->fields));
-        s->recs = calloc(CP_REC_SLOTS, sizeof(*s->recs));
-        if (!s->v || !s->fields || !s->recs) {
+        s->cache = calloc(1, sizeof(*s->cache));
+        if (!s->v || !s->cache) {
                 zv_free(s->v);
-                free(s->fields);
-                free(s->recs);
+                free(s->cache);
                 free(s);
                 return NULL;
         }
@@ -327,8 +370,7 @@ static void cp_destroy(void *state)
         cp_tab_free(&s->nic);
         cp_tab_free(&s->lpar);
         zv_free(s->v);
-        free(s->fields);
-        free(s->recs);
+        free(s->cache);
         free(s);
 }
 

@@ -80,13 +80,12 @@ struct cp_state {
         struct zv_state *v;
         struct cp_tab prp, syp, vcpu, guest, dev, nic, lpar;
         struct cp_ent rsg, storsg, usr;
-        struct cp_ent paging; /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
-        uint64_t lpar_bad;    /* SYTCUP records whose entries did not fit */
-        bool lpar_badnow;     /* ... in this interval */
-        uint64_t last_tod;    /* newest record TOD of the interval being gathered */
-        bool taken;           /* a record came since the interval last closed */
-        struct cp_fields *fields; /* rows' fields resolved per layout (met_cp.c) */
-        struct cp_rec *recs;      /* layout, row and fields per record kind and length */
+        struct cp_ent paging;   /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
+        uint64_t lpar_bad;      /* SYTCUP records whose entries did not fit */
+        bool lpar_badnow;       /* ... in this interval */
+        uint64_t last_tod;      /* newest record TOD of the interval being gathered */
+        bool taken;             /* a record came since the interval last closed */
+        struct cp_cache *cache; /* what met_cp.c finds once and keeps: layouts, fields, names */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
