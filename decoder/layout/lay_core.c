@@ -207,11 +207,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         return NULL;
 }
 
-/* The types whose value is an integer: bit (1 << type) set. */
-#define INT_TYPES                                                                                  \
-        (1u << ZL_UINT | 1u << ZL_SINT | 1u << ZL_TOD | 1u << ZL_TIMER | 1u << ZL_TIMERD |         \
-         1u << ZL_BITS)
-
 /*
  * zl_foreach reads every field of every record it is given (zvmmon dump's
  * whole walk), so this is inlined there: each member is stored once rather
@@ -231,7 +226,7 @@ static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_v
         out->present = true;
         /* Wider integers keep their first 8 bytes in u; zero-length ones stay 0. */
         size_t n = f->len < 8 ? f->len : 8;
-        if ((unsigned)f->type < 32 && (INT_TYPES >> f->type & 1) && n) {
+        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n) {
                 /* From rec rather than raw: the bytes around the field let zd_uN make one
                  * load.  rec holds the field, so it holds its first n bytes. */
                 (void)zd_uN(rec, f->off, n, &out->u);
@@ -255,15 +250,6 @@ bool zl_get(const struct zl_layout *l, zd_view rec, const char *name, struct zl_
 bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64_t *out)
 {
         return zl_read_u64(zl_field(l, name), rec, out);
-}
-
-bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *out)
-{
-        struct zl_value v;
-        if (!f || !zl_read(f, rec, &v))
-                return false;
-        *out = v.u;
-        return true;
 }
 
 size_t zl_text(const struct zl_value *v, char *out, size_t outsz)

@@ -41,8 +41,29 @@ struct guest_count {
         size_t nseries;
 };
 
+/*
+ * The modules a record family goes to, in order, found when the engine is
+ * made: every record is offered to them, and asking each module whether it
+ * wants the family cost as much as most modules' answer.
+ */
+#define FAMILIES 8
+
+struct fam_route {
+        size_t n;
+        void (*record[NMODULES])(struct zm_engine *e, void *state, const struct zd_record *r);
+        void *state[NMODULES];
+};
+
+/*
+ * Guests are named to the engine with every user and APPLDATA record, the
+ * same few hundred every interval: the ones known already are found here
+ * before the index is asked.
+ */
+#define NOTED_SLOTS 2048
+
 struct zm_engine {
         struct zm_options opt;
+        struct fam_route route[FAMILIES];
         zm_emit_fn emit;
         zm_log_fn log;
         void *ctx;
@@ -56,7 +77,8 @@ struct zm_engine {
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
-        uint64_t *known; /* packed userids of the guests CP named (zm_note_guest) */
+        uint64_t *known;             /* packed userids of the guests CP named (zm_note_guest) */
+        uint64_t noted[NOTED_SLOTS]; /* some of them, direct-mapped (0: none) */
         size_t nknown, capknown;
         struct zh_index known_ix;
         uint64_t *seen; /* zm_first's keys */
@@ -87,6 +109,16 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->create)
                         e->state[i] = modules[i]->create(e);
+        for (unsigned f = 0; f < FAMILIES; f++)
+                for (size_t i = 0; modules[i]; i++) {
+                        struct fam_route *rt = &e->route[f];
+                        unsigned want =
+                            modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
+                        if (!modules[i]->record || !(want & 1u << f))
+                                continue;
+                        rt->record[rt->n] = modules[i]->record;
+                        rt->state[rt->n++] = e->state[i];
+                }
         return e;
 }
 
@@ -111,6 +143,12 @@ void zm_engine_free(struct zm_engine *e)
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
+        if ((unsigned)r->family < FAMILIES) {
+                const struct fam_route *rt = &e->route[r->family];
+                for (size_t k = 0; k < rt->n; k++)
+                        rt->record[k](e, rt->state[k], r);
+                return;
+        }
         unsigned fam = 1u << r->family;
         for (size_t i = 0; modules[i]; i++) {
                 unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
@@ -328,13 +366,19 @@ static bool known_eq(const void *ctx, size_t pos)
 void zm_note_guest(struct zm_engine *e, const char *userid)
 {
         struct probe p = {e, pack_userid(userid)};
-        uint64_t h = zh_u64(ZH_SEED, p.key);
-        if (!userid[0] || zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX)
+        uint64_t *c = &e->noted[((p.key * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % NOTED_SLOTS];
+        if (!userid[0] || *c == p.key)
                 return;
+        uint64_t h = zh_u64(ZH_SEED, p.key);
+        if (zh_find(&e->known_ix, h, known_eq, &p) != SIZE_MAX) {
+                *c = p.key;
+                return;
+        }
         if (!zh_grow((void **)&e->known, &e->capknown, e->nknown, sizeof(*e->known)) ||
             !zh_add(&e->known_ix, h, e->nknown))
                 return;
         e->known[e->nknown++] = p.key;
+        *c = p.key;
 }
 
 bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid)

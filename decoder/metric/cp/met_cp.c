@@ -20,9 +20,11 @@
 /*
  * A row's fields in one layout, found by name once: a record reads up to
  * CP_NV + 2 of them, and finding each by name for every record was a fifth
- * of the engine's time.  Direct-mapped by (row, layout); the layout
- * generation tells a table reloaded since (LayoutFile) from the one that was
- * resolved.
+ * of the engine's time.  With them, what take_slot would find out field by
+ * field: which slots have a field that may feed a metric (UNCERTAIN ones
+ * never do), which count down, which are HINTs.  Direct-mapped by (row,
+ * layout); the layout generation tells a table reloaded since (LayoutFile)
+ * from the one that was resolved.
  */
 #define CP_FIELD_SLOTS 64
 
@@ -31,23 +33,95 @@ struct cp_fields {
         const struct zl_layout *l;
         size_t gen;
         const struct zl_field *id, *name, *field[CP_NV];
+        uint32_t slots, down, hint;
+};
+
+static void resolve(struct cp_fields *c, const struct cp_take *t, const struct zl_layout *l,
+                    size_t gen)
+{
+        c->t = t;
+        c->l = l;
+        c->gen = gen;
+        c->id = t->id ? zl_field(l, t->id) : NULL;
+        c->name = t->name ? zl_field(l, t->name) : NULL;
+        c->slots = c->down = c->hint = 0;
+        for (int i = 0; i < CP_NV; i++) {
+                const struct zl_field *f = t->field[i] ? zl_field(l, t->field[i]) : NULL;
+                c->field[i] = f && f->prov != ZL_UNCERTAIN ? f : NULL;
+                if (!c->field[i])
+                        continue;
+                c->slots |= 1u << i;
+                c->down |= f->type == ZL_TIMERD ? 1u << i : 0;
+                c->hint |= f->prov == ZL_HINT ? 1u << i : 0;
+        }
+}
+
+/*
+ * What a record's (domain, number, length) decide, found once rather than
+ * per record: its layout under the engine's reading, its row and the row's
+ * fields in that layout.  Misses (no layout, no row) are kept too: most
+ * records the module is offered are ones it does not read.
+ */
+#define CP_REC_SLOTS 128
+
+struct cp_rec {
+        int domain, number;
+        size_t len, gen;
+        const char *reading;
+        const struct zl_layout *l;
+        const struct cp_take *t;
+        struct cp_fields f; /* t's fields in l, when both are there */
+};
+
+/*
+ * Names read this way before (the same field, the same bytes): CP writes
+ * the same few hundred names every interval, and converting one from
+ * EBCDIC cost more than taking the rest of its record.
+ */
+#define CP_NAME_SLOTS 2048
+
+struct cp_name {
+        const struct zl_field *f;
+        size_t gen;
+        uint64_t raw; /* the field's bytes, f->len of them */
+        char name[17];
+};
+
+struct cp_cache {
+        struct cp_fields fields[CP_FIELD_SLOTS];
+        struct cp_rec recs[CP_REC_SLOTS];
+        struct cp_name names[CP_NAME_SLOTS];
 };
 
 static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_take *t,
                                           const struct zl_layout *l)
 {
         uintptr_t k = (uintptr_t)t * 31 + (uintptr_t)l;
-        struct cp_fields *c = &s->fields[(k ^ k >> 9) % CP_FIELD_SLOTS];
+        struct cp_fields *c = &s->cache->fields[(k ^ k >> 9) % CP_FIELD_SLOTS];
         size_t gen = zl_generation();
-        if (c->t == t && c->l == l && c->gen == gen)
+        if (c->t != t || c->l != l || c->gen != gen)
+                resolve(c, t, l, gen);
+        return c;
+}
+
+static const struct cp_rec *rec_plan(struct cp_state *s, const struct zd_record *r,
+                                     const char *reading)
+{
+        size_t h = ((size_t)r->domain * 131 + (size_t)r->number * 31 + r->rec.n) % CP_REC_SLOTS;
+        struct cp_rec *c = &s->cache->recs[h];
+        size_t gen = zl_generation();
+        if (c->gen == gen && c->domain == r->domain && c->number == r->number &&
+            c->len == r->rec.n && c->reading == reading)
                 return c;
-        c->t = t;
-        c->l = l;
+        c->domain = r->domain;
+        c->number = r->number;
+        c->len = r->rec.n;
+        c->reading = reading;
         c->gen = gen;
-        c->id = t->id ? zl_field(l, t->id) : NULL;
-        c->name = t->name ? zl_field(l, t->name) : NULL;
-        for (int i = 0; i < CP_NV; i++)
-                c->field[i] = t->field[i] ? zl_field(l, t->field[i]) : NULL;
+        c->l = zl_find_cp_reading(r->domain, r->number, r->rec.n, reading);
+        c->t = c->l ? cp_take_find(r->domain, r->number) : NULL;
+        if (c->t)
+                resolve(&c->f, c->t, c->l, gen);
         return c;
 }
 
@@ -57,7 +131,7 @@ static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_ta
  * bytes) becomes '_' so that it can never inject '/' or blanks into a
  * collectd identifier.
  */
-static void read_name(const struct zl_field *f, zd_view rec, char *out, size_t outsz)
+static void convert_name(const struct zl_field *f, zd_view rec, char *out, size_t outsz)
 {
         struct zl_value v;
         out[0] = '\0';
@@ -72,17 +146,29 @@ static void read_name(const struct zl_field *f, zd_view rec, char *out, size_t o
         }
 }
 
-/* Take one field into slot i.  UNCERTAIN fields never feed a metric. */
-static void take_slot(struct cp_ent *x, int i, const struct zl_field *f, zd_view rec)
+/* A name's slot: names differ in a byte or two, so every bit of the key counts. */
+static size_t slot(uint64_t k)
 {
-        uint64_t u;
-        uint32_t bit = 1u << i;
-        if (!zl_read_u64(f, rec, &u) || f->prov == ZL_UNCERTAIN)
+        return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % CP_NAME_SLOTS;
+}
+
+/* The name in field f of rec into out[17]: what convert_name makes of the same bytes. */
+static void read_name(struct cp_state *s, const struct zl_field *f, zd_view rec, char *out)
+{
+        uint64_t raw;
+        if (!f || f->len < 1 || f->len > 8 || !zd_uN(rec, f->off, f->len, &raw)) {
+                convert_name(f, rec, out, 17);
                 return;
-        x->v[i] = u;
-        x->have |= bit;
-        x->down = f->type == ZL_TIMERD ? x->down | bit : x->down & ~bit;
-        x->hint = f->prov == ZL_HINT ? x->hint | bit : x->hint & ~bit;
+        }
+        struct cp_name *c = &s->cache->names[slot(raw ^ (uintptr_t)f)];
+        size_t gen = zl_generation();
+        if (c->f != f || c->raw != raw || c->gen != gen) {
+                convert_name(f, rec, c->name, sizeof(c->name));
+                c->f = f;
+                c->raw = raw;
+                c->gen = gen;
+        }
+        memcpy(out, c->name, sizeof(c->name));
 }
 
 /*
@@ -179,29 +265,35 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
 
 /* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
 static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                 const struct zl_layout *l, zd_view rec, uint64_t tod, const char *name)
+                 const struct cp_fields *f, zd_view rec, uint64_t tod, const char *name)
 {
-        const struct cp_fields *f = row_fields(s, t, l);
         struct cp_ent *x = take_entry(e, s, t, f, rec, tod, name);
         if (!x)
                 return false;
-        for (int i = 0; i < CP_NV; i++)
-                if (f->field[i])
-                        take_slot(x, i, f->field[i], rec);
+        uint32_t got = 0;
+        for (uint32_t m = f->slots; m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                if (zl_read_u64(f->field[i], rec, &x->v[i]))
+                        got |= 1u << i;
+        }
+        /* A slot not read keeps its direction and provenance bits, as it always has. */
+        x->have |= got;
+        x->down = (x->down & ~got) | (f->down & got);
+        x->hint = (x->hint & ~got) | (f->hint & got);
         return true;
 }
 
 /* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
-static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                        const struct zd_record *r, const struct zl_layout *l)
+static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_rec *p,
+                        const struct zd_record *r)
 {
         char name[17] = "";
-        if (t->name) {
-                read_name(row_fields(s, t, l)->name, r->rec, name, sizeof(name));
+        if (p->t->name) {
+                read_name(s, p->f.name, r->rec, name);
                 if (!name[0])
                         return;
         }
-        (void)take(e, s, t, l, r->rec, r->tod, name);
+        (void)take(e, s, p->t, &p->f, r->rec, r->tod, name);
 }
 
 /*
@@ -217,7 +309,7 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_t
         char part[17];
         struct zl_value of, ln;
         uint64_t n;
-        read_name(row_fields(s, t, l)->name, r->rec, part, sizeof(part));
+        read_name(s, row_fields(s, t, l)->name, r->rec, part);
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
             !zl_read_u64(zl_field(l, "SYTCUP_LCUPCPCT"), r->rec, &n))
@@ -243,7 +335,7 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_t
                 if (!el)
                         el = zl_find(t->entry,
                                      4096); /* a shorter entry still has its first fields */
-                if (!take(e, s, t, el, ent, r->tod, part))
+                if (!take(e, s, t, row_fields(s, t, el), ent, r->tod, part))
                         return;
         }
 }
@@ -255,10 +347,10 @@ static void *cp_create(struct zm_engine *e)
         if (!s)
                 return NULL;
         s->v = zv_new();
-        s->fields = calloc(CP_FIELD_SLOTS, sizeof(*s->fields));
-        if (!s->v || !s->fields) {
+        s->cache = calloc(1, sizeof(*s->cache));
+        if (!s->v || !s->cache) {
                 zv_free(s->v);
-                free(s->fields);
+                free(s->cache);
                 free(s);
                 return NULL;
         }
@@ -278,7 +370,7 @@ static void cp_destroy(void *state)
         cp_tab_free(&s->nic);
         cp_tab_free(&s->lpar);
         zv_free(s->v);
-        free(s->fields);
+        free(s->cache);
         free(s);
 }
 
@@ -287,18 +379,16 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         struct cp_state *s = state;
         if (!s || r->kind == 'E')
                 return;
-        const struct zl_layout *l =
-            zl_find_cp_reading(r->domain, r->number, r->rec.n, zm_engine_reading(e));
-        if (!l)
+        const struct cp_rec *p = rec_plan(s, r, zm_engine_reading(e));
+        if (!p->l)
                 return;
         if (r->tod > s->last_tod)
                 s->last_tod = r->tod;
         s->taken = true;
-        const struct cp_take *t = cp_take_find(r->domain, r->number);
-        if (t && t->entry)
-                on_sytcup(e, s, t, r, l);
-        else if (t)
-                take_record(e, s, t, r, l);
+        if (p->t && p->t->entry)
+                on_sytcup(e, s, p->t, r, p->l);
+        else if (p->t)
+                take_record(e, s, p, r);
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)

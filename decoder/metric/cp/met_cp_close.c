@@ -32,14 +32,21 @@ static void timer(struct zm_engine *e, struct cp_ent *x, int i, bool either_way)
         x->acc[i] += (uint64_t)d;
 }
 
-static void ctr(struct cp_ent *x, int i, unsigned width)
+/* Counter deltas of slots first..last of x, each of width bytes. */
+static void ctrs(struct cp_ent *x, int first, int last, unsigned width)
 {
-        uint64_t d;
-        if (!cp_delta_ctr(x, i, width, &d))
+        if (!x->cur || !x->prev)
                 return;
-        x->d[i] = d;
-        x->dok |= 1u << i;
-        x->acc[i] += d;
+        uint32_t slots = (2u << last) - (1u << first);
+        for (uint32_t m = slots & x->have & x->phave; m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                uint64_t d;
+                if (!cp_delta_ctr(x, i, width, &d))
+                        continue;
+                x->d[i] = d;
+                x->dok |= 1u << i;
+                x->acc[i] += d;
+        }
 }
 
 static void deltas(struct zm_engine *e, struct cp_state *s)
@@ -55,27 +62,21 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
                 timer(e, x, P_WT, false);
         }
         for (size_t i = 0; i < s->syp.n; i++)
-                for (int k = Y_DIAG; k <= Y_PIOPW; k++)
-                        ctr(&s->syp.e[i], k, 4);
+                ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4);
         for (size_t i = 0; i < s->vcpu.n; i++) {
                 struct cp_ent *x = &s->vcpu.e[i];
                 if (cp_elapsed_us(x)) {
                         timer(e, x, A_TT, false);
                         timer(e, x, A_VT, false);
                 }
-                ctr(x, A_PGR, 4);
-                for (int k = A_PGW; k <= A_VO; k++)
-                        ctr(x, k, 4);
+                ctrs(x, A_PGR, A_VO, 4);
         }
         for (size_t i = 0; i < s->dev.n; i++) {
-                ctr(&s->dev.e[i], D_SSCH16, 2);
-                ctr(&s->dev.e[i], D_SSCHG, 4);
-                for (int k = D_CONN; k <= D_DAO; k++)
-                        ctr(&s->dev.e[i], k, 4);
+                ctrs(&s->dev.e[i], D_SSCH16, D_SSCH16, 2);
+                ctrs(&s->dev.e[i], D_SSCHG, D_DAO, 4);
         }
         for (size_t i = 0; i < s->nic.n; i++)
-                for (int k = 0; k <= N_RXD; k++)
-                        ctr(&s->nic.e[i], k, 8);
+                ctrs(&s->nic.e[i], N_TXB, N_RXD, 8);
         for (size_t i = 0; i < s->lpar.n; i++)
                 if (cp_elapsed_us(&s->lpar.e[i])) {
                         timer(e, &s->lpar.e[i], L_ACT, false);

@@ -10,17 +10,6 @@
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_metrics.h"
 
-/* m from a row whose law is law (CP_NOLAW: none; its check, if any, is "layout"). */
-static void cp_emit(struct zm_engine *e, struct cp_state *s, struct zm_metric *m, int law)
-{
-        if (m->check && !(law == CP_NOLAW ? zv_allowed(s->v, e, m->check)
-                                          : zv_law_allowed(s->v, e, (enum zv_law)law))) {
-                zm_counters_mut(e)->hint_suppressed++;
-                return;
-        }
-        zm_emit(e, m);
-}
-
 /* The entries one group of rows (same kind and record) is emitted for. */
 struct source {
         struct cp_ent *e;
@@ -97,20 +86,53 @@ static int64_t derive(uint64_t v, const struct cp_metric *m)
         return (int64_t)((v * m->mul / m->div) & INT64_MAX);
 }
 
+/* Which of a row's names are patterns ("cpu<id>"). */
+enum { PAT_PINST = 1, PAT_TINST = 2 };
+
 /*
- * The value of row m for entry x (values from v), into out; false when the
- * entry cannot give it this interval.
+ * What a row says for every entry, worked out once per interval rather
+ * than per value: its masks, its patterns, its check and whether the law
+ * lets it out now (laws change only before the metrics are emitted), and
+ * the metric itself with every name that is not a pattern filled in.
  */
-static bool compute(const struct cp_metric *m, const struct cp_ent *x, const struct cp_ent *v,
+struct row {
+        const struct cp_metric *m;
+        uint32_t need;  /* slots that must have a value (a delta, or a reading) */
+        uint32_t vouch; /* slots whose provenance decides the check */
+        bool delta;
+        bool allowed;      /* a metric with a check may be published this interval */
+        unsigned pat;      /* PAT_* */
+        const char *check; /* the check of a metric from a HINT field */
+        struct zm_metric out;
+};
+
+static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
+                     struct row *r)
+{
+        r->m = m;
+        r->need = operands(m) | m->need;
+        r->vouch = m->vouch ? m->vouch : operands(m);
+        r->delta = m->calc != CP_VAL && m->calc != CP_VAL_DIFF;
+        r->pat = (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
+                 (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
+        const char *law = m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law);
+        r->check = law ? law : "layout";
+        r->allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
+                                        : zv_law_allowed(s->v, e, (enum zv_law)m->law);
+        zm_metric_init(&r->out, ZM_SYSTEM, NULL);
+        r->out.domain = m->domain;
+        r->out.record = m->record;
+        zm_metric_name(&r->out, "zvm", m->pinst, m->type, m->tinst);
+}
+
+/*
+ * The value of row m for entry x (values from v, el its elapsed time as
+ * the row counts it), into out; false when the entry cannot give it this
+ * interval.
+ */
+static bool compute(const struct cp_metric *m, const struct cp_ent *v, double el,
                     struct zm_metric *out)
 {
-        uint32_t need = operands(m) | m->need;
-        bool delta = m->calc != CP_VAL && m->calc != CP_VAL_DIFF;
-        if (((delta ? x->dok : x->have) & need) != need)
-                return false;
-        double el = (double)cp_elapsed_us(x);
-        if (m->kind == CP_GUEST) /* per virtual CPU, so that "percent" stays within 0-100 */
-                el *= (double)(x->id ? x->id : 1);
         switch ((enum cp_calc)m->calc) {
         case CP_PCT:
                 if (el <= 0)
@@ -146,58 +168,62 @@ static bool compute(const struct cp_metric *m, const struct cp_ent *x, const str
         }
 }
 
-/* Which of a row's names are patterns ("cpu<id>"), found once per group, not per value. */
-enum { PAT_PINST = 1, PAT_TINST = 2 };
-
-static unsigned patterns(const struct cp_metric *m)
+/* Row r for entry x: true if the entry gave the metric (emitted, or held back by its law). */
+static bool one(struct zm_engine *e, struct row *r, struct cp_ent *x, const struct cp_ent *v,
+                double el)
 {
-        return (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
-               (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
-}
-
-/* Row m for entry x: true if the entry gave the metric (emitted, or held back by its law). */
-static bool one(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, unsigned pat,
-                struct cp_ent *x, const struct cp_ent *v)
-{
-        struct zm_metric out;
-        zm_metric_init(&out, ZM_SYSTEM, NULL);
-        if (!compute(m, x, v, &out))
+        const struct cp_metric *m = r->m;
+        struct zm_metric *out = &r->out;
+        if (((r->delta ? x->dok : x->have) & r->need) != r->need)
+                return false;
+        out->nvalues = 0;
+        if (!compute(m, v, el, out))
                 return false;
         char ti[ZM_NAME_LEN];
-        const char *tinst = m->tinst;
-        if (pat & PAT_TINST)
-                tinst = cp_pattern(ti, sizeof(ti), tinst, x->id, x->name);
-        out.tod = x->tod;
-        out.domain = m->domain;
-        out.record = m->record;
-        zm_metric_name(&out, "zvm", pinst(x, m->pinst, pat & PAT_PINST), m->type, tinst);
-        out.check = cp_check(x, m->vouch ? m->vouch : operands(m),
-                             m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law));
+        out->tod = x->tod;
+        if (r->pat & PAT_PINST)
+                out->plugin_instance = pinst(x, m->pinst, true);
+        if (r->pat & PAT_TINST)
+                out->type_instance = cp_pattern(ti, sizeof(ti), m->tinst, x->id, x->name);
+        out->check = x->hint & r->vouch ? r->check : NULL;
         /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
          * plugin's userid filters too; the host stays the z/VM system. */
         if (m->domain == 4 || m->domain == 8)
-                memcpy(out.guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
-        cp_emit(e, s, &out, m->law);
+                memcpy(out->guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
+        if (out->check && !r->allowed)
+                zm_counters_mut(e)->hint_suppressed++;
+        else
+                zm_emit(e, out);
         return true;
 }
+
+/* A group's rows, set up together; a longer group sets each row up per value. */
+#define GROUP_ROWS 16
 
 /* Rows m[0..n) share their kind and record: entry by entry, each row in turn. */
 static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
 {
         struct source src;
-        uint8_t pat[64];
+        struct row rows[GROUP_ROWS];
         if (!source(s, m, &src))
                 return;
-        for (size_t k = 0; k < n && k < sizeof(pat); k++)
-                pat[k] = (uint8_t)patterns(&m[k]);
+        for (size_t k = 0; k < n && k < GROUP_ROWS; k++)
+                row_init(e, s, &m[k], &rows[k]);
         for (size_t i = 0; i < src.n; i++) {
                 struct cp_ent *x = &src.e[i];
                 if (!x->cur)
                         continue;
+                double el = (double)cp_elapsed_us(x);
+                if (m->kind == CP_GUEST) /* per virtual CPU, so that "percent" stays within 0-100 */
+                        el *= (double)(x->id ? x->id : 1);
+                const struct cp_ent *v = src.vals ? src.vals : x;
                 bool made = false;
-                for (size_t k = 0; k < n; k++)
-                        made |= one(e, s, &m[k], k < sizeof(pat) ? pat[k] : patterns(&m[k]), x,
-                                    src.vals ? src.vals : x);
+                for (size_t k = 0; k < n; k++) {
+                        struct row spare, *r = k < GROUP_ROWS ? &rows[k] : &spare;
+                        if (r == &spare)
+                                row_init(e, s, &m[k], r);
+                        made |= one(e, r, x, v, el);
+                }
                 if (made && src.once)
                         break;
         }

@@ -16,6 +16,7 @@
 
 #include "metric/cp/met_cp_metrics.h"
 #include "metric/cp/met_cp_tab.h"
+#include "metric/met_module.h"
 
 #define GA      ZM_GAUGE
 #define DE      ZM_DERIVE
@@ -96,12 +97,13 @@ const char *cp_kind_name(enum cp_kind k)
 static bool token(char *out, size_t outsz, const char *t, size_t tl, uint32_t id, const char *name)
 {
         static const char *const names[] = {"<userid>", "<owner>", "<partition>"};
+        /* As snprintf's "%u" and "%04X" would, cut alike: labels are made per entry. */
         if (tl == 5 && memcmp(t, "<cpu>", 5) == 0) {
-                snprintf(out, outsz, "%u", id);
+                out[zm_put_dec(out, outsz, 0, id)] = '\0';
                 return true;
         }
         if (tl == 5 && memcmp(t, "<dev>", 5) == 0) {
-                snprintf(out, outsz, "%04X", id);
+                out[zm_put_hex4(out, outsz, 0, id)] = '\0';
                 return true;
         }
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -74,22 +74,6 @@ uint64_t cp_elapsed_us(const struct cp_ent *x)
         return (x->tod - x->ptod) / ZD_TOD_PER_US;
 }
 
-bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
-{
-        uint32_t bit = 1u << i;
-        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
-                return false;
-        if (width >= 8) {
-                if (x->v[i] < x->pv[i])
-                        return false; /* a 64-bit counter does not wrap: it was reset */
-                *d = x->v[i] - x->pv[i];
-                return true;
-        }
-        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
-        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
-        return true;
-}
-
 int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
 {
         uint32_t bit = 1u << i;

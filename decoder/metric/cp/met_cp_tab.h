@@ -80,20 +80,37 @@ struct cp_state {
         struct zv_state *v;
         struct cp_tab prp, syp, vcpu, guest, dev, nic, lpar;
         struct cp_ent rsg, storsg, usr;
-        struct cp_ent paging; /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
-        uint64_t lpar_bad;    /* SYTCUP records whose entries did not fit */
-        bool lpar_badnow;     /* ... in this interval */
-        uint64_t last_tod;    /* newest record TOD of the interval being gathered */
-        bool taken;           /* a record came since the interval last closed */
-        struct cp_fields *fields; /* rows' fields resolved per layout (met_cp.c) */
+        struct cp_ent paging;   /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
+        uint64_t lpar_bad;      /* SYTCUP records whose entries did not fit */
+        bool lpar_badnow;       /* ... in this interval */
+        uint64_t last_tod;      /* newest record TOD of the interval being gathered */
+        bool taken;             /* a record came since the interval last closed */
+        struct cp_cache *cache; /* what met_cp.c finds once and keeps: layouts, fields, names */
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
 /* After the caller moved or dropped entries of t: index them again. */
 void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
-/* Delta of slot i from previous to current (counter of width bytes, or timer). */
-bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d);
+/*
+ * Delta of slot i from previous to current (counter of width bytes).  Inline:
+ * closing an interval takes it for every counter of every entry.
+ */
+static inline bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return false;
+        if (width >= 8) {
+                if (x->v[i] < x->pv[i])
+                        return false; /* a 64-bit counter does not wrap: it was reset */
+                *d = x->v[i] - x->pv[i];
+                return true;
+        }
+        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
+        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
+        return true;
+}
 /* Timer delta in microseconds; -1 for a reset (counted by the caller). */
 int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way);
 /* Elapsed microseconds between the previous and current record of x. */
