@@ -195,7 +195,9 @@ struct noted *dsp_noted(struct zvm_dispatch *d, const char *userid);
 
 /* zvm_series.c */
 bool dsp_wanted(const struct zvm_config *c, const struct zm_metric *m);
-struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m);
+/* now: dsp_epoch_now(d) at this value (the caller has it already). */
+struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
+                             const struct dsp_epoch *now);
 bool dsp_relayout(struct zvm_dispatch *d);
 
 #endif

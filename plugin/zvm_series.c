@@ -116,16 +116,16 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 }
 
 /* Series i came as guessed or found: note the order, refresh what a change made stale. */
-static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last)
+static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last,
+                           const struct dsp_epoch *now)
 {
         if (last)
                 last->succ = (uint32_t)i + 1;
         d->in_seq += d->prev && i == d->prev; /* the one after the last in the array */
         d->prev = i + 1;
         struct series *x = &d->s[i];
-        struct dsp_epoch now = dsp_epoch_now(d);
-        if (x->system_gen != now.system_gen || x->cfg_host != now.cfg_host ||
-            (x->claim_open && x->trust_gen != now.trust)) {
+        if (x->system_gen != now->system_gen || x->cfg_host != now->cfg_host ||
+            (x->claim_open && x->trust_gen != now->trust)) {
                 if (!dsp_resolve_host(d, x))
                         return NULL;
                 x->ident = UINT32_MAX;
@@ -179,7 +179,8 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
  * is computed here only when the guess fails (the engine leaves it 0 unless
  * it needed it for the series cap).
  */
-struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
+struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
+                             const struct dsp_epoch *now)
 {
         /*
          * Values come in much the same order every interval: the series that
@@ -192,14 +193,14 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m)
         struct series *last = d->prev ? &d->s[d->prev - 1] : NULL;
         size_t guess = last && last->succ ? last->succ - 1 : SIZE_MAX;
         if (guess < d->ns && series_eq(&f, guess))
-                return seen(d, guess, last);
+                return seen(d, guess, last, now);
         if (!m->id) {
                 named = *m;
                 named.id = zm_metric_id(m);
                 f.m = m = &named;
         }
         size_t i = zh_find(&d->six, m->id, series_eq, &f);
-        return i != SIZE_MAX ? seen(d, i, last) : made(d, m);
+        return i != SIZE_MAX ? seen(d, i, last, now) : made(d, m);
 }
 
 /*
