@@ -22,6 +22,7 @@ CPU: slower (about 50 times), but the same figure run after run.
 """
 import argparse
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -201,12 +202,27 @@ LoadPlugin logfile
         r = read_result(result)
         if self.ir and not record:
             r["ir"] = callgrind_total(os.path.join(d, "cg.out.1"), name)
+            r["ir_own"] = own_instructions(os.path.join(d, "cg.out.1"))
         r["dir"] = d
         r["timed_out"] = timed_out
         r["clean"] = "Exiting normally" in read(os.path.join(d, "collectd.log"))
         if not r["clean"]:
             say("%s: no clean shutdown (see %s)" % (name, d))
         return r
+
+
+def own_instructions(path):
+    """The instructions of the plugin's own code (its plugin/ and decoder/ sources,
+    inlined headers included) in one callgrind dump: what runs on top of collectd."""
+    out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
+                          "--inclusive=no", path], capture_output=True, text=True).stdout
+    total = 0
+    for line in out.splitlines():
+        m = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+(\S+)", line)
+        if m and re.match(r"^(/.*/)?(plugin|decoder)/", m.group(2)) and \
+                "tests/bench" not in m.group(2):
+            total += int(m.group(1).replace(",", ""))
+    return total
 
 
 def callgrind_total(path, name):
@@ -367,20 +383,20 @@ def measure(b, zvmsim, cache, guests, notes):
 
 
 IR_HEAD = ["guests", "steady", "value lists", "series", "Ir/VL zvm", "null", "ratio",
-           "whole run Ir/VL zvm", "null", "ratio"]
-IR_WIDTH = [7, 5, 11, 9, 9, 6, 6, 19, 6, 6]
+           "own Ir/VL", "(null+own)/null", "whole run Ir/VL zvm", "null", "ratio"]
+IR_WIDTH = [7, 5, 11, 9, 9, 6, 6, 9, 15, 19, 6, 6]
 
 
 def ir_row(guests, iv, n0, z0, u0, n, series, z, u):
     """BENCH_IR: instructions of all threads up to the last value, per value list."""
     v = n - n0
-    iz, iu = z["ir"] - z0["ir"], u["ir"] - u0["ir"]
+    iz, iu, io = z["ir"] - z0["ir"], u["ir"] - u0["ir"], z["ir_own"] - z0["ir_own"]
+    whole = ["%.0f" % (z["ir"] / n), "%.0f" % (u["ir"] / n), "%.2f" % (z["ir"] / u["ir"])]
     if v <= 0:
-        return [guests, "-", v, series, "-", "-", "-", "%.0f" % (z["ir"] / n),
-                "%.0f" % (u["ir"] / n), "%.2f" % (z["ir"] / u["ir"])]
-    return [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.0f" % (iz / v), "%.0f" % (iu / v),
-            "%.2f" % (iz / iu), "%.0f" % (z["ir"] / n), "%.0f" % (u["ir"] / n),
-            "%.2f" % (z["ir"] / u["ir"])]
+        return [guests, "-", v, series, "-", "-", "-", "-", "-"] + whole
+    return [guests, "%d-%d" % (STEADY_FROM + 1, iv), v, series, "%.0f" % (iz / v),
+            "%.0f" % (iu / v), "%.2f" % (iz / iu), "%.0f" % (io / v),
+            "%.2f" % ((iu + io) / iu)] + whole
 
 
 def main():
@@ -440,7 +456,9 @@ def main():
     head, width, unit = (IR_HEAD, IR_WIDTH, "instructions") if ir else (HEAD, WIDTH, "ns")
     if ir:
         print(" BENCH_IR: instructions of all collectd threads under callgrind, up to the last "
-              "value; the CPU, RSS and heap columns are left out)")
+              "value; own = the plugin's own code (plugin/, decoder/), the rest of the zvm run "
+              "being collectd and libc, which vary by a few percent between runs with how the "
+              "threads interleave; the CPU, RSS and heap columns are left out)")
     print(fmt_row(head, width))
     for row in rows:
         if len(row) == len(head):
