@@ -48,6 +48,29 @@ unsigned zd_ebcdic_char(uint8_t c, enum zd_codepage cp)
         return cp == ZD_CP1047 ? cp1047[c] : cp037[c];
 }
 
+/*
+ * Every character without checking for room: the caller made sure of 2 bytes
+ * per character and the NUL.
+ */
+static size_t convert_roomy(const uint8_t *p, size_t n, const uint8_t *t, char *out)
+{
+        char *o = out;
+        for (const uint8_t *e = p + n; p < e; p++) {
+                unsigned u = t[*p];
+                if (u - 0x20 < 0x7F - 0x20) {
+                        *o++ = (char)u;
+                } else if (u < 0xA0) {
+                        *o++ = '.'; /* control characters never reach a metric name */
+                } else {
+                        o[0] = (char)(0xC0 | u >> 6);
+                        o[1] = (char)(0x80 | (u & 0x3F));
+                        o += 2;
+                }
+        }
+        *o = '\0';
+        return (size_t)(o - out);
+}
+
 size_t zd_ebcdic_to_utf8(zd_view src, enum zd_codepage cp, char *out, size_t outsz)
 {
         if (!out || outsz == 0)
@@ -56,14 +79,22 @@ size_t zd_ebcdic_to_utf8(zd_view src, enum zd_codepage cp, char *out, size_t out
          * once, and printable ASCII (almost every character CP writes) costs one compare. */
         const uint8_t *t = cp == ZD_CP1047 ? cp1047 : cp037;
         size_t n = src.n;
-        while (n > 0 && (src.p[n - 1] == 0x40 || src.p[n - 1] == 0x00))
+        /* X'40' and X'00' are the only bytes that OR X'40' leaves X'40'; a blank field
+         * (unused volume serials, model names) goes 8 bytes at a time. */
+        const uint64_t blanks = UINT64_C(0x4040404040404040);
+        while (n >= 8 && (zd_uN_load8(src.p + n - 8) | blanks) == blanks)
+                n -= 8;
+        while (n > 0 && (src.p[n - 1] | 0x40) == 0x40)
                 n--;
+        /* dump's buffers (4 bytes per byte) always have room for the 2 a character may take. */
+        if (n < outsz / 2)
+                return convert_roomy(src.p, n, t, out);
         size_t o = 0;
         for (size_t i = 0; i < n; i++) {
                 unsigned u = t[src.p[i]];
                 if (u - 0x20 >= 0x7F - 0x20) {
                         if (u < 0x20 || (u >= 0x7F && u < 0xA0))
-                                u = '.'; /* control characters never reach a metric name */
+                                u = '.';
                         if (u >= 0x80) {
                                 if (o + 2 >= outsz)
                                         break;

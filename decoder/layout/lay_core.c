@@ -208,31 +208,67 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
 }
 
 /*
- * zl_foreach reads every field of every record it is given (zvmmon dump's
- * whole walk), so this is inlined there: each member is stored once rather
- * than the value cleared and then filled in.
+ * What read_field does with a field of each type, looked up rather than
+ * tested: zl_foreach reads every field of every record (zvmmon dump's whole
+ * walk), and one load answers both "skip it" and "is it an integer".
  */
+enum { RD_BYTES, RD_UINT, RD_SINT, RD_SKIP };
+static const uint8_t rd_how[256] = {
+    [ZL_UINT] = RD_UINT,   [ZL_SINT] = RD_SINT, [ZL_TOD] = RD_UINT,  [ZL_TIMER] = RD_UINT,
+    [ZL_TIMERD] = RD_UINT, [ZL_BITS] = RD_UINT, [ZL_RSVD] = RD_SKIP,
+};
+
+/* The low len bytes of an 8-byte load, by len (1..8). */
+static const uint64_t low_bytes[9] = {
+    0,
+    UINT64_C(0xFF),
+    UINT64_C(0xFFFF),
+    UINT64_C(0xFFFFFF),
+    UINT64_C(0xFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFFFFFF),
+};
+
+/*
+ * The integer of a field known to lie inside rec.  Wider integers keep their
+ * first 8 bytes; zero-length ones are 0.  Almost every field of a CP record
+ * ends 8 bytes or more into it (offsets count from the record start, header
+ * included), so one load of the 8 bytes ending with the field is the rule.
+ */
+static inline uint64_t field_int(zd_view rec, size_t off, size_t len)
+{
+        size_t end = off + len;
+        if (len - 1 < 8 && end >= 8)
+                return zd_uN_load8(rec.p + end - 8) & low_bytes[len];
+        if (len > 8)
+                return zd_uN_load8(rec.p + off);
+        uint64_t u = 0;
+        (void)zd_uN(rec, off, len, &u); /* near a payload's start; false (u 0) for len 0 */
+        return u;
+}
+
 static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_value *out)
 {
+        size_t off = f->off, len = f->len;
+        unsigned how = rd_how[f->type];
         out->f = f;
-        out->u = 0;
-        out->s = 0;
-        if (!zd_view_sub(rec, f->off, f->len, &out->raw)) {
+        /* off and len are 16-bit: the sum cannot wrap. */
+        if (off + len > rec.n) {
                 out->present = false;
+                out->u = 0;
+                out->s = 0;
                 out->raw.p = NULL;
                 out->raw.n = 0;
                 return false;
         }
         out->present = true;
-        /* Wider integers keep their first 8 bytes in u; zero-length ones stay 0. */
-        size_t n = f->len < 8 ? f->len : 8;
-        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n) {
-                /* From rec rather than raw: the bytes around the field let zd_uN make one
-                 * load.  rec holds the field, so it holds its first n bytes. */
-                (void)zd_uN(rec, f->off, n, &out->u);
-                if (f->type == ZL_SINT)
-                        out->s = zd_sign_extend(out->u, (unsigned)n * 8);
-        }
+        out->raw.p = rec.p + off;
+        out->raw.n = len;
+        uint64_t u = how == RD_UINT || how == RD_SINT ? field_int(rec, off, len) : 0;
+        out->u = u;
+        out->s = how == RD_SINT && len ? zd_sign_extend(u, len < 8 ? (unsigned)len * 8 : 64) : 0;
         return true;
 }
 
@@ -296,11 +332,12 @@ size_t zl_text(const struct zl_value *v, char *out, size_t outsz)
 void zl_foreach(const struct zl_layout *l, zd_view rec,
                 void (*cb)(void *ctx, const struct zl_value *v), void *ctx)
 {
-        for (size_t i = 0; i < l->nfields; i++) {
-                if (l->fields[i].type == ZL_RSVD)
+        const struct zl_field *f = l->fields, *end = f + l->nfields;
+        for (; f < end; f++) {
+                if (rd_how[f->type] == RD_SKIP)
                         continue;
                 struct zl_value v;
-                (void)read_field(&l->fields[i], rec, &v);
+                (void)read_field(f, rec, &v);
                 cb(ctx, &v);
         }
 }

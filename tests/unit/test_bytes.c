@@ -203,6 +203,46 @@ static void ebcdic_every_byte(void **state)
         }
 }
 
+/*
+ * Short texts from a few telling bytes (blank, NUL, a letter, a 2-byte
+ * character, a control) in every order up to 9 bytes and 10 when blank runs
+ * reach a word, into every output size: blanks and NULs inside a text stay,
+ * only the trailing ones go, and running out of room cuts as before.
+ */
+static void ebcdic_blanks_and_room(void **state)
+{
+        (void)state;
+        static const uint8_t alpha[] = {0x40, 0x00, 0xC1, 0x4A, 0x15};
+        const enum zd_codepage cps[] = {ZD_CP037, ZD_CP1047};
+        uint8_t p[20];
+        for (size_t len = 0; len <= 9; len++) {
+                size_t combos = 1;
+                for (size_t i = 0; i < len; i++)
+                        combos *= sizeof(alpha);
+                for (size_t k = 0; k < combos; k++) {
+                        size_t x = k;
+                        for (size_t i = 0; i < len; i++, x /= sizeof(alpha))
+                                p[i] = alpha[x % sizeof(alpha)];
+                        /* and the same followed by 10 blanks/NULs: whole words of them */
+                        for (size_t pad = 0; pad <= 10; pad += 10) {
+                                for (size_t i = 0; i < pad; i++)
+                                        p[len + i] = i % 3 ? 0x40 : 0x00;
+                                for (size_t c = 0; c < 2; c++)
+                                        for (size_t outsz = 1; outsz <= 2 * (len + pad) + 2;
+                                             outsz++) {
+                                                char got[48], want[48];
+                                                size_t g = zd_ebcdic_to_utf8(
+                                                    zd_view_make(p, len + pad), cps[c], got, outsz);
+                                                size_t w = ebcdic_reference(p, len + pad, cps[c],
+                                                                            want, outsz);
+                                                assert_int_equal(g, w);
+                                                assert_memory_equal(got, want, w + 1);
+                                        }
+                        }
+                }
+        }
+}
+
 static void tod_conversions(void **state)
 {
         (void)state;
@@ -239,11 +279,17 @@ static void cputimer_deltas(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(view_reads_big_endian), cmocka_unit_test(view_refuses_out_of_bounds),
-            cmocka_unit_test(view_signed),           cmocka_unit_test(writer_bounds),
-            cmocka_unit_test(ebcdic_userids),        cmocka_unit_test(ebcdic_codepages_differ),
-            cmocka_unit_test(tod_conversions),       cmocka_unit_test(cputimer_deltas),
-            cmocka_unit_test(view_uN_every_offset),  cmocka_unit_test(ebcdic_every_byte),
+            cmocka_unit_test(view_reads_big_endian),
+            cmocka_unit_test(view_refuses_out_of_bounds),
+            cmocka_unit_test(view_signed),
+            cmocka_unit_test(writer_bounds),
+            cmocka_unit_test(ebcdic_userids),
+            cmocka_unit_test(ebcdic_codepages_differ),
+            cmocka_unit_test(tod_conversions),
+            cmocka_unit_test(cputimer_deltas),
+            cmocka_unit_test(view_uN_every_offset),
+            cmocka_unit_test(ebcdic_every_byte),
+            cmocka_unit_test(ebcdic_blanks_and_room),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

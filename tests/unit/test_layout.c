@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The layout engine: selection by record length, field access, encoding, run-time layouts. */
+#include <stdlib.h>
+
 #include "vec.h"
 
 #include "layout/layout.h"
@@ -178,6 +180,81 @@ static void value_members(void **state)
         }
 }
 
+/*
+ * Every field shape against a reading written from the definitions: the
+ * first min(len, 8) bytes big-endian for the integer types, two's complement
+ * of those bits for sint, nothing for the others.  Offsets 0..13 and lengths
+ * 0..10 take both the one-load path (fields ending 8 or more bytes in) and the
+ * others; each record is its own allocation of exactly its length, so a read
+ * past it shows under ASan and valgrind.
+ */
+static bool is_int_type(unsigned t)
+{
+        return t == ZL_UINT || t == ZL_SINT || t == ZL_TOD || t == ZL_TIMER || t == ZL_TIMERD ||
+               t == ZL_BITS;
+}
+
+static void check_value(const struct zl_field *f, const uint8_t *r, size_t n,
+                        const struct zl_value *v)
+{
+        bool in = (size_t)f->off + f->len <= n;
+        uint64_t u = 0;
+        int64_t s = 0;
+        size_t k = f->len < 8 ? f->len : 8;
+        if (in && is_int_type(f->type))
+                for (size_t i = 0; i < k; i++)
+                        u = u << 8 | r[f->off + i];
+        if (in && f->type == ZL_SINT && k > 0) {
+                if (r[f->off] & 0x80) {
+                        /* negative: -(2^bits - u), counted without overflow */
+                        uint64_t mag = k == 8 ? ~u + 1 : ((uint64_t)1 << (8 * k)) - u;
+                        s = mag == (uint64_t)1 << 63 ? INT64_MIN : -(int64_t)mag;
+                } else {
+                        s = (int64_t)u;
+                }
+        }
+        assert_ptr_equal(v->f, f);
+        assert_int_equal(v->present, in);
+        assert_true(v->u == u);
+        assert_true(v->s == s);
+        assert_ptr_equal(v->raw.p, in ? r + f->off : NULL);
+        assert_int_equal(v->raw.n, in ? f->len : 0);
+}
+
+static void every_field_shape(void **state)
+{
+        (void)state;
+        static const uint8_t types[] = {ZL_UINT, ZL_SINT,   ZL_TOD,   ZL_TIMER, ZL_TIMERD, ZL_BITS,
+                                        ZL_HEX,  ZL_EBCDIC, ZL_ASCII, ZL_RSVD,  200};
+        for (size_t n = 0; n <= 24; n++) {
+                uint8_t *r = malloc(n ? n : 1);
+                assert_non_null(r);
+                for (size_t i = 0; i < n; i++)
+                        r[i] = (uint8_t)(0x81 + 0x35 * i + n); /* high bits on and off */
+                zd_view rec = zd_view_make(r, n);
+                for (size_t t = 0; t < sizeof(types); t++)
+                        for (uint16_t off = 0; off <= 13; off++)
+                                for (uint16_t len = 0; len <= 10; len++) {
+                                        struct zl_field f = {"S_F",    off,         len,
+                                                             types[t], ZL_VERIFIED, ZL_K_NONE,
+                                                             NULL,     "test",      ""};
+                                        struct zl_layout l = {"SHAPE", "SHAPE", -1, -1, 0,
+                                                              "test",  "test",  &f, 1};
+                                        struct zl_value x;
+                                        memset(&x, 0x5A, sizeof(x));
+                                        bool in = (size_t)off + len <= n;
+                                        assert_int_equal(zl_read(&f, rec, &x), in);
+                                        check_value(&f, r, n, &x);
+                                        struct seen sn = {.n = 0};
+                                        zl_foreach(&l, rec, keep_value, &sn);
+                                        assert_int_equal(sn.n, types[t] == ZL_RSVD ? 0 : 1);
+                                        if (sn.n)
+                                                check_value(&f, r, n, &sn.v[0]);
+                                }
+                free(r);
+        }
+}
+
 static void encoding(void **state)
 {
         (void)state;
@@ -210,6 +287,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
             cmocka_unit_test_setup_teardown(encoding, setup, teardown),
             cmocka_unit_test(value_members),
+            cmocka_unit_test(every_field_shape),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
