@@ -89,6 +89,21 @@ size_t zd_ebcdic_to_utf8(zd_view src, enum zd_codepage cp, char *out, size_t out
         /* dump's buffers (4 bytes per byte) always have room for the 2 a character may take. */
         if (n < outsz / 2)
                 return convert_roomy(src.p, n, t, out);
+        /* A userid (8 bytes into 9) fits only one byte per character: printable ASCII, as CP
+         * writes, needs no room check; anything else starts over on the checked path. */
+        if (n < outsz) {
+                size_t i = 0;
+                for (; i < n; i++) {
+                        unsigned u = t[src.p[i]];
+                        if (u - 0x20 >= 0x7F - 0x20)
+                                break;
+                        out[i] = (char)u;
+                }
+                if (i == n) {
+                        out[n] = '\0';
+                        return n;
+                }
+        }
         size_t o = 0;
         for (size_t i = 0; i < n; i++) {
                 unsigned u = t[src.p[i]];

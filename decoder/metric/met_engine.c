@@ -7,6 +7,7 @@
 
 #include "base/hash.h"
 #include "metric/met_module.h"
+#include "payload/appldata/appl.h"
 
 /* Every metric module, in the order records are offered to them. */
 /* X(name) for a `const struct zm_module zm_mod_<name>` in met_<name>.c */
@@ -74,6 +75,11 @@ struct zm_engine {
         double interval;
         uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
+        /* The APPLDATA header of the record being delivered: three modules read it (zm_appl). */
+        uint64_t delivered, appl_of; /* records handed to modules; appl is of record appl_of */
+        const struct zd_record *appl_rec;
+        enum zd_err_kind appl_err;
+        struct zd_appl appl;
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
@@ -143,6 +149,7 @@ void zm_engine_free(struct zm_engine *e)
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
+        e->delivered++;
         if ((unsigned)r->family < FAMILIES) {
                 const struct fam_route *rt = &e->route[r->family];
                 for (size_t k = 0; k < rt->n; k++)
@@ -155,6 +162,17 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
                 if (modules[i]->record && (want & fam))
                         modules[i]->record(e, e->state[i], r);
         }
+}
+
+enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)
+{
+        if (e->appl_of != e->delivered || e->appl_rec != r) {
+                e->appl_err = zd_appl_parse(r, &e->appl);
+                e->appl_of = e->delivered;
+                e->appl_rec = r;
+        }
+        *out = &e->appl;
+        return e->appl_err;
 }
 
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)

@@ -385,16 +385,16 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
         struct lx_state *s = state;
         if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
                 return;
-        struct zd_appl a;
-        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
+        const struct zd_appl *a;
+        if (zm_appl(e, r, &a) != ZD_E_NONE) {
                 zm_counters_mut(e)->appl_bad++;
                 return;
         }
-        zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
-        if (a.kind == ZD_APPL_LINUXKRNL)
-                linuxkrnl(e, s, r, &a);
-        else if (a.kind == ZD_APPL_LNXAPPL)
-                lnxappl(e, s, r, &a);
+        zm_note_guest(e, a->userid); /* CP stamped it: this guest exists */
+        if (a->kind == ZD_APPL_LINUXKRNL)
+                linuxkrnl(e, s, r, a);
+        else if (a->kind == ZD_APPL_LNXAPPL)
+                lnxappl(e, s, r, a);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }

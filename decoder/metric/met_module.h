@@ -47,6 +47,14 @@ size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v);
  * that, nothing new is logged.
  */
 bool zm_first(struct zm_engine *e, uint64_t key);
+/*
+ * The APPLDATA header (zd_appl_parse) of r, the D10R1 or D10R2 record being
+ * delivered, parsed once for all the modules that read it.  *out stays valid
+ * until the next record.
+ */
+struct zd_appl;
+enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r,
+                         const struct zd_appl **out);
 /* CP named this guest (a user record, or the userid CP stamps on its APPLDATA). */
 void zm_note_guest(struct zm_engine *e, const char *userid);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);

@@ -157,18 +157,18 @@ static void pd_record(struct zm_engine *e, void *state, const struct zd_record *
         /* Samples only: the D10R1 CP writes at STOP repeats a buffer's last contents. */
         if (!s || r->domain != 10 || r->number != 2)
                 return;
-        struct zd_appl a;
-        if (zd_appl_parse(r, &a) != ZD_E_NONE || a.kind != ZD_APPL_LNXAPPL || a.applid != 2 ||
-            a.recnum != 1)
+        const struct zd_appl *a;
+        if (zm_appl(e, r, &a) != ZD_E_NONE || a->kind != ZD_APPL_LNXAPPL || a->applid != 2 ||
+            a->recnum != 1)
                 return;
         struct zd_lnx_hdr h;
         struct zd_procd_task t;
-        if (zd_lnx_hdr_parse(a.data, &h) != ZD_E_NONE) {
-                bad(e, &a, "LNXAPPL data header lengths lie");
+        if (zd_lnx_hdr_parse(a->data, &h) != ZD_E_NONE) {
+                bad(e, a, "LNXAPPL data header lengths lie");
                 return;
         }
         if (zd_procd_task_parse(h.data, &t) != ZD_E_NONE) {
-                bad(e, &a, "task record shorter than its fields and six strings");
+                bad(e, a, "task record shorter than its fields and six strings");
                 return;
         }
         const struct zl_layout *l = zl_find("LNXAPPL.2.1", t.fixed.n);
@@ -180,11 +180,11 @@ static void pd_record(struct zm_engine *e, void *state, const struct zd_record *
             !zl_get_u64(l, t.fixed, "size", &k.size) ||
             !zl_get_u64(l, t.fixed, "resident", &k.resident) ||
             !zl_get_u64(l, t.fixed, "trs", &k.trs) || !zl_get_u64(l, t.fixed, "drs", &k.drs)) {
-                bad(e, &a, "task fields unreadable");
+                bad(e, a, "task fields unreadable");
                 return;
         }
         k.pid = (uint32_t)pid;
-        struct pguest *g = guest(s, a.userid);
+        struct pguest *g = guest(s, a->userid);
         if (!g || !zh_grow((void **)&g->cur, &g->capcur, g->ncur, sizeof(*g->cur)))
                 return;
         size_t need = (g->ncur + 1) * s->nsel;

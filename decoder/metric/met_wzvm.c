@@ -235,14 +235,14 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
         struct wz_state *s = state;
         if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
                 return;
-        struct zd_appl a;
-        if (zd_appl_parse(r, &a) != ZD_E_NONE || a.kind != ZD_APPL_LNXAPPL ||
-            !wzvm_is_record(a.data))
+        const struct zd_appl *a;
+        if (zm_appl(e, r, &a) != ZD_E_NONE || a->kind != ZD_APPL_LNXAPPL ||
+            !wzvm_is_record(a->data))
                 return; /* not ours: other modules count what they cannot use */
         struct wzvm_hdr h;
-        enum zd_err_kind k = wzvm_dec_hdr(a.data, &h);
+        enum zd_err_kind k = wzvm_dec_hdr(a->data, &h);
         if (k != ZD_E_NONE) {
-                bad(e, s, &a, k);
+                bad(e, s, a, k);
                 return;
         }
         if (h.sync_count_1 != h.sync_count_2) {
@@ -252,25 +252,25 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
         /* check every entry before emitting any: nothing partial leaves a bad record */
         struct wzvm_iter it;
         struct wzvm_entry ent;
-        wzvm_iter_init(&it, a.data, &h);
+        wzvm_iter_init(&it, a->data, &h);
         int rc;
         while ((rc = wzvm_dec_next(&it, &ent, &k)) == 1)
                 ;
         if (rc < 0) {
-                bad(e, s, &a, k);
+                bad(e, s, a, k);
                 return;
         }
-        if (!groups_ok(a.data, &h)) {
-                bad(e, s, &a, ZD_E_WZVM_DSTYPE);
+        if (!groups_ok(a->data, &h)) {
+                bad(e, s, a, ZD_E_WZVM_DSTYPE);
                 return;
         }
-        if (!buf_fresh(s, &a, h.timestamp)) {
+        if (!buf_fresh(s, a, h.timestamp)) {
                 zm_counters_mut(e)->appl_stale++;
                 return;
         }
         struct wzvm_entry g[ZM_MAXVALUES + 1];
         size_t n = 0, want = 0;
-        wzvm_iter_init(&it, a.data, &h);
+        wzvm_iter_init(&it, a->data, &h);
         while (wzvm_dec_next(&it, &ent, &k) == 1) { /* whole lists only: groups_ok */
                 if (ent.ds_index == 0) {
                         n = 0;
@@ -280,7 +280,7 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
                         g[n] = ent;
                 n++;
                 if (n == want)
-                        emit_group(e, s, r, &a, &h, g, n);
+                        emit_group(e, s, r, a, &h, g, n);
         }
 }
 

@@ -204,6 +204,42 @@ static void ebcdic_every_byte(void **state)
 }
 
 /*
+ * A userid: 8 bytes into 9, where a character may take only one byte.  Every
+ * byte value at every position among letters, and every pair in the last two
+ * positions (trailing blanks and NULs, a 2-byte character that no longer fits).
+ */
+static void ebcdic_userid_every_byte(void **state)
+{
+        (void)state;
+        const enum zd_codepage cps[] = {ZD_CP037, ZD_CP1047};
+        static const uint8_t base[8] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF0, 0xF1};
+        for (size_t c = 0; c < 2; c++) {
+                for (size_t pos = 0; pos < 8; pos++)
+                        for (unsigned b = 0; b < 256; b++) {
+                                uint8_t u[8];
+                                memcpy(u, base, 8);
+                                u[pos] = (uint8_t)b;
+                                char got[9], want[9];
+                                size_t g = zd_ebcdic_to_utf8(zd_view_make(u, 8), cps[c], got, 9);
+                                size_t w = ebcdic_reference(u, 8, cps[c], want, 9);
+                                assert_int_equal(g, w);
+                                assert_memory_equal(got, want, w + 1);
+                        }
+                for (unsigned b = 0; b < 65536; b++) {
+                        uint8_t u[8];
+                        memcpy(u, base, 8);
+                        u[6] = (uint8_t)(b >> 8);
+                        u[7] = (uint8_t)b;
+                        char got[9], want[9];
+                        size_t g = zd_ebcdic_to_utf8(zd_view_make(u, 8), cps[c], got, 9);
+                        size_t w = ebcdic_reference(u, 8, cps[c], want, 9);
+                        assert_int_equal(g, w);
+                        assert_memory_equal(got, want, w + 1);
+                }
+        }
+}
+
+/*
  * Short texts from a few telling bytes (blank, NUL, a letter, a 2-byte
  * character, a control) in every order up to 9 bytes and 10 when blank runs
  * reach a word, into every output size: blanks and NULs inside a text stay,
@@ -290,6 +326,7 @@ int main(void)
             cmocka_unit_test(view_uN_every_offset),
             cmocka_unit_test(ebcdic_every_byte),
             cmocka_unit_test(ebcdic_blanks_and_room),
+            cmocka_unit_test(ebcdic_userid_every_byte),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,11 +78,38 @@ static void remapped_after_the_entries_moved(void **state)
         zh_free(&ix);
 }
 
+/* The name's characters up to its NUL, first one highest, as the engine packed userids. */
+static uint64_t name8_reference(const char *s)
+{
+        uint64_t u = 0;
+        for (size_t i = 0; i < 8 && s[i]; i++)
+                u |= (uint64_t)(uint8_t)s[i] << (56 - 8 * i);
+        return u;
+}
+
+/* Every byte value at every position, with the NUL before, at or after it and none. */
+static void name8_every_byte(void **state)
+{
+        (void)state;
+        for (size_t nul = 0; nul <= 9; nul++)
+                for (size_t pos = 0; pos < 9; pos++)
+                        for (unsigned b = 0; b < 256; b++) {
+                                char s[9];
+                                for (size_t i = 0; i < 9; i++)
+                                        s[i] = (char)(0xC1 + i);
+                                s[pos] = (char)b;
+                                if (nul < 9)
+                                        s[nul] = 0;
+                                assert_true(zh_name8(s) == name8_reference(s));
+                        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(found_after_doubling_and_resize),
             cmocka_unit_test(remapped_after_the_entries_moved),
+            cmocka_unit_test(name8_every_byte),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

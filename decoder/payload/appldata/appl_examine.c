@@ -74,17 +74,19 @@ static void check_kernel(struct zd_decoder *d, const struct zd_record *r, struct
         o->timestamp = zd_lx_timestamp(a->data);
         if (a->recnum == ZD_LX_OS) {
                 struct zd_lx_cpus c;
+                /* The three fields only tell what went wrong: read by name when something did. */
                 uint64_t n = 0, size = 0, off = 0;
-                (void)zl_get_u64(o->layout, a->data, "nr_cpus", &n);
-                (void)zl_get_u64(o->layout, a->data, "per_cpu_size", &size);
-                (void)zl_get_u64(o->layout, a->data, "cpu_offset", &off);
-                if (zd_lx_os_cpus(a, &c) != ZD_E_NONE)
+                if (zd_lx_os_cpus(a, &c) != ZD_E_NONE) {
+                        (void)zl_get_u64(o->layout, a->data, "nr_cpus", &n);
+                        (void)zl_get_u64(o->layout, a->data, "per_cpu_size", &size);
+                        (void)zl_get_u64(o->layout, a->data, "cpu_offset", &off);
                         report(
                             d, ZD_E_LX_CPUS, &r->pos,
                             "%s %s: %llu CPUs of %llu bytes at %llu do not fit %zu bytes (mod %s)",
                             a->userid, a->prodid_text, (unsigned long long)n,
                             (unsigned long long)size, (unsigned long long)off, a->data.n,
                             a->modlvl_text);
+                }
         }
 }
 

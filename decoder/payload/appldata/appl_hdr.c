@@ -134,14 +134,31 @@ const char *zd_appl_kind_name(const struct zd_appl *a)
         return NULL;
 }
 
+/*
+ * Asked for every record, and the answer changes only with the layouts
+ * (zl_generation).  Per thread, like zl_find's own cache.
+ */
+static _Thread_local struct {
+        size_t gen;
+        const struct zl_layout *l[4];
+} payload_layouts;
+
 const struct zl_layout *zd_appl_layout(const struct zd_appl *a)
 {
         const char *k = zd_appl_kind_name(a);
         if (!k)
                 return NULL;
-        const char *id = a->kind == ZD_APPL_LNXAPPL ? "LNXAPPL.HDR"
-                         : a->recnum == ZD_LX_MEM   ? "LINUXKRNL.MEM"
-                         : a->recnum == ZD_LX_OS    ? "LINUXKRNL.OS"
-                                                    : "LINUXKRNL.NET";
-        return zl_find(id, SIZE_MAX);
+        static const char *const ids[4] = {"LNXAPPL.HDR", "LINUXKRNL.MEM", "LINUXKRNL.OS",
+                                           "LINUXKRNL.NET"};
+        size_t gen = zl_generation();
+        if (payload_layouts.gen != gen) {
+                for (size_t i = 0; i < 4; i++)
+                        payload_layouts.l[i] = zl_find(ids[i], SIZE_MAX);
+                payload_layouts.gen = gen;
+        }
+        size_t i = a->kind == ZD_APPL_LNXAPPL ? 0
+                   : a->recnum == ZD_LX_MEM   ? 1
+                   : a->recnum == ZD_LX_OS    ? 2
+                                              : 3;
+        return payload_layouts.l[i];
 }

@@ -15,10 +15,14 @@
 
 #define TRACK_MAX (1u << 16)
 
+/* The userid packed (zh_name8) and the product id as two words: compared and hashed whole. */
+struct key {
+        uint64_t user, prod[2];
+};
+
 struct slot {
         bool used;
-        char userid[9];
-        uint8_t prodid[16];
+        struct key k;
         uint64_t ts;
 };
 
@@ -48,16 +52,18 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t)
         free(t);
 }
 
-static size_t hash(const char *userid, const uint8_t *prodid)
+static struct key key_of(const struct zd_appl *a)
 {
-        return (size_t)zh_bytes(zh_bytes(ZH_SEED, userid, strnlen(userid, 8)), prodid, 16);
+        return (struct key){zh_name8(a->userid),
+                            {zd_uN_load8(a->prodid), zd_uN_load8(a->prodid + 8)}};
 }
 
-static struct slot *lookup(struct slot *s, size_t cap, const char *userid, const uint8_t *prodid)
+static struct slot *lookup(struct slot *s, size_t cap, const struct key *k)
 {
-        for (size_t i = hash(userid, prodid) & (cap - 1);; i = (i + 1) & (cap - 1))
-                if (!s[i].used ||
-                    (strcmp(s[i].userid, userid) == 0 && memcmp(s[i].prodid, prodid, 16) == 0))
+        size_t h = (size_t)zh_u64(zh_u64(zh_u64(ZH_SEED, k->user), k->prod[0]), k->prod[1]);
+        for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+                if (!s[i].used || (s[i].k.user == k->user && s[i].k.prod[0] == k->prod[0] &&
+                                   s[i].k.prod[1] == k->prod[1]))
                         return &s[i];
 }
 
@@ -74,7 +80,7 @@ static bool grow(struct zd_appl_tracker *t)
                 return false;
         for (size_t i = 0; i < t->cap; i++)
                 if (t->s[i].used)
-                        *lookup(s, cap, t->s[i].userid, t->s[i].prodid) = t->s[i];
+                        *lookup(s, cap, &t->s[i].k) = t->s[i];
         free(t->s);
         t->s = s;
         t->cap = cap;
@@ -85,7 +91,8 @@ bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, u
 {
         if (!t)
                 return true;
-        struct slot *e = lookup(t->s, t->cap, a->userid, a->prodid);
+        struct key k = key_of(a);
+        struct slot *e = lookup(t->s, t->cap, &k);
         if (e->used) {
                 bool fresh = e->ts != timestamp;
                 e->ts = timestamp;
@@ -94,11 +101,10 @@ bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, u
         if (2 * (t->n + 1) > t->cap) {
                 if (!grow(t))
                         return true; /* out of memory: report rather than hide data */
-                e = lookup(t->s, t->cap, a->userid, a->prodid);
+                e = lookup(t->s, t->cap, &k);
         }
         e->used = true;
-        memcpy(e->userid, a->userid, sizeof(e->userid));
-        memcpy(e->prodid, a->prodid, 16);
+        e->k = k;
         e->ts = timestamp;
         t->n++;
         return true;
