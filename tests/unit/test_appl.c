@@ -48,6 +48,29 @@ static void parses_kernel_header(void **state)
         assert_null(zl_find_cp(10, 1, 51));
 }
 
+/*
+ * zd_appl_layout keeps its answers until the layouts change: a LayoutFile
+ * that pins a kernel record's layout must win from the next record on, and
+ * the built-in one come back when the file's layouts are dropped.
+ */
+static void payload_layout_follows_layoutfile(void **state)
+{
+        (void)state;
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+        struct zd_appl a;
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        const struct zl_layout *builtin = zd_appl_layout(&a);
+        assert_non_null(builtin);
+        assert_string_equal(builtin->id, "LINUXKRNL.MEM");
+        static struct zl_layout pinned;
+        pinned = *builtin;
+        pinned.source = "a LayoutFile of the test";
+        assert_true(zl_register(&pinned));
+        assert_ptr_equal(zd_appl_layout(&a), &pinned);
+        zl_unregister_all();
+        assert_ptr_equal(zd_appl_layout(&a), builtin);
+}
+
 static void classifies_product_ids(void **state)
 {
         (void)state;
@@ -249,6 +272,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(parses_kernel_header),
+            cmocka_unit_test(payload_layout_follows_layoutfile),
             cmocka_unit_test(classifies_product_ids),
             cmocka_unit_test(refuses_lying_offsets_and_lengths),
             cmocka_unit_test(tracker_finds_stale_records),
