@@ -332,8 +332,9 @@ size_t zl_text(const struct zl_value *v, char *out, size_t outsz)
 void zl_foreach(const struct zl_layout *l, zd_view rec,
                 void (*cb)(void *ctx, const struct zl_value *v), void *ctx)
 {
-        const struct zl_field *f = l->fields, *end = f + l->nfields;
-        for (; f < end; f++) {
+        /* By index: a layout without fields may have none to point at (NULL + 0 is undefined). */
+        for (size_t i = 0; i < l->nfields; i++) {
+                const struct zl_field *f = &l->fields[i];
                 if (rd_how[f->type] == RD_SKIP)
                         continue;
                 struct zl_value v;
