@@ -1,5 +1,6 @@
-# Unit tests (cmocka), run three ways by `make check`:
+# Unit tests (cmocka), run four ways by `make check`:
 #   check-unit      ASan + UBSan build on the host
+#   check-clang     the same built by clang (with the whole tree, -Werror)
 #   check-valgrind  plain build under valgrind
 #   check-s390x     cross-built for s390x, run big-endian under qemu-user
 # A test tests/unit/test_NAME.c may need extra sources: TEST_EXTRA_test_NAME.
@@ -34,9 +35,11 @@ check-s390x:
 	@$(MAKE) --no-print-directory BUILD=build/s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
 		RUN="qemu-s390x -L /" run-unit
 
-# Both compilers must accept the whole tree with -Werror.
+# Both compilers must accept the whole tree with -Werror.  The unit tests also run
+# under clang's ASan + UBSan, which check what gcc's do not (NULL + 0, for one).
 check-clang:
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) all unit-tests
+	@$(MAKE) --no-print-directory BUILD=build/clang-san CC=$(CLANG) SAN=1 run-unit
 
 CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 

@@ -124,6 +124,35 @@ static void foreach_skips_reserved(void **state)
 }
 
 /*
+ * A layout may declare no fields at all (a LayoutFile's, or a record known
+ * only by its header): nothing to hand over, and no arithmetic on its NULL
+ * field table.  Every built-in layout is walked too, over no bytes and over
+ * more than any of them spans, with the count of fields each walk must give.
+ */
+static void foreach_any_layout(void **state)
+{
+        (void)state;
+        static uint8_t r[8192];
+        const struct zl_layout none = {"NONE", "NONE", -1, -1, 0, "test", "test", NULL, 0};
+        struct walk w = {0, 0};
+        zl_foreach(&none, zd_view_make(r, sizeof(r)), count_field, &w);
+        zl_foreach(&none, zd_view_make(NULL, 0), count_field, &w);
+        assert_int_equal(w.n, 0);
+        const struct zl_layout *l;
+        for (size_t i = 0; (l = zl_layout_at(i)) != NULL; i++) {
+                int fields = 0;
+                for (size_t k = 0; k < l->nfields; k++)
+                        fields += l->fields[k].type != ZL_RSVD;
+                struct walk empty = {0, 0}, full = {0, 0};
+                zl_foreach(l, zd_view_make(NULL, 0), count_field, &empty);
+                zl_foreach(l, zd_view_make(r, sizeof(r)), count_field, &full);
+                assert_int_equal(empty.n, fields);
+                assert_int_equal(full.n, fields);
+                assert_int_equal(full.present, fields);
+        }
+}
+
+/*
  * Every member of a value, as zl_foreach hands it over and zl_read returns it:
  * integers in u (and s), wider integers by their first 8 bytes, text and hex
  * with u and s 0, a field past the record's end absent with every member 0.
@@ -286,6 +315,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(field_access, setup, teardown),
             cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
             cmocka_unit_test_setup_teardown(encoding, setup, teardown),
+            cmocka_unit_test(foreach_any_layout),
             cmocka_unit_test(value_members),
             cmocka_unit_test(every_field_shape),
         };
