@@ -181,8 +181,12 @@ static void fill(struct zvm_dispatch *d, const struct series *x, struct staged *
                                [N_TYPE] = vl->type,
                                [N_TINST] = vl->type_instance,
                                [N_HOST] = vl->host};
-        for (int k = N_PLUGIN; k < N_NAMES; k++)
-                memcpy(field[k], nm(x, k), (size_t)x->len[k] + 1);
+        for (int k = N_PLUGIN; k < N_NAMES; k++) {
+                if (x->len[k] < NAME_COPY)
+                        memcpy(field[k], nm(x, k), NAME_COPY);
+                else
+                        memcpy(field[k], nm(x, k), (size_t)x->len[k] + 1);
+        }
         vl->time = v->time;
 }
 

@@ -164,6 +164,15 @@ struct zvm_dispatch {
  */
 #define TEXT_BLOCK (1024 * 1024)
 /*
+ * A name shorter than this goes into the value list as one copy of this many
+ * bytes, NUL and whatever follows it included (fill() in zvm_dispatch.c): a
+ * constant size the compiler copies in a few moves, where a copy of the
+ * name's own length was a libc call each, five per value and most of the
+ * dispatcher's cost per value.  Every block has this much room after its
+ * last byte, zeroed, so the copy of the block's last name stays inside it.
+ */
+#define NAME_COPY 32
+/*
  * Room after the host: a host decided again (D1R4 seen after the series was
  * made: a system id is at most 8 characters) stays in place.  A longer one
  * moves the names to new room in the block.

@@ -55,14 +55,24 @@ struct find {
         const struct series *x;
 };
 
+/*
+ * Whether x is m's series.  With an id (zm_metric_id: keyed, so a guest cannot
+ * make two of its names collide), the id stands for the names and only the
+ * CP userid, the identity, is compared: the five names were most of the
+ * plugin's cost per value.  Without one (CP's metrics, whose id the engine
+ * leaves out) the names are compared.
+ */
 static bool series_eq(const void *ctx, size_t pos)
 {
         const struct find *f = ctx;
         const struct series *x = &f->d->s[pos];
         const struct zm_metric *m = f->m;
-        return (!m->id || x->id == m->id) && x->scope == m->scope && x->domain == m->domain &&
-               x->record == m->record && strcmp(x->guest, m->guest) == 0 &&
-               strcmp(nm(x, N_CLAIM), m->host) == 0 && strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
+        if (x->scope != m->scope || x->domain != m->domain || x->record != m->record)
+                return false;
+        if (m->id)
+                return x->id == m->id && strcmp(x->guest, m->guest) == 0;
+        return strcmp(x->guest, m->guest) == 0 && strcmp(nm(x, N_CLAIM), m->host) == 0 &&
+               strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
                strcmp(nm(x, N_PINST), m->plugin_instance) == 0 &&
                strcmp(nm(x, N_TYPE), m->type) == 0 && strcmp(nm(x, N_TINST), m->type_instance) == 0;
 }

@@ -21,7 +21,7 @@ char *dsp_text_alloc(struct zvm_dispatch *d, size_t n)
         if (n > TEXT_BLOCK)
                 return NULL;
         if (!d->nblocks || d->block_used + n > TEXT_BLOCK) {
-                char *b = malloc(TEXT_BLOCK);
+                char *b = calloc(1, TEXT_BLOCK + NAME_COPY);
                 if (!b ||
                     !zh_grow((void **)&d->blocks, &d->capblocks, d->nblocks, sizeof(*d->blocks))) {
                         free(b);

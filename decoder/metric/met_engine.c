@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "base/hash.h"
 #include "metric/met_module.h"
@@ -261,11 +266,36 @@ void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
         e->log(e->ctx, level, msg);
 }
 
+/*
+ * The key of every series id in this process, drawn once from the kernel: a
+ * consumer may take two metrics of one guest with equal ids as one series
+ * without comparing their names (the plugin does, for every value), so a
+ * guest must not be able to make two of its names hash alike.  The names are
+ * the guest's to choose; the key is not theirs to know.  Without getrandom
+ * (an old kernel) the clock and an address stand in: worse, not predictable
+ * from inside a guest either.
+ */
+static uint64_t id_key;
+static pthread_once_t id_key_once = PTHREAD_ONCE_INIT;
+
+static void id_key_draw(void)
+{
+        uint64_t k = 0;
+        if (getrandom(&k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+                struct timespec t;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                k = zh_u64((uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30,
+                           (uint64_t)(uintptr_t)&id_key);
+        }
+        id_key = k ^ ZH_SEED;
+}
+
 uint64_t zm_metric_id(const struct zm_metric *m)
 {
+        pthread_once(&id_key_once, id_key_draw);
         /* One finaliser for the whole chain: this runs for every guest metric. */
         uint64_t h =
-            zh_step(ZH_SEED, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+            zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
         h = zh_str_part(h, m->guest);
         h = zh_str_part(h, m->host);
         h = zh_str_part(h, m->plugin);

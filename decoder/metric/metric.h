@@ -106,7 +106,11 @@ const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
  * and decides how it is named and filtered (scope, guest, the host a guest
  * wrote, the four names, the source record).  Stable across intervals, so a
  * consumer can keep what it derives from a series (a collectd value list
- * with its host resolved, a filter verdict) under this key.
+ * with its host resolved, a filter verdict) under this key.  Keyed with a
+ * secret drawn once per process: within one guest, equal ids may be taken as
+ * the same series without comparing names (a guest cannot aim at a
+ * collision; by chance it is 2^-64 a pair); across guests the CP userid must
+ * still be compared, it is the identity.  Not stable across processes.
  */
 uint64_t zm_metric_id(const struct zm_metric *m); /* never 0 */
 /*

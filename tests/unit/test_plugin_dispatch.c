@@ -695,6 +695,68 @@ static void series_cap_per_guest(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * A metric that carries an id is found by it: within one guest the id stands
+ * for the names (it is keyed, so the guest cannot aim two names at one id),
+ * but the CP userid is compared whatever the id says.  Two guests given the
+ * same id are two series under their own hosts; one guest's second name under
+ * an id it already has is that series.
+ */
+static void ids_confirm_within_a_guest_only(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_metric a = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
+        struct zm_metric b = metric(ZM_GUEST, "LINUXB", 10, 2, VEC_TOD_2026, 2);
+        a.id = b.id = 0x5EED;
+        dispatch(d, &a);
+        dispatch(d, &b);
+        assert_int_equal(d->ns, 2);
+        assert_int_equal(cd_nvl, 2);
+        assert_non_null(cd_find("linuxa", "memory", "", "memory", "free"));
+        assert_non_null(cd_find("linuxb", "memory", "", "memory", "free"));
+        /* a second guest's values never land under the first one's host: also not by
+           the guess (the series after the last value) */
+        for (int round = 1; round <= 2; round++) {
+                a.tod = b.tod = VEC_TOD_2026 + (uint64_t)round * 4096000000;
+                dispatch(d, &a);
+                dispatch(d, &b);
+        }
+        assert_int_equal(d->ns, 2);
+        assert_int_equal(cd_nvl, 6);
+        size_t under_a = 0;
+        for (size_t i = 0; i < cd_nvl; i++)
+                under_a += strcmp(cd_vls[i].host, "linuxa") == 0;
+        assert_int_equal(under_a, 3);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * zm_metric_id is keyed per process: the same chain of steps from the
+ * published seed (the unkeyed hash a guest could compute offline) gives
+ * another value.
+ */
+static void ids_are_keyed(void **state)
+{
+        (void)state;
+        struct zm_metric m = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
+        uint64_t h =
+            zh_step(ZH_SEED, (uint64_t)m.scope << 24 | (uint64_t)m.domain << 16 | m.record);
+        h = zh_str_part(h, m.guest);
+        h = zh_str_part(h, m.host);
+        h = zh_str_part(h, m.plugin);
+        h = zh_str_part(h, m.plugin_instance);
+        h = zh_str_part(h, m.type);
+        h = zh_mix(zh_str_part(h, m.type_instance));
+        assert_int_not_equal(zm_metric_id(&m), h ? h : 1);
+        assert_int_equal(zm_metric_id(&m), zm_metric_id(&m)); /* stable within the process */
+}
+
 /* A data set (doc/facts/monitor-stream.md 4.3): one MCE, then a record set at DCSS 0x100000. */
 static size_t one_set(uint8_t *set, const uint8_t *rec, size_t len)
 {
@@ -777,6 +839,8 @@ int main(void)
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
+            cmocka_unit_test(ids_confirm_within_a_guest_only),
+            cmocka_unit_test(ids_are_keyed),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
             cmocka_unit_test(repeated_engine_messages_thinned),
         };
