@@ -58,6 +58,7 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
 void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e)
 {
         d->eng = e;
+        d->epoch_known = false;
 }
 
 /*
@@ -170,23 +171,25 @@ static void stage_values(struct staged *v, const struct zm_metric *m)
         v->time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
 }
 
+static inline void put_name(char *field, const struct series *x, int k)
+{
+        if (x->len[k] < NAME_COPY)
+                memcpy(field, nm(x, k), NAME_COPY);
+        else
+                memcpy(field, nm(x, k), (size_t)x->len[k] + 1);
+}
+
 /* The value list of staged value v: names from its series x. */
 static void fill(struct zvm_dispatch *d, const struct series *x, struct staged *v)
 {
         value_list_t *vl = &d->vl;
         vl->values = v->values;
         vl->values_len = v->nvalues;
-        char *const field[] = {[N_PLUGIN] = vl->plugin,
-                               [N_PINST] = vl->plugin_instance,
-                               [N_TYPE] = vl->type,
-                               [N_TINST] = vl->type_instance,
-                               [N_HOST] = vl->host};
-        for (int k = N_PLUGIN; k < N_NAMES; k++) {
-                if (x->len[k] < NAME_COPY)
-                        memcpy(field[k], nm(x, k), NAME_COPY);
-                else
-                        memcpy(field[k], nm(x, k), (size_t)x->len[k] + 1);
-        }
+        put_name(vl->plugin, x, N_PLUGIN);
+        put_name(vl->plugin_instance, x, N_PINST);
+        put_name(vl->type, x, N_TYPE);
+        put_name(vl->type_instance, x, N_TINST);
+        put_name(vl->host, x, N_HOST);
         vl->time = v->time;
 }
 

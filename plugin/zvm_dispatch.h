@@ -149,7 +149,15 @@ struct zvm_dispatch {
         struct staged *stage;
         size_t nstage;
         struct dsp_epoch stage_epoch; /* what decided hosts when the first was staged */
-        char **blocks;                /* the series' names (text_alloc) */
+        /*
+         * dsp_epoch_now() as last worked out, and what it came from: asked for
+         * every value, it changes only with the engine's epoch, trust_gen or
+         * the configured host.
+         */
+        struct dsp_epoch epoch;
+        unsigned epoch_engine, epoch_trust_gen;
+        bool epoch_known;
+        char **blocks; /* the series' names (text_alloc) */
         size_t nblocks, capblocks, block_used;
 };
 
@@ -194,7 +202,7 @@ bool dsp_keep_text(struct zvm_dispatch *d, struct series *x);
 /* zvm_host.c */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x);
 unsigned dsp_trust_now(const struct zvm_dispatch *d);
-struct dsp_epoch dsp_epoch_now(const struct zvm_dispatch *d);
+struct dsp_epoch dsp_epoch_now(struct zvm_dispatch *d);
 void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
                         size_t outsz);
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);

@@ -76,6 +76,7 @@ struct zm_engine {
         struct zm_counters cnt;
         char system[ZM_NAME_LEN];
         unsigned system_gen;
+        unsigned epoch; /* zm_engine_epoch */
         const char *reading;
         double interval;
         uint64_t intervals; /* Interval End records seen */
@@ -183,6 +184,7 @@ enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const s
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)
 {
         e->intervals++;
+        e->epoch++;
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->interval_end)
                         modules[i]->interval_end(e, e->state[i], r);
@@ -223,12 +225,18 @@ unsigned zm_engine_system_gen(const struct zm_engine *e)
         return e->system_gen;
 }
 
+unsigned zm_engine_epoch(const struct zm_engine *e)
+{
+        return e->epoch;
+}
+
 void zm_set_system(struct zm_engine *e, const char *name)
 {
         if (strncmp(e->system, name, sizeof(e->system) - 1) == 0)
                 return;
         snprintf(e->system, sizeof(e->system), "%s", name);
         e->system_gen++;
+        e->epoch++;
 }
 
 void zm_set_interval(struct zm_engine *e, double seconds)
@@ -426,6 +434,7 @@ void zm_note_guest(struct zm_engine *e, const char *userid)
             !zh_add(&e->known_ix, h, e->nknown))
                 return;
         e->known[e->nknown++] = p.key;
+        e->epoch++;
         *c = p.key;
 }
 
