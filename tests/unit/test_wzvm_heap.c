@@ -34,7 +34,7 @@
 #if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
 #else
-/* gcc's libasan exports it but gcc ships only clang's other sanitizer headers */
+/* gcc's libasan exports it, but gcc ships no allocator_interface.h */
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 #endif
