@@ -45,3 +45,7 @@ CHECK_TARGETS += check-wzvm-e2e
 # includes plugin/write_zvm.c).
 TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
 $(BUILD)/tests/test_wzvm_glue: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+
+# write_zvm's heap stays flat over rounds of new identifiers, faults and expiry.
+TEST_EXTRA_test_wzvm_heap := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd

@@ -28,11 +28,15 @@ own, so a value is lost only by the queue or by expiring unwritten.
            took with it before CP sampled it was written, so not counted)
            (a failed open is collectd's c_complain: once, then again after
            one, two, four ... intervals while the device is away)
-  memory   collectd's VmRSS at the end of each cycle's quiet gap exceeds
-           the one at the end of cycle 1 (every path has run once) by less
-           than 1 %; with one cycle, the one after the warm-up (which ends
-           with a 10x phase) by less than 2 % (the first faults' paths took
-           24 kB, 0.7 %, in a 6-cycle run); glibc's tcache is off (soak.py)
+  memory   a guard against gross growth only: collectd's VmRSS at the end
+           of each later cycle's quiet gap exceeds the higher of the one
+           after the warm-up and the one at the end of cycle 1 (every path
+           has run once) by less than RSS_BOUND_KB; with one cycle, cycle 1's
+           exceeds the warm-up's by less than that.  VmRSS cannot tell a small
+           leak from collectd's own noise (see RSS_BOUND_KB); the exact check
+           of write_zvm's memory is the unit test tests/unit/test_wzvm_heap.c
+           (heap in use equal after every round of 2,000 new identifiers,
+           faults and expiry); glibc's tcache is off (soak.py)
 """
 import glob
 import importlib.util
@@ -48,6 +52,23 @@ ws = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ws)
 
 APPLID = 31350
+
+# The memory check's bound.  Every value here has an identifier of its own, so
+# collectd's value cache holds about Timeout x Interval of them at any time,
+# and glibc's heap keeps its high-water mark: within a cycle VmRSS swings by
+# some 350 kB, and where a cycle's end falls in that swing is chance.  Runs of
+# an unchanged write_zvm ended cycle 2 at +136 kB and +180 kB from cycle 1's
+# end (+52 kB and +180 kB from the higher of it and the warm-up's), and at
+# or below it in three others.  A cycle sends 1,040 values (4 s at 16 a second, 4 s at
+# 160, three faults of 7 s at 16), of which the queue drops 150 to 250 in the
+# 10x phase; a write_zvm that leaked one table entry for every value reaching
+# its table (sizeof(struct wz_item) = 432 bytes, 448 with malloc's header)
+# would grow 350 to 390 kB a cycle, and with that leak put into wz_table_put
+# cycle 2 ended +368 kB from cycle 1.  256 kB, near the geometric mean of 180
+# and 368, keeps the worst noise seen 1.4 times below the bound and such a
+# leak 1.4 times above it: the soak cannot tell the two further apart in two
+# cycles.  Smaller leaks are for tests/unit/test_wzvm_heap.c.
+RSS_BOUND_KB = 256
 problems = []
 
 
@@ -222,11 +243,19 @@ def main(T):
     print("collectd VmRSS (pid %d): after the warm-up %d kB; at the end of cycle %s; peak %d kB "
           "(%d samples)" % (run["pid"], base, ", ".join("%d %d kB" % e for e in ends), peak,
                             len(rss)))
-    ref, bound, since = (ends[0][1], 1.0, "cycle 1") if n > 1 else (base, 2.0, "the warm-up")
-    for c, r in ends:
-        if r >= ref * (1 + bound / 100):
-            bad("VmRSS grew by %d kB (%.2f %%) between the end of %s and the end of cycle %d "
-                "(bound %g %%)" % (r - ref, 100.0 * (r - ref) / ref, since, c, bound))
+    # The warm-up ends with a 10x phase and cycle 1 with every fault: whichever
+    # left the higher mark, later cycles stay near it unless something grows.
+    if n > 1 and ends[0][1] > base:
+        ref, since, later = ends[0][1], "the end of cycle 1", ends[1:]
+    else:
+        ref, since, later = base, "the warm-up", ends[1:] if n > 1 else ends
+    for c, r in later:
+        print("VmRSS at the end of cycle %d: %+d kB from %s (bound %d kB, a guard against gross "
+              "growth; tests/unit/test_wzvm_heap.c checks write_zvm's heap exactly)" %
+              (c, r - ref, since, RSS_BOUND_KB))
+        if r - ref >= RSS_BOUND_KB:
+            bad("VmRSS grew by %d kB (%.2f %%) between %s and the end of cycle %d "
+                "(bound %d kB)" % (r - ref, 100.0 * (r - ref) / ref, since, c, RSS_BOUND_KB))
     print("run time %.1f s" % run["seconds"])
     print("verdict: %s" % ("passed" if not problems else "%d problems" % len(problems)))
     return 1 if problems else 0
