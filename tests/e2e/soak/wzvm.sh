@@ -5,7 +5,7 @@
 # with a small QueueLength, and the device vanishing, EPERM and ENOSPC in the
 # middle of the run.  wzvm_load.py drives it, wzvm_verdict.py holds what z/VM
 # sampled (zvmsim's truth) against what was sent and write_zvm's counters.
-# Its VmRSS check guards against gross growth only (a bound of 256 kB, reasoned
+# Its VmRSS check guards against gross growth only (a bound of 1 MB, reasoned
 # in wzvm_verdict.py): collectd's value cache and malloc's high-water mark hide
 # anything smaller, and tests/unit/test_wzvm_heap.c checks write_zvm's heap
 # exactly.

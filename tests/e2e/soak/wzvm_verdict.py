@@ -64,11 +64,15 @@ APPLID = 31350
 # 10x phase; a write_zvm that leaked one table entry for every value reaching
 # its table (sizeof(struct wz_item) = 432 bytes, 448 with malloc's header)
 # would grow 350 to 390 kB a cycle, and with that leak put into wz_table_put
-# cycle 2 ended +368 kB from cycle 1.  256 kB, near the geometric mean of 180
-# and 368, keeps the worst noise seen 1.4 times below the bound and such a
-# leak 1.4 times above it: the soak cannot tell the two further apart in two
-# cycles.  Smaller leaks are for tests/unit/test_wzvm_heap.c.
-RSS_BOUND_KB = 256
+# cycle 2 ended +368 kB from cycle 1.  So in two cycles the soak cannot tell
+# a leak of one entry per value from noise with a margin worth the name (a
+# bound of 256 kB would sit 1.4 times from each), and a check that fails by
+# chance in CI is worse than none.  The bound is 1 MB, three times the widest
+# swing: it catches what only the real daemon could show (a leak of a few
+# entries per value, or of a buffer per write pass or per reopen), and every
+# smaller leak on write_zvm's paths is for tests/unit/test_wzvm_heap.c, which
+# sees a single 8-byte malloc per value or per pass.
+RSS_BOUND_KB = 1024
 problems = []
 
 
