@@ -12,7 +12,7 @@ Prints figures, never a verdict on speed; exits 1 only if the harness itself
 went wrong (a prerequisite missing, the null run not seeing the recorded set).
 
 Environment: BENCH_SIZES (guest counts, default "1000 5000 10000 20000 50000"),
-BENCH_INTERVALS (monitor intervals per file, default 7, at least 6),
+BENCH_INTERVALS (monitor intervals per file, default 12 (README.md says why), at least 7),
 BENCH_REPEAT (measured runs per size, best kept; default 3 when the record
 run took under 5 s, else 1), BENCH_TIMEOUT (seconds per collectd run, default
 1800), BENCH_WRITE_THREADS (collectd WriteThreads, default 1), BENCH_KEEP=1
@@ -408,7 +408,7 @@ def main():
     env = os.environ.get
     try:
         sizes = [int(s) for s in env("BENCH_SIZES", "1000 5000 10000 20000 50000").split()]
-        intervals = int(env("BENCH_INTERVALS", "8"))
+        intervals = int(env("BENCH_INTERVALS", "12"))
         repeat = int(env("BENCH_REPEAT", "0"))
         timeout = float(env("BENCH_TIMEOUT", "1800"))
         wthreads = int(env("BENCH_WRITE_THREADS", "1"))
