@@ -310,7 +310,23 @@ uint64_t zm_metric_id(const struct zm_metric *m)
         h = zh_str_part(h, m->plugin_instance);
         h = zh_str_part(h, m->type);
         h = zh_mix(zh_str_part(h, m->type_instance));
-        return h ? h : 1;
+        h &= ~(uint64_t)1; /* even: zm_key_id's are odd */
+        return h ? h : 2;
+}
+
+static uint64_t pack_userid(const char *guest);
+
+uint64_t zm_key_id(const struct zm_metric *m)
+{
+        pthread_once(&id_key_once, id_key_draw);
+        /* The same key as zm_metric_id's, so a module's key cannot be aimed at a
+           guest's names either; odd, where zm_metric_id's are even, so that the two
+           never name one series. */
+        uint64_t h =
+            zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        h = zh_step(h, pack_userid(m->guest));
+        h = zh_mix(zh_step(h, m->key));
+        return h | 1;
 }
 
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
@@ -468,7 +484,7 @@ void zm_emit(struct zm_engine *e, struct zm_metric *m)
          * next series) never pays for it; one that needs it calls zm_metric_id. */
         m->id = 0;
         if (m->scope == ZM_GUEST && e->opt.max_series_per_guest) {
-                m->id = zm_metric_id(m);
+                m->id = m->key ? zm_key_id(m) : zm_metric_id(m);
                 if (!series_ok(e, m)) {
                         e->cnt.series_capped++;
                         return;
@@ -493,6 +509,7 @@ void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_re
         m->record = r ? r->number : 0;
         m->check = NULL;
         m->id = 0;
+        m->key = 0;
 }
 
 static size_t put_digits(char *out, size_t outsz, size_t o, const char *d, size_t n)

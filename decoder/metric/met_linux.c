@@ -71,39 +71,90 @@ static void lx_destroy(void *state)
         free(s);
 }
 
-/* A metric of this guest at time tod. */
+/*
+ * The module's key for a metric (zm_metric's key): the addresses of its
+ * names, which must be string literals (an address then stands for one
+ * text for the life of the process), and inst, the number a name was made
+ * from when one was (a CPU's), else 0.  The engine then need not hash the
+ * names of every value.  Names from buffers (mon_fsstatd's mount points)
+ * get no key: a buffer's address says nothing of what it holds.
+ */
+static uint64_t lit_key(const char *plugin, const char *pinst, const char *type, const char *tinst,
+                        uint64_t inst)
+{
+        uint64_t h = zh_step(UINT64_C(0x4C494E5558), (uintptr_t)plugin); /* "LINUX" */
+        h = zh_step(h, (uintptr_t)pinst);
+        h = zh_step(h, (uintptr_t)type);
+        h = zh_step(h, (uintptr_t)tinst);
+        return zh_step(h, inst) | 1;
+}
+
+/* A metric of this guest at time tod; key as lit_key's, or 0. */
 static void start(struct zm_metric *m, const struct zd_record *r, const struct zd_appl *a,
                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
-                  const char *tinst)
+                  const char *tinst, uint64_t key)
 {
         zm_metric_init(m, ZM_GUEST, r);
         memcpy(m->guest, a->userid, sizeof(m->guest)); /* both 9 bytes, NUL-terminated */
         m->tod = tod;
         zm_metric_name(m, plugin, pinst, type, tinst);
+        m->key = key;
 }
 
+/* A metric named by string literals only (lit_key). */
+static void start_lit(struct zm_metric *m, const struct zd_record *r, const struct zd_appl *a,
+                      uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                      const char *tinst)
+{
+        start(m, r, a, tod, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
+}
+
+/* A gauge named by string literals only (lit_key). */
 static void gauge(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
                   const char *tinst, double v)
 {
         struct zm_metric m;
-        start(&m, r, a, tod, plugin, pinst, type, tinst);
+        start_lit(&m, r, a, tod, plugin, pinst, type, tinst);
         zm_metric_gauge(&m, v);
         zm_emit(e, &m);
 }
 
-/* A DERIVE with one or two data sources (vmpage_io in/out, if_octets rx/tx). */
-static void derive(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
-                   const char *tinst, int nv, uint64_t v0, uint64_t v1)
+/* A gauge with a name from a buffer: no key, the engine hashes the names. */
+static void gauge_named(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                        uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                        const char *tinst, double v)
 {
         struct zm_metric m;
-        start(&m, r, a, tod, plugin, pinst, type, tinst);
+        start(&m, r, a, tod, plugin, pinst, type, tinst, 0);
+        zm_metric_gauge(&m, v);
+        zm_emit(e, &m);
+}
+
+/*
+ * A DERIVE with one or two data sources (vmpage_io in/out, if_octets rx/tx),
+ * named by literals but for pinst when inst says which number pinst was made
+ * of (a CPU's: pinst then a buffer, left out of the key).
+ */
+static void derive_inst(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                        uint64_t tod, const char *plugin, const char *pinst, uint64_t inst,
+                        const char *type, const char *tinst, int nv, uint64_t v0, uint64_t v1)
+{
+        struct zm_metric m;
+        start(&m, r, a, tod, plugin, pinst, type, tinst,
+              lit_key(plugin, inst ? NULL : pinst, type, tinst, inst));
         /* Kernel counters are u64/u32; DERIVE is int64: keep the low 63 bits, never negative. */
         zm_metric_derive(&m, (int64_t)(v0 & INT64_MAX));
         if (nv > 1)
                 zm_metric_derive(&m, (int64_t)(v1 & INT64_MAX));
         zm_emit(e, &m);
+}
+
+static void derive(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
+                   const char *tinst, int nv, uint64_t v0, uint64_t v1)
+{
+        derive_inst(e, r, a, tod, plugin, pinst, 0, type, tinst, nv, v0, v1);
 }
 
 /* Read named fields of a payload layout; false if any is missing. */
@@ -182,7 +233,7 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
         }
 
         struct zm_metric m;
-        start(&m, r, a, tod, "load", "", "load", "");
+        start_lit(&m, r, a, tod, "load", "", "load", "");
         for (int i = AVG1; i <= AVG15; i++)
                 zm_metric_gauge(&m, (uint32_t)v[i] / 2048.0);
         zm_emit(e, &m);
@@ -208,7 +259,8 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
                         uint64_t x;
                         if (zl_read_u64(f[1 + j], ent, &x))
-                                derive(e, r, a, tod, "cpu", pinst, "cpu", states[j], 1, x, 0);
+                                derive_inst(e, r, a, tod, "cpu", pinst, (uint64_t)(unsigned)id + 1,
+                                            "cpu", states[j], 1, x, 0);
                 }
         }
 }
@@ -295,10 +347,11 @@ static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct 
         char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
         df_instance(b.p + dir_off, n[1], full, sizeof(full));
         zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
-        gauge(e, r, a, tod, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
-        gauge(e, r, a, tod, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
-        gauge(e, r, a, tod, "df", pinst, "df_complex", "reserved",
-              (double)(sv[3] - sv[4]) * frsize);
+        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "used",
+                    (double)(sv[2] - sv[3]) * frsize);
+        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
+        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "reserved",
+                    (double)(sv[3] - sv[4]) * frsize);
 }
 
 /*

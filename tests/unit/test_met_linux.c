@@ -366,6 +366,64 @@ static void procd_summary_maps_uptime_users_states(void **state)
         zm_engine_free(e);
 }
 
+/*
+ * With a series cap the engine names every guest series by an id.  Kernel
+ * metrics get theirs from the module's key (the names are literals, a CPU's
+ * number aside), mon_fsstatd's from their names: either way, one id for one
+ * set of names of one guest, whatever the record it came in, and another for
+ * anything else.  The two kinds never meet: key ids are odd, name ids even.
+ */
+static void metric_ids_follow_names_and_guest(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_options o;
+        memset(&o, 0, sizeof(o));
+        o.max_series_per_guest = 1000;
+        o.unverified = -1;
+        struct zm_engine *e = zm_engine_new(&o, collect, NULL, &g);
+        uint8_t data[600], rec[800], pid[16];
+        vec_lx_prodid(pid, 2, "01");
+        const char *who[] = {"LNXWEB", "LNXWEB", "LNXDB"};
+        for (int k = 0; k < 3; k++) {
+                size_t dl = vec_lx_os(data, 3, 36, TS + (uint64_t)k * (UINT64_C(5000000) << 12));
+                be32(data + 52 + 2 * 36 + 32, 7); /* CPUs 0, 1 and 7 */
+                size_t len = vec_d10(rec, 2, who[k], pid, data, (uint16_t)dl);
+                feed(e, rec, len);
+        }
+        size_t kernel = g.n;
+        assert_int_equal(kernel, 3 * (1 + 2 + 3 * 8));
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
+        for (int k = 0; k < 3; k++) {
+                size_t len = vec_d10(rec, 2, who[k], pid, data,
+                                     (uint16_t)fs_data(data, 1795305000 + k, k ? "/" : "/var"));
+                feed(e, rec, len);
+        }
+        assert_int_equal(g.n, kernel + 9);
+        for (size_t i = 0; i < g.n; i++) {
+                const struct zm_metric *a = &g.m[i];
+                assert_true(a->id != 0);
+                assert_int_equal(a->id & 1, i < kernel ? 1 : 0);
+                assert_true(i < kernel ? a->key != 0 : a->key == 0);
+                for (size_t j = i + 1; j < g.n; j++) {
+                        const struct zm_metric *b = &g.m[j];
+                        bool same = !strcmp(a->guest, b->guest) && !strcmp(a->plugin, b->plugin) &&
+                                    !strcmp(a->plugin_instance, b->plugin_instance) &&
+                                    !strcmp(a->type, b->type) &&
+                                    !strcmp(a->type_instance, b->type_instance);
+                        if (same != (a->id == b->id))
+                                fail_msg("%s %s/%s/%s/%s (id %llx) and %s %s/%s/%s/%s (id %llx)",
+                                         a->guest, a->plugin, a->plugin_instance, a->type,
+                                         a->type_instance, (unsigned long long)a->id, b->guest,
+                                         b->plugin, b->plugin_instance, b->type, b->type_instance,
+                                         (unsigned long long)b->id);
+                }
+        }
+        /* LNXWEB's second record named nothing new, and nothing was capped */
+        assert_int_equal(zm_engine_counters(e)->series_capped, 0);
+        zm_engine_free(e);
+}
+
 static void other_products_ignored(void **state)
 {
         (void)state;
@@ -394,6 +452,7 @@ int main(void)
             cmocka_unit_test(fsstatd_long_mount_points),
             cmocka_unit_test(procd_summary_maps_uptime_users_states),
             cmocka_unit_test(other_products_ignored),
+            cmocka_unit_test(metric_ids_follow_names_and_guest),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
