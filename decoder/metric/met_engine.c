@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +287,7 @@ void zm_log(struct zm_engine *e, int level, const char *fmt, ...)
  */
 static uint64_t id_key;
 static pthread_once_t id_key_once = PTHREAD_ONCE_INIT;
+static atomic_bool id_key_ready; /* set once id_key is: pthread_once's call costs per value */
 
 static void id_key_draw(void)
 {
@@ -296,11 +299,18 @@ static void id_key_draw(void)
                            (uint64_t)(uintptr_t)&id_key);
         }
         id_key = k ^ ZH_SEED;
+        atomic_store_explicit(&id_key_ready, true, memory_order_release);
+}
+
+static void id_key_need(void)
+{
+        if (!atomic_load_explicit(&id_key_ready, memory_order_acquire))
+                pthread_once(&id_key_once, id_key_draw);
 }
 
 uint64_t zm_metric_id(const struct zm_metric *m)
 {
-        pthread_once(&id_key_once, id_key_draw);
+        id_key_need();
         /* One finaliser for the whole chain: this runs for every guest metric. */
         uint64_t h =
             zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
@@ -318,7 +328,7 @@ static uint64_t pack_userid(const char *guest);
 
 uint64_t zm_key_id(const struct zm_metric *m)
 {
-        pthread_once(&id_key_once, id_key_draw);
+        id_key_need();
         /* The same key as zm_metric_id's, so a module's key cannot be aimed at a
            guest's names either; odd, where zm_metric_id's are even, so that the two
            never name one series. */
@@ -479,12 +489,13 @@ bool zm_first(struct zm_engine *e, uint64_t key)
 
 void zm_emit(struct zm_engine *e, struct zm_metric *m)
 {
-        /* The id is a hash of every name: made only for the series cap, which needs it.
-         * A consumer that finds its series by other means (the plugin's guess of the
+        /* An id from the module's key costs a few multiplies and is always made; one
+         * hashed from the names only for the series cap, which needs it.  A consumer
+         * that finds a metric without one by other means (the plugin's guess of the
          * next series) never pays for it; one that needs it calls zm_metric_id. */
-        m->id = 0;
-        if (m->scope == ZM_GUEST && e->opt.max_series_per_guest) {
-                m->id = m->key ? zm_key_id(m) : zm_metric_id(m);
+        bool capped = m->scope == ZM_GUEST && e->opt.max_series_per_guest;
+        m->id = m->key ? zm_key_id(m) : capped ? zm_metric_id(m) : 0;
+        if (capped) {
                 if (!series_ok(e, m)) {
                         e->cnt.series_capped++;
                         return;

@@ -249,6 +249,61 @@ static void provenance_from_layout_file(void **state)
         zl_file_unload_all();
 }
 
+/*
+ * CP's metrics come with a key (met_cp_emit.c: the row, the entry's id and
+ * name), so the engine gives each an id without hashing its names: one id for
+ * one set of names and guest, over intervals, and another for anything else.
+ * Guests with as many virtual CPUs whose userids share a prefix, CPUs that
+ * differ in their number only: the id follows each (it fails with the
+ * entry's id left out of the key).
+ */
+static void metric_ids_follow_names(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(1, 3);
+        static const char *const users[] = {"LINUX01", "LINUX010", "LINUX1", "TCPIP"};
+        for (unsigned i = 0; i < 4; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                for (unsigned c = 0; c < 3; c++)
+                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
+                                    US(1000000) * i, 0);
+                for (unsigned u = 0; u < 4; u++)
+                        feed_useact(f, t, users[u], 2, US(1000000) * i * (u + 1),
+                                    US(500000) * i * (u + 1), 100 + u, 10 * i, 5 * i);
+                feed_end(f, t + SEC(1));
+        }
+        assert_true(f->n > 40);
+        size_t keyed = 0;
+        for (size_t i = 0; i < f->n; i++) {
+                const struct zm_metric *a = &f->m[i];
+                keyed += a->key != 0;
+                assert_true(a->key == 0 || (a->id & 1) == 1);
+                for (size_t j = i + 1; j < f->n; j++) {
+                        const struct zm_metric *b = &f->m[j];
+                        if (!a->key || !b->key)
+                                continue;
+                        bool same = a->domain == b->domain && a->record == b->record &&
+                                    !strcmp(a->guest, b->guest) && !strcmp(a->plugin, b->plugin) &&
+                                    !strcmp(a->plugin_instance, b->plugin_instance) &&
+                                    !strcmp(a->type, b->type) &&
+                                    !strcmp(a->type_instance, b->type_instance);
+                        if (same != (a->id == b->id))
+                                fail_msg("%s %s/%s/%s/%s (id %llx) and %s %s/%s/%s/%s (id %llx)",
+                                         a->guest, a->plugin, a->plugin_instance, a->type,
+                                         a->type_instance, (unsigned long long)a->id, b->guest,
+                                         b->plugin, b->plugin_instance, b->type, b->type_instance,
+                                         (unsigned long long)b->id);
+                }
+        }
+        /* every CPU and guest metric is keyed; the reader's laws are not */
+        for (size_t i = 0; i < f->n; i++)
+                if (strcmp(f->m[i].plugin_instance, "reader") != 0 && !f->m[i].key)
+                        fail_msg("%s/%s/%s/%s has no key", f->m[i].plugin, f->m[i].plugin_instance,
+                                 f->m[i].type, f->m[i].type_instance);
+        assert_true(keyed > 100);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -262,6 +317,7 @@ int main(void)
             cmocka_unit_test(later_stamped_set_first),
             cmocka_unit_test(hostile_records),
             cmocka_unit_test(provenance_from_layout_file),
+            cmocka_unit_test(metric_ids_follow_names),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

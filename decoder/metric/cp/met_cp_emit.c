@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include "base/hash.h"
+
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_metrics.h"
 
@@ -103,8 +105,23 @@ struct row {
         bool allowed;      /* a metric with a check may be published this interval */
         unsigned pat;      /* PAT_* */
         const char *check; /* the check of a metric from a HINT field */
+        uint64_t key;      /* zm_metric's key, the entry's part aside (row_key) */
         struct zm_metric out;
 };
+
+/*
+ * The key of row r's metric for entry x (zm_metric's key): a row's names are
+ * its table entry's literals, and its patterns are filled from the entry's
+ * id and name only (cp_pattern), so the row's address with those stands for
+ * the names.  A row without patterns names the same series for every entry.
+ */
+static uint64_t row_key(const struct row *r, const struct cp_ent *x)
+{
+        if (!r->pat)
+                return r->key;
+        uint64_t h = zh_step(r->key, x->id);
+        return zh_str_part(h, x->name) | 1;
+}
 
 static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
                      struct row *r)
@@ -119,6 +136,7 @@ static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_me
         r->check = law ? law : "layout";
         r->allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
                                         : zv_law_allowed(s->v, e, (enum zv_law)m->law);
+        r->key = zh_step(UINT64_C(0x4350), (uintptr_t)m) | 1; /* "CP" */
         zm_metric_init(&r->out, ZM_SYSTEM, NULL);
         r->out.domain = m->domain;
         r->out.record = m->record;
@@ -186,6 +204,7 @@ static bool one(struct zm_engine *e, struct row *r, struct cp_ent *x, const stru
         if (r->pat & PAT_TINST)
                 out->type_instance = cp_pattern(ti, sizeof(ti), m->tinst, x->id, x->name);
         out->check = x->hint & r->vouch ? r->check : NULL;
+        out->key = row_key(r, x);
         /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
          * plugin's userid filters too; the host stays the z/VM system. */
         if (m->domain == 4 || m->domain == 8)
