@@ -76,6 +76,31 @@ static inline uint64_t zh_str_part(uint64_t h, const char *s)
         return zh_step(h, w ^ (uint64_t)n << 56);
 }
 
+/*
+ * The first 8 bytes at p as a word, without the NUL that ends a shorter
+ * string there and whatever follows it: p must have 8 readable bytes (a
+ * userid's char[9]); ended says whether the string ended within them.  A load and a mask where a
+ * loop took a byte at a time. The word depends on the byte order; it never leaves the process.
+ */
+static inline uint64_t zh_word8_ended(const char *p, bool *ended)
+{
+        uint64_t w;
+        memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w); /* the first character in the low byte, as below */
+#endif
+        /* The lowest zero byte, exactly (a false mark can only sit above a true one). */
+        uint64_t z = (w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080);
+        *ended = z != 0;
+        return z ? w & (((z & -z) >> 7) - 1) : w;
+}
+
+static inline uint64_t zh_word8(const char *p)
+{
+        bool ended;
+        return zh_word8_ended(p, &ended);
+}
+
 static inline uint64_t zh_str(uint64_t h, const char *s)
 {
         return zh_mix(zh_str_part(h, s));

@@ -324,19 +324,15 @@ uint64_t zm_metric_id(const struct zm_metric *m)
         return h ? h : 2;
 }
 
-static uint64_t pack_userid(const char *guest);
-
 uint64_t zm_key_id(const struct zm_metric *m)
 {
         id_key_need();
         /* The same key as zm_metric_id's, so a module's key cannot be aimed at a
            guest's names either; odd, where zm_metric_id's are even, so that the two
            never name one series. */
-        uint64_t h =
-            zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
-        h = zh_step(h, pack_userid(m->guest));
-        h = zh_mix(zh_step(h, m->key));
-        return h | 1;
+        uint64_t srd = (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record;
+        uint64_t h = zh_step(id_key ^ srd, zh_word8(m->guest));
+        return zh_mix(zh_step(h, m->key)) | 1;
 }
 
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)

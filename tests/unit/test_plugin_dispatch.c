@@ -757,6 +757,32 @@ static void ids_are_keyed(void **state)
         assert_int_equal(zm_metric_id(&m), zm_metric_id(&m)); /* stable within the process */
 }
 
+/*
+ * A module's key names the series with the userid: what follows the userid's
+ * NUL in zm_metric.guest (a module may copy 9 bytes of a longer buffer) does
+ * not count, every character before it does, up to all 8.
+ */
+static void key_ids_take_the_userid_to_its_end(void **state)
+{
+        (void)state;
+        struct zm_metric a = metric(ZM_GUEST, "ABC", 10, 2, VEC_TOD_2026, 1);
+        struct zm_metric b = a;
+        a.key = b.key = 0x2A;
+        memcpy(b.guest, "ABC\0XYZW", 9);
+        assert_int_equal(zm_key_id(&a), zm_key_id(&b));
+        assert_int_equal(zm_key_id(&a) & 1, 1);
+        memcpy(b.guest, "ABCD\0\0\0\0", 9);
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+        memcpy(a.guest, "ABCDEFGH", 9);
+        memcpy(b.guest, "ABCDEFGI", 9);
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+        memcpy(b.guest, "\0BCDEFGH", 9);
+        memcpy(a.guest, "\0\0\0\0\0\0\0\0", 9);
+        assert_int_equal(zm_key_id(&a), zm_key_id(&b));
+        b.key = 0x2B;
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+}
+
 /* A data set (doc/facts/monitor-stream.md 4.3): one MCE, then a record set at DCSS 0x100000. */
 static size_t one_set(uint8_t *set, const uint8_t *rec, size_t len)
 {
@@ -841,6 +867,7 @@ int main(void)
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(ids_confirm_within_a_guest_only),
             cmocka_unit_test(ids_are_keyed),
+            cmocka_unit_test(key_ids_take_the_userid_to_its_end),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
             cmocka_unit_test(repeated_engine_messages_thinned),
         };

@@ -119,8 +119,13 @@ static uint64_t row_key(const struct row *r, const struct cp_ent *x)
 {
         if (!r->pat)
                 return r->key;
+        /* the name is at most 16 bytes and NUL-terminated in its 17 */
+        bool ended;
         uint64_t h = zh_step(r->key, x->id);
-        return zh_str_part(h, x->name) | 1;
+        h = zh_step(h, zh_word8_ended(x->name, &ended));
+        if (!ended)
+                h = zh_step(h, zh_word8(x->name + 8));
+        return h | 1;
 }
 
 static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
