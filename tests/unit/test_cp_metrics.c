@@ -275,26 +275,10 @@ static void metric_ids_follow_names(void **state)
         assert_true(f->n > 40);
         size_t keyed = 0;
         for (size_t i = 0; i < f->n; i++) {
-                const struct zm_metric *a = &f->m[i];
-                keyed += a->key != 0;
-                assert_true(a->key == 0 || (a->id & 1) == 1);
-                for (size_t j = i + 1; j < f->n; j++) {
-                        const struct zm_metric *b = &f->m[j];
-                        if (!a->key || !b->key)
-                                continue;
-                        bool same = a->domain == b->domain && a->record == b->record &&
-                                    !strcmp(a->guest, b->guest) && !strcmp(a->plugin, b->plugin) &&
-                                    !strcmp(a->plugin_instance, b->plugin_instance) &&
-                                    !strcmp(a->type, b->type) &&
-                                    !strcmp(a->type_instance, b->type_instance);
-                        if (same != (a->id == b->id))
-                                fail_msg("%s %s/%s/%s/%s (id %llx) and %s %s/%s/%s/%s (id %llx)",
-                                         a->guest, a->plugin, a->plugin_instance, a->type,
-                                         a->type_instance, (unsigned long long)a->id, b->guest,
-                                         b->plugin, b->plugin_instance, b->type, b->type_instance,
-                                         (unsigned long long)b->id);
-                }
+                keyed += f->m[i].key != 0;
+                assert_true(f->m[i].key == 0 || (f->m[i].id & 1) == 1);
         }
+        assert_ids_follow_names(f->m, f->n, true);
         /* every CPU and guest metric is keyed; the reader's laws are not */
         for (size_t i = 0; i < f->n; i++)
                 if (strcmp(f->m[i].plugin_instance, "reader") != 0 && !f->m[i].key)
