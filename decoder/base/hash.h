@@ -79,8 +79,9 @@ static inline uint64_t zh_str_part(uint64_t h, const char *s)
 /*
  * The first 8 bytes at p as a word, without the NUL that ends a shorter
  * string there and whatever follows it: p must have 8 readable bytes (a
- * userid's char[9]); ended says whether the string ended within them.  A load and a mask where a
- * loop took a byte at a time. The word depends on the byte order; it never leaves the process.
+ * userid's char[9]); ended says whether the string ended within them.  A
+ * load and a mask where a loop took a byte at a time.  The word depends on
+ * the byte order; it never leaves the process.
  */
 static inline uint64_t zh_word8_ended(const char *p, bool *ended)
 {
