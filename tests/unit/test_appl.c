@@ -206,6 +206,38 @@ static void tracker_finds_stale_records(void **state)
         zd_appl_tracker_free(NULL);
 }
 
+/*
+ * The size the project is built for (issue 12): 50,000 guests, every one a
+ * Linux guest with its three kernel records and mon_fsstatd and mon_procd
+ * summaries: 250,000 buffers.  Each must be remembered from one interval to
+ * the next; a table that starts over sooner reports idle guests' unchanged
+ * buffers again every interval.
+ */
+static void tracker_remembers_fifty_thousand_linux_guests(void **state)
+{
+        (void)state;
+        struct zd_appl_tracker *t = zd_appl_tracker_new();
+        assert_non_null(t);
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+        struct zd_appl a;
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        enum { GUESTS = 50000, BUFFERS = 5 };
+        char name[9];
+        for (int pass = 0; pass < 2; pass++) {
+                size_t fresh = 0;
+                for (int i = 0; i < GUESTS; i++) {
+                        snprintf(name, sizeof(name), "L%07d", i);
+                        memcpy(a.userid, name, sizeof(name));
+                        for (int k = 0; k < BUFFERS; k++) {
+                                a.prodid[9] = (uint8_t)k;
+                                fresh += zd_appl_tracker_fresh(t, &a, 7);
+                        }
+                }
+                assert_int_equal(fresh, pass == 0 ? (size_t)GUESTS * BUFFERS : 0);
+        }
+        zd_appl_tracker_free(t);
+}
+
 static void examine_counts_sync_stale_and_lies(void **state)
 {
         (void)state;
@@ -276,6 +308,7 @@ int main(void)
             cmocka_unit_test(classifies_product_ids),
             cmocka_unit_test(refuses_lying_offsets_and_lengths),
             cmocka_unit_test(tracker_finds_stale_records),
+            cmocka_unit_test(tracker_remembers_fifty_thousand_linux_guests),
             cmocka_unit_test(examine_counts_sync_stale_and_lies),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
