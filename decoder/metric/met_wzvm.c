@@ -29,9 +29,14 @@ struct wz_buf {
  * Last value time per series, by hash (open addressing).  Guests choose the
  * names, so both tables are bounded: when one is full it starts afresh, and
  * at worst a value is reported twice (the zvm plugin drops same-time repeats).
+ * The bounds hold a 50,000-guest system where every guest writes a few
+ * buffers and some dozens of series; below that (65,536 buffers and 262,144
+ * series before) a big system started over every interval and sent every
+ * unchanged value on to be dropped downstream.  Worst case, after a flood:
+ * 2^22 series slots of 16 bytes and 2^19 buffers.
  */
-#define WZ_MAX_SEEN (1u << 18)
-#define WZ_MAX_BUFS 65536
+#define WZ_MAX_SEEN (1u << 21)
+#define WZ_MAX_BUFS (1u << 19)
 struct wz_seen {
         uint64_t id, tod;
 };
@@ -110,6 +115,12 @@ static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
         return true;
 }
 
+/* A series' first slot: ids are hashes with bit 0 forced on, so it is left out. */
+static size_t home(uint64_t id, size_t cap)
+{
+        return (size_t)(id >> 1) & (cap - 1);
+}
+
 /* Newer than what this series last reported?  Remembers it if so. */
 static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
 {
@@ -125,7 +136,7 @@ static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
                         return true;
                 for (size_t i = 0; i < s->capseen; i++)
                         if (s->seen[i].id)
-                                for (size_t j = s->seen[i].id % cap;; j = (j + 1) % cap)
+                                for (size_t j = home(s->seen[i].id, cap);; j = (j + 1) & (cap - 1))
                                         if (!t[j].id) {
                                                 t[j] = s->seen[i];
                                                 break;
@@ -134,7 +145,7 @@ static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
                 s->seen = t;
                 s->capseen = cap;
         }
-        for (size_t j = id % s->capseen;; j = (j + 1) % s->capseen) {
+        for (size_t j = home(id, s->capseen);; j = (j + 1) & (s->capseen - 1)) {
                 struct wz_seen *x = &s->seen[j];
                 if (x->id == id) {
                         if (m->tod <= x->tod)
