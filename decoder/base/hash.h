@@ -121,24 +121,6 @@ static inline uint64_t zh_u64(uint64_t h, uint64_t v)
         return zh_mix(h ^ zh_mix(v));
 }
 
-/*
- * A name of at most 8 characters (a userid) as one word, its first character
- * highest and zeros from its NUL on, whatever follows the NUL.  s must have
- * 8 readable bytes: a char[9] field.  Branch-free: it runs for every value.
- */
-static inline uint64_t zh_name8(const char *s)
-{
-        uint64_t x = 0;
-        for (int i = 0; i < 8; i++)
-                x = x << 8 | (uint8_t)s[i];
-        const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
-        uint64_t z = ~(((x & low7) + low7) | x | low7); /* X'80' in each zero byte */
-        z |= z >> 8;
-        z |= z >> 16;
-        z |= z >> 32; /* and in every byte after the first zero one */
-        return x & ~((z >> 7) * 0xFF);
-}
-
 struct zh_slot {
         uint64_t hash;
         uint32_t pos; /* position + 1 in the caller's array; 0 = empty */

@@ -356,14 +356,6 @@ void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
                  (unsigned long long)zh_bytes(ZH_SEED, name, len));
 }
 
-static uint64_t pack_userid(const char *guest)
-{
-        uint64_t u = 0;
-        for (size_t i = 0; i < 8 && guest[i]; i++)
-                u |= (uint64_t)(uint8_t)guest[i] << (56 - 8 * i);
-        return u;
-}
-
 /* A lookup in one of the engine's tables: the engine and the key sought. */
 struct probe {
         const struct zm_engine *e;
@@ -402,7 +394,7 @@ static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
                 e->prev = i + 1;
                 return true;
         }
-        struct probe gp = {e, pack_userid(m->guest)};
+        struct probe gp = {e, zh_word8(m->guest)};
         uint64_t gh = zh_u64(ZH_SEED, gp.key);
         size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
         if (gi == SIZE_MAX) {
@@ -443,7 +435,7 @@ static bool known_eq(const void *ctx, size_t pos)
 
 void zm_note_guest(struct zm_engine *e, const char *userid)
 {
-        struct probe p = {e, pack_userid(userid)};
+        struct probe p = {e, zh_word8(userid)};
         uint64_t *c = &e->noted[((p.key * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % NOTED_SLOTS];
         if (!userid[0] || *c == p.key)
                 return;
@@ -462,7 +454,7 @@ void zm_note_guest(struct zm_engine *e, const char *userid)
 
 bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid)
 {
-        struct probe p = {e, pack_userid(userid)};
+        struct probe p = {e, zh_word8(userid)};
         return zh_find(&e->known_ix, zh_u64(ZH_SEED, p.key), known_eq, &p) != SIZE_MAX;
 }
 

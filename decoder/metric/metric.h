@@ -132,7 +132,10 @@ uint64_t zm_key_id(const struct zm_metric *m);
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len);
 /* From D1R4 (lower case, trimmed), "" until seen. */
 const char *zm_engine_system(const struct zm_engine *e);
-/* Has CP named this guest (upper case userid), and how many guests has it named? */
+/*
+ * Has CP named this guest (upper case userid, in a char[9]: its 8 bytes are
+ * read whatever follows the NUL), and how many guests has it named?
+ */
 bool zm_engine_knows_guest(const struct zm_engine *e, const char *userid);
 size_t zm_engine_guests_known(const struct zm_engine *e);
 /* Interval End records seen: 0 until CP's first sample interval is complete. */

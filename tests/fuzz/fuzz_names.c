@@ -152,7 +152,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (unsigned n = 0; r.n && n < 512; n++) {
                 uint8_t op = byte(&r);
                 if (op < 16) { /* an interval closes; guests become known to the engine */
-                        zm_note_guest(e, users[op % 6]);
+                        char uid[9] = ""; /* zm_note_guest reads 8 bytes */
+                        snprintf(uid, sizeof(uid), "%s", users[op % 6]);
+                        zm_note_guest(e, uid);
                         end.tod += (uint64_t)60 << 32;
                         zm_engine_interval_end(e, &end);
                         continue;

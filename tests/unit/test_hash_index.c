@@ -78,17 +78,19 @@ static void remapped_after_the_entries_moved(void **state)
         zh_free(&ix);
 }
 
-/* The name's characters up to its NUL, first one highest, as the engine packed userids. */
-static uint64_t name8_reference(const char *s)
+/* The name's characters up to its NUL, the first in the lowest byte, on either byte order. */
+static uint64_t word8_reference(const char *s, bool *ended)
 {
         uint64_t u = 0;
-        for (size_t i = 0; i < 8 && s[i]; i++)
-                u |= (uint64_t)(uint8_t)s[i] << (56 - 8 * i);
+        size_t i;
+        for (i = 0; i < 8 && s[i]; i++)
+                u |= (uint64_t)(uint8_t)s[i] << (8 * i);
+        *ended = i < 8;
         return u;
 }
 
 /* Every byte value at every position, with the NUL before, at or after it and none. */
-static void name8_every_byte(void **state)
+static void word8_every_byte(void **state)
 {
         (void)state;
         for (size_t nul = 0; nul <= 9; nul++)
@@ -100,7 +102,11 @@ static void name8_every_byte(void **state)
                                 s[pos] = (char)b;
                                 if (nul < 9)
                                         s[nul] = 0;
-                                assert_true(zh_name8(s) == name8_reference(s));
+                                bool ended, ref_ended;
+                                uint64_t ref = word8_reference(s, &ref_ended);
+                                assert_true(zh_word8_ended(s, &ended) == ref);
+                                assert_true(ended == ref_ended);
+                                assert_true(zh_word8(s) == ref);
                         }
 }
 
@@ -109,7 +115,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(found_after_doubling_and_resize),
             cmocka_unit_test(remapped_after_the_entries_moved),
-            cmocka_unit_test(name8_every_byte),
+            cmocka_unit_test(word8_every_byte),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

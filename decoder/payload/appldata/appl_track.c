@@ -20,7 +20,7 @@
 
 #define TRACK_MAX (1u << 19)
 
-/* The userid packed (zh_name8) and the product id as two words: compared and hashed whole. */
+/* The userid packed (zh_word8) and the product id as two words: compared and hashed whole. */
 struct key {
         uint64_t user, prod[2];
 };
@@ -59,7 +59,7 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t)
 
 static struct key key_of(const struct zd_appl *a)
 {
-        return (struct key){zh_name8(a->userid),
+        return (struct key){zh_word8(a->userid),
                             {zd_uN_load8(a->prodid), zd_uN_load8(a->prodid + 8)}};
 }
 
