@@ -114,6 +114,8 @@ void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
 /* Hand the staged values to collectd, in the order they came (once per data set). */
 void zvm_dispatch_flush(struct zvm_dispatch *d);
+/* A sample interval's values are all in (after the engine closed it): lays series out. */
+void zvm_dispatch_interval_end(struct zvm_dispatch *d);
 /* A zm_log_fn that goes to collectd's log. */
 void zvm_engine_log(void *ctx, int level, const char *msg);
 

@@ -105,6 +105,7 @@ static void count(uint64_t *field)
 /* Every rounds x ns values: lay the series out again if fewer than half came in order. */
 static void keep_order(struct zvm_dispatch *d)
 {
+        d->ival_values++;
         if (++d->since < d->rounds * d->ns || d->ns < 64)
                 return;
         bool scattered = 2 * d->in_seq < d->since;
@@ -113,6 +114,33 @@ static void keep_order(struct zvm_dispatch *d)
                 (void)dsp_relayout(d);
         }
         d->rounds = scattered && d->rounds < 64 ? d->rounds * 2 : 2;
+        d->since = d->in_seq = 0;
+}
+
+/*
+ * An interval's values are all in (CP's too: they come when it closes).  The
+ * first interval whose series were nearly all known already gives the order
+ * to lay them out in, and waiting for keep_order's count (two rounds of all
+ * series) left the values of one or two more intervals to cache misses and
+ * put the one-time relayout into the steady state.  Only while no layout has
+ * failed to help (rounds at 2): an order that changes every interval is left
+ * to keep_order's backoff.
+ */
+void zvm_dispatch_interval_end(struct zvm_dispatch *d)
+{
+        size_t n = d->ival_values, made = d->ns - d->ival_ns;
+        bool scattered = 2 * d->ival_in_seq < n;
+        /* The next interval starts as this one did: the first guess, and the chain's start. */
+        if (d->prev && d->ival_first)
+                d->s[d->prev - 1].succ = (uint32_t)d->ival_first;
+        d->ival_values = d->ival_in_seq = d->ival_first = 0;
+        d->ival_ns = d->ns;
+        /* values for at least half the series: a whole interval, not a lone record */
+        if (d->rounds != 2 || d->ns < 64 || 2 * n < d->ns || 16 * made > n || !scattered)
+                return;
+        zvm_dispatch_flush(d); /* staged values name their series by position */
+        (void)dsp_relayout(d);
+        d->rounds = 4; /* as keep_order after a layout: its next check tells whether it held */
         d->since = d->in_seq = 0;
 }
 
@@ -268,6 +296,8 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 count(&st->filtered);
                 return;
         }
+        if (!d->ival_first)
+                d->ival_first = (size_t)(x - d->s) + 1;
         if (!admitted(d, x, m))
                 return;
         if (x->claim_refused)

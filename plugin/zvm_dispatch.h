@@ -130,6 +130,9 @@ struct zvm_dispatch {
                                  the previous one in the array (relayout()) */
         size_t rounds;        /* rounds of values between checks: 2, doubled while a layout
                                  does not help (an order that changes every interval) */
+        size_t ival_values, ival_in_seq, ival_ns; /* since the last interval end: values, of
+                                                     those in array order; series then */
+        size_t ival_first; /* + 1: the series of this interval's first value */
         struct zh_index six;
         struct ident *id;
         size_t nid, capid;

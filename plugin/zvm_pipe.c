@@ -31,6 +31,7 @@ static void on_interval_end(void *ctx, const struct zd_record *r)
 {
         struct zvm_pipe *p = ctx;
         zm_engine_interval_end(p->eng, r);
+        zvm_dispatch_interval_end(p->disp);
 }
 
 static void on_error(void *ctx, const struct zd_error *e)

@@ -131,7 +131,9 @@ static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last
 {
         if (last)
                 last->succ = (uint32_t)i + 1;
-        d->in_seq += d->prev && i == d->prev; /* the one after the last in the array */
+        bool next = d->prev && i == d->prev; /* the one after the last in the array */
+        d->in_seq += next;
+        d->ival_in_seq += next;
         d->prev = i + 1;
         struct series *x = &d->s[i];
         if (x->system_gen != now->system_gen || x->cfg_host != now->cfg_host ||
@@ -360,6 +362,7 @@ static void install(struct zvm_dispatch *d, struct relay *r)
         zh_remap(&d->six, r->pos);
         zh_remap(&d->iix, r->idpos);
         d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
+        d->ival_first = d->ival_first ? r->pos[d->ival_first - 1] + 1 : 0;
         permute(d->s, sizeof(*d->s), r->pos, d->ns);
         permute(d->id, sizeof(*d->id), r->idpos, d->nid);
 }

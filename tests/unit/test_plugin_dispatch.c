@@ -446,6 +446,67 @@ static void series_laid_out_again(void **state)
         zvm_config_free(&c);
 }
 
+/* Value k of an interval: series "s<k>", guest G<k % 50>, at interval iv. */
+static void value_of(struct zvm_dispatch *d, int k, int iv)
+{
+        char guest[9], ti[16];
+        snprintf(guest, sizeof(guest), "G%04d", k % 50);
+        snprintf(ti, sizeof(ti), "s%d", k);
+        struct zm_metric m =
+            metric(ZM_GUEST, guest, 10, 2, VEC_TOD_2026 + (uint64_t)iv * 4096 * 1000000, k + 0.5);
+        m.type_instance = ti;
+        zvm_dispatch_metric(d, &m);
+}
+
+/*
+ * The first interval whose series were known already lays them out in its
+ * order, at its end: interval 1 makes N + N/2 series (N/2 do not come back,
+ * so keep_order's count, two rounds of all series, is not reached by interval
+ * 2), interval 2 brings N of them in reverse.  An interval of new series is
+ * no order to lay out by.
+ */
+static void laid_out_when_an_interval_ends(void **state)
+{
+        (void)state;
+        cd_reset();
+        zvm_stats_reset();
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        for (int k = 0; k < N + N / 2; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        assert_int_equal(d->ns, N + N / 2);
+        for (size_t i = 0; i < d->ns; i++) /* still as made */
+                assert_int_equal(atoi(nm(&d->s[i], N_TINST) + 1), (int)i);
+        for (int k = N - 1; k >= 0; k--)
+                value_of(d, k, 2);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++) /* interval 2's order first, then the rest */
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), N - 1 - j);
+        for (int j = N; j < N + N / 2; j++)
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), j);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_nvl, 2 * N + N / 2);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int k = atoi(cd_vls[v].tinst + 1);
+                char host[16];
+                snprintf(host, sizeof(host), "g%04d", k % 50);
+                assert_string_equal(cd_vls[v].host, host);
+                assert_true(cd_vls[v].v[0].gauge == k + 0.5);
+        }
+        /* interval 3 in interval 2's order: every value finds its series, no new ones */
+        for (int k = N - 1; k >= 0; k--)
+                value_of(d, k, 3);
+        zvm_dispatch_flush(d);
+        assert_int_equal(d->ns, N + N / 2);
+        assert_int_equal(cd_nvl, 3 * N + N / 2);
+        assert_int_equal(zvm_stats()->duplicates, 0);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /*
  * Two guests GuestHost names alike: their series share one identifier each,
  * the first value of a time goes out and the other is a duplicate.  After
@@ -861,6 +922,7 @@ int main(void)
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(series_laid_out_again),
             cmocka_unit_test(relayout_keeps_shared_identifiers),
+            cmocka_unit_test(laid_out_when_an_interval_ends),
             cmocka_unit_test(many_series_found_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
