@@ -288,10 +288,59 @@ static void metric_ids_follow_names(void **state)
         feed_free(f);
 }
 
+/*
+ * A guest's entry is found where its table expects it only while the record
+ * there is the same userid and virtual CPU (met_cp.c expected_entry).
+ * LINUXC takes LINUXB's place in interval 3 and LINUXD's virtual CPU 0
+ * becomes 1 (each where the table expects the old entry): both are new entries, with no rate until
+ * their second reading, never the next reading of the entry that was there.
+ */
+static void entries_follow_names_not_places(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(1, 3);
+        size_t mark[5] = {0};
+        for (unsigned i = 0; i < 5; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                mark[i] = f->n;
+                for (unsigned c = 0; c < 3; c++)
+                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
+                                    US(1000000) * i, 0);
+                feed_useact(f, t, "LINUX01", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
+                if (i < 3)
+                        feed_useact(f, t, "LINUXB", 0, US(2000000) * i, US(1000000) * i, 100, 0, 0);
+                else /* 9 s at its first reading, then 3 s an interval */
+                        feed_useact(f, t, "LINUXC", 0, US(3000000) * i, US(1000000) * i, 100, 0, 0);
+                /* after C's new entry, the table's guess is lost until E is found again */
+                feed_useact(f, t, "LINUXE", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
+                feed_useact(f, t, "LINUXD", i < 3 ? 0 : 1, US(1500000) * i, US(500000) * i, 100, 0,
+                            0);
+                feed_end(f, t + SEC(1));
+        }
+        const struct zm_metric *m = feed_find(f, mark[2], "user-LINUXB", "percent", "cpu-total");
+        assert_non_null(m); /* B had its rate while it was there */
+        assert_true(m->gauge[0] > 3.333 && m->gauge[0] < 3.334);
+        for (unsigned i = 3; i < 5; i++)
+                for (size_t k = mark[i]; k < (i < 4 ? mark[i + 1] : f->n); k++)
+                        assert_string_not_equal(f->m[k].plugin_instance, "user-LINUXB");
+        m = feed_find(f, mark[3], "user-LINUXC", "percent", "cpu-total");
+        assert_true(m == NULL || m->tod != T0 + SEC(180)); /* its first reading: no rate */
+        m = feed_find(f, mark[4], "user-LINUXC", "percent", "cpu-total");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 4.999 && m->gauge[0] < 5.001); /* 3 s of 60, its own */
+        m = feed_find(f, mark[3], "user-LINUXD", "percent", "cpu-total");
+        assert_true(m == NULL || m->tod != T0 + SEC(180)); /* its new virtual CPU has no delta */
+        m = feed_find(f, mark[4], "user-LINUXD", "percent", "cpu-total");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 2.499 && m->gauge[0] < 2.501);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(cpu_percentages),
+            cmocka_unit_test(entries_follow_names_not_places),
             cmocka_unit_test(countdown_wrap),
             cmocka_unit_test(timer_reset_dropped),
             cmocka_unit_test(counter_wrap_derive),

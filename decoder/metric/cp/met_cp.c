@@ -263,13 +263,9 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
         return x;
 }
 
-/* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
-static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                 const struct cp_fields *f, zd_view rec, uint64_t tod, const char *name)
+/* rec's readings into x, slot by slot. */
+static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
 {
-        struct cp_ent *x = take_entry(e, s, t, f, rec, tod, name);
-        if (!x)
-                return false;
         uint32_t got = 0;
         for (uint32_t m = f->slots; m; m &= m - 1) {
                 int i = __builtin_ctz(m);
@@ -280,20 +276,79 @@ static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *
         x->have |= got;
         x->down = (x->down & ~got) | (f->down & got);
         x->hint = (x->hint & ~got) | (f->hint & got);
+}
+
+/* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
+static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
+                 const struct cp_fields *f, zd_view rec, uint64_t tod, const char *name)
+{
+        struct cp_ent *x = take_entry(e, s, t, f, rec, tod, name);
+        if (!x)
+                return false;
+        fill(x, f, rec);
         return true;
+}
+
+/* The bytes of p's name field in rec (none: 0); false when they cannot stand for the name. */
+static bool name_bytes(const struct cp_rec *p, zd_view rec, uint64_t *raw)
+{
+        const struct zl_field *nf = p->f.name;
+        *raw = 0;
+        if (!p->t->name)
+                return true;
+        return nf && nf->len >= 1 && nf->len <= 8 && zd_uN(rec, nf->off, nf->len, raw);
+}
+
+/*
+ * The entry rec is about, when it is the one its table expects next (CP
+ * writes its records in the same order every interval) and rec's id and
+ * name bytes are those the entry's key was made from: then the key would be
+ * the same, so there is no name to convert, no key to make and look up, no
+ * guest to note (it was noted with the entry).  At 50,000 guests the names
+ * outgrew read_name's cache and the guests zm_note_guest's, and each of the
+ * 65,000 USEACT records an interval paid for both.  NULL: the long way.
+ */
+static struct cp_ent *expected_entry(struct cp_state *s, const struct cp_rec *p, zd_view rec,
+                                     uint64_t tod)
+{
+        const struct cp_take *t = p->t;
+        if (t->key == CP_KEY_ONE)
+                return NULL;
+        struct cp_tab *tab = (struct cp_tab *)((char *)s + t->at);
+        if (tab->next >= tab->n)
+                return NULL;
+        struct cp_ent *x = &tab->e[tab->next];
+        uint64_t id, raw;
+        if (!x->src_ok || x->cur || x->src_f != p->f.name || x->src_gen != zl_generation() ||
+            !zl_read_u64(p->f.id, rec, &id) || id != x->id || !name_bytes(p, rec, &raw) ||
+            raw != x->src_raw)
+                return NULL;
+        tab->next++;
+        x->cur = true;
+        x->tod = tod;
+        x->have = 0;
+        return x;
 }
 
 /* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
 static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_rec *p,
                         const struct zd_record *r)
 {
-        char name[17] = "";
-        if (p->t->name) {
-                read_name(s, p->f.name, r->rec, name);
-                if (!name[0])
+        struct cp_ent *x = expected_entry(s, p, r->rec, r->tod);
+        if (!x) {
+                char name[17] = "";
+                if (p->t->name) {
+                        read_name(s, p->f.name, r->rec, name);
+                        if (!name[0])
+                                return;
+                }
+                if (!(x = take_entry(e, s, p->t, &p->f, r->rec, r->tod, name)))
                         return;
+                x->src_ok = p->t->key != CP_KEY_ONE && name_bytes(p, r->rec, &x->src_raw);
+                x->src_f = p->f.name;
+                x->src_gen = zl_generation();
         }
-        (void)take(e, s, p->t, &p->f, r->rec, r->tod, name);
+        fill(x, &p->f, r->rec);
 }
 
 /*

@@ -44,6 +44,14 @@ struct cp_ent {
         uint64_t acc[CP_NV];  /* monotonic sums of deltas, for DERIVE values */
         uint64_t d[CP_NV];    /* this interval's deltas (valid when dok bit set) */
         uint32_t dok;
+        /*
+         * What the entry's key was last made from (met_cp.c expected_entry): the
+         * name field, its bytes, the layouts' generation; src_ok when all known.
+         */
+        bool src_ok;
+        const void *src_f;
+        size_t src_gen;
+        uint64_t src_raw;
 };
 
 struct cp_tab {
