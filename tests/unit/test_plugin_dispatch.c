@@ -142,6 +142,14 @@ static struct zm_metric metric(enum zm_scope scope, const char *guest, uint8_t d
         return m;
 }
 
+/* A test's start: nothing dispatched or counted yet, the configuration's defaults. */
+static void fresh(struct zvm_config *c)
+{
+        cd_reset();
+        zvm_stats_reset();
+        zvm_config_defaults(c);
+}
+
 /* One metric through the dispatcher and out of its stage, as a data set's end does. */
 static void dispatch(struct zvm_dispatch *d, const struct zm_metric *m)
 {
@@ -152,9 +160,8 @@ static void dispatch(struct zvm_dispatch *d, const struct zm_metric *m)
 static void guest_metric_host_time_interval(void **state)
 {
         (void)state;
-        cd_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
         zvm_dispatch_set_engine(d, e);
@@ -186,9 +193,8 @@ static void guest_metric_host_time_interval(void **state)
 static void system_metric_host(void **state)
 {
         (void)state;
-        cd_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
         zvm_dispatch_set_engine(d, e);
@@ -222,9 +228,8 @@ static void system_metric_host(void **state)
 static void staged_values_keep_order_and_names(void **state)
 {
         (void)state;
-        cd_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
         zvm_dispatch_set_engine(d, e);
@@ -283,10 +288,8 @@ static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char
 static void guest_host_claims(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         oconfig_item_t ci = item("TrustedGuestHost", 2, "web01", "web1.example.com");
         assert_int_equal(zvm_config_item(&c, &ci), 0);
         ci = item("TrustedGuestHost", 2, "EVIL01", "zvmsys01");
@@ -369,10 +372,8 @@ static void guest_host_claims(void **state)
 static void guest_host_claims_case_and_order(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         c.guest_format = strdup("%u.zvm.example.com");
         oconfig_item_t ci = item("TrustedGuestHost", 2, "EVIL01", "linux002.zvm.example.com");
         assert_int_equal(zvm_config_item(&c, &ci), 0);
@@ -402,10 +403,8 @@ static void guest_host_claims_case_and_order(void **state)
 static void series_laid_out_again(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 200 };
         for (int round = 0; round < 5; round++)
@@ -468,10 +467,8 @@ static void value_of(struct zvm_dispatch *d, int k, int iv)
 static void laid_out_when_an_interval_ends(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 200 };
         for (int k = 0; k < N + N / 2; k++)
@@ -517,10 +514,8 @@ static void laid_out_when_an_interval_ends(void **state)
 static void relayout_keeps_shared_identifiers(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         static const char *const guests[] = {"LINUXA", "LINUXB", "LINUXC"};
         for (int g = 0; g < 3; g++) {
                 oconfig_item_t ci = item("GuestHost", 2, guests[g], "shared");
@@ -578,11 +573,9 @@ static void relayout_keeps_shared_identifiers(void **state)
 static void many_series_found_again(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
-        cd_count_only = true;
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
+        cd_count_only = true;
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 70000 };
         for (int round = 0; round < 3; round++)
@@ -615,10 +608,8 @@ static void many_series_found_again(void **state)
 static void unknown_type_counted(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         m.type = "no_such_type_x";
@@ -648,10 +639,8 @@ static void unknown_type_counted(void **state)
 static void each_identifier_and_time_once(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         dispatch(d, &m);
@@ -684,10 +673,8 @@ static void each_identifier_and_time_once(void **state)
 static void filters(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         oconfig_item_t ci = item("IncludeRecord", 2, "D10", "0:2");
         assert_int_equal(zvm_config_item(&c, &ci), 0);
         ci = item("ExcludeRecord", 1, "D10R1", NULL);
@@ -733,10 +720,8 @@ static void filters(void **state)
 static void series_cap_per_guest(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         c.engine.max_series_per_guest = 3;
         struct zvm_pipe p;
         assert_true(zvm_pipe_init(&p, &c));
@@ -766,10 +751,8 @@ static void series_cap_per_guest(void **state)
 static void ids_confirm_within_a_guest_only(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_dispatch *d = zvm_dispatch_new(&c);
         struct zm_metric a = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
         struct zm_metric b = metric(ZM_GUEST, "LINUXB", 10, 2, VEC_TOD_2026, 2);
@@ -855,10 +838,8 @@ static size_t one_set(uint8_t *set, const uint8_t *rec, size_t len)
 static void pipe_from_bytes_to_value_lists(void **state)
 {
         (void)state;
-        cd_reset();
-        zvm_stats_reset();
         struct zvm_config c;
-        zvm_config_defaults(&c);
+        fresh(&c);
         struct zvm_pipe p;
         assert_true(zvm_pipe_init(&p, &c));
         uint8_t data[96] = {0}, rec[200], pid[16], set[300];
