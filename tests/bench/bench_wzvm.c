@@ -35,75 +35,14 @@
 
 void module_register(void);
 
-/* ---- stand-ins for the daemon: they keep the callbacks the plugin registers ---- */
-static int (*cb_config)(oconfig_item_t *);
-static plugin_init_cb cb_init;
-static plugin_shutdown_cb cb_shutdown;
-static plugin_write_cb cb_write;
-static int (*cb_read)(void);
-static atomic_uint nlog;
-
-void plugin_log(int level, const char *format, ...)
-{
-        /* The first few messages are worth seeing; the rest would time the terminal. */
-        if (atomic_fetch_add(&nlog, 1) >= 8)
-                return;
-        va_list ap;
-        va_start(ap, format);
-        fprintf(stderr, "bench_wzvm: log %d: ", level);
-        vfprintf(stderr, format, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-}
-
-/* The daemon's clock stands still here: a complaint is said once. */
-cdtime_t cdtime(void)
-{
-        return (cdtime_t)1 << 40;
-}
-
-#include "cd_complain.h"
-int plugin_register_complex_config(const char *type, int (*callback)(oconfig_item_t *))
-{
-        (void)type;
-        cb_config = callback;
-        return 0;
-}
-int plugin_register_init(const char *name, plugin_init_cb callback)
-{
-        (void)name;
-        cb_init = callback;
-        return 0;
-}
-int plugin_register_read(const char *name, int (*callback)(void))
-{
-        (void)name;
-        cb_read = callback;
-        return 0;
-}
-int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback)
-{
-        (void)name;
-        cb_shutdown = callback;
-        return 0;
-}
-int plugin_register_write(const char *name, plugin_write_cb callback, user_data_t const *ud)
-{
-        (void)name, (void)ud;
-        cb_write = callback;
-        return 0;
-}
-int plugin_register_flush(const char *name, plugin_flush_cb callback, user_data_t const *ud)
-{
-        (void)name, (void)callback, (void)ud;
-        return 0;
-}
+/* ---- stand-ins for the daemon (the unit tests' own): they keep the plugin's callbacks ---- */
+#include "wzvm_cd_stubs.h"
 
 /* The plugin's self-metrics, by type instance. */
 static struct {
         uint64_t queued, dropped_queue, record_start, record_update, write_error;
 } self;
-int plugin_dispatch_values(value_list_t const *vl)
+static void self_metric(const value_list_t *vl)
 {
         uint64_t v = (uint64_t)vl->values[0].derive;
         if (strcmp(vl->type_instance, "queued") == 0)
@@ -116,24 +55,6 @@ int plugin_dispatch_values(value_list_t const *vl)
                 self.record_update = v;
         else if (strcmp(vl->type_instance, "write_error") == 0)
                 self.write_error = v;
-        return 0;
-}
-cdtime_t plugin_get_interval(void)
-{
-        return TIME_T_TO_CDTIME_T(10);
-}
-int plugin_thread_create(pthread_t *tid, void *(*start_routine)(void *), void *arg,
-                         char const *name)
-{
-        (void)name;
-        return pthread_create(tid, NULL, start_routine, arg);
-}
-#include "cd_cfutil.h"
-
-gauge_t *uc_get_rate(const data_set_t *ds, const value_list_t *vl)
-{
-        (void)vl;
-        return calloc(ds->ds_num, sizeof(gauge_t));
 }
 
 /* ---- the load ---- */
@@ -191,7 +112,7 @@ static void *work(void *arg)
                 vl.values_len = ds->ds_num;
                 vl.time = TIME_T_TO_CDTIME_T(1795305600) + (cdtime_t)i;
                 uint64_t t0 = mono_ns();
-                int rc = cb_write(ds, &vl, NULL);
+                int rc = stub_cb.write(ds, &vl, NULL);
                 w->ns[i] = mono_ns() - t0;
                 if (rc != 0)
                         w->bad++;
@@ -236,6 +157,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "usage: bench_wzvm DIR [CALLS [THREADS [QUEUELENGTH]]]\n");
                 return 2;
         }
+        stub_on_dispatch = self_metric;
+        stub_log_echo = 8; /* the first few are worth seeing; the rest would time the terminal */
         size_t total = argc > 2 ? (size_t)atol(argv[2]) : 1000000;
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         /* More callers than CPUs would time the scheduler's slices, not the plugin. */
@@ -262,7 +185,7 @@ int main(int argc, char **argv)
         int pipe_sz = fcntl(rfd, F_SETPIPE_SZ, 4096);
 
         module_register();
-        if (!cb_config || !cb_init || !cb_shutdown) {
+        if (!stub_cb.config || !stub_cb.init || !stub_cb.shutdown) {
                 fprintf(stderr, "bench_wzvm: the plugin registered no config/init/shutdown\n");
                 return 1;
         }
@@ -274,7 +197,7 @@ int main(int argc, char **argv)
             {.key = "MaxRecords", .values = &vals[3], .values_num = 1},
         };
         oconfig_item_t top = {.key = "Plugin", .children = kids, .children_num = 4};
-        if (cb_config(&top) != 0 || cb_init() != 0 || !cb_write || !cb_read) {
+        if (stub_cb.config(&top) != 0 || stub_cb.init() != 0 || !stub_cb.write || !stub_cb.read) {
                 fprintf(stderr, "bench_wzvm: the plugin refused its configuration\n");
                 return 1;
         }
@@ -299,7 +222,7 @@ int main(int argc, char **argv)
 
         int pending = -1;
         ioctl(rfd, FIONREAD, &pending);
-        cb_read(); /* the counters the writer thread published before it blocked */
+        stub_cb.read(); /* the counters the writer thread published before it blocked */
 
         uint64_t *all = malloc(total * sizeof(uint64_t));
         if (!all)
@@ -334,7 +257,7 @@ int main(int argc, char **argv)
         /* Let the blocked writer thread finish, or shutdown would wait on it for good. */
         pthread_t drainer;
         int drained = pthread_create(&drainer, NULL, drain_fifo, &rfd) == 0;
-        cb_shutdown();
+        stub_cb.shutdown();
         if (drained)
                 pthread_join(drainer, NULL);
         close(rfd);
