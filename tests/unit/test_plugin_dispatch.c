@@ -505,6 +505,33 @@ static void laid_out_when_an_interval_ends(void **state)
 }
 
 /*
+ * 70% of an interval's values in array order is not order enough: at the
+ * interval's end the series are laid out (keep_order's mid-interval test asks
+ * only for half).  Interval 2 swaps the first two of every ten.
+ */
+static void laid_out_when_an_eighth_came_out_of_order(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        int order[N];
+        for (int j = 0; j < N; j++)
+                order[j] = j % 10 == 0 ? j + 1 : j % 10 == 1 ? j - 1 : j;
+        for (int k = 0; k < N + N / 2; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++)
+                value_of(d, order[j], 2);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++)
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), order[j]);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
  * Two guests GuestHost names alike: their series share one identifier each,
  * the first value of a time goes out and the other is a duplicate.  After
  * the series are laid out again (values come guest B first, reversed), each
@@ -904,6 +931,7 @@ int main(void)
             cmocka_unit_test(series_laid_out_again),
             cmocka_unit_test(relayout_keeps_shared_identifiers),
             cmocka_unit_test(laid_out_when_an_interval_ends),
+            cmocka_unit_test(laid_out_when_an_eighth_came_out_of_order),
             cmocka_unit_test(many_series_found_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
