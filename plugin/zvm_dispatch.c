@@ -33,6 +33,7 @@ struct zvm_dispatch *zvm_dispatch_new(const struct zvm_config *c)
                 return NULL;
         d->cfg = c;
         d->rounds = 2;
+        d->eng_epoch = &d->no_engine;
         return d;
 }
 
@@ -58,6 +59,7 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
 void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e)
 {
         d->eng = e;
+        d->eng_epoch = e ? zm_engine_epoch_at(e) : &d->no_engine;
         d->epoch_known = false;
 }
 
@@ -288,13 +290,13 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
         struct zvm_stats *st = zvm_stats();
         /* Hosts about to be decided again would rewrite the names of series that
          * have values staged: those go out first. */
-        struct dsp_epoch now = dsp_epoch_now(d);
+        const struct dsp_epoch *now = dsp_epoch_now(d);
         const struct dsp_epoch *was = &d->stage_epoch;
-        if (d->nstage && (now.system_gen != was->system_gen || now.trust != was->trust ||
-                          now.cfg_host != was->cfg_host))
+        if (d->nstage && (now->system_gen != was->system_gen || now->trust != was->trust ||
+                          now->cfg_host != was->cfg_host))
                 zvm_dispatch_flush(d);
         keep_order(d);
-        struct series *x = dsp_series_of(d, m, &now);
+        struct series *x = dsp_series_of(d, m, now);
         if (!x) {
                 count(&st->filtered);
                 return;
@@ -316,7 +318,7 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 return;
         }
         if (!d->nstage)
-                d->stage_epoch = now;
+                d->stage_epoch = *now;
         struct staged *v = &d->stage[d->nstage++];
         v->series = (uint32_t)(x - d->s);
         stage_values(v, m);

@@ -158,7 +158,8 @@ struct zvm_dispatch {
          * the configured host.
          */
         struct dsp_epoch epoch;
-        unsigned epoch_engine, epoch_trust_gen;
+        const unsigned *eng_epoch; /* zm_engine_epoch_at(eng), or a zero of its own */
+        unsigned epoch_engine, epoch_trust_gen, no_engine;
         bool epoch_known;
         char **blocks; /* the series' names (text_alloc) */
         size_t nblocks, capblocks, block_used;
@@ -205,7 +206,16 @@ bool dsp_keep_text(struct zvm_dispatch *d, struct series *x);
 /* zvm_host.c */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x);
 unsigned dsp_trust_now(const struct zvm_dispatch *d);
-struct dsp_epoch dsp_epoch_now(struct zvm_dispatch *d);
+/* The epoch worked out again (dsp_epoch_now's slow way). */
+const struct dsp_epoch *dsp_epoch_refresh(struct zvm_dispatch *d);
+/* What decides hosts now; asked for every value, so the check that it has not moved is inline. */
+static inline const struct dsp_epoch *dsp_epoch_now(struct zvm_dispatch *d)
+{
+        if (d->epoch_known && *d->eng_epoch == d->epoch_engine &&
+            d->trust_gen == d->epoch_trust_gen && d->cfg->host == d->epoch.cfg_host)
+                return &d->epoch;
+        return dsp_epoch_refresh(d);
+}
 void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
                         size_t outsz);
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);

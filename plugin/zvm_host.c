@@ -198,19 +198,15 @@ unsigned dsp_trust_now(const struct zvm_dispatch *d)
         return (unsigned)(d->trust_gen + known) * 2 + (d->eng && zm_engine_intervals(d->eng) >= 2);
 }
 
-struct dsp_epoch dsp_epoch_now(struct zvm_dispatch *d)
+const struct dsp_epoch *dsp_epoch_refresh(struct zvm_dispatch *d)
 {
-        unsigned eng = d->eng ? zm_engine_epoch(d->eng) : 0;
-        if (d->epoch_known && eng == d->epoch_engine && d->trust_gen == d->epoch_trust_gen &&
-            d->cfg->host == d->epoch.cfg_host)
-                return d->epoch;
         struct dsp_epoch e = {d->eng ? zm_engine_system_gen(d->eng) : 0, dsp_trust_now(d),
                               d->cfg->host};
         d->epoch = e;
-        d->epoch_engine = eng;
+        d->epoch_engine = *d->eng_epoch;
         d->epoch_trust_gen = d->trust_gen;
         d->epoch_known = true;
-        return e;
+        return &d->epoch;
 }
 
 static const char *claim_refusal(const struct zvm_dispatch *d, const struct series *x)

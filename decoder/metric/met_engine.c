@@ -78,7 +78,7 @@ struct zm_engine {
         struct zm_counters cnt;
         char system[ZM_NAME_LEN];
         unsigned system_gen;
-        unsigned epoch; /* zm_engine_epoch */
+        unsigned epoch; /* zm_engine_epoch_at */
         const char *reading;
         double interval;
         uint64_t intervals; /* Interval End records seen */
@@ -227,9 +227,9 @@ unsigned zm_engine_system_gen(const struct zm_engine *e)
         return e->system_gen;
 }
 
-unsigned zm_engine_epoch(const struct zm_engine *e)
+const unsigned *zm_engine_epoch_at(const struct zm_engine *e)
 {
-        return e->epoch;
+        return &e->epoch;
 }
 
 void zm_set_system(struct zm_engine *e, const char *name)

@@ -143,10 +143,11 @@ uint64_t zm_engine_intervals(const struct zm_engine *e);
 /* Changes whenever zm_engine_system() does: names derived from it are stale. */
 unsigned zm_engine_system_gen(const struct zm_engine *e);
 /*
- * Changes whenever one of the three above may have: a consumer that derives
- * something from them for every metric can keep it while this stays put.
+ * A count that changes whenever one of the three above may have: a consumer
+ * that derives something from them for every metric can keep it while the
+ * count stays put.  Its address, so that the check costs a load, not a call.
  */
-unsigned zm_engine_epoch(const struct zm_engine *e);
+const unsigned *zm_engine_epoch_at(const struct zm_engine *e);
 /* From D1R9, in seconds; 0 until seen. */
 double zm_engine_interval(const struct zm_engine *e);
 /* The layout reading CP records are read with: NULL = the default (packed), or "aligned". */
