@@ -132,7 +132,10 @@ struct zvm_dispatch {
                                  does not help (an order that changes every interval) */
         size_t ival_values, ival_in_seq, ival_ns; /* since the last interval end: values, of
                                                      those in array order; series then */
-        size_t ival_first; /* + 1: the series of this interval's first value */
+        size_t ival_first;   /* + 1: the series of this interval's first value */
+        size_t ival_backoff; /* intervals to pass over after the next layout at an interval's end */
+        size_t ival_skip;    /* intervals still to pass over */
+        size_t layouts;      /* series laid out again so far (tests) */
         struct zh_index six;
         struct ident *id;
         size_t nid, capid;

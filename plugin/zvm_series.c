@@ -181,6 +181,10 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         }
         if (d->prev)
                 d->s[d->prev - 1].succ = (uint32_t)d->ns + 1;
+        /* appended right after the last value's series: in array order, as seen() counts */
+        bool next = d->prev && d->prev == d->ns;
+        d->in_seq += next;
+        d->ival_in_seq += next;
         d->prev = d->ns + 1;
         d->s[d->ns++] = n;
         return bind_ident(d, d->ns - 1) ? &d->s[d->ns - 1] : NULL;
@@ -361,6 +365,7 @@ static void install(struct zvm_dispatch *d, struct relay *r)
         }
         zh_remap(&d->six, r->pos);
         zh_remap(&d->iix, r->idpos);
+        d->layouts++;
         d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
         d->ival_first = d->ival_first ? r->pos[d->ival_first - 1] + 1 : 0;
         permute(d->s, sizeof(*d->s), r->pos, d->ns);

@@ -532,6 +532,55 @@ static void laid_out_when_an_eighth_came_out_of_order(void **state)
 }
 
 /*
+ * An order that changes every interval is not laid out at every interval's
+ * end: the intervals after a layout that did not help are passed over, 1, 2,
+ * 4 ... of them.  Twenty intervals of shuffled orders: layouts at the ends
+ * of intervals 2, 4, 7, 12 and 19 (without the backoff, 19).  Then an order
+ * that holds: laid out once more, and no more after that.
+ */
+static void shuffled_orders_laid_out_ever_less(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        cd_count_only = true;
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        int order[N];
+        uint32_t r = 12345;
+        for (int k = 0; k < N; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        for (int iv = 2; iv <= 20; iv++) {
+                for (int j = 0; j < N; j++)
+                        order[j] = j;
+                for (int j = N - 1; j > 0; j--) { /* Fisher-Yates with a fixed LCG */
+                        r = r * 1103515245u + 12345u;
+                        int k = (int)((r >> 8) % (uint32_t)(j + 1)), t = order[j];
+                        order[j] = order[k];
+                        order[k] = t;
+                }
+                for (int j = 0; j < N; j++)
+                        value_of(d, order[j], iv);
+                zvm_dispatch_interval_end(d);
+        }
+        /* keep_order may lay out too (after 2, 4, 8 ... rounds of N): not counted apart */
+        assert_true(d->layouts >= 5 && d->layouts <= 7);
+        size_t before = d->layouts;
+        for (int iv = 21; iv <= 30; iv++) {
+                for (int j = 0; j < N; j++)
+                        value_of(d, order[j], iv);
+                zvm_dispatch_interval_end(d);
+        }
+        assert_true(d->layouts <= before + 1);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_ncounted, 30 * N);
+        cd_count_only = false;
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
  * Two guests GuestHost names alike: their series share one identifier each,
  * the first value of a time goes out and the other is a duplicate.  After
  * the series are laid out again (values come guest B first, reversed), each
@@ -932,6 +981,7 @@ int main(void)
             cmocka_unit_test(relayout_keeps_shared_identifiers),
             cmocka_unit_test(laid_out_when_an_interval_ends),
             cmocka_unit_test(laid_out_when_an_eighth_came_out_of_order),
+            cmocka_unit_test(shuffled_orders_laid_out_ever_less),
             cmocka_unit_test(many_series_found_again),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
