@@ -201,7 +201,25 @@ static bool admitted(struct zvm_dispatch *d, const struct series *x, const struc
 }
 
 /* What of m is kept until the burst: its values and time (the names are the series'). */
-static void stage_values(struct staged *v, const struct zm_metric *m)
+/*
+ * A TOD as collectd's time.  The values of one record, and of one CP entry,
+ * share theirs: the last one is kept, and the division in the conversion is
+ * made once for them all.
+ */
+static cdtime_t value_time(struct zvm_dispatch *d, uint64_t tod)
+{
+        if (tod && tod == d->time_tod)
+                return d->time_cd;
+        /* TODs before 1970 (a zeroed clock field) cannot be collectd times: use now. */
+        int64_t us = tod ? zd_tod_to_unix_us(tod) : -1;
+        if (us <= 0)
+                return cdtime();
+        d->time_tod = tod;
+        d->time_cd = US_TO_CDTIME_T((uint64_t)us);
+        return d->time_cd;
+}
+
+static void stage_values(struct zvm_dispatch *d, struct staged *v, const struct zm_metric *m)
 {
         v->nvalues = (uint32_t)m->nvalues;
         for (size_t i = 0; i < m->nvalues; i++) {
@@ -210,9 +228,7 @@ static void stage_values(struct staged *v, const struct zm_metric *m)
                 else
                         v->values[i].derive = (derive_t)m->derive[i];
         }
-        /* TODs before 1970 (a zeroed clock field) cannot be collectd times: use now. */
-        int64_t us = m->tod ? zd_tod_to_unix_us(m->tod) : -1;
-        v->time = us > 0 ? US_TO_CDTIME_T((uint64_t)us) : cdtime();
+        v->time = value_time(d, m->tod);
 }
 
 static inline void put_name(char *field, const struct series *x, int k)
@@ -322,7 +338,7 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 struct staged one; /* out of memory: no bursts, every value on its own */
                 struct burst b = {0};
                 one.series = (uint32_t)(x - d->s);
-                stage_values(&one, m);
+                stage_values(d, &one, m);
                 set_interval(d);
                 dispatch_one(d, &one, &b);
                 burst_publish(&b);
@@ -332,7 +348,7 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
                 d->stage_epoch = *now;
         struct staged *v = &d->stage[d->nstage++];
         v->series = (uint32_t)(x - d->s);
-        stage_values(v, m);
+        stage_values(d, v, m);
         if (d->nstage == STAGE_MAX)
                 zvm_dispatch_flush(d);
 }

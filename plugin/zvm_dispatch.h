@@ -160,6 +160,8 @@ struct zvm_dispatch {
          * every value, it changes only with the engine's epoch, trust_gen or
          * the configured host.
          */
+        uint64_t time_tod; /* the last value's TOD and its collectd time (value_time) */
+        cdtime_t time_cd;
         struct dsp_epoch epoch;
         const unsigned *eng_epoch; /* zm_engine_epoch_at(eng), or a zero of its own */
         unsigned epoch_engine, epoch_trust_gen, no_engine;

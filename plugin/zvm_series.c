@@ -69,8 +69,8 @@ static bool series_eq(const void *ctx, size_t pos)
         const struct zm_metric *m = f->m;
         if (x->scope != m->scope || x->domain != m->domain || x->record != m->record)
                 return false;
-        if (m->id)
-                return x->id == m->id && strcmp(x->guest, m->guest) == 0;
+        if (m->id) /* both userids are char[9]: one masked word each, not a strcmp call */
+                return x->id == m->id && zh_word8(x->guest) == zh_word8(m->guest);
         return strcmp(x->guest, m->guest) == 0 && strcmp(nm(x, N_CLAIM), m->host) == 0 &&
                strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
                strcmp(nm(x, N_PINST), m->plugin_instance) == 0 &&

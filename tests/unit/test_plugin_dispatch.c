@@ -185,6 +185,15 @@ static void guest_metric_host_time_interval(void **state)
         dispatch(d, &m);
         assert_int_equal(cd_nvl, 2);
         assert_true(cd_vls[1].interval == (cdtime_t)60 << 30);
+        assert_true(cd_vls[1].time == cd_vls[0].time + ((cdtime_t)60 << 30));
+        /* the time of the last TOD is kept: a zeroed TOD is now, never the one before */
+        m.tod = 0;
+        m.type_instance = "zeroed";
+        dispatch(d, &m);
+        assert_true(cd_vls[2].time == cd_now);
+        m.tod = tod + ((uint64_t)120000000 << 12);
+        dispatch(d, &m);
+        assert_true(cd_vls[3].time == cd_vls[0].time + ((cdtime_t)120 << 30));
         zm_engine_free(e);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
