@@ -69,8 +69,12 @@ static bool series_eq(const void *ctx, size_t pos)
         const struct zm_metric *m = f->m;
         if (x->scope != m->scope || x->domain != m->domain || x->record != m->record)
                 return false;
-        if (m->id) /* both userids are char[9]: one masked word each, not a strcmp call */
+        /* Both userids are char[9]: one masked word each, not a strcmp call.  A
+         * module's key stands for the names as the id made from it does. */
+        if (m->id)
                 return x->id == m->id && zh_word8(x->guest) == zh_word8(m->guest);
+        if (m->key)
+                return x->key == m->key && zh_word8(x->guest) == zh_word8(m->guest);
         return strcmp(x->guest, m->guest) == 0 && strcmp(nm(x, N_CLAIM), m->host) == 0 &&
                strcmp(nm(x, N_PLUGIN), m->plugin) == 0 &&
                strcmp(nm(x, N_PINST), m->plugin_instance) == 0 &&
@@ -153,6 +157,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         struct series n;
         memset(&n, 0, sizeof(n));
         n.id = m->id;
+        n.key = m->key;
         n.scope = (uint8_t)m->scope;
         n.domain = m->domain;
         n.record = m->record;
@@ -212,7 +217,7 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
                 return seen(d, guess, last, now);
         if (!m->id) {
                 named = *m;
-                named.id = zm_metric_id(m);
+                named.id = m->key ? zm_key_id(m) : zm_metric_id(m);
                 f.m = m = &named;
         }
         size_t i = zh_find(&d->six, m->id, series_eq, &f);

@@ -477,12 +477,12 @@ bool zm_first(struct zm_engine *e, uint64_t key)
 
 void zm_emit(struct zm_engine *e, struct zm_metric *m)
 {
-        /* An id from the module's key costs a few multiplies and is always made; one
-         * hashed from the names only for the series cap, which needs it.  A consumer
-         * that finds a metric without one by other means (the plugin's guess of the
-         * next series) never pays for it; one that needs it calls zm_metric_id. */
+        /* The id only for the series cap, which needs it: from the module's key if it
+         * set one, else hashed from the names.  A consumer that finds the series by
+         * other means (the plugin's guess of the next series, confirmed by the key)
+         * never pays for it; one that needs it calls zm_key_id or zm_metric_id. */
         bool capped = m->scope == ZM_GUEST && e->opt.max_series_per_guest;
-        m->id = m->key ? zm_key_id(m) : capped ? zm_metric_id(m) : 0;
+        m->id = !capped ? 0 : m->key ? zm_key_id(m) : zm_metric_id(m);
         if (capped) {
                 if (!series_ok(e, m)) {
                         e->cnt.series_capped++;

@@ -27,6 +27,8 @@ static inline void keep_metric(struct zm_metric *dst, struct kept_names *names,
                                const struct zm_metric *m)
 {
         *dst = *m;
+        if (!dst->id && dst->key) /* the engine makes it only for the series cap */
+                dst->id = zm_key_id(m);
         dst->host = kept_name(names->t[0], m->host);
         dst->plugin = kept_name(names->t[1], m->plugin);
         dst->plugin_instance = kept_name(names->t[2], m->plugin_instance);

@@ -887,6 +887,37 @@ static void ids_are_keyed(void **state)
 }
 
 /*
+ * CP's metrics come with a module's key and no id (the engine makes one only
+ * for the series cap): the next series guessed is confirmed by its key.
+ * Round 2 brings C where B came in round 1; each value keeps its own names.
+ */
+static void guessed_series_confirmed_by_key(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        static const char *const ti[3] = {"a", "b", "c"};
+        static const int order[2][3] = {{0, 1, 2}, {0, 2, 1}};
+        for (int round = 0; round < 2; round++)
+                for (int k = 0; k < 3; k++) {
+                        int i = order[round][k];
+                        struct zm_metric m =
+                            metric(ZM_SYSTEM, "LINUX01", 4, 3,
+                                   VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000, i);
+                        m.type_instance = ti[i];
+                        m.key = (uint64_t)(0x100 + 2 * i + 1);
+                        dispatch(d, &m);
+                }
+        assert_int_equal(cd_nvl, 6);
+        for (size_t v = 0; v < cd_nvl; v++)
+                assert_string_equal(cd_vls[v].tinst, ti[(int)cd_vls[v].v[0].gauge]);
+        assert_int_equal(d->ns, 3);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
  * A module's key names the series with the userid: what follows the userid's
  * NUL in zm_metric.guest (a module may copy 9 bytes of a longer buffer) does
  * not count, every character before it does, up to all 8.
@@ -997,6 +1028,7 @@ int main(void)
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(ids_confirm_within_a_guest_only),
             cmocka_unit_test(ids_are_keyed),
+            cmocka_unit_test(guessed_series_confirmed_by_key),
             cmocka_unit_test(key_ids_take_the_userid_to_its_end),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
             cmocka_unit_test(repeated_engine_messages_thinned),
