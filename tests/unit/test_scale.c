@@ -110,12 +110,14 @@ static struct run run(unsigned guests, bool shuffled)
          * the order their values come. */
         for (unsigned i = 0; i < 5; i++) {
                 interval(f, guests, i, shuffled);
-                zvm_dispatch_flush(p.disp); /* as the end of a data set does */
+                zvm_dispatch_interval_end(p.disp); /* as the pipe's after the engine's */
+                zvm_dispatch_flush(p.disp);        /* as the end of a data set does */
         }
         size_t v0 = cd_ncounted, a0 = allocs;
         uint64_t p0 = zh_probes();
         for (unsigned i = 5; i < 8; i++) {
                 interval(f, guests, i, shuffled);
+                zvm_dispatch_interval_end(p.disp);
                 zvm_dispatch_flush(p.disp);
         }
         out.values = cd_ncounted - v0;
