@@ -165,7 +165,7 @@ static bool other_guests_host(const struct zvm_dispatch *d, const char *host, co
         if (uses != 1 || n <= np + nq || n - np - nq > 8 || strncasecmp(host, pre, np) != 0 ||
             strcasecmp(host + n - nq, post) != 0)
                 return false;
-        char uid[9];
+        char uid[9] = ""; /* all 9 set: zm_engine_knows_guest reads 8 bytes */
         size_t k = 0;
         for (size_t i = np; i < n - nq; i++) {
                 if (!userid_char(host[i]))

@@ -190,8 +190,9 @@ static void tracker_finds_stale_records(void **state)
         b.prodid[9] = 2; /* same guest, another record */
         assert_true(zd_appl_tracker_fresh(t, &b, 100));
 
-        /* Many guests: the table grows and still remembers each. */
-        char name[9];
+        /* Many guests: the table grows and still remembers each.  The bytes after
+         * the NUL are read (zh_word8) and must be set, whatever they are. */
+        char name[9] = "";
         for (int i = 0; i < 3000; i++) {
                 snprintf(name, sizeof(name), "G%05d", i);
                 memcpy(a.userid, name, sizeof(name));
@@ -222,7 +223,7 @@ static void tracker_remembers_fifty_thousand_linux_guests(void **state)
         struct zd_appl a;
         assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
         enum { GUESTS = 50000, BUFFERS = 5 };
-        char name[9];
+        char name[9] = "";
         for (int pass = 0; pass < 2; pass++) {
                 size_t fresh = 0;
                 for (int i = 0; i < GUESTS; i++) {
