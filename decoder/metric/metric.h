@@ -48,8 +48,8 @@ struct zm_metric {
         uint8_t domain; /* source record, for filters */
         uint16_t record;
         const char *check; /* NULL for verified sources; the name of the law that vouches for it */
-        uint64_t id; /* the series (zm_key_id if key is set, else zm_metric_id) if the engine
-                        needed it for the series cap; else 0 */
+        uint64_t id;       /* the series (zm_key_id if key is set, else zm_metric_id) if the engine
+                              needed it for the series cap; else 0 */
         /*
          * A module's own name for the names, or 0: a module that sets it vouches
          * that every metric it emits with this key, scope, domain, record and
