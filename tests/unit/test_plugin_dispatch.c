@@ -544,7 +544,8 @@ static void laid_out_when_an_eighth_came_out_of_order(void **state)
  * An order that changes every interval is not laid out at every interval's
  * end: the intervals after a layout that did not help are passed over, 1, 2,
  * 4 ... of them.  Twenty intervals of shuffled orders: layouts at the ends
- * of intervals 2, 4, 7, 12 and 19 (without the backoff, 19).  Then an order
+ * of intervals 2, 4, 7 and 12, and keep_order's own now and then (7 in all;
+ * without the backoff, one at the end of each of the 19).  Then an order
  * that holds: laid out once more, and no more after that.
  */
 static void shuffled_orders_laid_out_ever_less(void **state)
