@@ -145,8 +145,8 @@ void zvm_dispatch_interval_end(struct zvm_dispatch *d)
         if (d->ns < 64 || 2 * n < d->ns || 16 * made > n)
                 return;
         if (!scattered) {
-                d->ival_backoff = d->ival_skip =
-                    0; /* the order holds (or the last layout helped) */
+                /* the order holds (or the last layout helped) */
+                d->ival_backoff = d->ival_skip = 0;
                 return;
         }
         if (d->ival_skip) {
@@ -200,7 +200,6 @@ static bool admitted(struct zvm_dispatch *d, const struct series *x, const struc
         return false;
 }
 
-/* What of m is kept until the burst: its values and time (the names are the series'). */
 /*
  * A TOD as collectd's time.  The values of one record, and of one CP entry,
  * share theirs: the last one is kept, and the division in the conversion is
@@ -219,6 +218,7 @@ static cdtime_t value_time(struct zvm_dispatch *d, uint64_t tod)
         return d->time_cd;
 }
 
+/* What of m is kept until the burst: its values and time (the names are the series'). */
 static void stage_values(struct zvm_dispatch *d, struct staged *v, const struct zm_metric *m)
 {
         v->nvalues = (uint32_t)m->nvalues;

@@ -129,15 +129,20 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
         return true;
 }
 
+/* The value's series is the one after the last value's in the array (or not). */
+static void count_order(struct zvm_dispatch *d, bool next)
+{
+        d->in_seq += next;
+        d->ival_in_seq += next;
+}
+
 /* Series i came as guessed or found: note the order, refresh what a change made stale. */
 static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last,
                            const struct dsp_epoch *now)
 {
         if (last)
                 last->succ = (uint32_t)i + 1;
-        bool next = d->prev && i == d->prev; /* the one after the last in the array */
-        d->in_seq += next;
-        d->ival_in_seq += next;
+        count_order(d, d->prev && i == d->prev);
         d->prev = i + 1;
         struct series *x = &d->s[i];
         if (x->system_gen != now->system_gen || x->cfg_host != now->cfg_host ||
@@ -187,9 +192,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
         if (d->prev)
                 d->s[d->prev - 1].succ = (uint32_t)d->ns + 1;
         /* appended right after the last value's series: in array order, as seen() counts */
-        bool next = d->prev && d->prev == d->ns;
-        d->in_seq += next;
-        d->ival_in_seq += next;
+        count_order(d, d->prev && d->prev == d->ns);
         d->prev = d->ns + 1;
         d->s[d->ns++] = n;
         return bind_ident(d, d->ns - 1) ? &d->s[d->ns - 1] : NULL;
@@ -217,7 +220,7 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
                 return seen(d, guess, last, now);
         if (!m->id) {
                 named = *m;
-                named.id = m->key ? zm_key_id(m) : zm_metric_id(m);
+                named.id = zm_series_id(m);
                 f.m = m = &named;
         }
         size_t i = zh_find(&d->six, m->id, series_eq, &f);

@@ -81,9 +81,9 @@ static inline uint64_t zh_str_part(uint64_t h, const char *s)
  * string there and whatever follows it: p must have 8 readable bytes (a
  * userid's char[9]), all of them set (what follows the NUL may hold
  * anything, but not nothing: valgrind follows it through the mask); ended
- * says whether the string ended within them.  A
- * load and a mask where a loop took a byte at a time.  The word depends on
- * the byte order; it never leaves the process.
+ * says whether the string ended within them.  A load and a mask where a
+ * loop took a byte at a time.  The word depends on the byte order; it never
+ * leaves the process.
  */
 static inline uint64_t zh_word8_ended(const char *p, bool *ended)
 {

@@ -335,6 +335,11 @@ uint64_t zm_key_id(const struct zm_metric *m)
         return zh_mix(zh_step(h, m->key)) | 1;
 }
 
+uint64_t zm_series_id(const struct zm_metric *m)
+{
+        return m->key ? zm_key_id(m) : zm_metric_id(m);
+}
+
 void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
 {
         if (len < outsz) {
@@ -480,9 +485,9 @@ void zm_emit(struct zm_engine *e, struct zm_metric *m)
         /* The id only for the series cap, which needs it: from the module's key if it
          * set one, else hashed from the names.  A consumer that finds the series by
          * other means (the plugin's guess of the next series, confirmed by the key)
-         * never pays for it; one that needs it calls zm_key_id or zm_metric_id. */
+         * never pays for it; one that needs it calls zm_series_id. */
         bool capped = m->scope == ZM_GUEST && e->opt.max_series_per_guest;
-        m->id = !capped ? 0 : m->key ? zm_key_id(m) : zm_metric_id(m);
+        m->id = capped ? zm_series_id(m) : 0;
         if (capped) {
                 if (!series_ok(e, m)) {
                         e->cnt.series_capped++;

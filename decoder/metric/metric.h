@@ -124,6 +124,8 @@ const struct zm_counters *zm_engine_counters(const struct zm_engine *e);
 uint64_t zm_metric_id(const struct zm_metric *m); /* never 0 */
 /* The id of a metric whose module set m->key: keyed as zm_metric_id, never 0. */
 uint64_t zm_key_id(const struct zm_metric *m);
+/* The series' id, whichever kind it has: zm_key_id when m->key is set, else zm_metric_id. */
+uint64_t zm_series_id(const struct zm_metric *m);
 /*
  * A name that may be longer than ZM_NAME_LEN - 1 bytes (a mount point, say)
  * made to fit, deterministically: a longer one keeps its first 110 bytes and

@@ -152,11 +152,17 @@ static size_t slot(uint64_t k)
         return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 53) % CP_NAME_SLOTS;
 }
 
+/* The bytes of name field f in rec as one word; false when they do not fit in one. */
+static bool name_raw(const struct zl_field *f, zd_view rec, uint64_t *raw)
+{
+        return f && f->len >= 1 && f->len <= 8 && zd_uN(rec, f->off, f->len, raw);
+}
+
 /* The name in field f of rec into out[17]: what convert_name makes of the same bytes. */
 static void read_name(struct cp_state *s, const struct zl_field *f, zd_view rec, char *out)
 {
         uint64_t raw;
-        if (!f || f->len < 1 || f->len > 8 || !zd_uN(rec, f->off, f->len, &raw)) {
+        if (!name_raw(f, rec, &raw)) {
                 convert_name(f, rec, out, 17);
                 return;
         }
@@ -244,7 +250,7 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
                                  const struct cp_fields *f, zd_view rec, uint64_t tod,
                                  const char *name)
 {
-        char *at = (char *)s + t->at;
+        char *at = (char *)s + t->at; /* the row's table, or its one entry */
         if (t->key == CP_KEY_ONE)
                 return single_entry(e, s, (struct cp_ent *)at, tod);
         uint64_t id;
@@ -292,11 +298,8 @@ static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *
 /* The bytes of p's name field in rec (none: 0); false when they cannot stand for the name. */
 static bool name_bytes(const struct cp_rec *p, zd_view rec, uint64_t *raw)
 {
-        const struct zl_field *nf = p->f.name;
         *raw = 0;
-        if (!p->t->name)
-                return true;
-        return nf && nf->len >= 1 && nf->len <= 8 && zd_uN(rec, nf->off, nf->len, raw);
+        return !p->t->name || name_raw(p->f.name, rec, raw);
 }
 
 /*
