@@ -46,6 +46,8 @@ INSTALL_TARGETS += install-plugin
 TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
+TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
+	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
 TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_pipe.c plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
@@ -54,7 +56,8 @@ TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_co
 # test_procd: the Process / ProcessMatch options next to the aggregation.
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
 $(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
-$(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_plugin_reader $(BUILD)/tests/test_scale: $(ZVM_SRCS) \
+$(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
+		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 
 # End-to-end tests in the real collectd daemon (tests/e2e/plugin/).

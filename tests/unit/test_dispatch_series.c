@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dispatcher's series: found again by the order they came in last time
+ * and by their keyed ids (never across guests), laid out again in the order
+ * an interval brought them, and that layout's policy (when, how often).
+ */
+#include "vec_appl.h"
+
+#include "cd_stubs.h"
+
+#include "dispatch_fixture.h"
+
+/*
+ * Series made in one order and then dispatched, round after round, in the
+ * reverse one get laid out again (relayout): the names, hosts, values and
+ * the newest time of every identifier survive it.
+ */
+static void series_laid_out_again(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        for (int round = 0; round < 5; round++)
+                for (int k = 0; k < N; k++) {
+                        int i = round == 0 ? k : N - 1 - k;
+                        char guest[9];
+                        snprintf(guest, sizeof(guest), "G%04d", i % 50);
+                        struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
+                                                    VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000,
+                                                    i + 1000.0 * round);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(cd_nvl, 5 * N);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int i = atoi(cd_vls[v].tinst + 1), round = (int)(v / N);
+                char host[16];
+                snprintf(host, sizeof(host), "g%04d", i % 50);
+                assert_string_equal(cd_vls[v].host, i % 2 ? host : "");
+                assert_true(cd_vls[v].v[0].gauge == i + 1000.0 * round);
+        }
+        /* the last round again: every identifier knows its newest time */
+        for (int i = 0; i < N; i++) {
+                char guest[9];
+                snprintf(guest, sizeof(guest), "G%04d", i % 50);
+                struct zm_metric m = metric(i % 2 ? ZM_GUEST : ZM_SYSTEM, guest, 10, 2,
+                                            VEC_TOD_2026 + (uint64_t)4 * 4096 * 1000000, 0);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "s%d", i);
+                m.type_instance = ti;
+                dispatch(d, &m);
+        }
+        assert_int_equal(cd_nvl, 5 * N);
+        assert_int_equal(zvm_stats()->duplicates, N);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/* Value k of an interval: series "s<k>", guest G<k % 50>, at interval iv. */
+static void value_of(struct zvm_dispatch *d, int k, int iv)
+{
+        char guest[9], ti[16];
+        snprintf(guest, sizeof(guest), "G%04d", k % 50);
+        snprintf(ti, sizeof(ti), "s%d", k);
+        struct zm_metric m =
+            metric(ZM_GUEST, guest, 10, 2, VEC_TOD_2026 + (uint64_t)iv * 4096 * 1000000, k + 0.5);
+        m.type_instance = ti;
+        zvm_dispatch_metric(d, &m);
+}
+
+/*
+ * The first interval whose series were known already lays them out in its
+ * order, at its end: interval 1 makes N + N/2 series (N/2 do not come back,
+ * so keep_order's count, two rounds of all series, is not reached by interval
+ * 2), interval 2 brings N of them in reverse.  An interval of new series is
+ * no order to lay out by.
+ */
+static void laid_out_when_an_interval_ends(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        for (int k = 0; k < N + N / 2; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        assert_int_equal(d->ns, N + N / 2);
+        for (size_t i = 0; i < d->ns; i++) /* still as made */
+                assert_int_equal(atoi(nm(&d->s[i], N_TINST) + 1), (int)i);
+        for (int k = N - 1; k >= 0; k--)
+                value_of(d, k, 2);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++) /* interval 2's order first, then the rest */
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), N - 1 - j);
+        for (int j = N; j < N + N / 2; j++)
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), j);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_nvl, 2 * N + N / 2);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int k = atoi(cd_vls[v].tinst + 1);
+                char host[16];
+                snprintf(host, sizeof(host), "g%04d", k % 50);
+                assert_string_equal(cd_vls[v].host, host);
+                assert_true(cd_vls[v].v[0].gauge == k + 0.5);
+        }
+        /* interval 3 in interval 2's order: every value finds its series, no new ones */
+        for (int k = N - 1; k >= 0; k--)
+                value_of(d, k, 3);
+        zvm_dispatch_flush(d);
+        assert_int_equal(d->ns, N + N / 2);
+        assert_int_equal(cd_nvl, 3 * N + N / 2);
+        assert_int_equal(zvm_stats()->duplicates, 0);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * 70% of an interval's values in array order is not order enough: at the
+ * interval's end the series are laid out (keep_order's mid-interval test asks
+ * only for half).  Interval 2 swaps the first two of every ten.
+ */
+static void laid_out_when_an_eighth_came_out_of_order(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        int order[N];
+        for (int j = 0; j < N; j++)
+                order[j] = j % 10 == 0 ? j + 1 : j % 10 == 1 ? j - 1 : j;
+        for (int k = 0; k < N + N / 2; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++)
+                value_of(d, order[j], 2);
+        zvm_dispatch_interval_end(d);
+        for (int j = 0; j < N; j++)
+                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), order[j]);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * An order that changes every interval is not laid out at every interval's
+ * end: the intervals after a layout that did not help are passed over, 1, 2,
+ * 4 ... of them.  Twenty intervals of shuffled orders: layouts at the ends
+ * of intervals 2, 4, 7 and 12, and keep_order's own now and then (7 in all;
+ * without the backoff, one at the end of each of the 19).  Then an order
+ * that holds: laid out once more, and no more after that.
+ */
+static void shuffled_orders_laid_out_ever_less(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        cd_count_only = true;
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 200 };
+        int order[N];
+        uint32_t r = 12345;
+        for (int k = 0; k < N; k++)
+                value_of(d, k, 1);
+        zvm_dispatch_interval_end(d);
+        for (int iv = 2; iv <= 20; iv++) {
+                for (int j = 0; j < N; j++)
+                        order[j] = j;
+                for (int j = N - 1; j > 0; j--) { /* Fisher-Yates with a fixed LCG */
+                        r = r * 1103515245u + 12345u;
+                        int k = (int)((r >> 8) % (uint32_t)(j + 1)), t = order[j];
+                        order[j] = order[k];
+                        order[k] = t;
+                }
+                for (int j = 0; j < N; j++)
+                        value_of(d, order[j], iv);
+                zvm_dispatch_interval_end(d);
+        }
+        /* keep_order may lay out too (after 2, 4, 8 ... rounds of N): not counted apart */
+        assert_true(d->layouts >= 5 && d->layouts <= 7);
+        size_t before = d->layouts;
+        for (int iv = 21; iv <= 30; iv++) {
+                for (int j = 0; j < N; j++)
+                        value_of(d, order[j], iv);
+                zvm_dispatch_interval_end(d);
+        }
+        assert_true(d->layouts <= before + 1);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_ncounted, 30 * N);
+        cd_count_only = false;
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * Two guests GuestHost names alike: their series share one identifier each,
+ * the first value of a time goes out and the other is a duplicate.  After
+ * the series are laid out again (values come guest B first, reversed), each
+ * identifier still knows its newest time and is found again from a third
+ * guest's new series of the same names.
+ */
+static void relayout_keeps_shared_identifiers(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        static const char *const guests[] = {"LINUXA", "LINUXB", "LINUXC"};
+        for (int g = 0; g < 3; g++) {
+                oconfig_item_t ci = item("GuestHost", 2, guests[g], "shared");
+                assert_int_equal(zvm_config_item(&c, &ci), 0);
+        }
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 100, ROUNDS = 5 };
+        const uint64_t step = (uint64_t)4096 * 1000000;
+        for (int round = 0; round < ROUNDS; round++)
+                for (int k = 0; k < 2 * N; k++) {
+                        /* made A0..A99, B0..B99; then B99, A99, B98, A98, ... */
+                        int g = round == 0 ? k / N : 1 - k % 2;
+                        int i = round == 0 ? k % N : N - 1 - k / 2;
+                        struct zm_metric m = metric(ZM_GUEST, guests[g], 10, 2,
+                                                    VEC_TOD_2026 + (uint64_t)round * step,
+                                                    1000.0 * round + 10 * i + g);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(cd_nvl, ROUNDS * N);
+        assert_int_equal(zvm_stats()->duplicates, ROUNDS * N);
+        for (size_t v = 0; v < cd_nvl; v++) {
+                int i = atoi(cd_vls[v].tinst + 1), round = (int)(v / N);
+                assert_string_equal(cd_vls[v].host, "shared");
+                /* round 0: A's value went first; then B's */
+                assert_true(cd_vls[v].v[0].gauge == 1000.0 * round + 10 * i + (round ? 1 : 0));
+        }
+        /* laid out again: the array no longer starts with the first series made, A0 */
+        assert_int_equal(d->ns, 2 * N);
+        assert_false(strcmp(d->s[0].guest, "LINUXA") == 0 &&
+                     strcmp(nm(&d->s[0], N_TINST), "s0") == 0);
+        /* a new guest's series of the same names: the same identifiers, their times known */
+        for (int i = 0; i < N; i++) {
+                struct zm_metric m = metric(ZM_GUEST, "LINUXC", 10, 2,
+                                            VEC_TOD_2026 + (uint64_t)(ROUNDS - 1) * step, 0);
+                char ti[16];
+                snprintf(ti, sizeof(ti), "s%d", i);
+                m.type_instance = ti;
+                dispatch(d, &m);
+        }
+        assert_int_equal(cd_nvl, ROUNDS * N);
+        assert_int_equal(zvm_stats()->duplicates, (ROUNDS + 1) * N);
+        assert_int_equal(d->nid, N);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * Past 32,768 series the indexes grow four times over (index_room): every
+ * series and identifier is found again after that, none is made twice, and
+ * each identifier knows its time.
+ */
+static void many_series_found_again(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        cd_count_only = true;
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        enum { N = 70000 };
+        for (int round = 0; round < 3; round++)
+                for (int k = 0; k < N; k++) {
+                        /* rounds 1 and 2 in another order: the index finds them, not the guess */
+                        int i = round == 0 ? k : (k * 7919) % N;
+                        char guest[9];
+                        snprintf(guest, sizeof(guest), "G%05d", i / 10);
+                        struct zm_metric m =
+                            metric(ZM_GUEST, guest, 10, 2,
+                                   VEC_TOD_2026 + (uint64_t)(round / 2) * 4096000000, i);
+                        char ti[16];
+                        snprintf(ti, sizeof(ti), "s%d", i % 10);
+                        m.type_instance = ti;
+                        dispatch(d, &m);
+                }
+        assert_int_equal(d->ns, N);
+        assert_int_equal(d->nid, N);
+        assert_true(d->six.cap >= 2 * (size_t)N && d->iix.cap >= 2 * (size_t)N);
+        assert_int_equal(d->six.cap, 262144); /* 65,536 then four times over */
+        /* rounds 0 and 1 share a time: round 1's values are duplicates */
+        assert_int_equal(cd_ncounted, 2 * N);
+        assert_int_equal(zvm_stats()->duplicates, N);
+        cd_count_only = false;
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * A metric that carries an id is found by it: within one guest the id stands
+ * for the names (it is keyed, so the guest cannot aim two names at one id),
+ * but the CP userid is compared whatever the id says.  Two guests given the
+ * same id are two series under their own hosts; one guest's second name under
+ * an id it already has is that series.
+ */
+static void ids_confirm_within_a_guest_only(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_metric a = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
+        struct zm_metric b = metric(ZM_GUEST, "LINUXB", 10, 2, VEC_TOD_2026, 2);
+        a.id = b.id = 0x5EED;
+        dispatch(d, &a);
+        dispatch(d, &b);
+        assert_int_equal(d->ns, 2);
+        assert_int_equal(cd_nvl, 2);
+        assert_non_null(cd_find("linuxa", "memory", "", "memory", "free"));
+        assert_non_null(cd_find("linuxb", "memory", "", "memory", "free"));
+        /* a second guest's values never land under the first one's host: also not by
+           the guess (the series after the last value) */
+        for (int round = 1; round <= 2; round++) {
+                a.tod = b.tod = VEC_TOD_2026 + (uint64_t)round * 4096000000;
+                dispatch(d, &a);
+                dispatch(d, &b);
+        }
+        assert_int_equal(d->ns, 2);
+        assert_int_equal(cd_nvl, 6);
+        size_t under_a = 0;
+        for (size_t i = 0; i < cd_nvl; i++)
+                under_a += strcmp(cd_vls[i].host, "linuxa") == 0;
+        assert_int_equal(under_a, 3);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * zm_metric_id is keyed per process: the same chain of steps from the
+ * published seed (the unkeyed hash a guest could compute offline) gives
+ * another value.
+ */
+static void ids_are_keyed(void **state)
+{
+        (void)state;
+        struct zm_metric m = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
+        uint64_t h =
+            zh_step(ZH_SEED, (uint64_t)m.scope << 24 | (uint64_t)m.domain << 16 | m.record);
+        h = zh_str_part(h, m.guest);
+        h = zh_str_part(h, m.host);
+        h = zh_str_part(h, m.plugin);
+        h = zh_str_part(h, m.plugin_instance);
+        h = zh_str_part(h, m.type);
+        h = zh_mix(zh_str_part(h, m.type_instance));
+        assert_int_not_equal(zm_metric_id(&m), h ? h : 1);
+        assert_int_equal(zm_metric_id(&m), zm_metric_id(&m)); /* stable within the process */
+}
+
+/*
+ * CP's metrics come with a module's key and no id (the engine makes one only
+ * for the series cap): the next series guessed is confirmed by its key.
+ * Round 2 brings C where B came in round 1; each value keeps its own names.
+ */
+static void guessed_series_confirmed_by_key(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        static const char *const ti[3] = {"a", "b", "c"};
+        static const int order[2][3] = {{0, 1, 2}, {0, 2, 1}};
+        for (int round = 0; round < 2; round++)
+                for (int k = 0; k < 3; k++) {
+                        int i = order[round][k];
+                        struct zm_metric m =
+                            metric(ZM_SYSTEM, "LINUX01", 4, 3,
+                                   VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000, i);
+                        m.type_instance = ti[i];
+                        m.key = (uint64_t)(0x100 + 2 * i + 1);
+                        dispatch(d, &m);
+                }
+        assert_int_equal(cd_nvl, 6);
+        for (size_t v = 0; v < cd_nvl; v++)
+                assert_string_equal(cd_vls[v].tinst, ti[(int)cd_vls[v].v[0].gauge]);
+        assert_int_equal(d->ns, 3);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
+ * A module's key names the series with the userid: what follows the userid's
+ * NUL in zm_metric.guest (a module may copy 9 bytes of a longer buffer) does
+ * not count, every character before it does, up to all 8.
+ */
+static void key_ids_take_the_userid_to_its_end(void **state)
+{
+        (void)state;
+        struct zm_metric a = metric(ZM_GUEST, "ABC", 10, 2, VEC_TOD_2026, 1);
+        struct zm_metric b = a;
+        a.key = b.key = 0x2A;
+        memcpy(b.guest, "ABC\0XYZW", 9);
+        assert_int_equal(zm_key_id(&a), zm_key_id(&b));
+        assert_int_equal(zm_key_id(&a) & 1, 1);
+        memcpy(b.guest, "ABCD\0\0\0\0", 9);
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+        memcpy(a.guest, "ABCDEFGH", 9);
+        memcpy(b.guest, "ABCDEFGI", 9);
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+        memcpy(b.guest, "\0BCDEFGH", 9);
+        memcpy(a.guest, "\0\0\0\0\0\0\0\0", 9);
+        assert_int_equal(zm_key_id(&a), zm_key_id(&b));
+        b.key = 0x2B;
+        assert_int_not_equal(zm_key_id(&a), zm_key_id(&b));
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(series_laid_out_again),
+            cmocka_unit_test(relayout_keeps_shared_identifiers),
+            cmocka_unit_test(laid_out_when_an_interval_ends),
+            cmocka_unit_test(laid_out_when_an_eighth_came_out_of_order),
+            cmocka_unit_test(shuffled_orders_laid_out_ever_less),
+            cmocka_unit_test(many_series_found_again),
+            cmocka_unit_test(ids_confirm_within_a_guest_only),
+            cmocka_unit_test(ids_are_keyed),
+            cmocka_unit_test(guessed_series_confirmed_by_key),
+            cmocka_unit_test(key_ids_take_the_userid_to_its_end),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
