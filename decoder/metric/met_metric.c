@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a metric is, apart from the engine's tables: its ids (keyed, so that a
+ * guest cannot make two of its names one series), its names fitted to
+ * collectd's fields, and its values.  Modules build metrics with these for
+ * every value, so none of them takes a lock or allocates.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "base/hash.h"
+#include "metric/met_module.h"
+
+/*
+ * The key of every series id in this process, drawn once from the kernel: a
+ * consumer may take two metrics of one guest with equal ids as one series
+ * without comparing their names (the plugin does, for every value), so a
+ * guest must not be able to make two of its names hash alike.  The names are
+ * the guest's to choose; the key is not theirs to know.  Without getrandom
+ * (an old kernel) the clock and an address stand in: worse, not predictable
+ * from inside a guest either.
+ */
+static uint64_t id_key;
+static pthread_once_t id_key_once = PTHREAD_ONCE_INIT;
+static atomic_bool id_key_ready; /* set once id_key is: pthread_once's call costs per value */
+
+static void id_key_draw(void)
+{
+        uint64_t k = 0;
+        if (getrandom(&k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+                struct timespec t;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                k = zh_u64((uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30,
+                           (uint64_t)(uintptr_t)&id_key);
+        }
+        id_key = k ^ ZH_SEED;
+        atomic_store_explicit(&id_key_ready, true, memory_order_release);
+}
+
+static void id_key_need(void)
+{
+        if (!atomic_load_explicit(&id_key_ready, memory_order_acquire))
+                pthread_once(&id_key_once, id_key_draw);
+}
+
+uint64_t zm_metric_id(const struct zm_metric *m)
+{
+        id_key_need();
+        /* One finaliser for the whole chain: this runs for every guest metric. */
+        uint64_t h =
+            zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        h = zh_str_part(h, m->guest);
+        h = zh_str_part(h, m->host);
+        h = zh_str_part(h, m->plugin);
+        h = zh_str_part(h, m->plugin_instance);
+        h = zh_str_part(h, m->type);
+        h = zh_mix(zh_str_part(h, m->type_instance));
+        h &= ~(uint64_t)1; /* even: zm_key_id's are odd */
+        return h ? h : 2;
+}
+
+uint64_t zm_key_id(const struct zm_metric *m)
+{
+        id_key_need();
+        /* The same key as zm_metric_id's, so a module's key cannot be aimed at a
+           guest's names either; odd, where zm_metric_id's are even, so that the two
+           never name one series. */
+        uint64_t srd = (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record;
+        uint64_t h = zh_step(id_key ^ srd, zh_word8(m->guest));
+        return zh_mix(zh_step(h, m->key)) | 1;
+}
+
+uint64_t zm_series_id(const struct zm_metric *m)
+{
+        return m->key ? zm_key_id(m) : zm_metric_id(m);
+}
+
+void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
+{
+        if (len < outsz) {
+                memcpy(out, name, len);
+                out[len] = '\0';
+                return;
+        }
+        const size_t tail = 1 + 16; /* "~" and the hash */
+        if (outsz <= tail + 1) {
+                if (outsz) {
+                        memcpy(out, name, outsz - 1);
+                        out[outsz - 1] = '\0';
+                }
+                return;
+        }
+        size_t keep = outsz - 1 - tail;
+        memcpy(out, name, keep);
+        snprintf(out + keep, outsz - keep, "~%016llx",
+                 (unsigned long long)zh_bytes(ZH_SEED, name, len));
+}
+
+void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
+{
+        /* Field by field: the value arrays are left alone (a value sets both of its
+         * slots, and nvalues says how many are set); clearing them was most of the
+         * cost of starting a metric. */
+        m->scope = scope;
+        memset(m->guest, 0, sizeof(m->guest));
+        m->host = m->plugin = m->plugin_instance = m->type = m->type_instance = "";
+        m->nvalues = 0;
+        m->tod = r ? r->tod : 0;
+        m->domain = r ? r->domain : 0;
+        m->record = r ? r->number : 0;
+        m->check = NULL;
+        m->id = 0;
+        m->key = 0;
+}
+
+static size_t put_digits(char *out, size_t outsz, size_t o, const char *d, size_t n)
+{
+        while (n && o + 1 < outsz)
+                out[o++] = d[--n];
+        return o;
+}
+
+size_t zm_put_dec(char *out, size_t outsz, size_t o, unsigned v)
+{
+        char d[10];
+        size_t n = 0;
+        do
+                d[n++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        return put_digits(out, outsz, o, d, n);
+}
+
+size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v)
+{
+        static const char hex[] = "0123456789ABCDEF";
+        char d[8];
+        size_t n = 0;
+        do
+                d[n++] = hex[v & 15];
+        while ((v >>= 4) != 0 || n < 4);
+        return put_digits(out, outsz, o, d, n);
+}
+
+void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
+                    const char *tinst)
+{
+        m->plugin = plugin ? plugin : "";
+        m->plugin_instance = pinst ? pinst : "";
+        m->type = type ? type : "";
+        m->type_instance = tinst ? tinst : "";
+}
+
+void zm_metric_gauge(struct zm_metric *m, double v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_GAUGE;
+                m->derive[m->nvalues] = 0;
+                m->gauge[m->nvalues++] = v;
+        }
+}
+
+void zm_metric_derive(struct zm_metric *m, int64_t v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_DERIVE;
+                m->gauge[m->nvalues] = 0;
+                m->derive[m->nvalues++] = v;
+        }
+}
