@@ -18,6 +18,8 @@ TOP=$(cd "${1:-.}" && pwd)
 BUILD=${2:-build}
 case "$BUILD" in /*) ;; *) BUILD="$TOP/$BUILD" ;; esac
 HERE="$TOP/tests/e2e/hostile"
+# cd_conf_csv: the collectd.conf preamble every zvm test shares.
+. "$TOP/tests/e2e/plugin/lib.sh"
 ZVM_SO="$BUILD/zvm.so"
 SIM="$BUILD/zvmsim"
 # The flood and the length of the run (defaults: the figures in README.md).
@@ -82,26 +84,9 @@ for _ in $(seq 50); do [ -e "$M/monreader" ] && break; sleep 0.1; done
 # The hostile guest is trusted with every host name it claims: what keeps it out of
 # the system's, the collector's and the other guests' hosts must be the rule that
 # no guest ever gets those, not the missing trust.  MaxSeriesPerGuest: the default.
-cat >"$T/cd/collectd.conf" <<CONF
-Hostname "collector"
-FQDNLookup false
-BaseDir "$T/cd"
-PIDFile "$T/cd/collectd.pid"
-PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db" "$TOP/types.db"
-Interval 1
-WriteThreads 1
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$T/cd/collectd.log"
-  Timestamp true
-</Plugin>
-LoadPlugin csv
-<Plugin csv>
-  DataDir "$T/cd/csv"
-  StoreRates false
-</Plugin>
+{
+	cd_conf_csv "$T/cd" "$T/plugins"
+	cat <<CONF
 LoadPlugin zvm
 <Plugin zvm>
   Device "$M/monreader"
@@ -110,6 +95,7 @@ LoadPlugin zvm
   TrustedGuestHost "EVIL01" "evilfwd" "linux001" "linux002" "$SYSHOST" "collector"
 </Plugin>
 CONF
+} >"$T/cd/collectd.conf"
 
 collectd -f -C "$T/cd/collectd.conf" >"$T/cd/stdout" 2>&1 &
 CD=$!

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Shared helpers of the zvm plugin's end-to-end tests: a private PluginDir with
+# Shared helpers of the zvm plugin's end-to-end tests (the hostile and soak runs
+# take cd_conf_csv from here too): a private PluginDir with
 # copies (collectd refuses symlinks) of zvm.so and collectd's csv, logfile and
 # write_log plugins, a config generator, and a run with a time limit.
 set -euo pipefail
@@ -26,38 +27,46 @@ e2e_setup() {
 	for p in csv logfile write_log; do cp "$cd_plugins/$p.so" "$T/plugins/"; done
 }
 
+# cd_conf_csv DIR PLUGINDIR: what every zvm test's collectd.conf starts with:
+# the collector's name, DIR for its files, the project's types.db beside
+# collectd's, a 1 s interval, the log with time stamps and csv under DIR/csv.
+# The tests add their zvm block.
+cd_conf_csv() {
+	cat <<CONF
+Hostname "collector"
+FQDNLookup false
+BaseDir "$1"
+PIDFile "$1/collectd.pid"
+PluginDir "$2"
+TypesDB "$CD_TYPESDB" "$TOP/types.db"
+Interval 1
+# csv locks each file with F_SETLK and drops a value when two write threads meet
+# on one file, which a replay burst (or an EOVERFLOW burst) provokes: one write
+# thread keeps it exact.
+WriteThreads 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$1/collectd.log"
+  Timestamp true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$1/csv"
+  StoreRates false
+</Plugin>
+CONF
+}
+
 # conf NAME "zvm options..." [json]: a collectd.conf in $T/NAME (plugins from
 # $PLUGDIR when set, else $T/plugins)
 conf() {
 	local d="$T/$1"
 	mkdir -p "$d"
-	cat >"$d/collectd.conf" <<CONF
-Hostname "collector"
-FQDNLookup false
-BaseDir "$d"
-PIDFile "$d/collectd.pid"
-PluginDir "${PLUGDIR:-$T/plugins}"
-TypesDB "$CD_TYPESDB" "$TOP/types.db"
-Interval 1
-# csv locks each file with F_SETLK and drops a value when two write threads meet
-# on one file, which a replay burst provokes: one write thread keeps it exact.
-WriteThreads 1
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$d/collectd.log"
-  Timestamp true
-</Plugin>
-LoadPlugin csv
-<Plugin csv>
-  DataDir "$d/csv"
-  StoreRates false
-</Plugin>
-LoadPlugin zvm
-<Plugin zvm>
-$2
-</Plugin>
-CONF
+	{
+		cd_conf_csv "$d" "${PLUGDIR:-$T/plugins}"
+		printf 'LoadPlugin zvm\n<Plugin zvm>\n%s\n</Plugin>\n' "$2"
+	} >"$d/collectd.conf"
 	if [ "${3:-}" = json ]; then
 		printf 'LoadPlugin write_log\n<Plugin write_log>\n  Format JSON\n</Plugin>\n' >>"$d/collectd.conf"
 	fi

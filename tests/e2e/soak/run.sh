@@ -13,6 +13,8 @@ TOP=$(cd "${1:-.}" && pwd)
 BUILD=${2:-build}
 case "$BUILD" in /*) ;; *) BUILD="$TOP/$BUILD" ;; esac
 HERE="$TOP/tests/e2e/soak"
+# cd_conf_csv: the collectd.conf preamble every zvm test shares.
+. "$TOP/tests/e2e/plugin/lib.sh"
 N=${SOAK_INTERVALS:-1000}
 SEED=${SOAK_SEED:-$(( $(date +%s) % 100000 ))}
 
@@ -39,28 +41,9 @@ mkdir -p "$T/plugins" "$T/cd"
 cp "$BUILD/zvm.so" "$T/plugins/zvm.so"
 for p in csv logfile; do cp "/usr/lib/collectd/$p.so" "$T/plugins/"; done
 
-cat >"$T/cd/collectd.conf" <<CONF
-Hostname "collector"
-FQDNLookup false
-BaseDir "$T/cd"
-PIDFile "$T/cd/collectd.pid"
-PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db" "$TOP/types.db"
-Interval 1
-# csv locks each file and drops a value when two write threads meet on one
-# file (an EOVERFLOW burst provokes it): one write thread keeps it exact.
-WriteThreads 1
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$T/cd/collectd.log"
-  Timestamp true
-</Plugin>
-LoadPlugin csv
-<Plugin csv>
-  DataDir "$T/cd/csv"
-  StoreRates false
-</Plugin>
+{
+	cd_conf_csv "$T/cd" "$T/plugins"
+	cat <<CONF
 LoadPlugin zvm
 <Plugin zvm>
   Device "$T/mnt/monreader"
@@ -68,6 +51,7 @@ LoadPlugin zvm
   MaxRetryInterval 0.5
 </Plugin>
 CONF
+} >"$T/cd/collectd.conf"
 
 # A modest system; no torn kernel copies, so that each Linux sample is either
 # in the truth once with agreeing sync counters or not at all; a small IUCV

@@ -12,6 +12,8 @@ set -euo pipefail
 TOP=$(cd "${1:-.}" && pwd)
 BUILD=${2:-build}
 case "$BUILD" in /*) ;; *) BUILD="$TOP/$BUILD" ;; esac
+# cd_conf_csv: the collectd.conf preamble every zvm test shares.
+. "$TOP/tests/e2e/plugin/lib.sh"
 N=${SOAK_VG_INTERVALS:-1000}
 
 fail() { echo "soak-valgrind: FAIL: $*" >&2; exit 1; }
@@ -28,29 +30,15 @@ for p in csv logfile; do cp "/usr/lib/collectd/$p.so" "$T/plugins/"; done
 "$BUILD/zvmsim" monwrite -o "$T/day.monwrite" --intervals "$N" --cpus 4 --guests 20 --linux 4 \
 	--devices 10 --vnics 4 >"$T/zvmsim.log" 2>&1 || { cat "$T/zvmsim.log"; fail "zvmsim monwrite"; }
 
-cat >"$T/cd/collectd.conf" <<CONF
-Hostname "collector"
-FQDNLookup false
-BaseDir "$T/cd"
-PIDFile "$T/cd/collectd.pid"
-PluginDir "$T/plugins"
-TypesDB "/usr/share/collectd/types.db" "$TOP/types.db"
-Interval 1
-WriteThreads 1
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$T/cd/collectd.log"
-</Plugin>
-LoadPlugin csv
-<Plugin csv>
-  DataDir "$T/cd/csv"
-</Plugin>
+{
+	cd_conf_csv "$T/cd" "$T/plugins"
+	cat <<CONF
 LoadPlugin zvm
 <Plugin zvm>
   File "$T/day.monwrite"
 </Plugin>
 CONF
+} >"$T/cd/collectd.conf"
 
 echo "== valgrind: $N MONWRITE intervals replayed through the zvm plugin in collectd"
 t0=$(date +%s)
