@@ -12,7 +12,7 @@ COLLECTD_CFLAGS  := -DHAVE_CONFIG_H -I$(CD_INCROOT) -I$(COLLECTD_INC) -Iplugin
 # The dispatcher (metric -> value list), in its order: plugin/zvm_dispatch.h.
 ZVM_DISPATCH_SRCS := plugin/zvm_series_text.c plugin/zvm_host.c plugin/zvm_series.c \
                      plugin/zvm_dispatch.c
-ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_pipe.c plugin/zvm_reader.c plugin/zvm_replay.c \
+ZVM_SRCS := plugin/zvm_plugin.c plugin/zvm_config.c plugin/zvm_pipe.c plugin/zvm_reader.c plugin/zvm_replay.c plugin/zvm_pace.c \
             $(ZVM_DISPATCH_SRCS) plugin/zvm_stats.c
 ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
 ZVM_SO   := $(BUILD)/zvm.so
@@ -49,7 +49,8 @@ TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plu
 TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
 TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_pipe.c plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
-	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
+	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c plugin/zvm_pace.c
+TEST_EXTRA_test_replay_pace := $(TEST_EXTRA_test_plugin_reader)
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
@@ -57,6 +58,7 @@ TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_co
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
 $(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
+		$(BUILD)/tests/test_replay_pace \
 		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 

@@ -7,6 +7,7 @@
  *   zvm_pipe.c      decoder -> metric engine -> dispatcher, and its counts
  *   zvm_reader.c    the device thread: /dev/monreader data sets, errors, reconnects
  *   zvm_replay.c    File "PATH": MONWRITE files and captures replayed once
+ *   zvm_pace.c      a replay held to ReplayQueue value lists ahead of the writers
  *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup),
  *                   over zvm_series.c, zvm_host.c, zvm_series_text.c (zvm_dispatch.h)
  *   zvm_stats.c     counters shared between the thread and the read callback
@@ -31,6 +32,9 @@
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"
 #define ZVM_DEFAULT_MAX_SET (64u * 1024 * 1024)
+/* About 40 MB of collectd's queued copies (some 750 bytes each), a few
+ * seconds of csv's writing: a backfill runs near the writers' own speed. */
+#define ZVM_DEFAULT_REPLAY_QUEUE 50000
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
 struct zvm_recfilter {
@@ -67,6 +71,7 @@ struct zvm_config {
         char **inc_guest, **exc_guest;
         size_t ninc_guest, nexc_guest;
         bool report_stats;
+        uint64_t replay_queue;    /* ReplayQueue: value lists a replay may be ahead; 0 = any */
         bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
@@ -89,6 +94,8 @@ struct zvm_stats {
         uint64_t names_refused; /* values a guest wrote under names it may not use */
         uint64_t type_refused;  /* values whose type collectd does not know or takes otherwise */
         uint64_t files_done;
+        uint64_t replay_waits; /* times a replay waited for collectd's write threads */
+        uint64_t replay_ahead; /* the most value lists a replay was ahead of them */
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;
         double last_set_time; /* Unix seconds of the last good data set, 0 = none */
@@ -168,9 +175,22 @@ void zvm_reader_close(struct zvm_reader *r);
  */
 int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
 
-/* ---- replay (zvm_replay.c) ---- */
+/* ---- replay (zvm_replay.c, zvm_pace.c) ---- */
 /* Replay one file through the pipe; false (logged) if it could not be read. */
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
+
+struct zvm_pace {
+        uint64_t limit; /* 0: no pacing */
+        uint64_t seen;  /* the newest marker's count in collectd's cache */
+        uint64_t marks, waits, ahead_max;
+        double first_mark, last_mark; /* monotonic s */
+        bool probed;                  /* a marker reached the cache */
+        bool off;                     /* none did in time: pacing given up */
+        char name[5 * 128];           /* the marker's identifier, as the cache names it (5 names) */
+};
+void zvm_pace_init(struct zvm_pace *p, uint64_t limit);
+/* After a chunk of a replay: mark it, and wait while too far ahead of the writers. */
+void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop);
 
 double zvm_monotonic(void);
 

@@ -21,6 +21,33 @@ static const char *format_name(enum zd_format f)
         return ops ? ops->name : "unknown";
 }
 
+/* A replay's end: its counts into the shared stats, and one line in the log. */
+static void report(const char *path, const struct zd_stream *s, const struct zvm_pace *pace,
+                   bool ok, bool stopped)
+{
+        const struct zd_stats *st = zd_stream_stats(s);
+        zvm_stats_lock();
+        struct zvm_stats *z = zvm_stats();
+        z->sets += st->sets;
+        z->bytes += st->bytes;
+        z->files_done++;
+        z->replay_waits += pace->waits;
+        if (pace->ahead_max > z->replay_ahead)
+                z->replay_ahead = pace->ahead_max;
+        zvm_stats_unlock();
+        if (ok)
+                INFO(ZVM_PLUGIN " plugin: File \"%s\" (%s) replayed: %llu data sets, %llu records, "
+                                "%llu decode errors; waited %llu times for collectd's write "
+                                "threads, at most %llu value lists ahead of them",
+                     path, format_name(zd_stream_format(s)), (unsigned long long)st->sets,
+                     (unsigned long long)st->records, (unsigned long long)zd_stats_errors(st),
+                     (unsigned long long)pace->waits, (unsigned long long)pace->ahead_max);
+        else
+                ERROR(ZVM_PLUGIN " plugin: File \"%s\": %s after %llu data sets and %llu records",
+                      path, stopped ? "replay stopped by shutdown" : "not a readable monitor file",
+                      (unsigned long long)st->sets, (unsigned long long)st->records);
+}
+
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop)
 {
         FILE *f = fopen(path, "rb");
@@ -39,6 +66,8 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
                 fclose(f);
                 return false;
         }
+        struct zvm_pace pace;
+        zvm_pace_init(&pace, p->cfg->replay_queue);
         bool ok = true;
         size_t got;
         while (!*stop && (got = fread(buf, 1, 1u << 20, f)) > 0) {
@@ -47,6 +76,7 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
                         break;
                 }
                 zvm_pipe_publish(p);
+                zvm_pace_step(&pace, stop);
         }
         if (ferror(f)) {
                 ERROR(ZVM_PLUGIN " plugin: File \"%s\": read error: %s", path, strerror(errno));
@@ -56,22 +86,7 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
                 ok = false;
         zvm_pipe_publish(p);
 
-        const struct zd_stats *st = zd_stream_stats(s);
-        zvm_stats_lock();
-        struct zvm_stats *z = zvm_stats();
-        z->sets += st->sets;
-        z->bytes += st->bytes;
-        z->files_done++;
-        zvm_stats_unlock();
-        if (ok)
-                INFO(ZVM_PLUGIN " plugin: File \"%s\" (%s) replayed: %llu data sets, %llu records, "
-                                "%llu decode errors",
-                     path, format_name(zd_stream_format(s)), (unsigned long long)st->sets,
-                     (unsigned long long)st->records, (unsigned long long)zd_stats_errors(st));
-        else
-                ERROR(ZVM_PLUGIN " plugin: File \"%s\": %s after %llu data sets and %llu records",
-                      path, *stop ? "replay stopped by shutdown" : "not a readable monitor file",
-                      (unsigned long long)st->sets, (unsigned long long)st->records);
+        report(path, s, &pace, ok, *stop);
         zd_stream_free(s);
         free(buf);
         fclose(f);

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CD_MAXVL 4096
@@ -35,10 +36,58 @@ char *hostname_g = cd_hostname;
 /* Called first with every value list when set (the fuzz targets check identifiers here). */
 static void (*cd_on_dispatch)(value_list_t const *vl);
 
+/*
+ * collectd's value cache as its write threads leave it, for a replay's
+ * markers (plugin "zvm", instance "replay"; zvm_pace.c): the threads have
+ * taken the first cd_written value lists off the queue (SIZE_MAX: all), and
+ * move on by cd_write_step at every look into the cache.  cd_drop_marks
+ * markers are dropped first (WriteQueueLimitHigh); cd_cache_blind keeps
+ * every one out (a PreCacheChain).
+ */
+#define CD_MAXMARK 100000
+struct cd_mark {
+        size_t at; /* how many value lists were queued before it */
+        value_t v;
+};
+static struct cd_mark cd_marks[CD_MAXMARK];
+static size_t cd_nmarks, cd_ndispatched, cd_written = SIZE_MAX, cd_write_step, cd_drop_marks;
+static bool cd_cache_blind;
+
+int uc_get_value_by_name(const char *name, value_t **ret_values, size_t *ret_values_num);
+int uc_get_value_by_name(const char *name, value_t **ret_values, size_t *ret_values_num)
+{
+        if (cd_written != SIZE_MAX)
+                cd_written = cd_written + cd_write_step < cd_ndispatched
+                                 ? cd_written + cd_write_step
+                                 : cd_ndispatched;
+        char want[5 * DATA_MAX_NAME_LEN];
+        snprintf(want, sizeof(want), "%s/zvm-replay/total_values-dispatched", hostname_g);
+        size_t i = cd_nmarks;
+        while (i > 0 && cd_marks[i - 1].at >= cd_written)
+                i--;
+        if (cd_cache_blind || strcmp(name, want) != 0 || i == 0)
+                return -1;
+        *ret_values = malloc(sizeof(value_t));
+        if (!*ret_values)
+                return -1;
+        (*ret_values)[0] = cd_marks[i - 1].v;
+        *ret_values_num = 1;
+        return 0;
+}
+
 int plugin_dispatch_values(value_list_t const *vl)
 {
         if (cd_on_dispatch)
                 cd_on_dispatch(vl);
+        if (strcmp(vl->plugin, "zvm") == 0 && strcmp(vl->plugin_instance, "replay") == 0) {
+                if (cd_drop_marks) {
+                        cd_drop_marks--;
+                        return 0; /* collectd's drop: a success to the caller */
+                }
+                if (cd_nmarks < CD_MAXMARK)
+                        cd_marks[cd_nmarks++] = (struct cd_mark){cd_ndispatched, vl->values[0]};
+        }
+        cd_ndispatched++;
         if (cd_count_only) {
                 cd_ncounted++;
                 return 0;
@@ -94,6 +143,9 @@ __attribute__((unused)) static void cd_reset(void)
         cd_lastlog[0] = 0;
         cd_count_only = false; /* a counting test that failed half way leaves it set */
         cd_ncounted = 0;
+        cd_nmarks = cd_ndispatched = cd_write_step = cd_drop_marks = 0;
+        cd_written = SIZE_MAX;
+        cd_cache_blind = false;
 }
 
 __attribute__((unused)) static const struct cd_vl *cd_find(const char *host, const char *plugin,

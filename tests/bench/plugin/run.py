@@ -134,6 +134,8 @@ LoadPlugin logfile
         # The Device that never opens keeps the worker (and the plugin's state)
         # alive after the replay, as on a real system, so memory is read with
         # the state in place; ReportStats false keeps self-metrics out of the set.
+        # ReplayQueue 0: the replay runs ahead of the write thread as the null
+        # plugin does (README.md), with no pacing markers among the values.
         return """LoadPlugin zvm
 <Plugin zvm>
   File "{mw}"
@@ -141,6 +143,7 @@ LoadPlugin logfile
   RetryInterval 86400
   MaxRetryInterval 86400
   ReportStats false
+  ReplayQueue 0
 </Plugin>""".format(mw=mw, d=d)
 
     def null_source(self, rec):

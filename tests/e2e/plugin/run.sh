@@ -87,6 +87,7 @@ logged vg 'replayed: 100 data sets'
 [ ! -s "$T/vg/valgrind.log" ] || { cat "$T/vg/valgrind.log"; fail "valgrind reported errors or leaks"; }
 [ "$(csvlast vg collector/zvm-reader/total_events-open_failures)" -ge 10 ] || fail "valgrind run: reconnect loop did not run"
 
+. "$TOP/tests/e2e/plugin/pace.sh"
 fi
 
 . "$TOP/tests/e2e/plugin/device.sh"

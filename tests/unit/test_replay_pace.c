@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A replay's pace (zvm_pace.c) against cd_stubs.h's model of collectd's
+ * write threads and value cache: the replay stays within ReplayQueue value
+ * lists of the writers, however slow they are, and gets every value through;
+ * a marker dropped by collectd is sent again; a marker kept out of the cache
+ * turns pacing off instead of holding the replay for ever.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cd_stubs.h"
+
+#include "zvm.h"
+
+static const atomic_bool running = false;
+
+/* One chunk of a replay: n value lists handed over, as the dispatcher counts them. */
+static void chunk(size_t n)
+{
+        value_t v = {.gauge = 1};
+        value_list_t vl = VALUE_LIST_INIT;
+        vl.values = &v;
+        vl.values_len = 1;
+        snprintf(vl.plugin, sizeof(vl.plugin), "cpu");
+        snprintf(vl.type, sizeof(vl.type), "percent");
+        for (size_t i = 0; i < n; i++)
+                assert_int_equal(plugin_dispatch_values(&vl), 0);
+        zvm_stats_add(&zvm_stats()->dispatched, n);
+}
+
+static void fresh(void)
+{
+        cd_reset();
+        zvm_stats_reset();
+        cd_count_only = true; /* the markers are kept in cd_marks */
+}
+
+/* The value lists still queued for the write threads, markers included. */
+static size_t queued(void)
+{
+        return cd_ndispatched - (cd_written < cd_ndispatched ? cd_written : cd_ndispatched);
+}
+
+/*
+ * 200 chunks of 300 value lists against writers that take 50 per look into
+ * the cache: unpaced, all 60,000 would be queued at the end.  Paced at 1,000
+ * the queue never holds more than the limit, the chunk that was on its way
+ * and its marker; the writers take everything.
+ */
+static void replay_held_to_its_queue(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0;
+        cd_write_step = 50;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        size_t most = 0;
+        for (int i = 0; i < 200; i++) {
+                chunk(300);
+                zvm_pace_step(&p, &running);
+                if (queued() > most)
+                        most = queued();
+        }
+        assert_true(most <= 1000 + 300 + 2);
+        assert_true(p.waits > 10);
+        assert_false(p.off);
+        assert_true(p.ahead_max > 1000 && p.ahead_max <= 1300);
+        assert_int_equal(p.marks, cd_nmarks);
+        /* each marker carries the count handed over before it */
+        for (size_t i = 1; i < cd_nmarks; i++)
+                assert_true(cd_marks[i].v.derive >= cd_marks[i - 1].v.derive);
+        assert_int_equal(cd_marks[cd_nmarks - 1].v.derive, 200 * 300);
+        assert_int_equal(zvm_stats()->dispatched, 60000);
+}
+
+/* ReplayQueue 0: no markers, no waits, everything queued at once. */
+static void replay_unpaced_at_zero(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0;
+        cd_write_step = 50;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 0);
+        for (int i = 0; i < 20; i++) {
+                chunk(300);
+                zvm_pace_step(&p, &running);
+        }
+        assert_int_equal(cd_nmarks, 0);
+        assert_int_equal(p.waits, 0);
+        assert_int_equal(queued(), 6000);
+}
+
+/* The marker is the self-metric the cache is asked for: collectd's host, zvm-replay. */
+static void marker_names_what_the_cache_is_asked(void **state)
+{
+        (void)state;
+        fresh();
+        cd_count_only = false;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        zvm_stats_add(&zvm_stats()->dispatched, 7);
+        zvm_pace_step(&p, &running);
+        assert_int_equal(cd_nvl, 1);
+        assert_string_equal(cd_vls[0].host, "collector");
+        assert_string_equal(cd_vls[0].plugin, "zvm");
+        assert_string_equal(cd_vls[0].pinst, "replay");
+        assert_string_equal(cd_vls[0].type, "total_values");
+        assert_string_equal(cd_vls[0].tinst, "dispatched");
+        assert_int_equal(cd_vls[0].v[0].derive, 7);
+        assert_string_equal(p.name, "collector/zvm-replay/total_values-dispatched");
+}
+
+/*
+ * collectd dropped the marker a wait was for (WriteQueueLimitHigh): after a
+ * second without progress a new one goes out and the wait ends.
+ */
+static void dropped_marker_sent_again(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0;
+        cd_write_step = 100;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        chunk(100);
+        zvm_pace_step(&p, &running); /* the first marker, which reaches the cache */
+        chunk(2000);
+        cd_drop_marks = 1;
+        zvm_pace_step(&p, &running);
+        assert_int_equal(p.waits, 1);
+        assert_true(p.marks >= 3);
+        assert_true(queued() <= 500 + 1);
+        assert_false(p.off);
+}
+
+/*
+ * A PreCacheChain keeps every marker out of the cache: after ten seconds
+ * the replay goes on without pacing, and says so once.
+ */
+static void marker_never_cached_turns_pacing_off(void **state)
+{
+        (void)state;
+        fresh();
+        cd_cache_blind = true;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        chunk(5000);
+        zvm_pace_step(&p, &running);
+        assert_true(p.off);
+        assert_non_null(strstr(cd_lastlog, "did not reach collectd's value cache"));
+        int logs = cd_nlog;
+        size_t marks = cd_nmarks;
+        chunk(5000);
+        zvm_pace_step(&p, &running);
+        assert_int_equal(cd_nlog, logs);
+        assert_int_equal(cd_nmarks, marks);
+}
+
+/* Shutdown ends a wait at once. */
+static void shutdown_ends_a_wait(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0; /* writers that never move */
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        chunk(100);
+        zvm_pace_step(&p, &running);
+        chunk(5000);
+        static const atomic_bool stopping = true;
+        zvm_pace_step(&p, &stopping);
+        assert_int_equal(p.waits, 1);
+        assert_false(p.off);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(replay_held_to_its_queue),
+            cmocka_unit_test(replay_unpaced_at_zero),
+            cmocka_unit_test(marker_names_what_the_cache_is_asked),
+            cmocka_unit_test(dropped_marker_sent_again),
+            cmocka_unit_test(marker_never_cached_turns_pacing_off),
+            cmocka_unit_test(shutdown_ends_a_wait),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
