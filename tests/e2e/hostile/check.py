@@ -294,7 +294,7 @@ def main(a):
     if sysrows < 100:
         fail("only %d rows of CP data under %s" % (sysrows, system))
     reader_types = ("total_objects", "total_bytes", "total_events", "total_values", "errors",
-                    "gauge", "timestamp")
+                    "gauge", "timestamp", "queue_length")
     for ident in tree.get(coll, {}):
         pl, ty = ident.split("/", 1)
         if pl != "zvm-reader" or not ty.startswith(reader_types):
