@@ -172,7 +172,8 @@ def main(a):
         if s < 0:
             continue
         for vl in json.loads(line[s:]):
-            if vl.get("plugin_instance") == "reader":
+            # the plugin's own: its counters and a replay's pacing markers (collectd's interval)
+            if vl.get("plugin_instance") in ("reader", "replay"):
                 continue
             n_iv += 1
             if interval is None or abs(vl["interval"] - interval) > 1e-6:
