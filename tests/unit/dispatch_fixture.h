@@ -7,24 +7,10 @@
 #ifndef DISPATCH_FIXTURE_H
 #define DISPATCH_FIXTURE_H
 
+#include "cd_cfitem.h"
 #include "metric/met_module.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
-
-/* A configuration item of n string values (s0, s1). */
-static oconfig_value_t vals[8];
-static inline oconfig_item_t item(const char *key, int n, const char *s0, const char *s1)
-{
-        oconfig_item_t ci;
-        memset(&ci, 0, sizeof(ci));
-        ci.key = (char *)key;
-        ci.values = vals;
-        ci.values_num = n;
-        vals[0].type = vals[1].type = OCONFIG_TYPE_STRING;
-        vals[0].value.string = (char *)s0;
-        vals[1].value.string = (char *)s1;
-        return ci;
-}
 
 /* A metric as a module would emit it. */
 static inline struct zm_metric metric(enum zm_scope scope, const char *guest, uint8_t dom,

@@ -12,6 +12,7 @@
 #include "vec_appl.h"
 
 #include "cd_stubs.h"
+#include "cd_cfitem.h"
 
 #include "base/tod.h"
 #include "kept_metric.h"
@@ -328,21 +329,8 @@ static void selection_refuses_bad_entries(void **state)
         zm_procsel_free(sel);
 }
 
-static oconfig_value_t vals[4], gvals[2];
+static oconfig_value_t gvals[2];
 static oconfig_item_t child;
-
-static oconfig_item_t item(const char *key, int n, const char *s0, const char *s1)
-{
-        oconfig_item_t ci;
-        memset(&ci, 0, sizeof(ci));
-        ci.key = (char *)key;
-        ci.values = vals;
-        ci.values_num = n;
-        vals[0].type = vals[1].type = OCONFIG_TYPE_STRING;
-        vals[0].value.string = (char *)s0;
-        vals[1].value.string = (char *)s1;
-        return ci;
-}
 
 static void plugin_options(void **state)
 {
