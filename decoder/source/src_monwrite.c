@@ -83,11 +83,8 @@ static bool parse_control(const uint8_t *blk, struct zd_mce *ent, size_t *nent)
         return true;
 }
 
-/*
- * Decode the group in hand (complete, or cut short when truncated), its
- * page images at img: s->img, or the input itself (group_in_place).
- */
-static void decode_group(struct mw_state *s, const uint8_t *img, bool truncated)
+/* Decode the group in hand (complete, or cut short when truncated). */
+static void decode_group(struct mw_state *s, bool truncated)
 {
         struct zd_decoder *d = s->d;
         struct zd_pos pos = {.set = s->group - 1, .block = s->ctl_block};
@@ -120,7 +117,7 @@ static void decode_group(struct mw_state *s, const uint8_t *img, bool truncated)
                         first_idx = 0;
                 }
                 const uint8_t *at =
-                    have ? img + first_idx * ZD_MW_BLOCK + (m->start & 0xFFF) : NULL;
+                    have ? s->img + first_idx * ZD_MW_BLOCK + (m->start & 0xFFF) : NULL;
                 d->st.mces++;
                 d->st.bytes += have;
                 struct zd_pos base = {
@@ -142,11 +139,11 @@ static void on_block(struct mw_state *s, const uint8_t *blk)
         bool is_ctl = parse_control(blk, ent, &n);
 
         if (s->in_group && is_ctl) /* a new group before this one was complete */
-                decode_group(s, s->img, true);
+                decode_group(s, true);
         if (s->in_group) {
                 memcpy(s->img + s->got * ZD_MW_BLOCK, blk, ZD_MW_BLOCK);
                 if (++s->got == s->npages)
-                        decode_group(s, s->img, false);
+                        decode_group(s, false);
                 return;
         }
         if (!is_ctl) {
@@ -178,7 +175,7 @@ static void on_block(struct mw_state *s, const uint8_t *blk)
         s->got = 0;
         s->in_group = true;
         if (s->npages == 0)
-                decode_group(s, s->img, false);
+                decode_group(s, false);
 }
 
 static int mw_detect(zd_view head)
@@ -204,38 +201,11 @@ static void *mw_create(struct zd_decoder *d)
         return s;
 }
 
-/*
- * A group whose page images all lie in the input at off is decoded there:
- * copying each image into img was most of a replay's walk (make
- * bench-decode).  Only when none of them is a control record; otherwise
- * the block-by-block path decides what the group lost.  The bytes used, or
- * 0 when the group was not decoded here.
- */
-static size_t group_in_place(struct mw_state *s, zd_view b, size_t off)
-{
-        struct zd_mce ent[ZD_MW_MAX_ENTRIES];
-        size_t n, need = s->npages * ZD_MW_BLOCK;
-        if (!s->in_group || s->got || s->have || b.n - off < need)
-                return 0;
-        for (size_t k = 0; k < s->npages; k++)
-                if (parse_control(b.p + off + k * ZD_MW_BLOCK, ent, &n))
-                        return 0;
-        s->got = s->npages;
-        decode_group(s, b.p + off, false);
-        s->blockno += s->npages;
-        return need;
-}
-
 static int mw_feed(void *st, zd_view b)
 {
         struct mw_state *s = st;
         size_t off = 0;
         while (off < b.n) {
-                size_t whole = group_in_place(s, b, off);
-                if (whole) {
-                        off += whole;
-                        continue;
-                }
                 /* A whole block in the input is used where it lies; only one split
                  * between two calls is put together in blk. */
                 const uint8_t *blk = b.p + off;
@@ -278,7 +248,7 @@ static int mw_finish(void *st)
                 s->have = 0;
         }
         if (s->in_group)
-                decode_group(s, s->img, true);
+                decode_group(s, true);
         return 0;
 }
 

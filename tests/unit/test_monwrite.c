@@ -158,11 +158,9 @@ static void group_cut_short_by_next_control(void **state)
 }
 
 /*
- * A group whose page images are all in the fed bytes is decoded where it
- * lies, other whole blocks are copied into the group's images, split ones
- * are joined first: a file of a group, garbage, a group cut short (its
- * pages run into the next control record) and a whole group gives the same
- * records, positions and errors in any chunk size.
+ * Whole blocks are decoded where they lie in the fed bytes, split ones are
+ * joined first: a file of a group, garbage, a group cut short and a whole
+ * group gives the same records, positions and errors in any chunk size.
  */
 static void any_chunk_size_is_the_same(void **state)
 {
