@@ -88,3 +88,18 @@ not_logged() { ! grep -q -- "$2" "$T/$1/collectd.log" || { grep -- "$2" "$T/$1/c
 
 # The last value collectd wrote for an identifier (csv), e.g. csvlast NAME host/zvm-reader/gauge-connected
 csvlast() { tail -qn1 "$T/$1/csv/$2"-* 2>/dev/null | tail -n1 | cut -d, -f2; }
+
+# csv_settle DIR PAUSE [CMD...]: until the csv files under DIR stop growing
+# (at most 300 looks, PAUSE s apart), running CMD at each look.  The
+# collector's own self-metrics grow every second: left out.
+csv_settle() {
+	local dir=$1 pause=$2 prev=-1 now
+	shift 2
+	for _ in $(seq 300); do
+		[ $# -eq 0 ] || "$@"
+		now=$(find "$dir" -path "$dir/collector" -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+		[ "$now" = "$prev" ] && return 0
+		prev=$now
+		sleep "$pause"
+	done
+}

@@ -6,28 +6,26 @@
 # write threads through collectd's own value cache and never let its queue
 # grow as the unpaced one did.  Memory is the measure, not time.
 
+# peak_rss: replay_run's peak raised to its collectd's VmRSS now (its locals pid, peak).
+peak_rss() {
+	local r
+	r=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+	[ -z "$r" ] || [ "$r" -le "$peak" ] || peak=$r
+}
+
 # replay_run NAME: collectd until the replay is logged and csv stops growing;
 # its peak VmRSS (kB) in $T/NAME/peak_kb.
 replay_run() {
-	local d="$T/$1" peak=0 prev=-1 now r pid
+	local d="$T/$1" peak=0 pid
 	"$COLLECTD" -f -C "$d/collectd.conf" >"$d/stdout" 2>&1 &
 	pid=$!
 	for _ in $(seq 1200); do
-		r=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
-		[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
+		peak_rss
 		grep -q "replayed: " "$d/collectd.log" 2>/dev/null && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	for _ in $(seq 300); do
-		r=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
-		[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
-		# (the collector's own self-metrics grow every second: left out)
-		now=$(find "$d/csv" -path "$d/csv/collector" -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-		[ "$now" = "$prev" ] && break
-		prev=$now
-		sleep 1
-	done
+	csv_settle "$d/csv" 1 peak_rss
 	kill -TERM $pid 2>/dev/null || true
 	wait $pid || true
 	grep -q "Exiting normally" "$d/collectd.log" || { tail "$d/collectd.log"; fail "$1: no clean shutdown"; }

@@ -52,14 +52,7 @@ for _ in $(seq 1800); do
 	kill -0 $CD 2>/dev/null || break
 	sleep 1
 done
-prev=-1
-for _ in $(seq 300); do
-	# (the collector's own self-metrics grow every second: left out)
-	now=$(find "$T/cd/csv" -path "$T/cd/csv/collector" -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-	[ "$now" = "$prev" ] && break
-	prev=$now
-	sleep 2
-done
+csv_settle "$T/cd/csv" 2
 kill -TERM $CD 2>/dev/null || true
 rc=0
 wait $CD || rc=$?
