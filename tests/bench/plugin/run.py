@@ -135,7 +135,8 @@ LoadPlugin logfile
         # alive after the replay, as on a real system, so memory is read with
         # the state in place; ReportStats false keeps self-metrics out of the set.
         # ReplayQueue 0: the replay runs ahead of the write thread as the null
-        # plugin does (README.md), with no pacing markers among the values.
+        # plugin does (README.md), with no pacing markers among the values;
+        # BENCH_PACE=N holds both to N value lists ahead.
         return """LoadPlugin zvm
 <Plugin zvm>
   File "{mw}"
@@ -143,15 +144,15 @@ LoadPlugin logfile
   RetryInterval 86400
   MaxRetryInterval 86400
   ReportStats false
-  ReplayQueue 0
-</Plugin>""".format(mw=mw, d=d)
+  ReplayQueue {pace}
+</Plugin>""".format(mw=mw, d=d, pace=pace())
 
     def null_source(self, rec):
         return """LoadPlugin bench_replay
 <Plugin bench_replay>
   File "{rec}"
   MaxInFlight {n}
-</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT", "0"))
+</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT") or pace())
 
     def run(self, name, source_fn, done_texts, record=None, expect=0):
         """One collectd run; returns the result dict (done=0 if it timed out)."""
@@ -402,6 +403,11 @@ def ir_row(guests, iv, n0, z0, u0, n, series, z, u):
             "%.2f" % ((iu + io) / iu)] + whole
 
 
+def pace():
+    """BENCH_PACE: how far ahead of collectd's write thread both sources may run (0: no limit)."""
+    return str(int(os.environ.get("BENCH_PACE") or "0"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--top", default=".")
@@ -415,9 +421,10 @@ def main():
         repeat = int(env("BENCH_REPEAT", "0"))
         timeout = float(env("BENCH_TIMEOUT", "1800"))
         wthreads = int(env("BENCH_WRITE_THREADS", "1"))
+        pace()
     except ValueError:
-        die("BENCH_SIZES, BENCH_INTERVALS, BENCH_REPEAT, BENCH_TIMEOUT and BENCH_WRITE_THREADS "
-            "take numbers")
+        die("BENCH_SIZES, BENCH_INTERVALS, BENCH_REPEAT, BENCH_TIMEOUT, BENCH_WRITE_THREADS and "
+            "BENCH_PACE take numbers")
     if not sizes or min(sizes) < 20:
         die("BENCH_SIZES needs guest counts of at least 20")
     if intervals < STEADY_FROM + 2:
@@ -456,6 +463,9 @@ def main():
     print(" CPU = all collectd threads; RSS = RssAnon after malloc_trim, with the plugin's state "
           "held; heap = malloc's bytes in use then (mallinfo2), without the freed write-queue "
           "copies malloc keeps in pieces; WriteThreads %d)" % wthreads)
+    if pace() != "0":
+        print("(BENCH_PACE: both sources held to %s value lists ahead of the write thread: the "
+              "zvm plugin by its ReplayQueue, the null plugin by MaxInFlight)" % pace())
     head, width, unit = (IR_HEAD, IR_WIDTH, "instructions") if ir else (HEAD, WIDTH, "ns")
     if ir:
         print(" BENCH_IR: instructions of all collectd threads under callgrind, up to the last "
