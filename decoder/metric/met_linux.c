@@ -377,6 +377,21 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
 }
 
 /* A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM. */
+/* false (counted) if the buffer's stamp has not changed since its last sample. */
+static bool fresh(struct zm_engine *e, struct lx_state *s, const struct zd_appl *a, uint64_t ts)
+{
+        switch (zd_appl_tracker_check(s->fresh, a, ts)) {
+        case ZD_TRACK_STALE:
+                zm_counters_mut(e)->appl_stale++;
+                return false;
+        case ZD_TRACK_UNTRACKED:
+                zm_counters_mut(e)->appl_untracked++;
+                return true;
+        default:
+                return true;
+        }
+}
+
 static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
                       const struct zd_appl *a)
 {
@@ -390,10 +405,8 @@ static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_r
                 zm_counters_mut(e)->appl_sync++;
                 return;
         }
-        if (!zd_appl_tracker_fresh(s->fresh, a, ts)) {
-                zm_counters_mut(e)->appl_stale++;
+        if (!fresh(e, s, a, ts))
                 return;
-        }
         if (a->recnum == ZD_LX_MEM)
                 lx_mem(e, s, r, a, ts);
         else if (a->recnum == ZD_LX_OS)
@@ -417,10 +430,8 @@ static void lnxappl(struct zm_engine *e, struct lx_state *s, const struct zd_rec
                 bad(e, a, "LNXAPPL data header lengths lie");
                 return;
         }
-        if (!zd_appl_tracker_fresh(s->fresh, a, secs)) {
-                zm_counters_mut(e)->appl_stale++;
+        if (!fresh(e, s, a, secs))
                 return;
-        }
         /* Beyond year 9999 the stamp is damage, not a time. */
         if (secs > UINT64_C(253402300799)) {
                 bad(e, a, "LNXAPPL time stamp out of range");

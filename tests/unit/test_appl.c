@@ -239,6 +239,58 @@ static void tracker_remembers_fifty_thousand_linux_guests(void **state)
         zd_appl_tracker_free(t);
 }
 
+/*
+ * A guest chooses its product ids (CP stamps only the userid): one that
+ * invents them gets its first 256 remembered, the rest reported every time
+ * as untracked, and its flood never makes the tracker forget another
+ * guest's buffer.  Before the per-guest bound, 2^19 invented ids made the
+ * shared table start over, and LINUX02's unchanged buffer came back fresh.
+ */
+static void tracker_bounds_each_guest_to_its_own_ids(void **state)
+{
+        (void)state;
+        struct zd_appl_tracker *t = zd_appl_tracker_new();
+        assert_non_null(t);
+        struct zd_appl evil, good;
+        struct zd_record r = mem_record(2, "EVIL", 42, 1, 1);
+        assert_int_equal(zd_appl_parse(&r, &evil), ZD_E_NONE);
+        r = mem_record(2, "LINUX02", 42, 1, 1);
+        assert_int_equal(zd_appl_parse(&r, &good), ZD_E_NONE);
+        assert_int_equal(zd_appl_tracker_check(t, &good, 5), ZD_TRACK_FRESH);
+
+        /* Ids 0..255 are remembered: fresh once, then stale. */
+        for (uint32_t i = 0; i < 256; i++) {
+                be32(evil.prodid + 12, i);
+                assert_int_equal(zd_appl_tracker_check(t, &evil, 9), ZD_TRACK_FRESH);
+        }
+        for (uint32_t i = 0; i < 256; i++) {
+                be32(evil.prodid + 12, i);
+                assert_int_equal(zd_appl_tracker_check(t, &evil, 9), ZD_TRACK_STALE);
+        }
+        /* The 257th and every later one: reported each time, never remembered. */
+        be32(evil.prodid + 12, 256);
+        assert_int_equal(zd_appl_tracker_check(t, &evil, 9), ZD_TRACK_UNTRACKED);
+        assert_int_equal(zd_appl_tracker_check(t, &evil, 9), ZD_TRACK_UNTRACKED);
+        assert_true(zd_appl_tracker_fresh(t, &evil, 9));
+
+        /* A flood past the whole table's bound (2^19) from the one guest. */
+        size_t untracked = 0;
+        for (uint32_t i = 256; i < (1u << 19) + 4096; i++) {
+                be32(evil.prodid + 12, i);
+                untracked += zd_appl_tracker_check(t, &evil, 9) == ZD_TRACK_UNTRACKED;
+        }
+        assert_int_equal(untracked, (1u << 19) + 4096 - 256);
+        assert_int_equal(zd_appl_tracker_check(t, &good, 5), ZD_TRACK_STALE);
+        be32(evil.prodid + 12, 7);
+        assert_int_equal(zd_appl_tracker_check(t, &evil, 9), ZD_TRACK_STALE);
+
+        /* Another guest still gets ids of its own. */
+        good.prodid[9] = 2;
+        assert_int_equal(zd_appl_tracker_check(t, &good, 5), ZD_TRACK_FRESH);
+        assert_int_equal(zd_appl_tracker_check(t, &good, 5), ZD_TRACK_STALE);
+        zd_appl_tracker_free(t);
+}
+
 static void examine_counts_sync_stale_and_lies(void **state)
 {
         (void)state;
@@ -310,6 +362,7 @@ int main(void)
             cmocka_unit_test(refuses_lying_offsets_and_lengths),
             cmocka_unit_test(tracker_finds_stale_records),
             cmocka_unit_test(tracker_remembers_fifty_thousand_linux_guests),
+            cmocka_unit_test(tracker_bounds_each_guest_to_its_own_ids),
             cmocka_unit_test(examine_counts_sync_stale_and_lies),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

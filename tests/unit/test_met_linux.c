@@ -411,6 +411,45 @@ static void metric_ids_follow_names_and_guest(void **state)
         zm_engine_free(e);
 }
 
+/*
+ * Product ids are the guest's to choose: past the 256 remembered for one
+ * guest, its samples are reported every time and counted, and another
+ * guest's unchanged buffer stays stale.
+ */
+static void invented_product_ids_counted_as_untracked(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        uint8_t data[144], rec[256], pid[16];
+        mem_data(data, TS, 5, 5);
+        vec_lx_prodid(pid, 1, "00");
+        size_t len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
+        feed(e, rec, len);
+        /* 256 ids (every record number at mod level 00), then a 257th: MEM at mod 01. */
+        for (uint32_t i = 0; i < 256; i++) {
+                pid[9] = (uint8_t)i;
+                len = vec_d10(rec, 2, "EVIL", pid, data, 144);
+                feed(e, rec, len);
+        }
+        vec_lx_prodid(pid, 1, "01");
+        len = vec_d10(rec, 2, "EVIL", pid, data, 144);
+        feed(e, rec, len);
+        const struct zm_counters *c = zm_engine_counters(e);
+        assert_int_equal(c->appl_untracked, 1);
+        assert_int_equal(c->appl_stale, 0);
+        size_t before = g.n;
+        feed(e, rec, len); /* the 257th id again: reported again, counted again */
+        assert_int_equal(c->appl_untracked, 2);
+        assert_int_equal(g.n, before + 11);
+        vec_lx_prodid(pid, 1, "00");
+        len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
+        feed(e, rec, len);
+        assert_int_equal(c->appl_stale, 1);
+        assert_int_equal(g.n, before + 11);
+        zm_engine_free(e);
+}
+
 static void other_products_ignored(void **state)
 {
         (void)state;
@@ -431,6 +470,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(mem_maps_to_memory_swap_vmem),
             cmocka_unit_test(mem_sync_mismatch_dropped_and_stale_not_repeated),
+            cmocka_unit_test(invented_product_ids_counted_as_untracked),
             cmocka_unit_test(os_maps_load_processes_cpu),
             cmocka_unit_test(os_mod00_has_no_steal),
             cmocka_unit_test(os_lying_cpu_area_is_bad),

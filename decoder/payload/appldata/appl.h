@@ -73,7 +73,18 @@ enum zd_err_kind zd_lx_os_cpus(const struct zd_appl *a, struct zd_lx_cpus *out);
 struct zd_appl_tracker;
 struct zd_appl_tracker *zd_appl_tracker_new(void);
 void zd_appl_tracker_free(struct zd_appl_tracker *t);
-/* true if the record is new; false if stale (same userid, product id and timestamp). */
+/*
+ * A guest chooses its product ids, CP its userid: each guest has
+ * ZD_TRACK_PER_GUEST ids remembered, so one that invents ids cannot push
+ * other guests' buffers out of the table.  Its records past that many are
+ * ZD_TRACK_UNTRACKED: reported as new (hiding data would be worse), for it
+ * alone.
+ */
+#define ZD_TRACK_PER_GUEST 256 /* monwriter's default max_bufs (255) and the kernel's three */
+enum zd_track { ZD_TRACK_FRESH, ZD_TRACK_STALE, ZD_TRACK_UNTRACKED };
+enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_appl *a,
+                                    uint64_t timestamp);
+/* true if new or untracked; false if stale (same userid, product id and timestamp). */
 bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp);
 
 /*

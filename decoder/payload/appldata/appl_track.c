@@ -3,14 +3,23 @@
  * Staleness: the guest refreshes its buffer on its own (virtual CPU time)
  * clock, CP copies it at every sample interval, so an idle guest's record
  * is delivered again unchanged.  The tracker remembers the last timestamp per
- * (userid, product id) in an open-addressing hash table.  A hostile stream
- * could invent unlimited keys; past TRACK_MAX the table starts over, which
- * costs at most one duplicate report per buffer.  TRACK_MAX is sized for
- * the largest system we measure: 50,000 Linux guests with three kernel
- * buffers and two LNXAPPL summaries each (250,000) fit twice over.  At the
- * old 65,536 such a system started over every interval, and every idle
- * guest's unchanged buffers were reported again.  The cost is the worst
- * case: a table of 2^20 slots of 40 bytes, after 524,288 keys.
+ * (userid, product id) in an open-addressing hash table.
+ *
+ * The userid is CP's, the product id the guest's own: a guest can invent
+ * ids without end.  So each guest has at most ZD_TRACK_PER_GUEST ids
+ * remembered (the monwriter driver's default limit of 255 buffers, all
+ * programs of the guest together, plus the kernel's three); its others are
+ * reported every time, which costs it alone a repeat that the consumer drops
+ * as same-time.  Before, a flood of ids filled the shared table and made it
+ * start over for every guest.
+ *
+ * TRACK_MAX still bounds the whole (more than 2,048 guests that all invent
+ * ids): past it the table starts over, which costs at most one
+ * duplicate report per buffer.  It is sized for the largest system we
+ * measure: 50,000 Linux guests with three kernel buffers and two LNXAPPL
+ * summaries each (250,000) fit twice over.  At the old 65,536 such a system
+ * started over every interval.  Worst case: 2^20 slots of 40 bytes and a
+ * guest table of the system's userids.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +40,18 @@ struct slot {
         uint64_t ts;
 };
 
+/* Product ids remembered per userid. */
+struct guest {
+        uint64_t user;
+        uint32_t ids;
+        bool used;
+};
+
 struct zd_appl_tracker {
         struct slot *s;
         size_t cap, n; /* cap is a power of two, kept at most half full */
+        struct guest *g;
+        size_t gcap, gn; /* the same for the guests */
 };
 
 struct zd_appl_tracker *zd_appl_tracker_new(void)
@@ -41,10 +59,11 @@ struct zd_appl_tracker *zd_appl_tracker_new(void)
         struct zd_appl_tracker *t = calloc(1, sizeof(*t));
         if (!t)
                 return NULL;
-        t->cap = 64;
+        t->cap = t->gcap = 64;
         t->s = calloc(t->cap, sizeof(*t->s));
-        if (!t->s) {
-                free(t);
+        t->g = calloc(t->gcap, sizeof(*t->g));
+        if (!t->s || !t->g) {
+                zd_appl_tracker_free(t);
                 return NULL;
         }
         return t;
@@ -52,8 +71,10 @@ struct zd_appl_tracker *zd_appl_tracker_new(void)
 
 void zd_appl_tracker_free(struct zd_appl_tracker *t)
 {
-        if (t)
+        if (t) {
                 free(t->s);
+                free(t->g);
+        }
         free(t);
 }
 
@@ -72,11 +93,45 @@ static struct slot *lookup(struct slot *s, size_t cap, const struct key *k)
                         return &s[i];
 }
 
+static struct guest *guest_at(struct guest *g, size_t cap, uint64_t user)
+{
+        for (size_t i = (size_t)zh_u64(ZH_SEED, user) & (cap - 1);; i = (i + 1) & (cap - 1))
+                if (!g[i].used || g[i].user == user)
+                        return &g[i];
+}
+
+/* The guest's count of remembered ids, made if new; NULL when out of memory. */
+static struct guest *guest_of(struct zd_appl_tracker *t, uint64_t user)
+{
+        struct guest *e = guest_at(t->g, t->gcap, user);
+        if (e->used)
+                return e;
+        if (2 * (t->gn + 1) > t->gcap) {
+                size_t cap = t->gcap * 2;
+                struct guest *g = calloc(cap, sizeof(*g));
+                if (!g)
+                        return NULL;
+                for (size_t i = 0; i < t->gcap; i++)
+                        if (t->g[i].used)
+                                *guest_at(g, cap, t->g[i].user) = t->g[i];
+                free(t->g);
+                t->g = g;
+                t->gcap = cap;
+                e = guest_at(g, cap, user);
+        }
+        e->used = true;
+        e->user = user;
+        t->gn++;
+        return e;
+}
+
 static bool grow(struct zd_appl_tracker *t)
 {
         if (t->n >= TRACK_MAX) {
+                /* The guests' counts start over with the table they count in. */
                 memset(t->s, 0, t->cap * sizeof(*t->s));
-                t->n = 0;
+                memset(t->g, 0, t->gcap * sizeof(*t->g));
+                t->n = t->gn = 0;
                 return true;
         }
         size_t cap = t->cap * 2;
@@ -92,25 +147,37 @@ static bool grow(struct zd_appl_tracker *t)
         return true;
 }
 
-bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp)
+enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_appl *a,
+                                    uint64_t timestamp)
 {
         if (!t)
-                return true;
+                return ZD_TRACK_FRESH;
         struct key k = key_of(a);
         struct slot *e = lookup(t->s, t->cap, &k);
         if (e->used) {
                 bool fresh = e->ts != timestamp;
                 e->ts = timestamp;
-                return fresh;
+                return fresh ? ZD_TRACK_FRESH : ZD_TRACK_STALE;
         }
         if (2 * (t->n + 1) > t->cap) {
                 if (!grow(t))
-                        return true; /* out of memory: report rather than hide data */
+                        return ZD_TRACK_FRESH; /* out of memory: report rather than hide data */
                 e = lookup(t->s, t->cap, &k);
         }
+        struct guest *g = guest_of(t, k.user);
+        if (!g)
+                return ZD_TRACK_FRESH;
+        if (g->ids >= ZD_TRACK_PER_GUEST)
+                return ZD_TRACK_UNTRACKED;
+        g->ids++;
         e->used = true;
         e->k = k;
         e->ts = timestamp;
         t->n++;
-        return true;
+        return ZD_TRACK_FRESH;
+}
+
+bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp)
+{
+        return zd_appl_tracker_check(t, a, timestamp) != ZD_TRACK_STALE;
 }
