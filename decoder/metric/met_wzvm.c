@@ -15,6 +15,7 @@
 
 #include "payload/appldata/appl.h"
 #include "base/hash.h"
+#include "base/quota.h"
 #include "metric/met_module.h"
 #include "payload/wzvm/wzvm_format.h"
 
@@ -34,6 +35,12 @@ struct wz_buf {
  * series before) a big system started over every interval and sent every
  * unchanged value on to be dropped downstream.  Worst case, after a flood:
  * 2^22 series slots of 16 bytes and 2^19 buffers.
+ *
+ * Each guest has a share of both (base/quota.h): ZD_TRACK_PER_GUEST buffers,
+ * as many series as MaxSeriesPerGuest lets it have (the rest would be capped
+ * further on anyway).  Past its share a guest's records and values are
+ * reported without the check and counted (appl_untracked), so a guest that
+ * invents names fills its own share, never the table other guests rely on.
  */
 #define WZ_MAX_SEEN (1u << 21)
 #define WZ_MAX_BUFS (1u << 19)
@@ -45,16 +52,23 @@ struct wz_state {
         struct wz_buf *bufs;
         size_t nbufs, capbufs;
         struct zh_index bufix;
+        struct zq_table bufs_held;
         struct wz_seen *seen;
         size_t nseen, capseen;
+        struct zq_table seen_held;
+        uint32_t seen_share; /* series per guest remembered in seen */
         bool logged[ZD_E__COUNT + 1];
         bool logged_wide;
 };
 
 static void *wz_create(struct zm_engine *e)
 {
-        (void)e;
-        return calloc(1, sizeof(struct wz_state));
+        struct wz_state *s = calloc(1, sizeof(*s));
+        if (!s)
+                return NULL;
+        size_t cap = zm_engine_options(e)->max_series_per_guest;
+        s->seen_share = cap && cap < WZ_MAX_SEEN ? (uint32_t)cap : WZ_MAX_SEEN;
+        return s;
 }
 
 static void wz_destroy(void *p)
@@ -65,6 +79,8 @@ static void wz_destroy(void *p)
         free(s->bufs);
         zh_free(&s->bufix);
         free(s->seen);
+        zq_free(&s->bufs_held);
+        zq_free(&s->seen_held);
         free(s);
 }
 
@@ -87,7 +103,8 @@ static bool buf_eq(const void *ctx, size_t pos)
 }
 
 /* Is this record newer than the last one of its buffer?  Remembers it if so. */
-static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
+static bool buf_fresh(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a,
+                      uint64_t tod)
 {
         uint64_t h = buf_key(a);
         struct buf_probe p = {s, a};
@@ -102,6 +119,13 @@ static bool buf_fresh(struct wz_state *s, const struct zd_appl *a, uint64_t tod)
         if (s->nbufs >= WZ_MAX_BUFS) {
                 s->nbufs = 0;
                 zh_clear(&s->bufix);
+                zq_clear(&s->bufs_held);
+        }
+        enum zq_take q = zq_take(&s->bufs_held, zh_word8(a->userid), ZD_TRACK_PER_GUEST);
+        if (q != ZQ_TAKEN) {
+                if (q == ZQ_FULL)
+                        zm_counters_mut(e)->appl_untracked++;
+                return true; /* reported: hiding data would be worse than a repeat */
         }
         if (!zh_grow((void **)&s->bufs, &s->capbufs, s->nbufs, sizeof(*s->bufs)) ||
             !zh_add(&s->bufix, h, s->nbufs))
@@ -122,12 +146,13 @@ static size_t home(uint64_t id, size_t cap)
 }
 
 /* Newer than what this series last reported?  Remembers it if so. */
-static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
+static bool value_fresh(struct zm_engine *e, struct wz_state *s, const struct zm_metric *m)
 {
         uint64_t id = zm_metric_id(m) | 1; /* 0 marks a free slot */
         if (s->nseen >= WZ_MAX_SEEN) {
                 memset(s->seen, 0, s->capseen * sizeof(*s->seen));
                 s->nseen = 0;
+                zq_clear(&s->seen_held);
         }
         if (s->nseen * 2 >= s->capseen) {
                 size_t cap = s->capseen ? s->capseen * 2 : 256;
@@ -154,6 +179,12 @@ static bool value_fresh(struct wz_state *s, const struct zm_metric *m)
                         return true;
                 }
                 if (!x->id) {
+                        enum zq_take q = zq_take(&s->seen_held, zh_word8(m->guest), s->seen_share);
+                        if (q != ZQ_TAKEN) {
+                                if (q == ZQ_FULL)
+                                        zm_counters_mut(e)->appl_untracked++;
+                                return true;
+                        }
                         x->id = id;
                         x->tod = m->tod;
                         s->nseen++;
@@ -206,7 +237,7 @@ static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_
                 else /* DERIVE; COUNTER and ABSOLUTE keep their 64 bits in the same slot */
                         zm_metric_derive(&m, (int64_t)g[i].value);
         }
-        if (!value_fresh(s, &m)) {
+        if (!value_fresh(e, s, &m)) {
                 zm_counters_mut(e)->appl_stale++;
                 return;
         }
@@ -275,7 +306,7 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
                 bad(e, s, a, ZD_E_WZVM_DSTYPE);
                 return;
         }
-        if (!buf_fresh(s, a, h.timestamp)) {
+        if (!buf_fresh(e, s, a, h.timestamp)) {
                 zm_counters_mut(e)->appl_stale++;
                 return;
         }

@@ -215,12 +215,90 @@ static void stale_buffers_known_at_scale(void **state)
         zm_engine_free(e);
 }
 
+/* EBCDIC "EVIL    " as CP stamps it over the record's userid. */
+static void as_evil(uint8_t *rec)
+{
+        static const uint8_t evil[8] = {0xC5, 0xE5, 0xC9, 0xD3, 0x40, 0x40, 0x40, 0x40};
+        memcpy(rec + 24, evil, 8);
+}
+
+/*
+ * A guest chooses its buffers' application ids and mod levels: past 256
+ * buffers its records are reported unchecked and counted, and LINUX01's
+ * unchanged buffer is still known as stale.
+ */
+static void buffers_bounded_per_guest(void **state)
+{
+        (void)state;
+        size_t n = 0;
+        struct zm_engine *e = zm_engine_new(NULL, count_emit, NULL, &n);
+        assert_non_null(e);
+        const struct zm_counters *c = zm_engine_counters(e);
+        uint8_t data[REC_LEN], rec[REC_LEN + 52];
+        wz_data(data, 4, 4, VEC_TOD_2026 + 4096, "");
+        size_t len = d10(rec, data, REC_LEN, 0x7A76, 0);
+        feed(e, rec, len);
+        assert_int_equal(n, 2);
+        for (uint16_t mod = 0; mod < 256; mod++) {
+                len = d10(rec, data, REC_LEN, 0x7A76, mod);
+                as_evil(rec);
+                feed(e, rec, len);
+        }
+        /* Its first buffer's two series are new; the others repeat them: stale values. */
+        assert_int_equal(n, 4);
+        assert_int_equal(c->appl_stale, 2 * 255);
+        assert_int_equal(c->appl_untracked, 0);
+        len = d10(rec, data, REC_LEN, 0x7A76, 256);
+        as_evil(rec);
+        feed(e, rec, len);
+        feed(e, rec, len);
+        assert_int_equal(c->appl_untracked, 2);
+        assert_int_equal(c->appl_stale, 2 * 255 + 4); /* its values are still known */
+        len = d10(rec, data, REC_LEN, 0x7A76, 0);
+        feed(e, rec, len); /* LINUX01's buffer, unchanged */
+        assert_int_equal(c->appl_stale, 2 * 255 + 5);
+        assert_int_equal(n, 4);
+        zm_engine_free(e);
+}
+
+/* Series are remembered up to MaxSeriesPerGuest per guest, each guest its own. */
+static void series_bounded_per_guest(void **state)
+{
+        (void)state;
+        size_t n = 0;
+        struct zm_options o = {.max_series_per_guest = 1};
+        struct zm_engine *e = zm_engine_new(&o, count_emit, NULL, &n);
+        assert_non_null(e);
+        const struct zm_counters *c = zm_engine_counters(e);
+        uint8_t data[REC_LEN], rec[REC_LEN + 52];
+        wz_data(data, 4, 4, VEC_TOD_2026 + 4096, "");
+        size_t len = d10(rec, data, REC_LEN, 0x7A76, 0);
+        as_evil(rec);
+        feed(e, rec, len);
+        /* load is remembered and emitted; interface is past the share: unchecked, capped. */
+        assert_int_equal(n, 1);
+        assert_int_equal(c->appl_untracked, 1);
+        assert_int_equal(c->series_capped, 1);
+        len = d10(rec, data, REC_LEN, 0x7A76, 1); /* the same values in another buffer */
+        as_evil(rec);
+        feed(e, rec, len);
+        assert_int_equal(c->appl_stale, 1);
+        assert_int_equal(c->appl_untracked, 2);
+        len = d10(rec, data, REC_LEN, 0x7A76, 0); /* LINUX01 has a share of its own */
+        feed(e, rec, len);
+        assert_int_equal(n, 2);
+        assert_int_equal(c->appl_untracked, 3);
+        zm_engine_free(e);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(values_come_back_as_written),
             cmocka_unit_test(damaged_records_emit_nothing),
             cmocka_unit_test(stale_buffers_known_at_scale),
+            cmocka_unit_test(buffers_bounded_per_guest),
+            cmocka_unit_test(series_bounded_per_guest),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/quota.h"
 #include "payload/appldata/appl.h"
 
 #define TRACK_MAX (1u << 19)
@@ -40,18 +41,10 @@ struct slot {
         uint64_t ts;
 };
 
-/* Product ids remembered per userid. */
-struct guest {
-        uint64_t user;
-        uint32_t ids;
-        bool used;
-};
-
 struct zd_appl_tracker {
         struct slot *s;
-        size_t cap, n; /* cap is a power of two, kept at most half full */
-        struct guest *g;
-        size_t gcap, gn; /* the same for the guests */
+        size_t cap, n;       /* cap is a power of two, kept at most half full */
+        struct zq_table ids; /* the ids each guest holds in s */
 };
 
 struct zd_appl_tracker *zd_appl_tracker_new(void)
@@ -59,11 +52,10 @@ struct zd_appl_tracker *zd_appl_tracker_new(void)
         struct zd_appl_tracker *t = calloc(1, sizeof(*t));
         if (!t)
                 return NULL;
-        t->cap = t->gcap = 64;
+        t->cap = 64;
         t->s = calloc(t->cap, sizeof(*t->s));
-        t->g = calloc(t->gcap, sizeof(*t->g));
-        if (!t->s || !t->g) {
-                zd_appl_tracker_free(t);
+        if (!t->s) {
+                free(t);
                 return NULL;
         }
         return t;
@@ -73,7 +65,7 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t)
 {
         if (t) {
                 free(t->s);
-                free(t->g);
+                zq_free(&t->ids);
         }
         free(t);
 }
@@ -93,45 +85,13 @@ static struct slot *lookup(struct slot *s, size_t cap, const struct key *k)
                         return &s[i];
 }
 
-static struct guest *guest_at(struct guest *g, size_t cap, uint64_t user)
-{
-        for (size_t i = (size_t)zh_u64(ZH_SEED, user) & (cap - 1);; i = (i + 1) & (cap - 1))
-                if (!g[i].used || g[i].user == user)
-                        return &g[i];
-}
-
-/* The guest's count of remembered ids, made if new; NULL when out of memory. */
-static struct guest *guest_of(struct zd_appl_tracker *t, uint64_t user)
-{
-        struct guest *e = guest_at(t->g, t->gcap, user);
-        if (e->used)
-                return e;
-        if (2 * (t->gn + 1) > t->gcap) {
-                size_t cap = t->gcap * 2;
-                struct guest *g = calloc(cap, sizeof(*g));
-                if (!g)
-                        return NULL;
-                for (size_t i = 0; i < t->gcap; i++)
-                        if (t->g[i].used)
-                                *guest_at(g, cap, t->g[i].user) = t->g[i];
-                free(t->g);
-                t->g = g;
-                t->gcap = cap;
-                e = guest_at(g, cap, user);
-        }
-        e->used = true;
-        e->user = user;
-        t->gn++;
-        return e;
-}
-
 static bool grow(struct zd_appl_tracker *t)
 {
         if (t->n >= TRACK_MAX) {
                 /* The guests' counts start over with the table they count in. */
                 memset(t->s, 0, t->cap * sizeof(*t->s));
-                memset(t->g, 0, t->gcap * sizeof(*t->g));
-                t->n = t->gn = 0;
+                zq_clear(&t->ids);
+                t->n = 0;
                 return true;
         }
         size_t cap = t->cap * 2;
@@ -164,12 +124,14 @@ enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_a
                         return ZD_TRACK_FRESH; /* out of memory: report rather than hide data */
                 e = lookup(t->s, t->cap, &k);
         }
-        struct guest *g = guest_of(t, k.user);
-        if (!g)
-                return ZD_TRACK_FRESH;
-        if (g->ids >= ZD_TRACK_PER_GUEST)
+        switch (zq_take(&t->ids, k.user, ZD_TRACK_PER_GUEST)) {
+        case ZQ_FULL:
                 return ZD_TRACK_UNTRACKED;
-        g->ids++;
+        case ZQ_NOMEM:
+                return ZD_TRACK_FRESH;
+        default:
+                break;
+        }
         e->used = true;
         e->k = k;
         e->ts = timestamp;
