@@ -16,7 +16,7 @@ start=$(($(date +%s) - 900))
 	--truth "$FWD_TMP/truth.jsonl" --seed 5 --cpus 2 --guests 4 --linux 2 --devices 2 \
 	>"$FWD_TMP/zvmsim.log" 2>&1 || fwd_fail "zvmsim monwrite failed"
 
-PD=$(fwd_plugindir logfile csv write_graphite "$FWD_TOP/${BUILD:-build}/zvm.so")
+PD=$(fwd_plugindir logfile csv write_graphite match_regex "$FWD_TOP/${BUILD:-build}/zvm.so")
 mkdir -p "$FWD_TMP/csv" "$FWD_TMP/collectd"
 {
 	echo "PluginDir \"$PD\""

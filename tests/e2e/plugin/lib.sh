@@ -17,14 +17,14 @@ e2e_setup() {
 	need collectd
 	need python3
 	local cd_plugins=/usr/lib/collectd
-	for p in csv logfile write_log; do
+	for p in csv logfile write_log match_regex; do
 		[ -f "$cd_plugins/$p.so" ] || fail "$cd_plugins/$p.so missing (collectd-core)"
 	done
 	[ -f "$ZVM_SO" ] || fail "$ZVM_SO not built"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/zvm-e2e.XXXXXX")
 	mkdir -p "$T/plugins"
 	cp "$ZVM_SO" "$T/plugins/zvm.so"
-	for p in csv logfile write_log; do cp "$cd_plugins/$p.so" "$T/plugins/"; done
+	for p in csv logfile write_log match_regex; do cp "$cd_plugins/$p.so" "$T/plugins/"; done
 }
 
 # cd_conf_csv DIR PLUGINDIR: what every zvm test's collectd.conf starts with:

@@ -61,3 +61,30 @@ grep -h "replayed: " "$T/paced/collectd.log" | sed 's/^/  /'
 [ "$rows_p" = "$rows_u" ] || fail "paced and unpaced replays wrote $rows_p and $rows_u rows"
 [ "$((peak_p * 2))" -lt "$peak_u" ] || fail "the paced replay's peak VmRSS ($peak_p kB) is not under half the unpaced one's ($peak_u kB)"
 [ -n "$(ls "$T/paced/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "no zvm-replay marker written"
+
+echo "== ReplayQueue: markers kept from the writers by a PostCacheChain rule (doc/plugin.md)"
+conf quiet "  File \"$T/long.monwrite\"
+  ReplayQueue 5000"
+cat >>"$T/quiet/collectd.conf" <<'CONF'
+LoadPlugin match_regex
+PostCacheChain "PostCache"
+<Chain "PostCache">
+  <Rule "replay_markers">
+    <Match "regex">
+      Plugin "^zvm$"
+      PluginInstance "^replay$"
+    </Match>
+    Target "stop"
+  </Rule>
+  # Everything else: a chain without a default target writes nothing.
+  Target "write"
+</Chain>
+CONF
+replay_run quiet
+logged quiet "replayed: .* waited [1-9][0-9]* times"
+not_logged quiet "did not reach collectd's value cache"
+rows_q=$(replay_rows quiet)
+[ "$rows_q" = "$rows_u" ] || fail "the replay with its markers stopped wrote $rows_q rows, unpaced $rows_u"
+[ -z "$(ls "$T/quiet/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "markers written despite the PostCacheChain rule"
+[ -n "$(ls "$T/quiet/csv/collector/zvm-reader/" 2>/dev/null)" ] || fail "the chain stopped the reader's own self-metrics too"
+echo "  $rows_q rows, paced, no marker written"
