@@ -376,7 +376,6 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
         gauge(e, r, a, tod, "processes", "", "ps_state", "zombies", (double)zombie);
 }
 
-/* A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM. */
 /* false (counted) if the buffer's stamp has not changed since its last sample. */
 static bool fresh(struct zm_engine *e, struct lx_state *s, const struct zd_appl *a, uint64_t ts)
 {
@@ -392,6 +391,7 @@ static bool fresh(struct zm_engine *e, struct lx_state *s, const struct zd_appl 
         }
 }
 
+/* A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM. */
 static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
                       const struct zd_appl *a)
 {

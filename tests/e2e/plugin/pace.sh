@@ -65,21 +65,10 @@ grep -h "replayed: " "$T/paced/collectd.log" | sed 's/^/  /'
 echo "== ReplayQueue: markers kept from the writers by a PostCacheChain rule (doc/plugin.md)"
 conf quiet "  File \"$T/long.monwrite\"
   ReplayQueue 5000"
-cat >>"$T/quiet/collectd.conf" <<'CONF'
-LoadPlugin match_regex
-PostCacheChain "PostCache"
-<Chain "PostCache">
-  <Rule "replay_markers">
-    <Match "regex">
-      Plugin "^zvm$"
-      PluginInstance "^replay$"
-    </Match>
-    Target "stop"
-  </Rule>
-  # Everything else: a chain without a default target writes nothing.
-  Target "write"
-</Chain>
-CONF
+# The rule as shipped in the backfill example, so that what users copy is what is tested.
+sed -n '/^LoadPlugin match_regex$/,/^<\/Chain>$/p' "$TOP/contrib/replay-to-graphite.conf" >"$T/quiet/chain"
+grep -q 'Target "write"' "$T/quiet/chain" || fail "no PostCacheChain rule found in contrib/replay-to-graphite.conf"
+cat "$T/quiet/chain" >>"$T/quiet/collectd.conf"
 replay_run quiet
 logged quiet "replayed: .* waited [1-9][0-9]* times"
 not_logged quiet "did not reach collectd's value cache"
