@@ -20,36 +20,37 @@ uint64_t zh_probes(void)
 }
 
 /* The callers' hashes are mixed again: a weak one then costs probes, never a chain. */
-static size_t home(uint64_t h, size_t cap)
+static uint32_t tag(uint64_t h)
 {
-        return (size_t)zh_mix(h) & (cap - 1);
+        return (uint32_t)(zh_mix(h) >> 32);
 }
 
 size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx)
 {
         if (!ix->cap)
                 return SIZE_MAX;
-        for (size_t i = home(h, ix->cap);; i = (i + 1) & (ix->cap - 1)) {
+        uint32_t t = tag(h);
+        for (size_t i = t & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
                 if (counting)
                         probes++;
                 const struct zh_slot *s = &ix->slot[i];
                 if (!s->pos)
                         return SIZE_MAX;
-                if (s->hash == h && eq(ctx, s->pos - 1))
+                if (s->tag == t && eq(ctx, s->pos - 1))
                         return s->pos - 1;
         }
 }
 
-static void put(struct zh_slot *slot, size_t cap, uint64_t h, uint32_t pos)
+static void put(struct zh_slot *slot, size_t cap, uint32_t t, uint32_t pos)
 {
-        size_t i = home(h, cap);
+        size_t i = t & (cap - 1);
         for (;; i = (i + 1) & (cap - 1)) {
                 if (counting)
                         probes++;
                 if (!slot[i].pos)
                         break;
         }
-        slot[i].hash = h;
+        slot[i].tag = t;
         slot[i].pos = pos;
 }
 
@@ -59,21 +60,21 @@ bool zh_add(struct zh_index *ix, uint64_t h, size_t pos)
                 return false;
         if (2 * (ix->n + 1) > ix->cap && !zh_resize(ix, ix->cap ? ix->cap * 2 : 64))
                 return false;
-        put(ix->slot, ix->cap, h, (uint32_t)pos + 1);
+        put(ix->slot, ix->cap, tag(h), (uint32_t)pos + 1);
         ix->n++;
         return true;
 }
 
 bool zh_resize(struct zh_index *ix, size_t cap)
 {
-        if (cap & (cap - 1) || cap <= 2 * ix->n)
+        if (cap & (cap - 1) || cap <= 2 * ix->n || cap - 1 > UINT32_MAX)
                 return false;
         struct zh_slot *slot = calloc(cap, sizeof(*slot));
         if (!slot)
                 return false;
         for (size_t i = 0; i < ix->cap; i++)
                 if (ix->slot[i].pos)
-                        put(slot, cap, ix->slot[i].hash, ix->slot[i].pos);
+                        put(slot, cap, ix->slot[i].tag, ix->slot[i].pos);
         free(ix->slot);
         ix->slot = slot;
         ix->cap = cap;

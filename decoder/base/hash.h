@@ -123,14 +123,22 @@ static inline uint64_t zh_u64(uint64_t h, uint64_t v)
         return zh_mix(h ^ zh_mix(v));
 }
 
+/*
+ * Eight bytes a slot: 32 bits of the mixed hash, which also say where the
+ * entry lives (its home is their low bits, so a resize needs nothing else),
+ * and the position.  The index of every series is the plugin's biggest
+ * table: at 789,000 series, 16-byte slots were a quarter of its memory and
+ * most of its page faults while it grew.  Fewer hash bits only mean a key
+ * comparison more in some billions.
+ */
 struct zh_slot {
-        uint64_t hash;
+        uint32_t tag;
         uint32_t pos; /* position + 1 in the caller's array; 0 = empty */
 };
 
 struct zh_index {
         struct zh_slot *slot;
-        size_t cap; /* a power of two; kept at most half full */
+        size_t cap; /* a power of two, at most 2^32; kept at most half full */
         size_t n;
 };
 
@@ -142,8 +150,8 @@ size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *c
 /* Record that the caller's entry at pos has hash h; false when out of memory. */
 bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
 /*
- * The index in cap slots (a power of two, more than twice its entries), every
- * entry put again; false when out of memory (the index is unchanged).  zh_add
+ * The index in cap slots (a power of two, more than twice its entries, at
+ * most 2^32), every entry put again; false when out of memory (the index is unchanged).  zh_add
  * doubles an index that is half full; a caller that knows it will grow far
  * can take bigger steps.
  */

@@ -78,6 +78,69 @@ static void remapped_after_the_entries_moved(void **state)
         zh_free(&ix);
 }
 
+/*
+ * A slot keeps 32 bits of the mixed hash: hashes that share them (found here
+ * by the birthday bound among a few hundred thousand, about ten pairs) must
+ * still be told apart by the caller's comparison, at every size the index
+ * passes through, and the one that is absent must stay absent.
+ */
+struct pair {
+        uint32_t top;
+        uint64_t h;
+};
+
+static int by_top(const void *a, const void *b)
+{
+        const struct pair *x = a, *y = b;
+        return x->top < y->top ? -1 : x->top > y->top;
+}
+
+static bool h_eq(const void *ctx, size_t pos)
+{
+        const uint64_t *p = ctx;
+        return p[0] == ((const uint64_t *)(uintptr_t)p[1])[pos];
+}
+
+static void equal_tags_told_apart(void **state)
+{
+        (void)state;
+        enum { M = 300000 };
+        struct pair *p = malloc(M * sizeof(*p));
+        assert_non_null(p);
+        for (uint64_t i = 0; i < M; i++)
+                p[i] = (struct pair){(uint32_t)(zh_mix(i * 0x10001 + 7) >> 32), i * 0x10001 + 7};
+        qsort(p, M, sizeof(*p), by_top);
+        size_t k = 1;
+        while (k < M && p[k].top != p[k - 1].top)
+                k++;
+        assert_true(k < M); /* about ten such pairs are expected; none at all is a broken mix */
+        uint64_t keys[3] = {p[k - 1].h, 12345, p[k].h};
+        free(p);
+        struct zh_index ix = {0};
+        for (size_t cap = 64; cap <= 1024; cap *= 4) {
+                assert_true(zh_resize(&ix, cap));
+                for (size_t i = 0; i < 3; i++) {
+                        uint64_t probe[2] = {keys[i], (uint64_t)(uintptr_t)keys};
+                        if (cap == 64)
+                                assert_int_equal(zh_find(&ix, keys[i], h_eq, probe), SIZE_MAX);
+                        else
+                                assert_int_equal(zh_find(&ix, keys[i], h_eq, probe),
+                                                 i == 2 ? SIZE_MAX : i);
+                }
+                if (cap == 64) {
+                        assert_true(zh_add(&ix, keys[0], 0));
+                        assert_true(zh_add(&ix, keys[1], 1));
+                }
+        }
+        /* the second of the pair, absent so far, has its own place */
+        assert_true(zh_add(&ix, keys[2], 2));
+        for (size_t i = 0; i < 3; i++) {
+                uint64_t probe[2] = {keys[i], (uint64_t)(uintptr_t)keys};
+                assert_int_equal(zh_find(&ix, keys[i], h_eq, probe), i);
+        }
+        zh_free(&ix);
+}
+
 /* The name's characters up to its NUL, the first in the lowest byte, on either byte order. */
 static uint64_t word8_reference(const char *s, bool *ended)
 {
@@ -115,6 +178,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(found_after_doubling_and_resize),
             cmocka_unit_test(remapped_after_the_entries_moved),
+            cmocka_unit_test(equal_tags_told_apart),
             cmocka_unit_test(word8_every_byte),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
