@@ -343,6 +343,32 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
         }
 }
 
+/*
+ * The whole-record reader: no zl_value to fill and no call per field, so a
+ * reader that wants every field (the full decode) pays a few instructions a
+ * field instead of a callback's forty.  Same values as read_field.
+ */
+size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n)
+{
+        if (first >= l->nfields)
+                return 0;
+        if (n > l->nfields - first)
+                n = l->nfields - first;
+        const struct zl_field *f = l->fields + first;
+        for (size_t i = 0; i < n; i++) {
+                size_t off = f[i].off, len = f[i].len;
+                unsigned how = rd_how[f[i].type];
+                uint64_t v = 0;
+                if ((how == RD_UINT || how == RD_SINT) && off + len <= rec.n) {
+                        v = field_int(rec, off, len);
+                        if (how == RD_SINT && len)
+                                v = (uint64_t)zd_sign_extend(v, len < 8 ? (unsigned)len * 8 : 64);
+                }
+                u[i] = v;
+        }
+        return n;
+}
+
 bool zl_put(const struct zl_field *f, zd_wbuf b, uint64_t value)
 {
         if (!f || f->len == 0 || f->len > 8)

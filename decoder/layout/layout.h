@@ -155,6 +155,20 @@ size_t zl_text(const struct zl_value *v, char *out, size_t outsz);
 void zl_foreach(const struct zl_layout *l, zd_view rec,
                 void (*cb)(void *ctx, const struct zl_value *v), void *ctx);
 
+/*
+ * Fields first .. first+n-1 of l read at once, for a reader that wants them
+ * all: u[i] is field first+i's integer as zl_read gives it (u; for ZL_SINT
+ * s as two's complement), 0 for text, hex and reserved fields and for
+ * fields outside rec (zl_inside tells those apart).  Returns how many were
+ * read: n, or fewer at the layout's end.
+ */
+size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n);
+/* Field f lies wholly inside rec (zl_value's present). */
+static inline bool zl_inside(const struct zl_field *f, zd_view rec)
+{
+        return (size_t)f->off + f->len <= rec.n;
+}
+
 /* Encoders (the simulator, test helpers): false if the field does not fit. */
 bool zl_put(const struct zl_field *f, zd_wbuf b, uint64_t value);
 bool zl_put_text(const struct zl_field *f, zd_wbuf b, const char *text);

@@ -45,28 +45,32 @@ struct run {
         uint64_t sink; /* every value read ends up here, so no read is optimised away */
 };
 
-static void field_cb(void *ctx, const struct zl_value *v)
+/*
+ * Every field of l in rec: the integers by the whole-record reader, the text
+ * converted as dump converts it (a field longer than t is cut, as a metric
+ * name would be).  Reserved fields are skipped, as zl_foreach skips them.
+ */
+static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
 {
-        struct run *x = ctx;
-        x->fields++;
-        if (!v->present)
-                return;
-        x->present++;
-        switch (v->f->type) {
-        case ZL_EBCDIC:
-        case ZL_ASCII: {
-                /* dump converts text; a field longer than this is cut, as a metric name would be */
-                char t[512];
-                x->sink += zl_text(v, t, sizeof(t)) + (unsigned char)t[0];
-                break;
-        }
-        case ZL_SINT:
-                x->sink += (uint64_t)v->s;
-                break;
-        default:
-                x->sink += v->u + v->raw.n;
-                break;
-        }
+        uint64_t u[64];
+        for (size_t first = 0, n; (n = zl_read_ints(l, rec, first, u, 64)) > 0; first += n)
+                for (size_t i = 0; i < n; i++) {
+                        const struct zl_field *f = &l->fields[first + i];
+                        if (f->type == ZL_RSVD)
+                                continue;
+                        x->fields++;
+                        if (!zl_inside(f, rec))
+                                continue;
+                        x->present++;
+                        if (f->type == ZL_EBCDIC || f->type == ZL_ASCII) {
+                                struct zl_value v;
+                                char t[512];
+                                zl_read(f, rec, &v);
+                                x->sink += zl_text(&v, t, sizeof(t)) + (unsigned char)t[0];
+                        } else {
+                                x->sink += u[i] + f->len;
+                        }
+                }
 }
 
 /* The Linux data of a domain 10 record, as emit_core.c's appl() walks it. */
@@ -76,12 +80,12 @@ static void appl_fields(struct run *x, const struct zd_appl_info *ai)
         if (ai->err || ai->opaque || !ai->layout || ai->sync_bad)
                 return;
         if (a->kind == ZD_APPL_LINUXKRNL) {
-                zl_foreach(ai->layout, a->data, field_cb, x);
+                fields(x, ai->layout, a->data);
                 struct zd_lx_cpus c;
                 if (a->recnum != ZD_LX_OS || ai->truncated || zd_lx_os_cpus(a, &c) != ZD_E_NONE)
                         return;
                 for (uint32_t i = 0; i < c.n; i++)
-                        zl_foreach(c.entry, zd_lx_cpu_entry(&c, a->data, i), field_cb, x);
+                        fields(x, c.entry, zd_lx_cpu_entry(&c, a->data, i));
                 return;
         }
         if (wzvm_is_record(a->data)) {
@@ -100,13 +104,13 @@ static void appl_fields(struct run *x, const struct zd_appl_info *ai)
                 enum zd_err_kind e;
                 while (zd_fs_next(&rest, &fs, &e) > 0) {
                         x->sink += fs.name.n + fs.dir.n + fs.type.n;
-                        zl_foreach(x->fs, fs.statvfs, field_cb, x);
+                        fields(x, x->fs, fs.statvfs);
                 }
         } else if (strcmp(k, "procd.sum") == 0) {
-                zl_foreach(x->procd_sum, h.data, field_cb, x);
+                fields(x, x->procd_sum, h.data);
         } else if (strcmp(k, "procd.task") == 0) {
                 struct zd_procd_task pt;
-                zl_foreach(x->procd_task, h.data, field_cb, x);
+                fields(x, x->procd_task, h.data);
                 if (zd_procd_task_parse(h.data, &pt) == ZD_E_NONE)
                         for (int i = 0; i < ZD_PROCD_NSTR; i++)
                                 x->sink += pt.str[i].n;
@@ -119,7 +123,7 @@ static void on_record(void *ctx, const struct zd_record *r)
         if (x->mode == M_FIELDS || x->mode == M_FULL) {
                 const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
                 if (l)
-                        zl_foreach(l, r->rec, field_cb, x);
+                        fields(x, l, r->rec);
                 if (r->family == ZD_FAM_CP && r->domain == 10 &&
                     (r->number == 1 || r->number == 2)) {
                         struct zd_appl_info ai;

@@ -206,6 +206,18 @@ static void value_members(void **state)
                                 assert_int_equal(v->raw.n, in ? f->len : 0);
                         }
                 }
+                /* In pieces, as a reader with a small buffer takes a long layout. */
+                uint64_t w[7];
+                memset(w, 0x5A, sizeof(w));
+                assert_int_equal(zl_read_ints(&l_wide, rec, 0, w, 3), 3);
+                assert_int_equal(zl_read_ints(&l_wide, rec, 3, w + 3, 3), 3);
+                assert_int_equal(zl_read_ints(&l_wide, rec, 6, w + 6, 3), 1);
+                assert_int_equal(zl_read_ints(&l_wide, rec, 7, w, 3), 0);
+                for (int i = 0; i < 7; i++) {
+                        bool in = (size_t)f_wide[i].off + f_wide[i].len <= n;
+                        uint64_t want = !in ? 0 : i == 1 ? (uint64_t)-0x111418 : u[i];
+                        assert_true(w[i] == want);
+                }
         }
 }
 
@@ -274,6 +286,15 @@ static void every_field_shape(void **state)
                                         bool in = (size_t)off + len <= n;
                                         assert_int_equal(zl_read(&f, rec, &x), in);
                                         check_value(&f, r, n, &x);
+                                        /* the whole-record reader: x, just checked, as one word */
+                                        uint64_t w[2] = {0x5A5A, 0x5A5A};
+                                        assert_int_equal(zl_read_ints(&l, rec, 0, w, 2), 1);
+                                        assert_true(w[0] == (types[t] == ZL_SINT     ? (uint64_t)x.s
+                                                             : is_int_type(types[t]) ? x.u
+                                                                                     : 0));
+                                        assert_true(w[1] == 0x5A5A);
+                                        assert_int_equal(zl_read_ints(&l, rec, 1, w, 2), 0);
+                                        assert_int_equal(zl_inside(&f, rec), in);
                                         struct seen sn = {.n = 0};
                                         zl_foreach(&l, rec, keep_value, &sn);
                                         assert_int_equal(sn.n, types[t] == ZL_RSVD ? 0 : 1);
