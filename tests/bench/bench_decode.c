@@ -6,9 +6,11 @@
  * from mon_fsstatd and mon_procd), read into memory once so that the disk
  * is not measured.  A full decode is what the zvm plugin and zvmmon dump do
  * together: the stream API walks frames and records, every field of every
- * record with a layout is read through the layouts (the walk of zvmmon dump,
- * without its JSON), and every record goes to the metric engine (as the
- * plugin feeds it, with no emit callback: collectd is not measured).
+ * record with a layout is read through the layouts (the fields zvmmon dump
+ * shows, without its JSON: the integers by zl_read_ints, the whole record at
+ * once, the text converted as dump converts it), and every record goes to
+ * the metric engine (as the plugin feeds it, with no emit callback:
+ * collectd is not measured).
  *
  * Each pass starts from a new stream and engine: the engine keeps state
  * across intervals, and a second pass over the same file would look to it
