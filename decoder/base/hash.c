@@ -1,9 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /* Open addressing with linear probing over (hash, position) pairs: see hash.h. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "base/hash.h"
+
+/*
+ * Drawn once from the kernel.  Without getrandom (an old kernel) the clock
+ * and an address stand in: worse, not predictable from inside a guest
+ * either.  Never 0, so that an index can tell it has not drawn it yet.
+ */
+static uint64_t secret;
+static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
+static atomic_bool secret_ready; /* set once secret is: pthread_once's call costs per value */
+
+static void secret_draw(void)
+{
+        uint64_t k = 0;
+        if (getrandom(&k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+                struct timespec t;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                k = zh_u64((uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30,
+                           (uint64_t)(uintptr_t)&secret);
+        }
+        secret = k | 1;
+        atomic_store_explicit(&secret_ready, true, memory_order_release);
+}
+
+uint64_t zh_secret(void)
+{
+        if (!atomic_load_explicit(&secret_ready, memory_order_acquire))
+                pthread_once(&secret_once, secret_draw);
+        return secret;
+}
 
 /* Counting costs a thread-local access per probe (a call, in a plugin): only on request. */
 static bool counting;
@@ -19,17 +52,22 @@ uint64_t zh_probes(void)
         return probes;
 }
 
-/* The callers' hashes are mixed again: a weak one then costs probes, never a chain. */
-static uint32_t tag(uint64_t h)
+/*
+ * The callers' hashes are mixed again, with the process's secret: a weak
+ * one then costs probes, never a chain, and keys a guest chooses (product
+ * ids, names) cannot be aimed at one place in the index to make a probe
+ * run that every other guest's lookups would cross.
+ */
+static uint32_t tag(const struct zh_index *ix, uint64_t h)
 {
-        return (uint32_t)(zh_mix(h) >> 32);
+        return (uint32_t)(zh_mix(h ^ ix->seed) >> 32);
 }
 
 size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *ctx)
 {
         if (!ix->cap)
                 return SIZE_MAX;
-        uint32_t t = tag(h);
+        uint32_t t = tag(ix, h);
         for (size_t i = t & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
                 if (counting)
                         probes++;
@@ -60,7 +98,7 @@ bool zh_add(struct zh_index *ix, uint64_t h, size_t pos)
                 return false;
         if (2 * (ix->n + 1) > ix->cap && !zh_resize(ix, ix->cap ? ix->cap * 2 : 64))
                 return false;
-        put(ix->slot, ix->cap, tag(h), (uint32_t)pos + 1);
+        put(ix->slot, ix->cap, tag(ix, h), (uint32_t)pos + 1);
         ix->n++;
         return true;
 }
@@ -72,6 +110,8 @@ bool zh_resize(struct zh_index *ix, size_t cap)
         struct zh_slot *slot = calloc(cap, sizeof(*slot));
         if (!slot)
                 return false;
+        if (!ix->seed) /* before the first entry; the slots' tags depend on it from then on */
+                ix->seed = zh_secret();
         for (size_t i = 0; i < ix->cap; i++)
                 if (ix->slot[i].pos)
                         put(slot, cap, ix->slot[i].tag, ix->slot[i].pos);

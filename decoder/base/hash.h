@@ -140,7 +140,15 @@ struct zh_index {
         struct zh_slot *slot;
         size_t cap; /* a power of two, at most 2^32; kept at most half full */
         size_t n;
+        uint64_t seed; /* zh_secret, taken when the first slots are */
 };
+
+/*
+ * A random key of this process, drawn once, never 0: mixed into every
+ * index's places and into series ids (met_metric.c), so that a guest cannot
+ * choose names that collide.  Thread-safe.
+ */
+uint64_t zh_secret(void);
 
 /* Does the caller's entry at pos have the key being looked up? */
 typedef bool (*zh_eq_fn)(const void *ctx, size_t pos);

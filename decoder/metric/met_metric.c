@@ -5,57 +5,26 @@
  * collectd's fields, and its values.  Modules build metrics with these for
  * every value, so none of them takes a lock or allocates.
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/types.h>
-#include <time.h>
 
 #include "base/hash.h"
 #include "metric/met_module.h"
 
 /*
- * The key of every series id in this process, drawn once from the kernel: a
- * consumer may take two metrics of one guest with equal ids as one series
- * without comparing their names (the plugin does, for every value), so a
- * guest must not be able to make two of its names hash alike.  The names are
- * the guest's to choose; the key is not theirs to know.  Without getrandom
- * (an old kernel) the clock and an address stand in: worse, not predictable
- * from inside a guest either.
+ * Every series id in this process is keyed with zh_secret: a consumer may
+ * take two metrics of one guest with equal ids as one series without
+ * comparing their names (the plugin does, for every value), so a guest must
+ * not be able to make two of its names hash alike.  The names are the
+ * guest's to choose; the key is not theirs to know.
  */
-static uint64_t id_key;
-static pthread_once_t id_key_once = PTHREAD_ONCE_INIT;
-static atomic_bool id_key_ready; /* set once id_key is: pthread_once's call costs per value */
-
-static void id_key_draw(void)
-{
-        uint64_t k = 0;
-        if (getrandom(&k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
-                struct timespec t;
-                clock_gettime(CLOCK_MONOTONIC, &t);
-                k = zh_u64((uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30,
-                           (uint64_t)(uintptr_t)&id_key);
-        }
-        id_key = k ^ ZH_SEED;
-        atomic_store_explicit(&id_key_ready, true, memory_order_release);
-}
-
-static void id_key_need(void)
-{
-        if (!atomic_load_explicit(&id_key_ready, memory_order_acquire))
-                pthread_once(&id_key_once, id_key_draw);
-}
-
 uint64_t zm_metric_id(const struct zm_metric *m)
 {
-        id_key_need();
         /* One finaliser for the whole chain: this runs for every guest metric. */
-        uint64_t h =
-            zh_step(id_key, (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        uint64_t h = zh_step(zh_secret() ^ ZH_SEED,
+                             (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
         h = zh_str_part(h, m->guest);
         h = zh_str_part(h, m->host);
         h = zh_str_part(h, m->plugin);
@@ -68,12 +37,11 @@ uint64_t zm_metric_id(const struct zm_metric *m)
 
 uint64_t zm_key_id(const struct zm_metric *m)
 {
-        id_key_need();
         /* The same key as zm_metric_id's, so a module's key cannot be aimed at a
            guest's names either; odd, where zm_metric_id's are even, so that the two
            never name one series. */
         uint64_t srd = (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record;
-        uint64_t h = zh_step(id_key ^ srd, zh_word8(m->guest));
+        uint64_t h = zh_step(zh_secret() ^ ZH_SEED ^ srd, zh_word8(m->guest));
         return zh_mix(zh_step(h, m->key)) | 1;
 }
 
