@@ -113,7 +113,7 @@ static bool index_room(struct zh_index *ix)
 static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 {
         struct series *x = &d->s[pos];
-        uint64_t h = zh_str(ZH_SEED, nm(x, N_HOST));
+        uint64_t h = zh_str(zh_secret(), nm(x, N_HOST)); /* names a guest chose */
         for (int k = N_PLUGIN; k <= N_TINST; k++)
                 h = zh_str(h, nm(x, k));
         struct find f = {d, NULL, x};

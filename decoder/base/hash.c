@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Open addressing with linear probing over (hash, position) pairs: see hash.h. */
+/* Open addressing with linear probing over (tag, position) pairs: see hash.h. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -54,9 +54,10 @@ uint64_t zh_probes(void)
 
 /*
  * The callers' hashes are mixed again, with the process's secret: a weak
- * one then costs probes, never a chain, and keys a guest chooses (product
- * ids, names) cannot be aimed at one place in the index to make a probe
- * run that every other guest's lookups would cross.
+ * one then costs probes, never a chain, and hashes a guest can predict
+ * cannot be aimed at one place in the index to make a probe run that every
+ * other guest's lookups would cross.  Hashes a guest can make equal are the
+ * callers' to prevent: a chain over names it chooses starts from zh_secret.
  */
 static uint32_t tag(const struct zh_index *ix, uint64_t h)
 {

@@ -128,8 +128,10 @@ static inline uint64_t zh_u64(uint64_t h, uint64_t v)
  * entry lives (its home is their low bits, so a resize needs nothing else),
  * and the position.  The index of every series is the plugin's biggest
  * table: at 789,000 series, 16-byte slots were a quarter of its memory and
- * most of its page faults while it grew.  Fewer hash bits only mean a key
- * comparison more in some billions.
+ * most of its page faults while it grew.  Fewer hash bits cost key
+ * comparisons, never answers: entries that share a home share its bits, so
+ * 32 - log2(cap) bits tell them apart (10 at 4 million slots), about one
+ * comparison more in a few thousand lookups.
  */
 struct zh_slot {
         uint32_t tag;
@@ -145,8 +147,10 @@ struct zh_index {
 
 /*
  * A random key of this process, drawn once, never 0: mixed into every
- * index's places and into series ids (met_metric.c), so that a guest cannot
- * choose names that collide.  Thread-safe.
+ * index's places, and the start of every hash over names or ids a guest
+ * chooses (series ids in met_metric.c, identifiers and host names in the
+ * plugin, product ids in the APPLDATA tracker), so that a guest cannot make
+ * two of them collide.  Thread-safe.
  */
 uint64_t zh_secret(void);
 

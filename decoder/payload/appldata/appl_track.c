@@ -78,7 +78,8 @@ static struct key key_of(const struct zd_appl *a)
 
 static struct slot *lookup(struct slot *s, size_t cap, const struct key *k)
 {
-        size_t h = (size_t)zh_u64(zh_u64(zh_u64(ZH_SEED, k->user), k->prod[0]), k->prod[1]);
+        /* keyed: the product ids are the guest's to choose */
+        size_t h = (size_t)zh_u64(zh_u64(zh_u64(zh_secret(), k->user), k->prod[0]), k->prod[1]);
         for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
                 if (!s[i].used || (s[i].k.user == k->user && s[i].k.prod[0] == k->prod[0] &&
                                    s[i].k.prod[1] == k->prod[1]))
