@@ -163,9 +163,9 @@ size_t zh_find(const struct zh_index *ix, uint64_t h, zh_eq_fn eq, const void *c
 bool zh_add(struct zh_index *ix, uint64_t h, size_t pos);
 /*
  * The index in cap slots (a power of two, more than twice its entries, at
- * most 2^32), every entry put again; false when out of memory (the index is unchanged).  zh_add
- * doubles an index that is half full; a caller that knows it will grow far
- * can take bigger steps.
+ * most 2^32), every entry put again; false when out of memory (the index is
+ * unchanged).  zh_add doubles an index that is half full; a caller that
+ * knows it will grow far can take bigger steps.
  */
 bool zh_resize(struct zh_index *ix, size_t cap);
 /* The caller's entries moved: the one at position p is now at to[p].  No rehashing. */

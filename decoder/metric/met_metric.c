@@ -23,8 +23,8 @@
 uint64_t zm_metric_id(const struct zm_metric *m)
 {
         /* One finaliser for the whole chain: this runs for every guest metric. */
-        uint64_t h = zh_step(zh_secret() ^ ZH_SEED,
-                             (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
+        uint64_t h =
+            zh_step(zh_secret(), (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record);
         h = zh_str_part(h, m->guest);
         h = zh_str_part(h, m->host);
         h = zh_str_part(h, m->plugin);
@@ -41,7 +41,7 @@ uint64_t zm_key_id(const struct zm_metric *m)
            guest's names either; odd, where zm_metric_id's are even, so that the two
            never name one series. */
         uint64_t srd = (uint64_t)m->scope << 24 | (uint64_t)m->domain << 16 | m->record;
-        uint64_t h = zh_step(zh_secret() ^ ZH_SEED ^ srd, zh_word8(m->guest));
+        uint64_t h = zh_step(zh_secret() ^ srd, zh_word8(m->guest));
         return zh_mix(zh_step(h, m->key)) | 1;
 }
 
