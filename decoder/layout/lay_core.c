@@ -369,6 +369,27 @@ size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64
         return n;
 }
 
+struct zl_ref zl_ref_make(const struct zl_field *f)
+{
+        struct zl_ref r = {0, UINT32_MAX, 0};
+        if (!f)
+                return r;
+        size_t n = f->len < 8 ? f->len : 8;
+        r.need = (uint32_t)f->off + f->len;
+        r.at = (uint32_t)(f->off + n);
+        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n)
+                r.mask = low_bytes[n];
+        return r;
+}
+
+uint64_t zl_ref_slow(struct zl_ref r, zd_view rec)
+{
+        uint64_t u = 0;
+        for (uint32_t i = r.at >= 8 ? r.at - 8 : 0; i < r.at; i++)
+                u = u << 8 | rec.p[i];
+        return u & r.mask;
+}
+
 bool zl_put(const struct zl_field *f, zd_wbuf b, uint64_t value)
 {
         if (!f || f->len == 0 || f->len > 8)

@@ -27,7 +27,7 @@
 struct lx_fields {
         const struct zl_layout *l;
         size_t gen;
-        const struct zl_field *f[LX_MAXF];
+        struct zl_ref f[LX_MAXF]; /* zl_ref: one compare and one load a field */
 };
 
 enum { LX_F_MEM, LX_F_OS, LX_F_CPU, LX_F_NET, LX_F_N };
@@ -37,16 +37,16 @@ struct lx_state {
         struct lx_fields fields[LX_F_N];
 };
 
-/* names[0..n) of l, n <= LX_MAXF; an entry is NULL when l lacks that field. */
-static const struct zl_field *const *resolve(struct lx_fields *c, const struct zl_layout *l,
-                                             const char *const *names, size_t n)
+/* names[0..n) of l, n <= LX_MAXF; an entry reads nothing when l lacks that field. */
+static const struct zl_ref *resolve(struct lx_fields *c, const struct zl_layout *l,
+                                    const char *const *names, size_t n)
 {
         size_t gen = zl_generation();
         if (c->l != l || c->gen != gen) {
                 c->l = l;
                 c->gen = gen;
                 for (size_t i = 0; i < n && i < LX_MAXF; i++)
-                        c->f[i] = zl_field(l, names[i]);
+                        c->f[i] = zl_ref_make(zl_field(l, names[i]));
         }
         return c->f;
 }
@@ -161,9 +161,9 @@ static void derive(struct zm_engine *e, const struct zd_record *r, const struct 
 static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
                    const char *const *names, uint64_t *out, size_t n)
 {
-        const struct zl_field *const *f = resolve(c, l, names, n);
+        const struct zl_ref *f = resolve(c, l, names, n);
         for (size_t i = 0; i < n; i++)
-                if (!zl_read_u64(f[i], v, &out[i]))
+                if (!zl_ref_u64(f[i], v, &out[i]))
                         return false;
         return true;
 }
@@ -246,19 +246,19 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                                             "per_cpu_softirq", "per_cpu_iowait", "per_cpu_steal"};
         static const char *const states[] = {"user",      "nice",    "system", "idle",
                                              "interrupt", "softirq", "wait",   "steal"};
-        const struct zl_field *const *f =
+        const struct zl_ref *f =
             resolve(&s->fields[LX_F_CPU], cpus.entry, names, sizeof(names) / sizeof(names[0]));
         for (uint32_t i = 0; i < cpus.n; i++) {
                 zd_view ent;
                 if (!zd_view_sub(a->data, cpus.off + i * cpus.step, cpus.step, &ent))
                         break;
                 uint64_t id = i;
-                (void)zl_read_u64(f[0], ent, &id); /* mod level 00 has none */
+                (void)zl_ref_u64(f[0], ent, &id); /* mod level 00 has none */
                 char pinst[16];
                 pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
                 for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
                         uint64_t x;
-                        if (zl_read_u64(f[1 + j], ent, &x))
+                        if (zl_ref_u64(f[1 + j], ent, &x))
                                 derive_inst(e, r, a, tod, "cpu", pinst, (uint64_t)(unsigned)id + 1,
                                             "cpu", states[j], 1, x, 0);
                 }

@@ -273,6 +273,9 @@ static void every_field_shape(void **state)
                 for (size_t i = 0; i < n; i++)
                         r[i] = (uint8_t)(0x81 + 0x35 * i + n); /* high bits on and off */
                 zd_view rec = zd_view_make(r, n);
+                uint64_t none = 7; /* no field: nothing read, whatever the record */
+                assert_false(zl_ref_u64(zl_ref_make(NULL), rec, &none));
+                assert_true(none == 7);
                 for (size_t t = 0; t < sizeof(types); t++)
                         for (uint16_t off = 0; off <= 13; off++)
                                 for (uint16_t len = 0; len <= 10; len++) {
@@ -295,6 +298,12 @@ static void every_field_shape(void **state)
                                         assert_true(w[1] == 0x5A5A);
                                         assert_int_equal(zl_read_ints(&l, rec, 1, w, 2), 0);
                                         assert_int_equal(zl_inside(&f, rec), in);
+                                        /* a field made ready (zl_ref): zl_read_u64's integer */
+                                        uint64_t ru = 0x5A5A;
+                                        assert_int_equal(zl_ref_u64(zl_ref_make(&f), rec, &ru), in);
+                                        assert_true(ru == (!in                     ? 0x5A5A
+                                                           : is_int_type(types[t]) ? x.u
+                                                                                   : 0));
                                         struct seen sn = {.n = 0};
                                         zl_foreach(&l, rec, keep_value, &sn);
                                         assert_int_equal(sn.n, types[t] == ZL_RSVD ? 0 : 1);

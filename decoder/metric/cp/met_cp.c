@@ -33,6 +33,7 @@ struct cp_fields {
         const struct zl_layout *l;
         size_t gen;
         const struct zl_field *id, *name, *field[CP_NV];
+        struct zl_ref rid, ref[CP_NV]; /* id and field[] made ready to read (zl_ref) */
         uint32_t slots, down, hint;
 };
 
@@ -44,10 +45,12 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
         c->gen = gen;
         c->id = t->id ? zl_field(l, t->id) : NULL;
         c->name = t->name ? zl_field(l, t->name) : NULL;
+        c->rid = zl_ref_make(c->id);
         c->slots = c->down = c->hint = 0;
         for (int i = 0; i < CP_NV; i++) {
                 const struct zl_field *f = t->field[i] ? zl_field(l, t->field[i]) : NULL;
                 c->field[i] = f && f->prov != ZL_UNCERTAIN ? f : NULL;
+                c->ref[i] = zl_ref_make(c->field[i]);
                 if (!c->field[i])
                         continue;
                 c->slots |= 1u << i;
@@ -255,7 +258,7 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
                 return single_entry(e, s, (struct cp_ent *)at, tod);
         uint64_t id;
         char key[40];
-        if (!zl_read_u64(f->id, rec, &id))
+        if (!zl_ref_u64(f->rid, rec, &id))
                 return NULL;
         if (t->note_guest)
                 zm_note_guest(e, name);
@@ -275,7 +278,7 @@ static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
         uint32_t got = 0;
         for (uint32_t m = f->slots; m; m &= m - 1) {
                 int i = __builtin_ctz(m);
-                if (zl_read_u64(f->field[i], rec, &x->v[i]))
+                if (zl_ref_u64(f->ref[i], rec, &x->v[i]))
                         got |= 1u << i;
         }
         /* A slot not read keeps its direction and provenance bits, as it always has. */
@@ -323,7 +326,7 @@ static struct cp_ent *expected_entry(struct cp_state *s, const struct cp_rec *p,
         struct cp_ent *x = &tab->e[tab->next];
         uint64_t id, raw;
         if (!x->src_ok || x->cur || x->src_f != p->f.name || x->src_gen != zl_generation() ||
-            !zl_read_u64(p->f.id, rec, &id) || id != x->id || !name_bytes(p, rec, &raw) ||
+            !zl_ref_u64(p->f.rid, rec, &id) || id != x->id || !name_bytes(p, rec, &raw) ||
             raw != x->src_raw)
                 return NULL;
         tab->next++;
