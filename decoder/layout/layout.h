@@ -187,6 +187,43 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
  * read: n, or fewer at the layout's end.
  */
 size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n);
+/*
+ * A whole layout made ready for reading many records (a dump, a bench):
+ * what zl_read_ints decides per field and per record (type, width, sign,
+ * where to load) decided once.  A record that reaches every field is read
+ * with one load, one shift and one mask a field and no bound per field.
+ * Caller-owned; made again when zl_generation changes, like every reader
+ * that resolves fields once.  Layouts of more than ZL_READER_MAX fields
+ * are refused (zl_read_ints reads them).
+ */
+#define ZL_READER_MAX 64
+
+struct zl_step {
+        uint64_t mask; /* the integer's bytes after the shift; 0: not an integer */
+        uint64_t sign; /* the sign bit of a ZL_SINT, else 0 */
+        uint32_t need; /* off + len */
+        uint16_t base; /* the 8-byte load starts here */
+        uint8_t shift; /* bits shifted off the load's right end */
+        bool counted;  /* not reserved: counted among the fields */
+};
+
+struct zl_reader {
+        const struct zl_layout *l;
+        size_t gen;
+        uint32_t reach;    /* the record length that holds every field (and 8 bytes) */
+        uint16_t nfields;  /* l->nfields */
+        uint16_t ncounted; /* fields not reserved */
+        uint16_t ntext;
+        uint16_t text[ZL_READER_MAX]; /* the EBCDIC and ASCII fields, by index */
+        struct zl_step step[ZL_READER_MAX];
+};
+
+bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
+/*
+ * Every field of r's layout in rec: u[i] as zl_read_ints gives it (u holds
+ * r->nfields).  Returns how many fields not reserved lie inside rec.
+ */
+size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u);
 /* Field f lies wholly inside rec (zl_value's present). */
 static inline bool zl_inside(const struct zl_field *f, zd_view rec)
 {

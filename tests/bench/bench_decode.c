@@ -7,7 +7,7 @@
  * is not measured.  A full decode is what the zvm plugin and zvmmon dump do
  * together: the stream API walks frames and records, every field of every
  * record with a layout is read through the layouts (the fields zvmmon dump
- * shows, without its JSON: the integers by zl_read_ints, the whole record at
+ * shows, without its JSON: the integers by the layout made ready (zl_reader), the whole record at
  * once, the text converted as dump converts it), and every record goes to
  * the metric engine (as the plugin feeds it, with no emit callback:
  * collectd is not measured).
@@ -44,15 +44,20 @@ struct run {
         struct zd_appl_tracker *t;
         const struct zl_layout *fs, *procd_sum, *procd_task;
         uint64_t fields, present, wzvm;
-        uint64_t sink; /* every value read ends up here, so no read is optimised away */
+        uint64_t sink;             /* every value read ends up here, so no read is optimised away */
+        struct zl_reader *readers; /* READERS of them */
 };
 
+/* Readers of the layouts met so far (zl_reader), direct-mapped by layout. */
+#define READERS 128
+
 /*
- * Every field of l in rec: the integers by the whole-record reader, the text
- * converted as dump converts it (a field longer than t is cut, as a metric
- * name would be).  Reserved fields are skipped, as zl_foreach skips them.
+ * Every field of l in rec, for a layout no reader takes: the integers by
+ * zl_read_ints, the text converted as dump converts it (a field longer than
+ * t is cut, as a metric name would be).  Reserved fields are skipped, as
+ * zl_foreach skips them.
  */
-static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
+static void fields_any(struct run *x, const struct zl_layout *l, zd_view rec)
 {
         uint64_t u[64];
         for (size_t first = 0, n; (n = zl_read_ints(l, rec, first, u, 64)) > 0; first += n)
@@ -70,9 +75,32 @@ static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
                                 zl_read(f, rec, &v);
                                 x->sink += zl_text(&v, t, sizeof(t)) + (unsigned char)t[0];
                         } else {
-                                x->sink += u[i] + f->len;
+                                x->sink += u[i];
                         }
                 }
+}
+
+/* The same, by l's reader: every integer at once, then the text fields. */
+static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
+{
+        struct zl_reader *r = &x->readers[((uintptr_t)l >> 4) % READERS];
+        if ((r->l != l || r->gen != zl_generation()) && !zl_reader_init(r, l)) {
+                fields_any(x, l, rec);
+                return;
+        }
+        uint64_t u[ZL_READER_MAX], sum = 0;
+        x->present += zl_reader_ints(r, rec, u);
+        x->fields += r->ncounted;
+        for (size_t i = 0; i < r->nfields; i++)
+                sum += u[i];
+        x->sink += sum;
+        for (size_t k = 0; k < r->ntext; k++) {
+                const struct zl_field *f = &l->fields[r->text[k]];
+                struct zl_value v;
+                char t[512];
+                if (zl_read(f, rec, &v))
+                        x->sink += zl_text(&v, t, sizeof(t)) + (unsigned char)t[0];
+        }
 }
 
 /* The Linux data of a domain 10 record, as emit_core.c's appl() walks it. */
@@ -175,9 +203,10 @@ static bool pass(enum mode m, const uint8_t *data, size_t n, struct result *out)
         if (m == M_ENGINE || m == M_FULL)
                 x.eng = zm_engine_new(NULL, NULL, NULL, NULL);
         x.t = zd_appl_tracker_new();
+        x.readers = calloc(READERS, sizeof(*x.readers));
         struct zd_handler h = {&x, on_record, on_error, on_interval_end};
         struct zd_stream *s = zd_stream_new(ZD_FMT_MONWRITE, &h);
-        bool ok = s && x.t && (x.eng || m == M_WALK || m == M_FIELDS);
+        bool ok = s && x.t && x.readers && (x.eng || m == M_WALK || m == M_FIELDS);
         if (ok) {
                 double t0 = now();
                 for (size_t off = 0; off < n; off += CHUNK)
@@ -196,6 +225,7 @@ static bool pass(enum mode m, const uint8_t *data, size_t n, struct result *out)
         zd_stream_free(s);
         zm_engine_free(x.eng);
         zd_appl_tracker_free(x.t);
+        free(x.readers);
         return ok;
 }
 

@@ -262,6 +262,26 @@ static void check_value(const struct zl_field *f, const uint8_t *r, size_t n,
         assert_int_equal(v->raw.n, in ? f->len : 0);
 }
 
+/*
+ * The layout made ready (zl_reader) reads what zl_read_ints read (want),
+ * counts the field when it is inside rec and not reserved, lists it when
+ * it is text, on both of its paths: records that reach every field and
+ * records that do not (and those under 8 bytes).
+ */
+static void check_reader(const struct zl_layout *l, zd_view rec, uint64_t want)
+{
+        const struct zl_field *f = &l->fields[0];
+        struct zl_reader rd;
+        uint64_t u[2] = {0x5A5A, 0x5A5A};
+        assert_true(zl_reader_init(&rd, l));
+        assert_int_equal(zl_reader_ints(&rd, rec, u),
+                         zl_inside(f, rec) && f->type != ZL_RSVD ? 1 : 0);
+        assert_true(u[0] == want);
+        assert_true(u[1] == 0x5A5A);
+        assert_int_equal(rd.ncounted, f->type != ZL_RSVD);
+        assert_int_equal(rd.ntext, f->type == ZL_EBCDIC || f->type == ZL_ASCII);
+}
+
 static void every_field_shape(void **state)
 {
         (void)state;
@@ -297,6 +317,7 @@ static void every_field_shape(void **state)
                                                                                      : 0));
                                         assert_true(w[1] == 0x5A5A);
                                         assert_int_equal(zl_read_ints(&l, rec, 1, w, 2), 0);
+                                        check_reader(&l, rec, w[0]);
                                         assert_int_equal(zl_inside(&f, rec), in);
                                         /* a field made ready (zl_ref): zl_read_u64's integer */
                                         uint64_t ru = 0x5A5A;
@@ -312,6 +333,29 @@ static void every_field_shape(void **state)
                                 }
                 free(r);
         }
+}
+
+/* A layout too long for a reader is refused, not cut; one just short of it is read whole. */
+static void reader_bounds(void **state)
+{
+        (void)state;
+        static struct zl_field f[ZL_READER_MAX + 1];
+        static uint8_t r[4 * (ZL_READER_MAX + 1)];
+        for (size_t i = 0; i <= ZL_READER_MAX; i++) {
+                f[i] = (struct zl_field){
+                    "F", (uint16_t)(4 * i), 4, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""};
+                r[4 * i + 3] = (uint8_t)i;
+        }
+        struct zl_layout l = {"LONG", "LONG", -1, -1, 0, "test", "test", f, ZL_READER_MAX + 1};
+        struct zl_reader rd;
+        assert_false(zl_reader_init(&rd, &l));
+        assert_null(rd.l);
+        l.nfields = ZL_READER_MAX;
+        assert_true(zl_reader_init(&rd, &l));
+        uint64_t u[ZL_READER_MAX];
+        assert_int_equal(zl_reader_ints(&rd, zd_view_make(r, sizeof(r)), u), ZL_READER_MAX);
+        for (size_t i = 0; i < ZL_READER_MAX; i++)
+                assert_true(u[i] == i);
 }
 
 static void encoding(void **state)
@@ -348,6 +392,7 @@ int main(void)
             cmocka_unit_test(foreach_any_layout),
             cmocka_unit_test(value_members),
             cmocka_unit_test(every_field_shape),
+            cmocka_unit_test(reader_bounds),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
