@@ -34,8 +34,9 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
                 uint32_t at = (uint32_t)f->off + n; /* where those bytes end */
                 s->need = (uint32_t)f->off + f->len;
                 s->base = (uint16_t)(at >= 8 ? at - 8 : 0);
-                s->shift = (uint8_t)(at >= 8 ? 0 : (8 - at) * 8);
                 s->mask = is_int(f->type) && n ? ~(uint64_t)0 >> (64 - 8 * n) : 0;
+                /* a field of no bytes at offset 0 would shift by 64: it reads as 0 anyway */
+                s->shift = (uint8_t)(at >= 8 || !s->mask ? 0 : (8 - at) * 8);
                 s->sign = f->type == ZL_SINT && n ? (uint64_t)1 << (8 * n - 1) : 0;
                 s->counted = f->type != ZL_RSVD;
                 if (s->need > r->reach)
