@@ -396,20 +396,34 @@ bool zm_first(struct zm_engine *e, uint64_t key)
         return true;
 }
 
+/* A guest metric under the series cap: its id, and whether the guest may have another series. */
+__attribute__((noinline)) static void emit_capped(struct zm_engine *e, struct zm_metric *m)
+{
+        m->id = zm_series_id(m);
+        if (!series_ok(e, m)) {
+                e->cnt.series_capped++;
+                return;
+        }
+        e->cnt.metrics++;
+        if (e->emit)
+                e->emit(e->ctx, m);
+}
+
+/*
+ * The id only for the series cap, which needs it: from the module's key if it
+ * set one, else hashed from the names.  A consumer that finds the series by
+ * other means (the plugin's guess of the next series, confirmed by the key)
+ * never pays for it; one that needs it calls zm_series_id.  The capped path
+ * is a function of its own so that this one, run for every value, saves no
+ * registers.
+ */
 void zm_emit(struct zm_engine *e, struct zm_metric *m)
 {
-        /* The id only for the series cap, which needs it: from the module's key if it
-         * set one, else hashed from the names.  A consumer that finds the series by
-         * other means (the plugin's guess of the next series, confirmed by the key)
-         * never pays for it; one that needs it calls zm_series_id. */
-        bool capped = m->scope == ZM_GUEST && e->opt.max_series_per_guest;
-        m->id = capped ? zm_series_id(m) : 0;
-        if (capped) {
-                if (!series_ok(e, m)) {
-                        e->cnt.series_capped++;
-                        return;
-                }
+        if (m->scope == ZM_GUEST && e->opt.max_series_per_guest) {
+                emit_capped(e, m);
+                return;
         }
+        m->id = 0;
         e->cnt.metrics++;
         if (e->emit)
                 e->emit(e->ctx, m);

@@ -89,46 +89,57 @@ static uint64_t lit_key(const char *plugin, const char *pinst, const char *type,
         return zh_step(h, inst) | 1;
 }
 
-/* A metric of this guest at time tod; key as lit_key's, or 0. */
-static void start(struct zm_metric *m, const struct zd_record *r, const struct zd_appl *a,
-                  uint64_t tod, const char *plugin, const char *pinst, const char *type,
-                  const char *tinst, uint64_t key)
+/*
+ * A guest's metrics from one record share their scope, guest, source record
+ * and time: those are filled once per record, so that a value costs its
+ * names, its key and itself (filling a whole metric for each was half of
+ * this module's cost).
+ */
+struct lx_out {
+        struct zm_engine *e;
+        struct zm_metric m;
+};
+
+static void out_init(struct lx_out *o, struct zm_engine *e, const struct zd_record *r,
+                     const struct zd_appl *a, uint64_t tod)
 {
-        zm_metric_init(m, ZM_GUEST, r);
-        memcpy(m->guest, a->userid, sizeof(m->guest)); /* both 9 bytes, NUL-terminated */
-        m->tod = tod;
-        zm_metric_name(m, plugin, pinst, type, tinst);
-        m->key = key;
+        o->e = e;
+        zm_metric_init(&o->m, ZM_GUEST, r);
+        memcpy(o->m.guest, a->userid, sizeof(o->m.guest)); /* both 9 bytes, NUL-terminated */
+        o->m.tod = tod;
 }
 
-/* A metric named by string literals only (lit_key). */
-static void start_lit(struct zm_metric *m, const struct zd_record *r, const struct zd_appl *a,
-                      uint64_t tod, const char *plugin, const char *pinst, const char *type,
-                      const char *tinst)
+/* o's next metric, named (never NULL names: literals or buffers) and keyed as lit_key's, or 0. */
+static struct zm_metric *named(struct lx_out *o, const char *plugin, const char *pinst,
+                               const char *type, const char *tinst, uint64_t key)
 {
-        start(m, r, a, tod, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
+        struct zm_metric *m = &o->m;
+        m->plugin = plugin;
+        m->plugin_instance = pinst;
+        m->type = type;
+        m->type_instance = tinst;
+        m->key = key;
+        m->nvalues = 0;
+        return m;
 }
 
 /* A gauge named by string literals only (lit_key). */
-static void gauge(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                  uint64_t tod, const char *plugin, const char *pinst, const char *type,
+static void gauge(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
                   const char *tinst, double v)
 {
-        struct zm_metric m;
-        start_lit(&m, r, a, tod, plugin, pinst, type, tinst);
-        zm_metric_gauge(&m, v);
-        zm_emit(e, &m);
+        struct zm_metric *m =
+            named(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
+        zm_metric_gauge(m, v);
+        zm_emit(o->e, m);
 }
 
 /* A gauge with a name from a buffer: no key, the engine hashes the names. */
-static void gauge_named(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                        uint64_t tod, const char *plugin, const char *pinst, const char *type,
+static void gauge_named(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
                         const char *tinst, double v)
 {
-        struct zm_metric m;
-        start(&m, r, a, tod, plugin, pinst, type, tinst, 0);
-        zm_metric_gauge(&m, v);
-        zm_emit(e, &m);
+        struct zm_metric *m = named(o, plugin, pinst, type, tinst, 0);
+        zm_metric_gauge(m, v);
+        zm_emit(o->e, m);
 }
 
 /*
@@ -136,25 +147,22 @@ static void gauge_named(struct zm_engine *e, const struct zd_record *r, const st
  * named by literals but for pinst when inst says which number pinst was made
  * of (a CPU's: pinst then a buffer, left out of the key).
  */
-static void derive_inst(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                        uint64_t tod, const char *plugin, const char *pinst, uint64_t inst,
+static void derive_inst(struct lx_out *o, const char *plugin, const char *pinst, uint64_t inst,
                         const char *type, const char *tinst, int nv, uint64_t v0, uint64_t v1)
 {
-        struct zm_metric m;
-        start(&m, r, a, tod, plugin, pinst, type, tinst,
-              lit_key(plugin, inst ? NULL : pinst, type, tinst, inst));
+        struct zm_metric *m = named(o, plugin, pinst, type, tinst,
+                                    lit_key(plugin, inst ? NULL : pinst, type, tinst, inst));
         /* Kernel counters are u64/u32; DERIVE is int64: keep the low 63 bits, never negative. */
-        zm_metric_derive(&m, (int64_t)(v0 & INT64_MAX));
+        zm_metric_derive(m, (int64_t)(v0 & INT64_MAX));
         if (nv > 1)
-                zm_metric_derive(&m, (int64_t)(v1 & INT64_MAX));
-        zm_emit(e, &m);
+                zm_metric_derive(m, (int64_t)(v1 & INT64_MAX));
+        zm_emit(o->e, m);
 }
 
-static void derive(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                   uint64_t tod, const char *plugin, const char *pinst, const char *type,
+static void derive(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
                    const char *tinst, int nv, uint64_t v0, uint64_t v1)
 {
-        derive_inst(e, r, a, tod, plugin, pinst, 0, type, tinst, nv, v0, v1);
+        derive_inst(o, plugin, pinst, 0, type, tinst, nv, v0, v1);
 }
 
 /* Read named fields of a payload layout; false if any is missing. */
@@ -194,21 +202,23 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
                 bad(e, a, "MEM record shorter than its 144-byte layout");
                 return;
         }
+        struct lx_out out, *o = &out;
+        out_init(o, e, r, a, tod);
         uint64_t nonfree = v[FREE] + v[BUF] + v[CACHED];
         double used = v[TOTAL] > nonfree ? (double)(v[TOTAL] - nonfree) : 0;
-        gauge(e, r, a, tod, "memory", "", "memory", "used", used * 1024);
-        gauge(e, r, a, tod, "memory", "", "memory", "free", (double)v[FREE] * 1024);
-        gauge(e, r, a, tod, "memory", "", "memory", "buffered", (double)v[BUF] * 1024);
-        gauge(e, r, a, tod, "memory", "", "memory", "cached", (double)v[CACHED] * 1024);
+        gauge(o, "memory", "", "memory", "used", used * 1024);
+        gauge(o, "memory", "", "memory", "free", (double)v[FREE] * 1024);
+        gauge(o, "memory", "", "memory", "buffered", (double)v[BUF] * 1024);
+        gauge(o, "memory", "", "memory", "cached", (double)v[CACHED] * 1024);
         double sused = v[STOT] > v[SFREE] ? (double)(v[STOT] - v[SFREE]) : 0;
-        gauge(e, r, a, tod, "swap", "", "swap", "used", sused * 1024);
-        gauge(e, r, a, tod, "swap", "", "swap", "free", (double)v[SFREE] * 1024);
-        derive(e, r, a, tod, "swap", "", "swap_io", "in", 1, v[SWIN], 0);
-        derive(e, r, a, tod, "swap", "", "swap_io", "out", 1, v[SWOUT], 0);
-        derive(e, r, a, tod, "vmem", "", "vmpage_io", "memory", 2, v[PGIN], v[PGOUT]);
-        derive(e, r, a, tod, "vmem", "", "vmpage_io", "swap", 2, v[SWIN], v[SWOUT]);
+        gauge(o, "swap", "", "swap", "used", sused * 1024);
+        gauge(o, "swap", "", "swap", "free", (double)v[SFREE] * 1024);
+        derive(o, "swap", "", "swap_io", "in", 1, v[SWIN], 0);
+        derive(o, "swap", "", "swap_io", "out", 1, v[SWOUT], 0);
+        derive(o, "vmem", "", "vmpage_io", "memory", 2, v[PGIN], v[PGOUT]);
+        derive(o, "vmem", "", "vmpage_io", "swap", 2, v[SWIN], v[SWOUT]);
         /* As collectd's vmem plugin: minflt carries pgfault (all faults), majflt pgmajfault. */
-        derive(e, r, a, tod, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
+        derive(o, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
 }
 
 /* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
@@ -232,13 +242,14 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 return;
         }
 
-        struct zm_metric m;
-        start_lit(&m, r, a, tod, "load", "", "load", "");
+        struct lx_out out, *o = &out;
+        out_init(o, e, r, a, tod);
+        struct zm_metric *m = named(o, "load", "", "load", "", lit_key("load", "", "load", "", 0));
         for (int i = AVG1; i <= AVG15; i++)
-                zm_metric_gauge(&m, (uint32_t)v[i] / 2048.0);
-        zm_emit(e, &m);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "running", (double)v[RUN]);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
+                zm_metric_gauge(m, (uint32_t)v[i] / 2048.0);
+        zm_emit(e, m);
+        gauge(o, "processes", "", "ps_state", "running", (double)v[RUN]);
+        gauge(o, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
 
         /* cpu_id first, then the states in the order of states[] */
         static const char *const names[] = {"cpu_id",          "per_cpu_user",   "per_cpu_nice",
@@ -259,8 +270,8 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
                         uint64_t x;
                         if (zl_ref_u64(f[1 + j], ent, &x))
-                                derive_inst(e, r, a, tod, "cpu", pinst, (uint64_t)(unsigned)id + 1,
-                                            "cpu", states[j], 1, x, 0);
+                                derive_inst(o, "cpu", pinst, (uint64_t)(unsigned)id + 1, "cpu",
+                                            states[j], 1, x, 0);
                 }
         }
 }
@@ -283,10 +294,12 @@ static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_reco
                 bad(e, a, "NET_SUM record shorter than its 96-byte layout");
                 return;
         }
-        derive(e, r, a, tod, "interface", "all", "if_octets", "", 2, v[RXB], v[TXB]);
-        derive(e, r, a, tod, "interface", "all", "if_packets", "", 2, v[RXP], v[TXP]);
-        derive(e, r, a, tod, "interface", "all", "if_errors", "", 2, v[RXE], v[TXE]);
-        derive(e, r, a, tod, "interface", "all", "if_dropped", "", 2, v[RXD], v[TXD]);
+        struct lx_out out, *o = &out;
+        out_init(o, e, r, a, tod);
+        derive(o, "interface", "all", "if_octets", "", 2, v[RXB], v[TXB]);
+        derive(o, "interface", "all", "if_packets", "", 2, v[RXP], v[TXP]);
+        derive(o, "interface", "all", "if_errors", "", 2, v[RXE], v[TXE]);
+        derive(o, "interface", "all", "if_dropped", "", 2, v[RXD], v[TXD]);
 }
 
 /* The 12-byte LNXAPPL data header (7.1, 7.2): Unix seconds, data_len, data_offset. */
@@ -344,14 +357,14 @@ static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct 
                 bad(e, a, "mon_fsstatd: no mount point, or free blocks above the total");
                 return;
         }
+        struct lx_out out, *o = &out;
+        out_init(o, e, r, a, tod);
         char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
         df_instance(b.p + dir_off, n[1], full, sizeof(full));
         zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
-        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "used",
-                    (double)(sv[2] - sv[3]) * frsize);
-        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
-        gauge_named(e, r, a, tod, "df", pinst, "df_complex", "reserved",
-                    (double)(sv[3] - sv[4]) * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "reserved", (double)(sv[3] - sv[4]) * frsize);
 }
 
 /*
@@ -369,11 +382,13 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
                 bad(e, a, "mon_procd summary shorter than 50 bytes");
                 return;
         }
-        gauge(e, r, a, tod, "uptime", "", "uptime", "", (double)uptime);
-        gauge(e, r, a, tod, "users", "", "users", "", (double)users);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "sleeping", (double)sleeping);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "stopped", (double)stopped);
-        gauge(e, r, a, tod, "processes", "", "ps_state", "zombies", (double)zombie);
+        struct lx_out out, *o = &out;
+        out_init(o, e, r, a, tod);
+        gauge(o, "uptime", "", "uptime", "", (double)uptime);
+        gauge(o, "users", "", "users", "", (double)users);
+        gauge(o, "processes", "", "ps_state", "sleeping", (double)sleeping);
+        gauge(o, "processes", "", "ps_state", "stopped", (double)stopped);
+        gauge(o, "processes", "", "ps_state", "zombies", (double)zombie);
 }
 
 /* false (counted) if the buffer's stamp has not changed since its last sample. */

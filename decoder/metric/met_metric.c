@@ -124,21 +124,3 @@ void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, 
         m->type = type ? type : "";
         m->type_instance = tinst ? tinst : "";
 }
-
-void zm_metric_gauge(struct zm_metric *m, double v)
-{
-        if (m->nvalues < ZM_MAXVALUES) {
-                m->ds[m->nvalues] = ZM_GAUGE;
-                m->derive[m->nvalues] = 0;
-                m->gauge[m->nvalues++] = v;
-        }
-}
-
-void zm_metric_derive(struct zm_metric *m, int64_t v)
-{
-        if (m->nvalues < ZM_MAXVALUES) {
-                m->ds[m->nvalues] = ZM_DERIVE;
-                m->gauge[m->nvalues] = 0;
-                m->derive[m->nvalues++] = v;
-        }
-}

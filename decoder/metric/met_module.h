@@ -29,8 +29,23 @@ void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_re
 /* Set plugin / instance / type / type_instance in one call (NULL = ""). */
 void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, const char *type,
                     const char *tinst);
-void zm_metric_gauge(struct zm_metric *m, double v);
-void zm_metric_derive(struct zm_metric *m, int64_t v);
+/* Add a value (past ZM_MAXVALUES: dropped).  Inline: every value of every metric comes here. */
+static inline void zm_metric_gauge(struct zm_metric *m, double v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_GAUGE;
+                m->derive[m->nvalues] = 0;
+                m->gauge[m->nvalues++] = v;
+        }
+}
+static inline void zm_metric_derive(struct zm_metric *m, int64_t v)
+{
+        if (m->nvalues < ZM_MAXVALUES) {
+                m->ds[m->nvalues] = ZM_DERIVE;
+                m->gauge[m->nvalues] = 0;
+                m->derive[m->nvalues++] = v;
+        }
+}
 
 struct zm_counters *zm_counters_mut(struct zm_engine *e);
 /*
