@@ -61,7 +61,15 @@ struct fam_route {
         size_t n;
         void (*record[NMODULES])(struct zm_engine *e, void *state, const struct zd_record *r);
         void *state[NMODULES];
+        const struct zm_module *mod[NMODULES];
 };
+
+static void route_add(struct fam_route *rt, const struct zm_module *m, void *state)
+{
+        rt->record[rt->n] = m->record;
+        rt->mod[rt->n] = m;
+        rt->state[rt->n++] = state;
+}
 
 /*
  * Guests are named to the engine with every user and APPLDATA record, the
@@ -70,9 +78,13 @@ struct fam_route {
  */
 #define NOTED_SLOTS 2048
 
+/* CP records by domain: route[ZD_FAM_CP] narrowed by each module's domains. */
+#define CP_DOMAINS 32
+
 struct zm_engine {
         struct zm_options opt;
         struct fam_route route[FAMILIES];
+        struct fam_route cp_route[CP_DOMAINS];
         zm_emit_fn emit;
         zm_log_fn log;
         void *ctx;
@@ -126,14 +138,16 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
                         e->state[i] = modules[i]->create(e);
         for (unsigned f = 0; f < FAMILIES; f++)
                 for (size_t i = 0; modules[i]; i++) {
-                        struct fam_route *rt = &e->route[f];
                         unsigned want =
                             modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
-                        if (!modules[i]->record || !(want & 1u << f))
-                                continue;
-                        rt->record[rt->n] = modules[i]->record;
-                        rt->state[rt->n++] = e->state[i];
+                        if (modules[i]->record && (want & 1u << f))
+                                route_add(&e->route[f], modules[i], e->state[i]);
                 }
+        const struct fam_route *cp = &e->route[ZD_FAM_CP];
+        for (unsigned d = 0; d < CP_DOMAINS; d++)
+                for (size_t k = 0; k < cp->n; k++)
+                        if (!cp->mod[k]->domains || (cp->mod[k]->domains & 1u << d))
+                                route_add(&e->cp_route[d], cp->mod[k], cp->state[k]);
         return e;
 }
 
@@ -160,7 +174,9 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
         e->delivered++;
         if ((unsigned)r->family < FAMILIES) {
-                const struct fam_route *rt = &e->route[r->family];
+                const struct fam_route *rt = r->family == ZD_FAM_CP && r->domain < CP_DOMAINS
+                                                 ? &e->cp_route[r->domain]
+                                                 : &e->route[r->family];
                 for (size_t k = 0; k < rt->n; k++)
                         rt->record[k](e, rt->state[k], r);
                 return;

@@ -483,4 +483,5 @@ const struct zm_module zm_mod_linux = {
     .create = lx_create,
     .destroy = lx_destroy,
     .record = lx_record,
+    .domains = 1u << 10,
 };

@@ -20,6 +20,12 @@ struct zm_module {
          * a VM/370 tape record never reaches a module that reads CP layouts.
          */
         unsigned families;
+        /*
+         * The CP domains whose records it reads (bit d for domain d; 0: every
+         * one): the engine offers it no others, so a record costs the modules
+         * that read it, not all of them.
+         */
+        uint32_t domains;
 };
 
 /* Emit one metric (the engine names its series, applies the series cap and counts it). */

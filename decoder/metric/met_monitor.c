@@ -24,4 +24,5 @@ static void mon_record(struct zm_engine *e, void *state, const struct zd_record 
         zm_set_interval(e, (double)v.s);
 }
 
-const struct zm_module zm_mod_monitor = {"monitor", NULL, NULL, mon_record, NULL};
+const struct zm_module zm_mod_monitor = {
+    .name = "monitor", .record = mon_record, .domains = 1u << 1};

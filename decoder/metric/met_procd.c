@@ -359,4 +359,5 @@ const struct zm_module zm_mod_procd = {
     .destroy = pd_destroy,
     .record = pd_record,
     .interval_end = pd_interval_end,
+    .domains = 1u << 10,
 };

@@ -379,5 +379,9 @@ static void rd_interval_end(struct zm_engine *e, void *state, const struct zd_re
         zm_emit(e, &m);
 }
 
-const struct zm_module zm_mod_reading = {"reading", rd_create, rd_destroy, rd_record,
-                                         rd_interval_end};
+const struct zm_module zm_mod_reading = {.name = "reading",
+                                         .create = rd_create,
+                                         .destroy = rd_destroy,
+                                         .record = rd_record,
+                                         .interval_end = rd_interval_end,
+                                         .domains = 1u << 0 | 1u << 1};

@@ -326,4 +326,8 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
         }
 }
 
-const struct zm_module zm_mod_wzvm = {"wzvm", wz_create, wz_destroy, wz_record, NULL};
+const struct zm_module zm_mod_wzvm = {.name = "wzvm",
+                                      .create = wz_create,
+                                      .destroy = wz_destroy,
+                                      .record = wz_record,
+                                      .domains = 1u << 10};

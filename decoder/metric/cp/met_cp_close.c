@@ -32,17 +32,22 @@ static void timer(struct zm_engine *e, struct cp_ent *x, int i, bool either_way)
         x->acc[i] += (uint64_t)d;
 }
 
-/* Counter deltas of slots first..last of x, each of width bytes. */
+/*
+ * Counter deltas of slots first..last of x, each of width bytes, for the
+ * slots read in both intervals.  What a slot needs is decided once per
+ * entry: this runs for every counter of every entry of every interval.
+ */
 static void ctrs(struct cp_ent *x, int first, int last, unsigned width)
 {
         if (!x->cur || !x->prev)
                 return;
-        uint32_t slots = (2u << last) - (1u << first);
-        for (uint32_t m = slots & x->have & x->phave; m; m &= m - 1) {
+        uint32_t slots = ((2u << last) - (1u << first)) & x->have & x->phave;
+        uint64_t mask = width >= 8 ? ~(uint64_t)0 : (UINT64_C(1) << (width * 8)) - 1;
+        for (uint32_t m = slots; m; m &= m - 1) {
                 int i = __builtin_ctz(m);
-                uint64_t d;
-                if (!cp_delta_ctr(x, i, width, &d))
-                        continue;
+                if (width >= 8 && x->v[i] < x->pv[i])
+                        continue; /* a 64-bit counter does not wrap: it was reset */
+                uint64_t d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
                 x->d[i] = d;
                 x->dok |= 1u << i;
                 x->acc[i] += d;

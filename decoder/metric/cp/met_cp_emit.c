@@ -114,18 +114,22 @@ struct row {
  * its table entry's literals, and its patterns are filled from the entry's
  * id and name only (cp_pattern), so the row's address with those stands for
  * the names.  A row without patterns names the same series for every entry.
+ * The entry's part is hashed once in its life, as its label is formatted.
  */
-static uint64_t row_key(const struct row *r, const struct cp_ent *x)
+static uint64_t row_key(const struct row *r, struct cp_ent *x)
 {
         if (!r->pat)
                 return r->key;
-        /* the name is at most 16 bytes and NUL-terminated in its 17 */
-        bool ended;
-        uint64_t h = zh_step(r->key, x->id);
-        h = zh_step(h, zh_word8_ended(x->name, &ended));
-        if (!ended)
-                h = zh_step(h, zh_word8(x->name + 8));
-        return h | 1;
+        if (!x->kh) {
+                /* the name is at most 16 bytes and NUL-terminated in its 17 */
+                bool ended;
+                uint64_t h = zh_step(UINT64_C(0x454E54), x->id); /* "ENT" */
+                h = zh_step(h, zh_word8_ended(x->name, &ended));
+                if (!ended)
+                        h = zh_step(h, zh_word8(x->name + 8));
+                x->kh = h | 1;
+        }
+        return zh_step(r->key, x->kh) | 1;
 }
 
 static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,

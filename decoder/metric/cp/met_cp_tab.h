@@ -34,6 +34,7 @@ struct cp_ent {
         uint64_t hash;           /* of key, for the table's index */
         char name[17];           /* userid, NIC owner or partition name (UTF-8, trimmed) */
         char label[ZM_NAME_LEN]; /* its plugin instance, formatted once (met_cp_emit.c) */
+        uint64_t kh;             /* id and name hashed once for its metrics' keys; 0: not yet */
         uint32_t id;             /* CPU, virtual CPU, device number or logical CPU address */
         bool cur, prev;
         uint64_t tod, ptod;
@@ -100,25 +101,6 @@ struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
 /* After the caller moved or dropped entries of t: index them again. */
 void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
-/*
- * Delta of slot i from previous to current (counter of width bytes).  Inline:
- * closing an interval takes it for every counter of every entry.
- */
-static inline bool cp_delta_ctr(const struct cp_ent *x, int i, unsigned width, uint64_t *d)
-{
-        uint32_t bit = 1u << i;
-        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
-                return false;
-        if (width >= 8) {
-                if (x->v[i] < x->pv[i])
-                        return false; /* a 64-bit counter does not wrap: it was reset */
-                *d = x->v[i] - x->pv[i];
-                return true;
-        }
-        uint64_t mask = (UINT64_C(1) << (width * 8)) - 1;
-        *d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
-        return true;
-}
 /* Timer delta in microseconds; -1 for a reset (counted by the caller). */
 int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way);
 /* Elapsed microseconds between the previous and current record of x. */
