@@ -102,11 +102,13 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
         for (size_t k = 0; k < cp_nguest_sums; k++) {
                 const struct cp_sum *m = &cp_guest_sums[k];
                 uint32_t bits = (2u << m->last) - (1u << m->first), gbit = 1u << m->g;
-                if ((m->reading ? x->have & bits : x->dok & bits) != bits)
+                /* readings or deltas, chosen once per sum rather than per slot */
+                const uint64_t *from = m->reading ? x->v : x->d;
+                if (((m->reading ? x->have : x->dok) & bits) != bits)
                         continue;
                 uint64_t sum = 0;
                 for (int i = m->first; i <= m->last; i++)
-                        sum += m->reading ? x->v[i] : x->d[i];
+                        sum += from[i];
                 if (m->reading) {
                         g->v[m->g] += sum;
                         g->have |= gbit;
