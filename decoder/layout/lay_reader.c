@@ -10,6 +10,7 @@
  * bound per field; a shorter one (an older level's record, a guest's cut
  * buffer) field by field, with the bound.
  */
+#include "base/ebcdic.h"
 #include "layout/layout.h"
 
 static bool is_int(unsigned type)
@@ -86,4 +87,16 @@ size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
                 u[i] = (v ^ s[i].sign) - s[i].sign;
         }
         return in;
+}
+
+size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out, size_t outsz)
+{
+        const struct zl_field *f = &r->l->fields[r->text[k]];
+        if (f->type == ZL_EBCDIC &&
+            (size_t)f->off + f->len <= rec.n) /* zl_text's, without a zl_value */
+                return zd_ebcdic_to_utf8(zd_view_make(rec.p + f->off, f->len), ZD_CP037, out,
+                                         outsz);
+        struct zl_value v;
+        (void)zl_read(f, rec, &v);
+        return zl_text(&v, out, outsz); /* "" when not inside */
 }

@@ -224,6 +224,12 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
  * r->nfields).  Returns how many fields not reserved lie inside rec.
  */
 size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u);
+/*
+ * Text field k of r (r->text[k]) in rec, as zl_text gives it, into out; its
+ * length.  A field not inside rec gives "" (zl_inside tells it from an
+ * empty one).
+ */
+size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out, size_t outsz);
 /* Field f lies wholly inside rec (zl_value's present). */
 static inline bool zl_inside(const struct zl_field *f, zd_view rec)
 {

@@ -95,11 +95,8 @@ static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
                 sum += u[i];
         x->sink += sum;
         for (size_t k = 0; k < r->ntext; k++) {
-                const struct zl_field *f = &l->fields[r->text[k]];
-                struct zl_value v;
                 char t[512];
-                if (zl_read(f, rec, &v))
-                        x->sink += zl_text(&v, t, sizeof(t)) + (unsigned char)t[0];
+                x->sink += zl_reader_text(r, k, rec, t, sizeof(t)) + (unsigned char)t[0];
         }
 }
 

@@ -280,6 +280,16 @@ static void check_reader(const struct zl_layout *l, zd_view rec, uint64_t want)
         assert_true(u[1] == 0x5A5A);
         assert_int_equal(rd.ncounted, f->type != ZL_RSVD);
         assert_int_equal(rd.ntext, f->type == ZL_EBCDIC || f->type == ZL_ASCII);
+        /* its text as zl_text's, in a roomy buffer and in one that cuts it */
+        for (size_t sz = 1; rd.ntext && sz <= 64; sz += 63) {
+                char text[64], got[64];
+                struct zl_value v;
+                (void)zl_read(f, rec, &v);
+                size_t nw = zl_text(&v, text, sz);
+                memset(got, 0x5A, sizeof(got));
+                assert_int_equal(zl_reader_text(&rd, 0, rec, got, sz), nw);
+                assert_memory_equal(got, text, nw + 1);
+        }
 }
 
 static void every_field_shape(void **state)
