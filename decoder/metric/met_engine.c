@@ -189,6 +189,17 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
         }
 }
 
+void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                           enum zd_err_kind err)
+{
+        /* Taken as zm_appl would have parsed it, for the record about to be delivered. */
+        e->appl = *a;
+        e->appl_err = err;
+        e->appl_of = e->delivered + 1;
+        e->appl_rec = r;
+        zm_engine_record(e, r);
+}
+
 enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)
 {
         if (e->appl_of != e->delivered || e->appl_rec != r) {

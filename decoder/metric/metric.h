@@ -109,6 +109,15 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
 void zm_engine_free(struct zm_engine *e);
 /* Feed every record of a data set, in order (the handler's record callback). */
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
+/*
+ * The same for a domain 10 record whose APPLDATA header the caller parsed
+ * already (zd_appl_parse, or zd_appl_examine's a and err): the engine takes
+ * it instead of parsing the header again.  For a consumer that both dumps
+ * and measures, so that one parse serves both.
+ */
+struct zd_appl;
+void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                           enum zd_err_kind err);
 /* Feed Interval End records (the handler's interval_end callback). */
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r);
 const struct zm_counters *zm_engine_counters(const struct zm_engine *e);

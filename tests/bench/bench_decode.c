@@ -144,6 +144,7 @@ static void appl_fields(struct run *x, const struct zd_appl_info *ai)
         }
 }
 
+/* The engine takes the APPLDATA header the field walk parsed, as a consumer doing both would. */
 static void on_record(void *ctx, const struct zd_record *r)
 {
         struct run *x = ctx;
@@ -156,6 +157,9 @@ static void on_record(void *ctx, const struct zd_record *r)
                         struct zd_appl_info ai;
                         zd_appl_examine(NULL, x->t, r, &ai);
                         appl_fields(x, &ai);
+                        if (x->eng)
+                                zm_engine_record_appl(x->eng, r, &ai.a, ai.err);
+                        return;
                 }
         }
         if (x->eng)

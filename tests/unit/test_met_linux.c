@@ -11,6 +11,7 @@
 
 #include "kept_metric.h"
 #include "metric/metric.h"
+#include "payload/appldata/appl.h"
 #include "base/tod.h"
 
 #define MAXM 256
@@ -114,6 +115,60 @@ static void mem_maps_to_memory_swap_vmem(void **state)
         assert_true(m->derive[0] == 9000 && m->derive[1] == 90);
         assert_int_equal(g.n, 11);
         zm_engine_free(e);
+}
+
+/*
+ * A header the caller parsed (zm_engine_record_appl) gives the metrics that
+ * parsing it in the engine gives; the engine takes it rather than parsing
+ * again (a header naming another guest moves the metrics to that guest),
+ * and a header the caller found unusable is counted, not decoded.
+ */
+static void header_parsed_by_the_caller(void **state)
+{
+        (void)state;
+        struct got a = {0}, b = {0};
+        struct zm_engine *ea = zm_engine_new(NULL, collect, NULL, &a);
+        struct zm_engine *eb = zm_engine_new(NULL, collect, NULL, &b);
+        uint8_t data[144], rec[256], pid[16];
+        mem_data(data, TS, 5, 5);
+        vec_lx_prodid(pid, 1, "00");
+        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
+        struct zd_record r = vec_record(rec, len);
+        r.tod = VEC_TOD_2026;
+        zm_engine_record(ea, &r);
+        struct zd_appl h;
+        assert_int_equal(zd_appl_parse(&r, &h), ZD_E_NONE);
+        zm_engine_record_appl(eb, &r, &h, ZD_E_NONE);
+        assert_int_equal(a.n, 11);
+        assert_int_equal(b.n, a.n);
+        for (size_t i = 0; i < a.n; i++) {
+                assert_string_equal(b.m[i].guest, a.m[i].guest);
+                assert_string_equal(b.m[i].type_instance, a.m[i].type_instance);
+                assert_int_equal(b.m[i].nvalues, a.m[i].nvalues);
+                for (size_t k = 0; k < a.m[i].nvalues; k++) /* the slots past nvalues are not set */
+                        assert_true(b.m[i].gauge[k] == a.m[i].gauge[k] &&
+                                    b.m[i].derive[k] == a.m[i].derive[k]);
+        }
+
+        /* the next sample (a new stamp), under a header naming LINUX02 */
+        b.n = 0;
+        mem_data(data, TS + (UINT64_C(60000000) << 12), 6, 6);
+        len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
+        r = vec_record(rec, len);
+        r.tod = VEC_TOD_2026;
+        assert_int_equal(zd_appl_parse(&r, &h), ZD_E_NONE);
+        memcpy(h.userid, "LINUX02", 8);
+        zm_engine_record_appl(eb, &r, &h, ZD_E_NONE);
+        assert_int_equal(b.n, 11);
+        assert_string_equal(b.m[0].guest, "LINUX02");
+
+        uint64_t bad = zm_engine_counters(eb)->appl_bad;
+        b.n = 0;
+        zm_engine_record_appl(eb, &r, &h, ZD_E_APPL_OFFSET);
+        assert_int_equal(b.n, 0);
+        assert_true(zm_engine_counters(eb)->appl_bad == bad + 1);
+        zm_engine_free(ea);
+        zm_engine_free(eb);
 }
 
 static void mem_sync_mismatch_dropped_and_stale_not_repeated(void **state)
@@ -469,6 +524,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(mem_maps_to_memory_swap_vmem),
+            cmocka_unit_test(header_parsed_by_the_caller),
             cmocka_unit_test(mem_sync_mismatch_dropped_and_stale_not_repeated),
             cmocka_unit_test(invented_product_ids_counted_as_untracked),
             cmocka_unit_test(os_maps_load_processes_cpu),
