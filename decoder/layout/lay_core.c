@@ -385,6 +385,8 @@ struct zl_ref zl_ref_make(const struct zl_field *f)
 uint64_t zl_ref_slow(struct zl_ref r, zd_view rec)
 {
         uint64_t u = 0;
+        if (r.at > rec.n) /* zl_ref_u64 checked need, but this is callable alone */
+                return 0;
         for (uint32_t i = r.at >= 8 ? r.at - 8 : 0; i < r.at; i++)
                 u = u << 8 | rec.p[i];
         return u & r.mask;

@@ -159,12 +159,12 @@ static inline bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *
  */
 struct zl_ref {
         uint64_t mask; /* 0 for a field that is not an integer: it reads as 0 */
-        uint32_t need; /* off + len; UINT32_MAX for no field, which no record holds */
+        uint32_t need; /* off + len; UINT32_MAX for no field, which no record (64 KB) holds */
         uint32_t at;   /* off + min(len, 8) */
 };
 struct zl_ref zl_ref_make(const struct zl_field *f); /* f may be NULL */
-uint64_t zl_ref_slow(struct zl_ref r,
-                     zd_view rec); /* the integer of a field near a payload's start */
+/* The integer of a field that ends before byte 8 (near a payload's start); 0 outside rec. */
+uint64_t zl_ref_slow(struct zl_ref r, zd_view rec);
 /* What zl_read_u64 gives for the field r was made from, by r. */
 static inline bool zl_ref_u64(struct zl_ref r, zd_view rec, uint64_t *out)
 {
@@ -219,6 +219,11 @@ struct zl_reader {
 };
 
 bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
+/*
+ * Both below trust r: made by zl_reader_init while the layouts' generation
+ * is still r->gen (a LayoutFile loaded since may have freed r->l), and k
+ * below r->ntext.
+ */
 /*
  * Every field of r's layout in rec: u[i] as zl_read_ints gives it (u holds
  * r->nfields).  Returns how many fields not reserved lie inside rec.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a metric module (met_*.c) sees of the engine.  A module gets every
- * record and every Interval End and emits zm_metric values through zm_emit.
+ * record of the families and CP domains it names, and every Interval End,
+ * and emits zm_metric values through zm_emit.
  * Modules are listed in met_engine.c.
  */
 #ifndef ZD_MET_MODULE_H
@@ -70,8 +71,9 @@ size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v);
 bool zm_first(struct zm_engine *e, uint64_t key);
 /*
  * The APPLDATA header (zd_appl_parse) of r, the D10R1 or D10R2 record being
- * delivered, parsed once for all the modules that read it.  *out stays valid
- * until the next record.
+ * delivered, parsed once for all the modules that read it, or the one the
+ * engine's caller parsed and handed over (zm_engine_record_appl: its data
+ * must view r's bytes).  *out stays valid until the next record.
  */
 struct zd_appl;
 enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r,

@@ -111,9 +111,9 @@ void zm_engine_free(struct zm_engine *e);
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
 /*
  * The same for a domain 10 record whose APPLDATA header the caller parsed
- * already (zd_appl_parse, or zd_appl_examine's a and err): the engine takes
- * it instead of parsing the header again.  For a consumer that both dumps
- * and measures, so that one parse serves both.
+ * already (zd_appl_parse of r, or zd_appl_examine's a and err; a's data
+ * views r's bytes): the engine takes it instead of parsing the header again.  For a consumer that
+ * both dumps and measures, so that one parse serves both.
  */
 struct zd_appl;
 void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,

@@ -336,11 +336,48 @@ static void entries_follow_names_not_places(void **state)
         feed_free(f);
 }
 
+/*
+ * A guest's series keep their keys (zm_metric.key) whatever its number of
+ * virtual CPUs: LINUXV has one, is gone for an interval, and comes back
+ * with two.  Its entry is made again, and the names are the same, so the
+ * keys must be: a consumer keeps what it derives from a series under them.
+ */
+static void guest_keys_stay_when_vcpus_change(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(1, 3);
+        size_t mark[7] = {0};
+        for (unsigned i = 0; i < 7; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                mark[i] = f->n;
+                for (unsigned c = 0; c < 2; c++)
+                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
+                                    US(1000000) * i, 0);
+                feed_useact(f, t, "LINUX01", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
+                for (unsigned v = 0; i != 3 && v < (i < 3 ? 1u : 2u); v++)
+                        feed_useact(f, t, "LINUXV", v, US(2000000) * i, US(1000000) * i, 100, 0, 0);
+                feed_end(f, t + SEC(1));
+        }
+        size_t compared = 0;
+        for (size_t k = mark[2]; k < mark[3]; k++) {
+                if (strcmp(f->m[k].plugin_instance, "user-LINUXV") != 0)
+                        continue;
+                const struct zm_metric *later =
+                    feed_find(f, mark[6], "user-LINUXV", f->m[k].type, f->m[k].type_instance);
+                assert_non_null(later);
+                assert_true(later->key == f->m[k].key);
+                compared++;
+        }
+        assert_true(compared >= 2);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(cpu_percentages),
             cmocka_unit_test(entries_follow_names_not_places),
+            cmocka_unit_test(guest_keys_stay_when_vcpus_change),
             cmocka_unit_test(countdown_wrap),
             cmocka_unit_test(timer_reset_dropped),
             cmocka_unit_test(counter_wrap_derive),

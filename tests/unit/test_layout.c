@@ -368,6 +368,58 @@ static void reader_bounds(void **state)
                 assert_true(u[i] == i);
 }
 
+/*
+ * A layout of several fields over records of every length from 0 to past
+ * its end (each its own allocation): the reader agrees with zl_read_ints
+ * (tested above against hand-made readings) where the record reaches every
+ * field, where it is 8 bytes or more but stops short (an older level's
+ * record), and under 8 bytes; it lists the text fields by their index and
+ * converts each as zl_text does.
+ */
+static void reader_short_records(void **state)
+{
+        (void)state;
+        static const struct zl_field f[] = {
+            {"U4", 0, 4, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"E4", 4, 4, ZL_EBCDIC, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"S2", 8, 2, ZL_SINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"A3", 10, 3, ZL_ASCII, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"U8", 14, 8, ZL_UINT, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"R2", 22, 2, ZL_RSVD, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+            {"T8", 24, 8, ZL_TOD, ZL_VERIFIED, ZL_K_NONE, NULL, "test", ""},
+        };
+        const struct zl_layout l = {"MANY", "MANY", -1, -1, 0, "test", "test", f, ZL_COUNT(f)};
+        struct zl_reader rd;
+        assert_true(zl_reader_init(&rd, &l));
+        assert_int_equal(rd.ncounted, 6);
+        assert_int_equal(rd.ntext, 2);
+        assert_int_equal(rd.text[0], 1);
+        assert_int_equal(rd.text[1], 3);
+        for (size_t n = 0; n <= 40; n++) {
+                uint8_t *r = malloc(n ? n : 1);
+                assert_non_null(r);
+                for (size_t i = 0; i < n; i++)
+                        r[i] = (uint8_t)(0xC1 + 0x2B * i);
+                zd_view rec = zd_view_make(r, n);
+                uint64_t want[ZL_COUNT(f)], got[ZL_COUNT(f)];
+                assert_int_equal(zl_read_ints(&l, rec, 0, want, ZL_COUNT(f)), ZL_COUNT(f));
+                size_t in = 0;
+                for (size_t i = 0; i < ZL_COUNT(f); i++)
+                        in += zl_inside(&f[i], rec) && f[i].type != ZL_RSVD;
+                assert_int_equal(zl_reader_ints(&rd, rec, got), in);
+                assert_memory_equal(got, want, sizeof(want));
+                for (size_t k = 0; k < rd.ntext; k++) {
+                        char text[16], mine[16];
+                        struct zl_value v;
+                        (void)zl_read(&f[rd.text[k]], rec, &v);
+                        size_t nt = zl_text(&v, text, sizeof(text));
+                        assert_int_equal(zl_reader_text(&rd, k, rec, mine, sizeof(mine)), nt);
+                        assert_string_equal(mine, text);
+                }
+                free(r);
+        }
+}
+
 static void encoding(void **state)
 {
         (void)state;
@@ -403,6 +455,7 @@ int main(void)
             cmocka_unit_test(value_members),
             cmocka_unit_test(every_field_shape),
             cmocka_unit_test(reader_bounds),
+            cmocka_unit_test(reader_short_records),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

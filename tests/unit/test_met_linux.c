@@ -143,7 +143,11 @@ static void header_parsed_by_the_caller(void **state)
         assert_int_equal(b.n, a.n);
         for (size_t i = 0; i < a.n; i++) {
                 assert_string_equal(b.m[i].guest, a.m[i].guest);
+                assert_string_equal(b.m[i].plugin, a.m[i].plugin);
+                assert_string_equal(b.m[i].plugin_instance, a.m[i].plugin_instance);
+                assert_string_equal(b.m[i].type, a.m[i].type);
                 assert_string_equal(b.m[i].type_instance, a.m[i].type_instance);
+                assert_true(b.m[i].tod == a.m[i].tod && b.m[i].key == a.m[i].key);
                 assert_int_equal(b.m[i].nvalues, a.m[i].nvalues);
                 for (size_t k = 0; k < a.m[i].nvalues; k++) /* the slots past nvalues are not set */
                         assert_true(b.m[i].gauge[k] == a.m[i].gauge[k] &&

@@ -123,7 +123,10 @@ static uint64_t row_key(const struct row *r, struct cp_ent *x)
         if (!x->kh) {
                 /* the name is at most 16 bytes and NUL-terminated in its 17 */
                 bool ended;
-                uint64_t h = zh_step(UINT64_C(0x454E54), x->id); /* "ENT" */
+                /* a guest's id counts its virtual CPUs, which no name uses and which
+                   may differ when it comes back: left out, so its keys stay */
+                uint64_t id = r->m->kind == CP_GUEST ? 0 : x->id;
+                uint64_t h = zh_step(UINT64_C(0x454E54), id); /* "ENT" */
                 h = zh_step(h, zh_word8_ended(x->name, &ended));
                 if (!ended)
                         h = zh_step(h, zh_word8(x->name + 8));
