@@ -27,6 +27,7 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
         r->reach = 8; /* every load is 8 bytes */
         r->nfields = (uint16_t)l->nfields;
         r->ncounted = r->ntext = 0;
+        r->sign = false;
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];
                 struct zl_step *s = &r->step[i];
@@ -39,6 +40,7 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
                 /* a field of no bytes at offset 0 would shift by 64: it reads as 0 anyway */
                 s->shift = (uint8_t)(at >= 8 || !s->mask ? 0 : (8 - at) * 8);
                 s->sign = f->type == ZL_SINT && n ? (uint64_t)1 << (8 * n - 1) : 0;
+                r->sign |= s->sign != 0;
                 s->counted = f->type != ZL_RSVD;
                 if (s->need > r->reach)
                         r->reach = s->need;
@@ -61,8 +63,13 @@ size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
 {
         const struct zl_step *s = r->step;
         if (rec.n >= r->reach) {
-                for (size_t i = 0; i < r->nfields; i++)
-                        u[i] = take(&s[i], rec.p);
+                /* most layouts have no signed field: a fifth fewer instructions a field */
+                if (r->sign)
+                        for (size_t i = 0; i < r->nfields; i++)
+                                u[i] = take(&s[i], rec.p);
+                else
+                        for (size_t i = 0; i < r->nfields; i++)
+                                u[i] = zd_uN_load8(rec.p + s[i].base) >> s[i].shift & s[i].mask;
                 return r->ncounted;
         }
         size_t in = 0;

@@ -214,6 +214,7 @@ struct zl_reader {
         uint16_t nfields;  /* l->nfields */
         uint16_t ncounted; /* fields not reserved */
         uint16_t ntext;
+        bool sign;                    /* a field is ZL_SINT */
         uint16_t text[ZL_READER_MAX]; /* the EBCDIC and ASCII fields, by index */
         struct zl_step step[ZL_READER_MAX];
 };
