@@ -13,11 +13,6 @@
 #include "base/ebcdic.h"
 #include "layout/layout.h"
 
-static bool is_int(unsigned type)
-{
-        return type < 32 && (ZL_INT_TYPES >> type & 1);
-}
-
 bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
 {
         r->l = NULL;
@@ -31,15 +26,16 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];
                 struct zl_step *s = &r->step[i];
-                /* zl_read's integer: the first min(len, 8) bytes of the field. */
-                unsigned n = f->len < 8 ? f->len : 8;
-                uint32_t at = (uint32_t)f->off + n; /* where those bytes end */
-                s->need = (uint32_t)f->off + f->len;
+                /* which bytes are the integer is zl_ref's; the step adds where to load
+                   them from and, for a ZL_SINT, the sign bit of the mask's top byte */
+                struct zl_ref ref = zl_ref_make(f);
+                uint32_t at = ref.at;
+                s->need = ref.need;
+                s->mask = ref.mask;
                 s->base = (uint16_t)(at >= 8 ? at - 8 : 0);
-                s->mask = is_int(f->type) && n ? ~(uint64_t)0 >> (64 - 8 * n) : 0;
                 /* a field of no bytes at offset 0 would shift by 64: it reads as 0 anyway */
                 s->shift = (uint8_t)(at >= 8 || !s->mask ? 0 : (8 - at) * 8);
-                s->sign = f->type == ZL_SINT && n ? (uint64_t)1 << (8 * n - 1) : 0;
+                s->sign = f->type == ZL_SINT && s->mask ? (s->mask >> 1) + 1 : 0;
                 r->sign |= s->sign != 0;
                 s->counted = f->type != ZL_RSVD;
                 if (s->need > r->reach)

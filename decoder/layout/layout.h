@@ -134,22 +134,6 @@ bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64
          1u << ZL_BITS)
 
 /*
- * A field found before (zl_field): its integer (zl_read's u); false if f is
- * NULL or outside rec.  Inline: metric modules read a dozen fields a record
- * this way, and a call through zl_read fills a whole zl_value for one number.
- */
-static inline bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *out)
-{
-        if (!f || !zd_view_has(rec, f->off, f->len))
-                return false;
-        uint64_t u = 0;
-        size_t n = f->len < 8 ? f->len : 8;
-        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n)
-                (void)zd_uN(rec, f->off, n, &u);
-        *out = u;
-        return true;
-}
-/*
  * A field made ready for reading it in many records: the bound its record
  * must reach, where the 8 bytes that end with its integer end, and the mask
  * that keeps the integer's bytes.  A reader that resolves its fields once
@@ -172,6 +156,15 @@ static inline bool zl_ref_u64(struct zl_ref r, zd_view rec, uint64_t *out)
                 return false;
         *out = r.at >= 8 ? zd_uN_load8(rec.p + r.at - 8) & r.mask : zl_ref_slow(r, rec);
         return true;
+}
+/*
+ * A field found before (zl_field): its integer (zl_read's u); false if f is
+ * NULL or outside rec.  Made ready and read at once: which bytes make a
+ * field's integer is zl_ref_make's to say.
+ */
+static inline bool zl_read_u64(const struct zl_field *f, zd_view rec, uint64_t *out)
+{
+        return zl_ref_u64(zl_ref_make(f), rec, out);
 }
 /* Text fields as UTF-8 (EBCDIC converted, trailing blanks trimmed). */
 size_t zl_text(const struct zl_value *v, char *out, size_t outsz);
