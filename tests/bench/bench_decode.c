@@ -88,12 +88,18 @@ static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
                 fields_any(x, l, rec);
                 return;
         }
-        uint64_t u[ZL_READER_MAX], sum = 0;
+        uint64_t u[ZL_READER_MAX], s[4] = {0, 0, 0, 0};
         x->present += zl_reader_ints(r, rec, u);
         x->fields += r->ncounted;
-        for (size_t i = 0; i < r->nfields; i++)
-                sum += u[i];
-        x->sink += sum;
+        /* Four sums side by side: touching a value costs this consumer about one
+         * instruction, where one running sum cost four (a tenth of the field walk). */
+        size_t i = 0, n = r->nfields;
+        for (; i + 4 <= n; i += 4)
+                for (size_t k = 0; k < 4; k++)
+                        s[k] += u[i + k];
+        for (; i < n; i++)
+                s[0] += u[i];
+        x->sink += s[0] + s[1] + s[2] + s[3];
         for (size_t k = 0; k < r->ntext; k++) {
                 char t[512];
                 x->sink += zl_reader_text(r, k, rec, t, sizeof(t)) + (unsigned char)t[0];
