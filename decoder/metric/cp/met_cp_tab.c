@@ -67,13 +67,6 @@ const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
         return law ? law : "layout";
 }
 
-uint64_t cp_elapsed_us(const struct cp_ent *x)
-{
-        if (!x->prev || x->tod <= x->ptod)
-                return 0;
-        return (x->tod - x->ptod) / ZD_TOD_PER_US;
-}
-
 int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
 {
         uint32_t bit = 1u << i;

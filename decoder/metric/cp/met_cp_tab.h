@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "base/hash.h"
+#include "base/tod.h"
 #include "metric/met_verify.h"
 
 #define CP_NV 12
@@ -103,8 +104,14 @@ void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
 /* Timer delta in microseconds; -1 for a reset (counted by the caller). */
 int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way);
-/* Elapsed microseconds between the previous and current record of x. */
-uint64_t cp_elapsed_us(const struct cp_ent *x);
+/* Elapsed microseconds between the previous and current record of x (asked a few times per
+ * entry and interval, by the deltas, the laws and the metrics: inline). */
+static inline uint64_t cp_elapsed_us(const struct cp_ent *x)
+{
+        if (!x->prev || x->tod <= x->ptod)
+                return 0;
+        return (x->tod - x->ptod) / ZD_TOD_PER_US;
+}
 
 /*
  * The check for a metric built from slots mask of x: NULL if every field

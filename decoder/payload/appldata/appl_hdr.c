@@ -25,6 +25,11 @@ static char *put_dec(char *t, unsigned n)
 {
         char d[5];
         size_t k = 0;
+        if (n < 10) { /* most parts of a product id ("LNXAPPL.1.0.1.0.0") */
+                t[0] = '.';
+                t[1] = (char)('0' + n);
+                return t + 2;
+        }
         do
                 d[k++] = (char)('0' + n % 10);
         while ((n /= 10) && k < sizeof(d));
