@@ -32,9 +32,15 @@ struct lx_fields {
 
 enum { LX_F_MEM, LX_F_OS, LX_F_CPU, LX_F_NET, LX_F_N };
 
+/* The per-CPU states of an OS record, in the order of its entry's jiffies fields. */
+#define LX_NSTATES 8
+static const char *const lx_states[LX_NSTATES] = {"user",      "nice",    "system", "idle",
+                                                  "interrupt", "softirq", "wait",   "steal"};
+
 struct lx_state {
         struct zd_appl_tracker *fresh;
         struct lx_fields fields[LX_F_N];
+        uint64_t cpu_key[LX_NSTATES]; /* lit_pre of cpu/<n>/cpu/<state>: a CPU's value adds n */
 };
 
 /* names[0..n) of l, n <= LX_MAXF; an entry reads nothing when l lacks that field. */
@@ -49,17 +55,6 @@ static const struct zl_ref *resolve(struct lx_fields *c, const struct zl_layout 
                         c->f[i] = zl_ref_make(zl_field(l, names[i]));
         }
         return c->f;
-}
-
-static void *lx_create(struct zm_engine *e)
-{
-        (void)e;
-        struct lx_state *s = calloc(1, sizeof(*s));
-        if (s && !(s->fresh = zd_appl_tracker_new())) {
-                free(s);
-                return NULL;
-        }
-        return s;
 }
 
 static void lx_destroy(void *state)
@@ -79,14 +74,32 @@ static void lx_destroy(void *state)
  * names of every value.  Names from buffers (mon_fsstatd's mount points)
  * get no key: a buffer's address says nothing of what it holds.
  */
-static uint64_t lit_key(const char *plugin, const char *pinst, const char *type, const char *tinst,
-                        uint64_t inst)
+static uint64_t lit_pre(const char *plugin, const char *pinst, const char *type, const char *tinst)
 {
         uint64_t h = zh_step(UINT64_C(0x4C494E5558), (uintptr_t)plugin); /* "LINUX" */
         h = zh_step(h, (uintptr_t)pinst);
         h = zh_step(h, (uintptr_t)type);
-        h = zh_step(h, (uintptr_t)tinst);
-        return zh_step(h, inst) | 1;
+        return zh_step(h, (uintptr_t)tinst);
+}
+
+static uint64_t lit_key(const char *plugin, const char *pinst, const char *type, const char *tinst,
+                        uint64_t inst)
+{
+        return zh_step(lit_pre(plugin, pinst, type, tinst), inst) | 1;
+}
+
+static void *lx_create(struct zm_engine *e)
+{
+        (void)e;
+        struct lx_state *s = calloc(1, sizeof(*s));
+        if (s && !(s->fresh = zd_appl_tracker_new())) {
+                free(s);
+                return NULL;
+        }
+        /* a guest's CPUs times eight states a record: their keys' common part made once */
+        for (size_t j = 0; s && j < LX_NSTATES; j++)
+                s->cpu_key[j] = lit_pre("cpu", NULL, "cpu", lx_states[j]);
+        return s;
 }
 
 /*
@@ -143,15 +156,14 @@ static void gauge_named(struct lx_out *o, const char *plugin, const char *pinst,
 }
 
 /*
- * A DERIVE with one or two data sources (vmpage_io in/out, if_octets rx/tx),
- * named by literals but for pinst when inst says which number pinst was made
- * of (a CPU's: pinst then a buffer, left out of the key).
+ * A DERIVE with one or two data sources (vmpage_io in/out, if_octets rx/tx)
+ * and its key: lit_key's, or for a CPU's (pinst a buffer) the key of the
+ * literals with the number pinst was made of instead of pinst.
  */
-static void derive_inst(struct lx_out *o, const char *plugin, const char *pinst, uint64_t inst,
-                        const char *type, const char *tinst, int nv, uint64_t v0, uint64_t v1)
+static void derive_keyed(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
+                         const char *tinst, uint64_t key, int nv, uint64_t v0, uint64_t v1)
 {
-        struct zm_metric *m = named(o, plugin, pinst, type, tinst,
-                                    lit_key(plugin, inst ? NULL : pinst, type, tinst, inst));
+        struct zm_metric *m = named(o, plugin, pinst, type, tinst, key);
         /* Kernel counters are u64/u32; DERIVE is int64: keep the low 63 bits, never negative. */
         zm_metric_derive(m, (int64_t)(v0 & INT64_MAX));
         if (nv > 1)
@@ -162,7 +174,8 @@ static void derive_inst(struct lx_out *o, const char *plugin, const char *pinst,
 static void derive(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
                    const char *tinst, int nv, uint64_t v0, uint64_t v1)
 {
-        derive_inst(o, plugin, pinst, 0, type, tinst, nv, v0, v1);
+        derive_keyed(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0), nv, v0,
+                     v1);
 }
 
 /* Read named fields of a payload layout; false if any is missing. */
@@ -251,12 +264,10 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
         gauge(o, "processes", "", "ps_state", "running", (double)v[RUN]);
         gauge(o, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
 
-        /* cpu_id first, then the states in the order of states[] */
+        /* cpu_id first, then the states in the order of lx_states[] */
         static const char *const names[] = {"cpu_id",          "per_cpu_user",   "per_cpu_nice",
                                             "per_cpu_system",  "per_cpu_idle",   "per_cpu_irq",
                                             "per_cpu_softirq", "per_cpu_iowait", "per_cpu_steal"};
-        static const char *const states[] = {"user",      "nice",    "system", "idle",
-                                             "interrupt", "softirq", "wait",   "steal"};
         const struct zl_ref *f =
             resolve(&s->fields[LX_F_CPU], cpus.entry, names, sizeof(names) / sizeof(names[0]));
         for (uint32_t i = 0; i < cpus.n; i++) {
@@ -267,11 +278,13 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 (void)zl_ref_u64(f[0], ent, &id); /* mod level 00 has none */
                 char pinst[16];
                 pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
-                for (size_t j = 0; j < sizeof(states) / sizeof(states[0]); j++) {
+                /* pinst is a buffer: the key has the number it was made of, + 1 (never 0) */
+                for (size_t j = 0; j < LX_NSTATES; j++) {
                         uint64_t x;
                         if (zl_ref_u64(f[1 + j], ent, &x))
-                                derive_inst(o, "cpu", pinst, (uint64_t)(unsigned)id + 1, "cpu",
-                                            states[j], 1, x, 0);
+                                derive_keyed(o, "cpu", pinst, "cpu", lx_states[j],
+                                             zh_step(s->cpu_key[j], (uint64_t)(unsigned)id + 1) | 1,
+                                             1, x, 0);
                 }
         }
 }
