@@ -207,17 +207,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         return NULL;
 }
 
-/*
- * What read_field does with a field of each type, looked up rather than
- * tested: zl_foreach reads every field of every record (zvmmon dump's whole
- * walk), and one load answers both "skip it" and "is it an integer".
- */
-enum { RD_BYTES, RD_UINT, RD_SINT, RD_SKIP };
-static const uint8_t rd_how[256] = {
-    [ZL_UINT] = RD_UINT,   [ZL_SINT] = RD_SINT, [ZL_TOD] = RD_UINT,  [ZL_TIMER] = RD_UINT,
-    [ZL_TIMERD] = RD_UINT, [ZL_BITS] = RD_UINT, [ZL_RSVD] = RD_SKIP,
-};
-
 /* The low len bytes of an 8-byte load, by len (1..8). */
 static const uint64_t low_bytes[9] = {
     0,
@@ -231,28 +220,9 @@ static const uint64_t low_bytes[9] = {
     UINT64_C(0xFFFFFFFFFFFFFFFF),
 };
 
-/*
- * The integer of a field known to lie inside rec.  Wider integers keep their
- * first 8 bytes; zero-length ones are 0.  Almost every field of a CP record
- * ends 8 bytes or more into it (offsets count from the record start, header
- * included), so one load of the 8 bytes ending with the field is the rule.
- */
-static inline uint64_t field_int(zd_view rec, size_t off, size_t len)
-{
-        size_t end = off + len;
-        if (len - 1 < 8 && end >= 8)
-                return zd_uN_load8(rec.p + end - 8) & low_bytes[len];
-        if (len > 8)
-                return zd_uN_load8(rec.p + off);
-        uint64_t u = 0;
-        (void)zd_uN(rec, off, len, &u); /* near a payload's start; false (u 0) for len 0 */
-        return u;
-}
-
 static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_value *out)
 {
         size_t off = f->off, len = f->len;
-        unsigned how = rd_how[f->type];
         out->f = f;
         /* off and len are 16-bit: the sum cannot wrap. */
         if (off + len > rec.n) {
@@ -266,9 +236,12 @@ static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_v
         out->present = true;
         out->raw.p = rec.p + off;
         out->raw.n = len;
-        uint64_t u = how == RD_UINT || how == RD_SINT ? field_int(rec, off, len) : 0;
+        /* which bytes make the integer is zl_ref_make's rule, for every reader */
+        uint64_t u = 0;
+        (void)zl_ref_u64(zl_ref_make(f), rec, &u);
         out->u = u;
-        out->s = how == RD_SINT && len ? zd_sign_extend(u, len < 8 ? (unsigned)len * 8 : 64) : 0;
+        out->s =
+            f->type == ZL_SINT && len ? zd_sign_extend(u, len < 8 ? (unsigned)len * 8 : 64) : 0;
         return true;
 }
 
@@ -335,7 +308,7 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
         /* By index: a layout without fields may have none to point at (NULL + 0 is undefined). */
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];
-                if (rd_how[f->type] == RD_SKIP)
+                if (f->type == ZL_RSVD)
                         continue;
                 struct zl_value v;
                 (void)read_field(f, rec, &v);
@@ -356,14 +329,10 @@ size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64
                 n = l->nfields - first;
         const struct zl_field *f = l->fields + first;
         for (size_t i = 0; i < n; i++) {
-                size_t off = f[i].off, len = f[i].len;
-                unsigned how = rd_how[f[i].type];
+                size_t len = f[i].len;
                 uint64_t v = 0;
-                if ((how == RD_UINT || how == RD_SINT) && off + len <= rec.n) {
-                        v = field_int(rec, off, len);
-                        if (how == RD_SINT && len)
-                                v = (uint64_t)zd_sign_extend(v, len < 8 ? (unsigned)len * 8 : 64);
-                }
+                if (zl_ref_u64(zl_ref_make(&f[i]), rec, &v) && f[i].type == ZL_SINT && len)
+                        v = (uint64_t)zd_sign_extend(v, len < 8 ? (unsigned)len * 8 : 64);
                 u[i] = v;
         }
         return n;
