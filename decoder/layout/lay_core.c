@@ -85,9 +85,17 @@ static bool same(const char *a, const char *b)
         return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+static _Thread_local size_t searches;
+
+size_t zl_searches(void)
+{
+        return searches;
+}
+
 static const struct zl_layout *find(int domain, int record, const char *id, size_t len,
                                     const char *reading)
 {
+        searches++;
         const struct zl_layout *best = NULL;
         bool best_loaded = false;
 #define MATCH(l)                                                                                   \
@@ -135,28 +143,51 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
 }
 
 /*
+ * The two ways of a cache set for key k in a table of 1 << bits slots: the
+ * even slot and the one after it.  Keys are addresses, so which of them
+ * collide changes with every build: with one way, two ids used in turn for
+ * every record could meet in a slot and miss each time (a change elsewhere
+ * in the library once made zl_find search the whole registry 9,000 times a
+ * bench pass).  Two ways, the latest hit kept first, take such a pair.
+ */
+static inline size_t set_of(uint64_t k, unsigned bits)
+{
+        return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits)) & ~(size_t)1;
+}
+
+/*
  * APPLDATA and write_zvm layouts are looked up by id for every record: the
  * same cache idea as zl_field's, keyed by the id's address and the length,
  * confirmed by comparing the id.  Misses (no layout) are not remembered.
  */
-#define ID_SLOTS 256
-static _Thread_local struct {
+#define ID_BITS 8
+struct id_slot {
         const char *id;
         size_t len, gen;
         const struct zl_layout *l;
-} idcache[ID_SLOTS];
+};
+static _Thread_local struct id_slot idcache[1u << ID_BITS];
 
 const struct zl_layout *zl_find(const char *id, size_t len)
 {
         size_t gen = cache_gen + nloaded;
-        uintptr_t k = (uintptr_t)id * 31 + len;
-        size_t h = (size_t)(k ^ k >> 9) % ID_SLOTS;
-        /* As in zl_field: the table's own id is often the very pointer passed. */
-        if (idcache[h].id == id && idcache[h].len == len && idcache[h].gen == gen &&
-            (idcache[h].l->id == id || strcmp(idcache[h].l->id, id) == 0))
-                return idcache[h].l;
+        size_t h = set_of((uint64_t)(uintptr_t)id ^ (uint64_t)len << 40, ID_BITS);
+        for (size_t w = 0; w < 2; w++)
+                /* As in zl_field: the table's own id is often the very pointer passed. */
+                if (idcache[h + w].id == id && idcache[h + w].len == len &&
+                    idcache[h + w].gen == gen &&
+                    (idcache[h + w].l->id == id || strcmp(idcache[h + w].l->id, id) == 0)) {
+                        /* the latest hit first: a miss replaces the other way */
+                        struct id_slot t = idcache[h + w];
+                        if (w) {
+                                idcache[h + 1] = idcache[h];
+                                idcache[h] = t;
+                        }
+                        return t.l;
+                }
         const struct zl_layout *l = find(-1, -1, id, len, NULL);
         if (l) {
+                idcache[h + 1] = idcache[h];
                 idcache[h].id = id;
                 idcache[h].len = len;
                 idcache[h].gen = gen;
@@ -171,13 +202,14 @@ const struct zl_layout *zl_find(const char *id, size_t len)
  * pass literal names, so the name's address is a good key; a hit is still
  * confirmed by comparing the name, so a reused buffer cannot mislead it.
  */
-#define FIELD_SLOTS 1024
-static _Thread_local struct {
+#define FIELD_BITS 10
+struct field_slot {
         const struct zl_layout *l;
         const char *name;
         const struct zl_field *f;
         size_t gen;
-} fcache[FIELD_SLOTS];
+};
+static _Thread_local struct field_slot fcache[1u << FIELD_BITS];
 
 size_t zl_generation(void)
 {
@@ -189,15 +221,24 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         if (!l)
                 return NULL;
         size_t gen = cache_gen + nloaded;
-        uintptr_t k = (uintptr_t)l * 31 + (uintptr_t)name;
-        size_t h = (size_t)(k ^ k >> 12) % FIELD_SLOTS;
+        size_t h = set_of((uint64_t)(uintptr_t)l * 31 ^ (uint64_t)(uintptr_t)name, FIELD_BITS);
         /* The linker merges equal literals, so the table's own name is often the very
          * pointer passed: then no comparison is needed to confirm the hit. */
-        if (fcache[h].l == l && fcache[h].name == name && fcache[h].gen == gen &&
-            (fcache[h].f->name == name || strcmp(fcache[h].f->name, name) == 0))
-                return fcache[h].f;
+        for (size_t w = 0; w < 2; w++)
+                if (fcache[h + w].l == l && fcache[h + w].name == name &&
+                    fcache[h + w].gen == gen &&
+                    (fcache[h + w].f->name == name || strcmp(fcache[h + w].f->name, name) == 0)) {
+                        struct field_slot t = fcache[h + w];
+                        if (w) {
+                                fcache[h + 1] = fcache[h];
+                                fcache[h] = t;
+                        }
+                        return t.f;
+                }
+        searches++;
         for (size_t i = 0; i < l->nfields; i++)
                 if (strcmp(l->fields[i].name, name) == 0) {
+                        fcache[h + 1] = fcache[h];
                         fcache[h].l = l;
                         fcache[h].name = name;
                         fcache[h].f = &l->fields[i];

@@ -122,6 +122,12 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name);
  * table that is gone.
  */
 size_t zl_generation(void);
+/*
+ * How many times this thread searched the layouts themselves rather than
+ * finding the answer in a cache (zl_find, zl_find_cp, zl_field): for tests
+ * that a lookup repeated for every record stays a cache hit.
+ */
+size_t zl_searches(void);
 
 /* Decode one field of rec (offsets relative to rec.p). */
 bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out);
