@@ -95,6 +95,45 @@ static void sytrsg_604(void **state)
 }
 
 /*
+ * A SYTCUP whose entries are 14 bytes (CALCPULN 14, the least accepted):
+ * CPUID and LCUCACTM (+6, 8 bytes), no LCUCLPTM (+14).  The entry is
+ * shorter than its layout, so the engine reads it field by field: the
+ * dispatch time is published, the management time (which needs LCUCLPTM)
+ * is not, and nothing is read past the entry.
+ */
+static void sytcup_short_entry(struct feed *f, uint64_t tod, uint64_t actm)
+{
+        memset(f->buf, 0, 78 + 8);
+        vec_hdr(f->buf, 78, 0, 16, tod);
+        ebc(f->buf + 20, "LPAR1", 8);
+        f->buf[30] = 1;
+        f->buf[33] = 64; /* CALCPUOF */
+        f->buf[35] = 14; /* CALCPULN */
+        be64(f->buf + 64 + 6, actm);
+        be64(f->buf + 78, UINT64_C(0x0101010101010101)); /* past the record: never read */
+        feed_rec(f, 78);
+}
+
+static void lpar_short_entries(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 2);
+        for (unsigned i = 0; i < 3; i++) {
+                uint64_t tod = T0 + SEC(60) * i;
+                feed_sytprp(f, tod, 0, UINT64_C(0x7FFFFFFF00000000), US(20000000ull * i),
+                            US(5000000ull * i), 0);
+                sytcup_short_entry(f, tod, US(30000000ull * i));
+                feed_end(f, tod + SEC(1));
+        }
+        assert_true(zm_law_status(f->e, "lpar")->on);
+        const struct zm_metric *m = feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0");
+        assert_non_null(m);
+        assert_true(m->gauge[0] > 49.9 && m->gauge[0] < 50.1);
+        assert_null(feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0-management"));
+        feed_free(f);
+}
+
+/*
  * D0R16 SYTCUP, fixed part 64, one 40-byte entry at 64: +0 CPUID, +6
  * LCUCACTM (dispatch with LPAR management), +14 LCUCLPTM (without it).
  */
@@ -206,9 +245,10 @@ static void device_time_per_ssch(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(provenance_by_age), cmocka_unit_test(mtrsys_cpuchar),
-            cmocka_unit_test(sytrsg_604),        cmocka_unit_test(lpar_management),
-            cmocka_unit_test(device_time),       cmocka_unit_test(device_time_per_ssch),
+            cmocka_unit_test(provenance_by_age),    cmocka_unit_test(mtrsys_cpuchar),
+            cmocka_unit_test(sytrsg_604),           cmocka_unit_test(lpar_management),
+            cmocka_unit_test(lpar_short_entries),   cmocka_unit_test(device_time),
+            cmocka_unit_test(device_time_per_ssch),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

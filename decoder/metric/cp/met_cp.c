@@ -35,6 +35,7 @@ struct cp_fields {
         const struct zl_field *id, *name, *field[CP_NV];
         struct zl_ref rid, ref[CP_NV]; /* id and field[] made ready to read (zl_ref) */
         uint32_t slots, down, hint;
+        uint32_t reach; /* a record this long holds every slot's field, each 8 bytes in or more */
 };
 
 static void resolve(struct cp_fields *c, const struct cp_take *t, const struct zl_layout *l,
@@ -47,6 +48,7 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
         c->name = t->name ? zl_field(l, t->name) : NULL;
         c->rid = zl_ref_make(c->id);
         c->slots = c->down = c->hint = 0;
+        c->reach = 0;
         for (int i = 0; i < CP_NV; i++) {
                 const struct zl_field *f = t->field[i] ? zl_field(l, t->field[i]) : NULL;
                 c->field[i] = f && f->prov != ZL_UNCERTAIN ? f : NULL;
@@ -56,6 +58,9 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
                 c->slots |= 1u << i;
                 c->down |= f->type == ZL_TIMERD ? 1u << i : 0;
                 c->hint |= f->prov == ZL_HINT ? 1u << i : 0;
+                /* a field ending before byte 8 is read byte by byte (zl_ref_slow): never fast */
+                uint32_t r = c->ref[i].at >= 8 ? c->ref[i].need : UINT32_MAX;
+                c->reach = r > c->reach ? r : c->reach;
         }
 }
 
@@ -276,10 +281,20 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
 static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
 {
         uint32_t got = 0;
-        for (uint32_t m = f->slots; m; m &= m - 1) {
-                int i = __builtin_ctz(m);
-                if (zl_ref_u64(f->ref[i], rec, &x->v[i]))
-                        got |= 1u << i;
+        if (rec.n >= f->reach) {
+                /* the record holds every field (CP's records of a level always do): one load
+                   and one mask a slot, no bound per field, as a zl_reader reads */
+                for (uint32_t m = f->slots; m; m &= m - 1) {
+                        int i = __builtin_ctz(m);
+                        x->v[i] = zd_uN_load8(rec.p + f->ref[i].at - 8) & f->ref[i].mask;
+                }
+                got = f->slots;
+        } else {
+                for (uint32_t m = f->slots; m; m &= m - 1) {
+                        int i = __builtin_ctz(m);
+                        if (zl_ref_u64(f->ref[i], rec, &x->v[i]))
+                                got |= 1u << i;
+                }
         }
         /* A slot not read keeps its direction and provenance bits, as it always has. */
         x->have |= got;
