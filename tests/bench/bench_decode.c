@@ -48,7 +48,8 @@ struct run {
         struct zl_reader *readers; /* READERS of them */
 };
 
-/* Readers of the layouts met so far (zl_reader), direct-mapped by layout. */
+/* Readers of the layouts met so far (zl_reader): two ways a set, so that two layouts whose
+ * addresses meet in a set cannot make every record set a reader up again (lay_core.c's set_of). */
 #define READERS 128
 
 /*
@@ -83,10 +84,21 @@ static void fields_any(struct run *x, const struct zl_layout *l, zd_view rec)
 /* The same, by l's reader: every integer at once, then the text fields. */
 static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
 {
-        struct zl_reader *r = &x->readers[((uintptr_t)l >> 4) % READERS];
-        if ((r->l != l || r->gen != zl_generation()) && !zl_reader_init(r, l)) {
-                fields_any(x, l, rec);
-                return;
+        size_t set = (size_t)(((uint64_t)(uintptr_t)l * UINT64_C(0x9E3779B97F4A7C15)) >> 58) * 2;
+        struct zl_reader *r = &x->readers[set];
+        size_t gen = zl_generation();
+        if (r->l != l || r->gen != gen) {
+                struct zl_reader *other = &x->readers[set + 1];
+                if (other->l == l && other->gen == gen) {
+                        r = other;
+                } else {
+                        /* the older way makes room: way 0 is kept for the latest made */
+                        x->readers[set + 1] = *r;
+                        if (!zl_reader_init(r, l)) {
+                                fields_any(x, l, rec);
+                                return;
+                        }
+                }
         }
         uint64_t u[ZL_READER_MAX], s[4] = {0, 0, 0, 0};
         x->present += zl_reader_ints(r, rec, u);
