@@ -31,6 +31,20 @@ static inline uint64_t zh_mix(uint64_t h)
         return h ^ h >> 33;
 }
 
+/*
+ * The set of key k in a two-way cache of 1 << bits slots (a small table of
+ * answers found once, not an index): its first slot, even; the second way
+ * is the slot after it.  Caches keyed by addresses meet in different slots
+ * with every build, and with one way two keys asked for in turn could meet
+ * and miss every time: two ways, the latest hit kept in the first, take any
+ * such pair.  A multiplicative hash spreads keys in a row (lengths,
+ * adjacent names) over the sets.
+ */
+static inline size_t zh_set2(uint64_t k, unsigned bits)
+{
+        return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits)) & ~(size_t)1;
+}
+
 /* One step of the string hash: a word in, a multiply, the high half folded down. */
 static inline uint64_t zh_step(uint64_t h, uint64_t w)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ebcdic.h"
+#include "base/hash.h"
 #include "layout/layout.h"
 
 extern const struct zl_table *const zl_builtin[]; /* lay_index.c, ends with NULL */
@@ -143,22 +144,12 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
 }
 
 /*
- * The two ways of a cache set for key k in a table of 1 << bits slots: the
- * even slot and the one after it.  Keys are addresses, so which of them
- * collide changes with every build: with one way, two ids used in turn for
- * every record could meet in a slot and miss each time (a change elsewhere
- * in the library once made zl_find search the whole registry 9,000 times a
- * bench pass).  Two ways, the latest hit kept first, take such a pair.
- */
-static inline size_t set_of(uint64_t k, unsigned bits)
-{
-        return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits)) & ~(size_t)1;
-}
-
-/*
  * APPLDATA and write_zvm layouts are looked up by id for every record: the
  * same cache idea as zl_field's, keyed by the id's address and the length,
- * confirmed by comparing the id.  Misses (no layout) are not remembered.
+ * confirmed by comparing the id, two ways a set (zh_set2: one build's
+ * addresses once made two ids used for every record meet in a one-way
+ * slot, 9,000 registry searches a bench pass).  Misses (no layout) are not
+ * remembered.
  */
 #define ID_BITS 8
 struct id_slot {
@@ -171,7 +162,7 @@ static _Thread_local struct id_slot idcache[1u << ID_BITS];
 const struct zl_layout *zl_find(const char *id, size_t len)
 {
         size_t gen = cache_gen + nloaded;
-        size_t h = set_of((uint64_t)(uintptr_t)id ^ (uint64_t)len << 40, ID_BITS);
+        size_t h = zh_set2((uint64_t)(uintptr_t)id ^ (uint64_t)len << 40, ID_BITS);
         for (size_t w = 0; w < 2; w++)
                 /* As in zl_field: the table's own id is often the very pointer passed. */
                 if (idcache[h + w].id == id && idcache[h + w].len == len &&
@@ -221,7 +212,7 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         if (!l)
                 return NULL;
         size_t gen = cache_gen + nloaded;
-        size_t h = set_of((uint64_t)(uintptr_t)l * 31 ^ (uint64_t)(uintptr_t)name, FIELD_BITS);
+        size_t h = zh_set2((uint64_t)(uintptr_t)l * 31 ^ (uint64_t)(uintptr_t)name, FIELD_BITS);
         /* The linker merges equal literals, so the table's own name is often the very
          * pointer passed: then no comparison is needed to confirm the hit. */
         for (size_t w = 0; w < 2; w++)

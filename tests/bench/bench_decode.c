@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hash.h"
 #include "payload/appldata/appl.h"
 #include "record/record.h"
 #include "layout/layout.h"
@@ -49,7 +50,7 @@ struct run {
 };
 
 /* Readers of the layouts met so far (zl_reader): two ways a set, so that two layouts whose
- * addresses meet in a set cannot make every record set a reader up again (lay_core.c's set_of). */
+ * addresses meet in a set cannot make every record set a reader up again (zh_set2). */
 #define READERS 128
 
 /*
@@ -84,7 +85,7 @@ static void fields_any(struct run *x, const struct zl_layout *l, zd_view rec)
 /* The same, by l's reader: every integer at once, then the text fields. */
 static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
 {
-        size_t set = (size_t)(((uint64_t)(uintptr_t)l * UINT64_C(0x9E3779B97F4A7C15)) >> 58) * 2;
+        size_t set = zh_set2((uint64_t)(uintptr_t)l, 7); /* READERS: 1 << 7 */
         struct zl_reader *r = &x->readers[set];
         size_t gen = zl_generation();
         if (r->l != l || r->gen != gen) {

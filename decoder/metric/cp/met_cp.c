@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "layout/layout.h"
 #include "metric/cp/met_cp_close.h"
 #include "metric/cp/met_cp_take.h"
@@ -26,7 +27,7 @@
  * layout); the layout generation tells a table reloaded since (LayoutFile)
  * from the one that was resolved.
  */
-#define CP_FIELD_SLOTS 64
+#define CP_FIELD_BITS 6
 
 struct cp_fields {
         const struct cp_take *t;
@@ -70,7 +71,7 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
  * fields in that layout.  Misses (no layout, no row) are kept too: most
  * records the module is offered are ones it does not read.
  */
-#define CP_REC_SLOTS 128
+#define CP_REC_BITS 7
 
 struct cp_rec {
         int domain, number;
@@ -96,31 +97,55 @@ struct cp_name {
 };
 
 struct cp_cache {
-        struct cp_fields fields[CP_FIELD_SLOTS];
-        struct cp_rec recs[CP_REC_SLOTS];
+        struct cp_fields fields[1u << CP_FIELD_BITS];
+        struct cp_rec recs[1u << CP_REC_BITS];
+        /* per two-way set (zh_set2), the way hit last: a miss replaces the other, and a hit
+           costs one store instead of moving a few hundred bytes between the ways */
+        uint8_t fields_last[1u << CP_FIELD_BITS], recs_last[1u << CP_REC_BITS];
         struct cp_name names[CP_NAME_SLOTS];
 };
 
+/* SYTCUP asks for two of these in turn (its fixed part's, its entries'): two ways a set. */
 static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_take *t,
                                           const struct zl_layout *l)
 {
-        uintptr_t k = (uintptr_t)t * 31 + (uintptr_t)l;
-        struct cp_fields *c = &s->cache->fields[(k ^ k >> 9) % CP_FIELD_SLOTS];
+        size_t h = zh_set2((uint64_t)(uintptr_t)t * 31 ^ (uintptr_t)l, CP_FIELD_BITS);
+        struct cp_fields *c = &s->cache->fields[h];
         size_t gen = zl_generation();
-        if (c->t != t || c->l != l || c->gen != gen)
-                resolve(c, t, l, gen);
-        return c;
+        for (size_t w = 0; w < 2; w++)
+                if (c[w].t == t && c[w].l == l && c[w].gen == gen) {
+                        s->cache->fields_last[h] = (uint8_t)w;
+                        return &c[w];
+                }
+        size_t w = !s->cache->fields_last[h];
+        s->cache->fields_last[h] = (uint8_t)w;
+        resolve(&c[w], t, l, gen);
+        return &c[w];
 }
 
+static bool plan_is(const struct cp_rec *c, const struct zd_record *r, const char *reading,
+                    size_t gen)
+{
+        return c->gen == gen && c->domain == r->domain && c->number == r->number &&
+               c->len == r->rec.n && c->reading == reading;
+}
+
+/* Two ways a set: the record kinds of an interval come in turn, and two that met in a one-way
+ * slot would be planned again for every record. */
 static const struct cp_rec *rec_plan(struct cp_state *s, const struct zd_record *r,
                                      const char *reading)
 {
-        size_t h = ((size_t)r->domain * 131 + (size_t)r->number * 31 + r->rec.n) % CP_REC_SLOTS;
+        uint64_t k = (uint64_t)r->domain << 48 ^ (uint64_t)r->number << 32 ^ r->rec.n;
+        size_t h = zh_set2(k, CP_REC_BITS);
         struct cp_rec *c = &s->cache->recs[h];
         size_t gen = zl_generation();
-        if (c->gen == gen && c->domain == r->domain && c->number == r->number &&
-            c->len == r->rec.n && c->reading == reading)
-                return c;
+        for (size_t w = 0; w < 2; w++)
+                if (plan_is(&c[w], r, reading, gen)) {
+                        s->cache->recs_last[h] = (uint8_t)w;
+                        return &c[w];
+                }
+        c += !s->cache->recs_last[h];
+        s->cache->recs_last[h] = (uint8_t)(c - &s->cache->recs[h]);
         c->domain = r->domain;
         c->number = r->number;
         c->len = r->rec.n;
