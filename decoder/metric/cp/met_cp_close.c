@@ -43,15 +43,19 @@ static void ctrs(struct cp_ent *x, int first, int last, unsigned width)
                 return;
         uint32_t slots = ((2u << last) - (1u << first)) & x->have & x->phave;
         uint64_t mask = width >= 8 ? ~(uint64_t)0 : (UINT64_C(1) << (width * 8)) - 1;
-        for (uint32_t m = slots; m; m &= m - 1) {
-                int i = __builtin_ctz(m);
-                if (width >= 8 && x->v[i] < x->pv[i])
-                        continue; /* a 64-bit counter does not wrap: it was reset */
-                uint64_t d = (x->v[i] - x->pv[i]) & mask; /* narrow counters wrap */
-                x->d[i] = d;
-                x->dok |= 1u << i;
+        /* Every slot of the range without a branch per slot (the range is a few slots, most
+         * of them read): a slot without a delta keeps its d and adds 0. */
+        for (int i = first; i <= last; i++) {
+                uint32_t bit = 1u << i;
+                /* a 64-bit counter does not wrap: one that went down was reset */
+                if (width >= 8)
+                        slots &= ~((uint32_t)(x->v[i] < x->pv[i]) << i);
+                uint64_t keep = -(uint64_t)((slots & bit) != 0);
+                uint64_t d = (x->v[i] - x->pv[i]) & mask & keep;
+                x->d[i] = d | (x->d[i] & ~keep);
                 x->acc[i] += d;
         }
+        x->dok |= slots;
 }
 
 static void deltas(struct zm_engine *e, struct cp_state *s)
