@@ -95,25 +95,34 @@ static void sytrsg_604(void **state)
 }
 
 /*
- * A SYTCUP whose entries are 14 bytes (CALCPULN 14, the least accepted):
- * CPUID and LCUCACTM (+6, 8 bytes), no LCUCLPTM (+14).  The entry is
- * shorter than its layout, so the engine reads it field by field: the
- * dispatch time is published, the management time (which needs LCUCLPTM)
- * is not, and nothing is read past the entry.
+ * D0R16 SYTCUP of partition LPAR1, fixed part 64, one entry of ln bytes at
+ * 64 (CALCPUOF 64, CALCPULN ln): +0 CPUID, +6 LCUCACTM (dispatch with LPAR
+ * management), +14 LCUCLPTM (without it) when the entry reaches it.  The
+ * 8 bytes after the record are set, so that a read past it would show.
  */
-static void sytcup_short_entry(struct feed *f, uint64_t tod, uint64_t actm)
+static void sytcup(struct feed *f, uint64_t tod, unsigned ln, uint64_t actm, uint64_t lptm)
 {
-        memset(f->buf, 0, 78 + 8);
-        vec_hdr(f->buf, 78, 0, 16, tod);
+        size_t len = 64 + ln;
+        memset(f->buf, 0, len + 8);
+        vec_hdr(f->buf, (uint16_t)len, 0, 16, tod);
         ebc(f->buf + 20, "LPAR1", 8);
         f->buf[30] = 1;
-        f->buf[33] = 64; /* CALCPUOF */
-        f->buf[35] = 14; /* CALCPULN */
+        f->buf[33] = 64;
+        f->buf[35] = (uint8_t)ln;
         be64(f->buf + 64 + 6, actm);
-        be64(f->buf + 78, UINT64_C(0x0101010101010101)); /* past the record: never read */
-        feed_rec(f, 78);
+        if (ln >= 22)
+                be64(f->buf + 64 + 14, lptm);
+        be64(f->buf + len, UINT64_C(0x0101010101010101));
+        feed_rec(f, len);
 }
 
+/*
+ * Entries of 14 bytes (CALCPULN 14, the least accepted): CPUID and
+ * LCUCACTM, no LCUCLPTM.  The entry is shorter than its layout, so the
+ * engine reads it field by field: the dispatch time is published, the
+ * management time (which needs LCUCLPTM) is not, and nothing is read past
+ * the entry.
+ */
 static void lpar_short_entries(void **state)
 {
         (void)state;
@@ -122,7 +131,7 @@ static void lpar_short_entries(void **state)
                 uint64_t tod = T0 + SEC(60) * i;
                 feed_sytprp(f, tod, 0, UINT64_C(0x7FFFFFFF00000000), US(20000000ull * i),
                             US(5000000ull * i), 0);
-                sytcup_short_entry(f, tod, US(30000000ull * i));
+                sytcup(f, tod, 14, US(30000000ull * i), 0);
                 feed_end(f, tod + SEC(1));
         }
         assert_true(zm_law_status(f->e, "lpar")->on);
@@ -131,23 +140,6 @@ static void lpar_short_entries(void **state)
         assert_true(m->gauge[0] > 49.9 && m->gauge[0] < 50.1);
         assert_null(feed_find(f, 0, "lpar-LPAR1", "percent", "cpu0-management"));
         feed_free(f);
-}
-
-/*
- * D0R16 SYTCUP, fixed part 64, one 40-byte entry at 64: +0 CPUID, +6
- * LCUCACTM (dispatch with LPAR management), +14 LCUCLPTM (without it).
- */
-static void sytcup1(struct feed *f, uint64_t tod, uint64_t actm, uint64_t lptm)
-{
-        memset(f->buf, 0, 104);
-        vec_hdr(f->buf, 104, 0, 16, tod);
-        ebc(f->buf + 20, "LPAR1", 8);
-        f->buf[30] = 1;
-        f->buf[33] = 64; /* CALCPUOF */
-        f->buf[35] = 40; /* CALCPULN */
-        be64(f->buf + 64 + 6, actm);
-        be64(f->buf + 64 + 14, lptm);
-        feed_rec(f, 104);
 }
 
 static void lpar_management(void **state)
@@ -161,7 +153,7 @@ static void lpar_management(void **state)
                 feed_sytprp(f, tod, 0, UINT64_C(0x7FFFFFFF00000000), US(20000000ull * i),
                             US(5000000ull * i), 0);
                 /* 30 s dispatched per 60 s, of which 0.6 s LPAR management */
-                sytcup1(f, tod, US(30000000ull * i), US(29400000ull * i));
+                sytcup(f, tod, 40, US(30000000ull * i), US(29400000ull * i));
                 feed_end(f, tod + SEC(1));
         }
         assert_true(zm_law_status(f->e, "lpar")->on);
@@ -169,7 +161,7 @@ static void lpar_management(void **state)
         assert_non_null(m);
         assert_true(m->gauge[0] > 0.99 && m->gauge[0] < 1.01);
         /* without management more than with it: management negative, the law breaks */
-        sytcup1(f, T0 + SEC(180), US(90000000ull), US(29400000ull * 2 + 31000000ull));
+        sytcup(f, T0 + SEC(180), 40, US(90000000ull), US(29400000ull * 2 + 31000000ull));
         feed_end(f, T0 + SEC(181));
         assert_false(zm_law_status(f->e, "lpar")->on);
         assert_true(feed_logged(f, "LPAR1/0: time without LPAR management"));
