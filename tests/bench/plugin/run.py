@@ -357,6 +357,16 @@ def measure(b, zvmsim, cache, guests, notes):
                          "(%s)" % (guests, z["count"], n, why))
         runs[ivs] = m
     (n0, _, z0, u0), (n, series, z, u) = runs[STEADY_FROM], runs[iv]
+    if b.ir:
+        # Under callgrind the CPU, wall and RSS figures are valgrind's: the warm-up is
+        # told in instructions, which the steady columns use too.
+        notes.append("%d guests, the first %d intervals alone (the %d-interval file, series "
+                     "made), instructions: Ir/VL zvm %.0f null %.0f, ratio %.2f, own %.0f, "
+                     "(null+own)/null %.2f, %d value lists" % (
+                         guests, STEADY_FROM, STEADY_FROM, z0["ir"] / n0, u0["ir"] / n0,
+                         z0["ir"] / u0["ir"], z0["ir_own"] / n0,
+                         (u0["ir"] + z0["ir_own"]) / u0["ir"], n0))
+        return ir_row(guests, iv, n0, z0, u0, n, series, z, u), False
     notes.append("%d guests, whole run of %d intervals (warm-up included): CPU/ival zvm %.3f s "
                  "null %.3f s, ns/VL zvm %.0f null %.0f, ratio %.2f; wall zvm %.2f s null %.2f s; "
                  "peak RSS zvm %.0f MB null %.0f MB" % (
@@ -370,8 +380,6 @@ def measure(b, zvmsim, cache, guests, notes):
                  "CPU zvm %.2f s null %.2f s, ratio %.2f, %d value lists" % (
                      guests, STEADY_FROM, STEADY_FROM, z0["cpu_ns"] / 1e9,
                      u0["cpu_ns"] / 1e9, z0["cpu_ns"] / u0["cpu_ns"], n0))
-    if b.ir:
-        return ir_row(guests, iv, n0, z0, u0, n, series, z, u), False
     cz, cu, v = z["cpu_ns"] - z0["cpu_ns"], u["cpu_ns"] - u0["cpu_ns"], n - n0
     if v <= 0 or cz <= 0 or cu <= 0:
         notes.append("%d guests: the longer file added no work (%d value lists, CPU zvm %d ns, "
