@@ -22,13 +22,14 @@ static size_t nloaded, caploaded;
  * Per thread, so reader threads never share it.  Layouts are registered
  * before readers start (configuration time) and never while they run.
  */
-#define CACHE_SLOTS 1024
-static _Thread_local struct {
+#define CACHE_BITS 10
+struct cp_slot {
         int domain, record;
         size_t len, gen;
         const char *reading;
         const struct zl_layout *l;
-} cache[CACHE_SLOTS];
+};
+static _Thread_local struct cp_slot cache[1u << CACHE_BITS];
 static size_t cache_gen = 1;
 
 bool zl_register(const struct zl_layout *l)
@@ -118,17 +119,32 @@ static const struct zl_layout *find(int domain, int record, const char *id, size
         return best;
 }
 
+static bool cp_hit(const struct cp_slot *c, int domain, int record, size_t rec_len,
+                   const char *reading, size_t gen)
+{
+        return c->gen == gen && c->domain == domain && c->record == record && c->len == rec_len &&
+               same(c->reading, reading);
+}
+
+/* Two ways a set (zh_set2), as zl_find's: record kinds come in turn, record after record. */
 const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
                                            const char *reading)
 {
         size_t gen = cache_gen + nloaded; /* registering bumps nloaded */
-        size_t h = ((size_t)domain * 131 + (size_t)record * 31 + rec_len +
-                    (reading ? (size_t)(unsigned char)reading[0] * 7 : 0)) %
-                   CACHE_SLOTS;
-        if (cache[h].gen == gen && cache[h].domain == domain && cache[h].record == record &&
-            cache[h].len == rec_len && same(cache[h].reading, reading))
-                return cache[h].l;
+        uint64_t k = (uint64_t)(unsigned)domain << 48 ^ (uint64_t)(unsigned)record << 32 ^
+                     (uint64_t)rec_len ^ (reading ? (uint64_t)(unsigned char)reading[0] << 24 : 0);
+        size_t h = zh_set2(k, CACHE_BITS);
+        for (size_t w = 0; w < 2; w++)
+                if (cp_hit(&cache[h + w], domain, record, rec_len, reading, gen)) {
+                        if (!w)
+                                return cache[h].l;
+                        struct cp_slot t = cache[h + 1]; /* the latest hit first */
+                        cache[h + 1] = cache[h];
+                        cache[h] = t;
+                        return t.l;
+                }
         const struct zl_layout *l = find(domain, record, NULL, rec_len, reading);
+        cache[h + 1] = cache[h];
         cache[h].domain = domain;
         cache[h].record = record;
         cache[h].len = rec_len;
@@ -168,12 +184,12 @@ const struct zl_layout *zl_find(const char *id, size_t len)
                 if (idcache[h + w].id == id && idcache[h + w].len == len &&
                     idcache[h + w].gen == gen &&
                     (idcache[h + w].l->id == id || strcmp(idcache[h + w].l->id, id) == 0)) {
+                        if (!w)
+                                return idcache[h].l;
                         /* the latest hit first: a miss replaces the other way */
-                        struct id_slot t = idcache[h + w];
-                        if (w) {
-                                idcache[h + 1] = idcache[h];
-                                idcache[h] = t;
-                        }
+                        struct id_slot t = idcache[h + 1];
+                        idcache[h + 1] = idcache[h];
+                        idcache[h] = t;
                         return t.l;
                 }
         const struct zl_layout *l = find(-1, -1, id, len, NULL);
@@ -219,11 +235,11 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
                 if (fcache[h + w].l == l && fcache[h + w].name == name &&
                     fcache[h + w].gen == gen &&
                     (fcache[h + w].f->name == name || strcmp(fcache[h + w].f->name, name) == 0)) {
-                        struct field_slot t = fcache[h + w];
-                        if (w) {
-                                fcache[h + 1] = fcache[h];
-                                fcache[h] = t;
-                        }
+                        if (!w)
+                                return fcache[h].f;
+                        struct field_slot t = fcache[h + 1];
+                        fcache[h + 1] = fcache[h];
+                        fcache[h] = t;
                         return t.f;
                 }
         searches++;

@@ -62,11 +62,12 @@ static void selection_by_length(void **state)
 
 /*
  * Two keys asked for in turn, as a module asks for two layouts record after
- * record, stay cached wherever they fall in the caches: after the first
- * lookup of each, no search.  The keys are drawn at random (lengths, and
- * addresses of the same name in a buffer), since keys in a row spread over
- * a multiplicative hash's sets and never meet: of 2000 random pairs a cache
- * with one way a set has about 15 that meet and miss every time.
+ * record, stay cached wherever they fall in the caches (zl_find, zl_find_cp,
+ * zl_field): after the first lookup of each, no search.  The keys are drawn
+ * at random (lengths, and addresses of the same name in a buffer), since
+ * keys in a row spread over a multiplicative hash's sets and never meet: of
+ * 2000 random pairs a cache with one way a set has about 15 that meet and
+ * miss every time.
  */
 #define PAIRS 2000
 #define NAMES 65536
@@ -87,14 +88,19 @@ static void lookups_in_turn_stay_cached(void **state)
         for (size_t i = 0; i < PAIRS; i++) {
                 size_t a = 20 + lcg(&x) % 100000, b = 52 + lcg(&x) % 100000; /* both found */
                 const char *n1 = names[lcg(&x) % NAMES], *n2 = names[lcg(&x) % NAMES];
+                size_t c = 36 + lcg(&x) % 16; /* D9R99's older level, 36-51 */
                 (void)zl_find("MRHDR", a);
                 (void)zl_find("D9R99", b);
+                (void)zl_find_cp(9, 99, b);
+                (void)zl_find_cp(9, 99, c);
                 (void)zl_field(&l_old, n1);
                 (void)zl_field(&l_new, n2);
                 size_t before = zl_searches();
                 for (int k = 0; k < 3; k++) {
                         assert_non_null(zl_find("MRHDR", a));
                         assert_ptr_equal(zl_find("D9R99", b), &l_new);
+                        assert_ptr_equal(zl_find_cp(9, 99, b), &l_new);
+                        assert_ptr_equal(zl_find_cp(9, 99, c), &l_old);
                         assert_ptr_equal(zl_field(&l_old, n1), &f_old[0]);
                         assert_ptr_equal(zl_field(&l_new, n2), &f_new[0]);
                 }
