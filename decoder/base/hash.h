@@ -36,13 +36,26 @@ static inline uint64_t zh_mix(uint64_t h)
  * answers found once, not an index): its first slot, even; the second way
  * is the slot after it.  Caches keyed by addresses meet in different slots
  * with every build, and with one way two keys asked for in turn could meet
- * and miss every time: two ways, the latest hit kept in the first, take any
+ * and miss every time: two ways (zh_way_fill below) take any
  * such pair.  A multiplicative hash spreads keys in a row (lengths,
  * adjacent names) over the sets.
  */
 static inline size_t zh_set2(uint64_t k, unsigned bits)
 {
         return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits)) & ~(size_t)1;
+}
+
+/*
+ * The one replacement rule of those caches: last[set] is the way hit last
+ * (a hit stores its way there), and a miss fills the other way, returned
+ * here as a slot (set + way) and noted as the latest.  Two keys asked for
+ * in turn then never evict each other, and no slot is moved.
+ */
+static inline size_t zh_way_fill(uint8_t *last, size_t set)
+{
+        size_t w = !last[set];
+        last[set] = (uint8_t)w;
+        return set + w;
 }
 
 /* One step of the string hash: a word in, a multiply, the high half folded down. */

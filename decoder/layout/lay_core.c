@@ -30,6 +30,7 @@ struct cp_slot {
         const struct zl_layout *l;
 };
 static _Thread_local struct cp_slot cache[1u << CACHE_BITS];
+static _Thread_local uint8_t cache_last[1u << CACHE_BITS]; /* zh_way_fill */
 static size_t cache_gen = 1;
 
 bool zl_register(const struct zl_layout *l)
@@ -136,21 +137,12 @@ const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_le
         size_t h = zh_set2(k, CACHE_BITS);
         for (size_t w = 0; w < 2; w++)
                 if (cp_hit(&cache[h + w], domain, record, rec_len, reading, gen)) {
-                        if (!w)
-                                return cache[h].l;
-                        struct cp_slot t = cache[h + 1]; /* the latest hit first */
-                        cache[h + 1] = cache[h];
-                        cache[h] = t;
-                        return t.l;
+                        cache_last[h] = (uint8_t)w;
+                        return cache[h + w].l;
                 }
         const struct zl_layout *l = find(domain, record, NULL, rec_len, reading);
-        cache[h + 1] = cache[h];
-        cache[h].domain = domain;
-        cache[h].record = record;
-        cache[h].len = rec_len;
-        cache[h].reading = reading;
-        cache[h].gen = gen;
-        cache[h].l = l;
+        cache[zh_way_fill(cache_last, h)] =
+            (struct cp_slot){domain, record, rec_len, gen, reading, l};
         return l;
 }
 
@@ -174,6 +166,7 @@ struct id_slot {
         const struct zl_layout *l;
 };
 static _Thread_local struct id_slot idcache[1u << ID_BITS];
+static _Thread_local uint8_t idcache_last[1u << ID_BITS];
 
 const struct zl_layout *zl_find(const char *id, size_t len)
 {
@@ -184,22 +177,12 @@ const struct zl_layout *zl_find(const char *id, size_t len)
                 if (idcache[h + w].id == id && idcache[h + w].len == len &&
                     idcache[h + w].gen == gen &&
                     (idcache[h + w].l->id == id || strcmp(idcache[h + w].l->id, id) == 0)) {
-                        if (!w)
-                                return idcache[h].l;
-                        /* the latest hit first: a miss replaces the other way */
-                        struct id_slot t = idcache[h + 1];
-                        idcache[h + 1] = idcache[h];
-                        idcache[h] = t;
-                        return t.l;
+                        idcache_last[h] = (uint8_t)w;
+                        return idcache[h + w].l;
                 }
         const struct zl_layout *l = find(-1, -1, id, len, NULL);
-        if (l) {
-                idcache[h + 1] = idcache[h];
-                idcache[h].id = id;
-                idcache[h].len = len;
-                idcache[h].gen = gen;
-                idcache[h].l = l;
-        }
+        if (l)
+                idcache[zh_way_fill(idcache_last, h)] = (struct id_slot){id, len, gen, l};
         return l;
 }
 
@@ -217,6 +200,7 @@ struct field_slot {
         size_t gen;
 };
 static _Thread_local struct field_slot fcache[1u << FIELD_BITS];
+static _Thread_local uint8_t fcache_last[1u << FIELD_BITS];
 
 size_t zl_generation(void)
 {
@@ -235,21 +219,14 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
                 if (fcache[h + w].l == l && fcache[h + w].name == name &&
                     fcache[h + w].gen == gen &&
                     (fcache[h + w].f->name == name || strcmp(fcache[h + w].f->name, name) == 0)) {
-                        if (!w)
-                                return fcache[h].f;
-                        struct field_slot t = fcache[h + 1];
-                        fcache[h + 1] = fcache[h];
-                        fcache[h] = t;
-                        return t.f;
+                        fcache_last[h] = (uint8_t)w;
+                        return fcache[h + w].f;
                 }
         searches++;
         for (size_t i = 0; i < l->nfields; i++)
                 if (strcmp(l->fields[i].name, name) == 0) {
-                        fcache[h + 1] = fcache[h];
-                        fcache[h].l = l;
-                        fcache[h].name = name;
-                        fcache[h].f = &l->fields[i];
-                        fcache[h].gen = gen;
+                        fcache[zh_way_fill(fcache_last, h)] =
+                            (struct field_slot){l, name, &l->fields[i], gen};
                         return &l->fields[i];
                 }
         return NULL;

@@ -39,6 +39,10 @@ enum mode { M_WALK, M_FIELDS, M_ENGINE, M_FULL, M__COUNT };
 static const char *const mode_name[M__COUNT] = {"walk only", "walk + fields", "walk + engine",
                                                 "full decode"};
 
+/* Readers of the layouts met so far (zl_reader): two ways a set, so that two layouts whose
+ * addresses meet in a set cannot make every record set a reader up again (zh_set2). */
+#define READERS 128
+
 struct run {
         enum mode mode;
         struct zm_engine *eng;
@@ -47,11 +51,8 @@ struct run {
         uint64_t fields, present, wzvm;
         uint64_t sink;             /* every value read ends up here, so no read is optimised away */
         struct zl_reader *readers; /* READERS of them */
+        uint8_t last[READERS];     /* per set, the way hit last (zh_way_fill) */
 };
-
-/* Readers of the layouts met so far (zl_reader): two ways a set, so that two layouts whose
- * addresses meet in a set cannot make every record set a reader up again (zh_set2). */
-#define READERS 128
 
 /*
  * Every field of l in rec, for a layout no reader takes: the integers by
@@ -86,20 +87,16 @@ static void fields_any(struct run *x, const struct zl_layout *l, zd_view rec)
 static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
 {
         size_t set = zh_set2((uint64_t)(uintptr_t)l, 7); /* READERS: 1 << 7 */
-        struct zl_reader *r = &x->readers[set];
         size_t gen = zl_generation();
-        if (r->l != l || r->gen != gen) {
-                struct zl_reader *other = &x->readers[set + 1];
-                if (other->l == l && other->gen == gen) {
-                        r = other;
-                } else {
-                        /* the older way makes room: way 0 is kept for the latest made */
-                        x->readers[set + 1] = *r;
-                        if (!zl_reader_init(r, l)) {
-                                fields_any(x, l, rec);
-                                return;
-                        }
+        struct zl_reader *r = NULL;
+        for (size_t w = 0; w < 2 && !r; w++)
+                if (x->readers[set + w].l == l && x->readers[set + w].gen == gen) {
+                        r = &x->readers[set + w];
+                        x->last[set] = (uint8_t)w;
                 }
+        if (!r && !zl_reader_init(r = &x->readers[zh_way_fill(x->last, set)], l)) {
+                fields_any(x, l, rec);
+                return;
         }
         uint64_t u[ZL_READER_MAX], s[4] = {0, 0, 0, 0};
         x->present += zl_reader_ints(r, rec, u);

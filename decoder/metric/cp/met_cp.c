@@ -99,8 +99,7 @@ struct cp_name {
 struct cp_cache {
         struct cp_fields fields[1u << CP_FIELD_BITS];
         struct cp_rec recs[1u << CP_REC_BITS];
-        /* per two-way set (zh_set2), the way hit last: a miss replaces the other, and a hit
-           costs one store instead of moving a few hundred bytes between the ways */
+        /* per two-way set (zh_set2), the way hit last (zh_way_fill) */
         uint8_t fields_last[1u << CP_FIELD_BITS], recs_last[1u << CP_REC_BITS];
         struct cp_name names[CP_NAME_SLOTS];
 };
@@ -117,10 +116,9 @@ static const struct cp_fields *row_fields(struct cp_state *s, const struct cp_ta
                         s->cache->fields_last[h] = (uint8_t)w;
                         return &c[w];
                 }
-        size_t w = !s->cache->fields_last[h];
-        s->cache->fields_last[h] = (uint8_t)w;
-        resolve(&c[w], t, l, gen);
-        return &c[w];
+        struct cp_fields *f = &s->cache->fields[zh_way_fill(s->cache->fields_last, h)];
+        resolve(f, t, l, gen);
+        return f;
 }
 
 static bool plan_is(const struct cp_rec *c, const struct zd_record *r, const char *reading,
@@ -144,8 +142,7 @@ static const struct cp_rec *rec_plan(struct cp_state *s, const struct zd_record 
                         s->cache->recs_last[h] = (uint8_t)w;
                         return &c[w];
                 }
-        c += !s->cache->recs_last[h];
-        s->cache->recs_last[h] = (uint8_t)(c - &s->cache->recs[h]);
+        c = &s->cache->recs[zh_way_fill(s->cache->recs_last, h)];
         c->domain = r->domain;
         c->number = r->number;
         c->len = r->rec.n;
