@@ -12,11 +12,15 @@
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_metrics.h"
 
+/* For the functions a row's loop is made of: inlined with the computation a constant, each
+ * computation gets its own loop, with no switch per value (emit_row). */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /* The entries one group of rows (same kind and record) is emitted for. */
 struct source {
         struct cp_ent *e;
         size_t n;
-        const struct cp_ent *vals; /* values from here instead of the entry; NULL: the entry */
+        const struct cp_ent *vals; /* with once: the values, from here instead of the entry */
         bool once;                 /* only the first entry that yields the metrics */
 };
 
@@ -101,9 +105,8 @@ enum { PAT_PINST = 1, PAT_TINST = 2 };
  */
 struct row {
         const struct cp_metric *m;
-        uint32_t need;  /* slots that must have a value (a delta, or a reading) */
-        uint32_t vouch; /* slots whose provenance decides the check */
-        bool delta;
+        uint32_t need;     /* slots that must have a value (a delta, or a reading) */
+        uint32_t vouch;    /* slots whose provenance decides the check */
         bool allowed;      /* a metric with a check may be published this interval */
         unsigned pat;      /* PAT_* */
         const char *check; /* the check of a metric from a HINT field */
@@ -118,23 +121,26 @@ struct row {
  * the names.  A row without patterns names the same series for every entry.
  * The entry's part is hashed once in its life, as its label is formatted.
  */
-static uint64_t row_key(const struct row *r, struct cp_ent *x)
+static uint64_t entry_hash(const struct row *r, struct cp_ent *x)
+{
+        /* the name is at most 16 bytes and NUL-terminated in its 17 */
+        bool ended;
+        /* a guest's id counts its virtual CPUs, which no name uses and which
+           may differ when it comes back: left out, so its keys stay */
+        uint64_t id = r->m->kind == CP_GUEST ? 0 : x->id;
+        uint64_t h = zh_step(UINT64_C(0x454E54), id); /* "ENT" */
+        h = zh_step(h, zh_word8_ended(x->name, &ended));
+        if (!ended)
+                h = zh_step(h, zh_word8(x->name + 8));
+        x->kh = h | 1;
+        return x->kh;
+}
+
+static ALWAYS_INLINE uint64_t row_key(const struct row *r, struct cp_ent *x)
 {
         if (!r->pat)
                 return r->key;
-        if (!x->kh) {
-                /* the name is at most 16 bytes and NUL-terminated in its 17 */
-                bool ended;
-                /* a guest's id counts its virtual CPUs, which no name uses and which
-                   may differ when it comes back: left out, so its keys stay */
-                uint64_t id = r->m->kind == CP_GUEST ? 0 : x->id;
-                uint64_t h = zh_step(UINT64_C(0x454E54), id); /* "ENT" */
-                h = zh_step(h, zh_word8_ended(x->name, &ended));
-                if (!ended)
-                        h = zh_step(h, zh_word8(x->name + 8));
-                x->kh = h | 1;
-        }
-        return zh_step(r->key, x->kh) | 1;
+        return zh_step(r->key, x->kh ? x->kh : entry_hash(r, x)) | 1;
 }
 
 static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
@@ -143,7 +149,6 @@ static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_me
         r->m = m;
         r->need = operands(m) | m->need;
         r->vouch = m->vouch ? m->vouch : operands(m);
-        r->delta = m->calc != CP_VAL && m->calc != CP_VAL_DIFF;
         r->pat = (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
                  (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
         const char *law = m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law);
@@ -157,27 +162,40 @@ static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_me
         zm_metric_name(&r->out, "zvm", m->pinst, m->type, m->tinst);
 }
 
-/*
- * The value of row m for entry x (values from v, el its elapsed time as
- * the row counts it), into out; false when the entry cannot give it this
- * interval.
- */
-static bool compute(const struct cp_metric *m, const struct cp_ent *v, double el,
-                    struct zm_metric *out)
+/* The time row m's percentages are of, for entry x: per virtual CPU for a guest, so that
+ * "percent" stays within 0-100. */
+static double elapsed(const struct cp_metric *m, const struct cp_ent *x)
 {
-        switch ((enum cp_calc)m->calc) {
-        case CP_PCT:
+        double el = (double)cp_elapsed_us(x);
+        return m->kind == CP_GUEST ? el * (double)(x->id ? x->id : 1) : el;
+}
+
+/*
+ * The value of row m for entry x (values from v), into out; false when the
+ * entry cannot give it this interval.  Always inlined with calc a constant,
+ * so that each computation gets its own loop over the entries (emit_row).
+ */
+static ALWAYS_INLINE bool compute(enum cp_calc calc, const struct cp_metric *m,
+                                  const struct cp_ent *x, const struct cp_ent *v,
+                                  struct zm_metric *out)
+{
+        switch (calc) {
+        case CP_PCT: {
+                double el = elapsed(m, x);
                 if (el <= 0)
                         return false;
                 zm_metric_gauge(out, pct(m->b >= 0 ? (double)v->d[m->a] + (double)v->d[m->b]
                                                    : (double)v->d[m->a],
                                          el));
                 return true;
-        case CP_PCT_DIFF:
+        }
+        case CP_PCT_DIFF: {
+                double el = elapsed(m, x);
                 if (el <= 0 || v->d[m->b] > v->d[m->a])
                         return false;
                 zm_metric_gauge(out, pct((double)(v->d[m->a] - v->d[m->b]), el));
                 return true;
+        }
         case CP_SUM:
                 zm_metric_derive(out, derive(v->acc[m->a] + (m->b >= 0 ? v->acc[m->b] : 0), m));
                 return true;
@@ -201,15 +219,17 @@ static bool compute(const struct cp_metric *m, const struct cp_ent *v, double el
 }
 
 /* Row r for entry x: true if the entry gave the metric (emitted, or held back by its law). */
-static bool one(struct zm_engine *e, struct row *r, struct cp_ent *x, const struct cp_ent *v,
-                double el)
+static ALWAYS_INLINE bool one(struct zm_engine *e, enum cp_calc calc, struct row *r,
+                              struct cp_ent *x, const struct cp_ent *v)
 {
         const struct cp_metric *m = r->m;
         struct zm_metric *out = &r->out;
-        if (((r->delta ? x->dok : x->have) & r->need) != r->need)
+        /* a constant where calc is one (row_loop) */
+        bool delta = calc != CP_VAL && calc != CP_VAL_DIFF;
+        if (((delta ? x->dok : x->have) & r->need) != r->need)
                 return false;
         out->nvalues = 0;
-        if (!compute(m, v, el, out))
+        if (!compute(calc, m, x, v, out))
                 return false;
         char ti[ZM_NAME_LEN];
         out->tod = x->tod;
@@ -230,35 +250,78 @@ static bool one(struct zm_engine *e, struct row *r, struct cp_ent *x, const stru
         return true;
 }
 
-/* A group's rows, set up together; a longer group sets each row up per value. */
-#define GROUP_ROWS 16
+static ALWAYS_INLINE void row_loop(struct zm_engine *e, enum cp_calc calc, struct row *r,
+                                   const struct source *src)
+{
+        for (size_t i = 0; i < src->n; i++)
+                if (src->e[i].cur)
+                        (void)one(e, calc, r, &src->e[i], &src->e[i]);
+}
 
-/* Rows m[0..n) share their kind and record: entry by entry, each row in turn. */
+/*
+ * Row r for every entry of src: a column of the interval's values.  Row by
+ * row rather than entry by entry, so that what a row decides (its
+ * computation, its masks, its names) is decided once for all its entries.
+ */
+static void emit_row(struct zm_engine *e, struct row *r, const struct source *src)
+{
+        switch ((enum cp_calc)r->m->calc) {
+        case CP_PCT:
+                row_loop(e, CP_PCT, r, src);
+                break;
+        case CP_PCT_DIFF:
+                row_loop(e, CP_PCT_DIFF, r, src);
+                break;
+        case CP_SUM:
+                row_loop(e, CP_SUM, r, src);
+                break;
+        case CP_SUM2:
+                row_loop(e, CP_SUM2, r, src);
+                break;
+        case CP_VAL:
+                row_loop(e, CP_VAL, r, src);
+                break;
+        case CP_VAL_DIFF:
+                row_loop(e, CP_VAL_DIFF, r, src);
+                break;
+        default:
+                break;
+        }
+}
+
+/* A group published once (SYTSYP's sums): entry by entry, up to the first that gives them. */
+static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n,
+                       const struct source *src)
+{
+        for (size_t i = 0; i < src->n; i++) {
+                struct cp_ent *x = &src->e[i];
+                if (!x->cur)
+                        continue;
+                bool made = false;
+                for (size_t k = 0; k < n; k++) {
+                        struct row r;
+                        row_init(e, s, &m[k], &r);
+                        made |= one(e, (enum cp_calc)m[k].calc, &r, x, src->vals);
+                }
+                if (made)
+                        return;
+        }
+}
+
+/* Rows m[0..n) share their kind and record. */
 static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
 {
         struct source src;
-        struct row rows[GROUP_ROWS];
         if (!source(s, m, &src))
                 return;
-        for (size_t k = 0; k < n && k < GROUP_ROWS; k++)
-                row_init(e, s, &m[k], &rows[k]);
-        for (size_t i = 0; i < src.n; i++) {
-                struct cp_ent *x = &src.e[i];
-                if (!x->cur)
-                        continue;
-                double el = (double)cp_elapsed_us(x);
-                if (m->kind == CP_GUEST) /* per virtual CPU, so that "percent" stays within 0-100 */
-                        el *= (double)(x->id ? x->id : 1);
-                const struct cp_ent *v = src.vals ? src.vals : x;
-                bool made = false;
-                for (size_t k = 0; k < n; k++) {
-                        struct row spare, *r = k < GROUP_ROWS ? &rows[k] : &spare;
-                        if (r == &spare)
-                                row_init(e, s, &m[k], r);
-                        made |= one(e, r, x, v, el);
-                }
-                if (made && src.once)
-                        break;
+        if (src.once) {
+                group_once(e, s, m, n, &src);
+                return;
+        }
+        for (size_t k = 0; k < n; k++) {
+                struct row r;
+                row_init(e, s, &m[k], &r);
+                emit_row(e, &r, &src);
         }
 }
 
