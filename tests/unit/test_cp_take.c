@@ -158,6 +158,10 @@ static void take_rows_fit_their_key(void **state)
         for (size_t k = 0; k < cp_nguest_sums; k++) {
                 const struct cp_sum *m = &cp_guest_sums[k];
                 assert_true(m->g >= 0 && m->g < CP_NV && m->first <= m->last && m->last < CP_NV);
+                uint32_t bits = 0;
+                for (int j = m->first; j <= m->last; j++)
+                        bits |= 1u << j;
+                assert_int_equal(m->bits, bits);
                 for (int j = m->first; j <= m->last; j++)
                         assert_non_null(useact->field[j]);
         }

@@ -105,23 +105,24 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 {
         for (size_t k = 0; k < cp_nguest_sums; k++) {
                 const struct cp_sum *m = &cp_guest_sums[k];
-                uint32_t bits = (2u << m->last) - (1u << m->first), gbit = 1u << m->g;
-                /* readings or deltas, chosen once per sum rather than per slot */
-                const uint64_t *from = m->reading ? x->v : x->d;
-                if (((m->reading ? x->have : x->dok) & bits) != bits)
-                        continue;
-                uint64_t sum = 0;
-                for (int i = m->first; i <= m->last; i++)
-                        sum += from[i];
+                uint32_t gbit = 1u << m->g;
                 if (m->reading) {
-                        g->v[m->g] += sum;
+                        if ((x->have & m->bits) != m->bits)
+                                continue;
+                        for (int i = m->first; i <= m->last; i++)
+                                g->v[m->g] += x->v[i];
                         g->have |= gbit;
                 } else {
+                        if ((x->dok & m->bits) != m->bits)
+                                continue;
+                        uint64_t sum = 0;
+                        for (int i = m->first; i <= m->last; i++)
+                                sum += x->d[i];
                         g->d[m->g] += sum;
                         g->acc[m->g] += sum;
                         g->dok |= gbit;
                 }
-                if (x->hint & bits)
+                if (x->hint & m->bits)
                         g->hint |= gbit;
         }
 }

@@ -62,6 +62,7 @@ const struct cp_take *cp_take_find(unsigned domain, unsigned record);
 struct cp_sum {
         int8_t g, first, last;
         bool reading;
+        uint32_t bits; /* slots first..last as a mask: the close adds for every virtual CPU */
 };
 
 extern const struct cp_sum cp_guest_sums[];
