@@ -225,6 +225,21 @@ static void all_laws_kept(void **state)
         for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
                 if (!feed_find(f, 0, want[i][0], want[i][1], want[i][2]))
                         fail_msg("no %s/%s-%s", want[i][0], want[i][1], want[i][2]);
+        /* SYTSYP's paging is one series, its sums over both CPUs under the first: published
+         * once an interval, 30 + 30 pages read and 12 + 12 written in each of 3 deltas. */
+        const struct zm_metric *paging = NULL;
+        for (size_t j = 0; j < f->n; j++) {
+                const struct zm_metric *m = &f->m[j];
+                if (strcmp(m->plugin_instance, "storage") || strcmp(m->type, "vmpage_io"))
+                        continue;
+                if (paging && paging->tod == m->tod)
+                        fail_msg("storage/vmpage_io-paging twice in one interval");
+                paging = m;
+        }
+        assert_non_null(paging);
+        assert_int_equal(paging->nvalues, 2);
+        assert_int_equal(paging->derive[0], 3 * 60);
+        assert_int_equal(paging->derive[1], 3 * 24);
         /* Every row of the metric table the decoder emits by, and doc/metrics-cp.md lists. */
         for (size_t k = 0; k < cp_nmetrics; k++) {
                 const struct cp_metric *m = &cp_metrics[k];
