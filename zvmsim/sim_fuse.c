@@ -405,11 +405,19 @@ static int control(const char *cmd)
         log_event("control", cmd);
         if (strcmp(verb, "sever") == 0)
                 sim_mr_sever(&G.mr);
-        else if (strcmp(verb, "efault") == 0)
-                G.mr.efault = true;
-        else if (strcmp(verb, "eio") == 0)
-                G.mr.eio = true;
-        else if (strcmp(verb, "vanish") == 0) {
+        else if (strcmp(verb, "efault") == 0 || strcmp(verb, "eio") == 0) {
+                char arg[16] = "";
+                enum sim_mr_arm a = SIM_MR_ANY;
+                if (sscanf(cmd, "%*s %15s", arg) == 1) {
+                        if (strcmp(arg, "sample") != 0)
+                                return -EINVAL;
+                        a = SIM_MR_SAMPLE;
+                }
+                if (verb[1] == 'f')
+                        G.mr.efault = a;
+                else
+                        G.mr.eio = a;
+        } else if (strcmp(verb, "vanish") == 0) {
                 /* Device nodes go (and come back with "vanish 0"); a reader that
                  * has monreader open loses its path, a writer's descriptors of
                  * monwriter lose their buffers and fail from then on. */

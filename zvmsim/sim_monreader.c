@@ -50,7 +50,8 @@ int sim_mr_open(struct sim_mr *m)
         if (m->open)
                 return -EBUSY;
         m->open = true;
-        m->severed = m->efault = m->eio = false;
+        m->severed = false;
+        m->efault = m->eio = SIM_MR_OFF;
         drop_all(m, "close");
         return 0;
 }
@@ -58,7 +59,8 @@ int sim_mr_open(struct sim_mr *m)
 void sim_mr_close(struct sim_mr *m)
 {
         m->open = false;
-        m->severed = m->efault = m->eio = false;
+        m->severed = false;
+        m->efault = m->eio = SIM_MR_OFF;
         drop_all(m, "close");
 }
 
@@ -87,21 +89,31 @@ bool sim_mr_push(struct sim_mr *m, struct sim_set *s)
         return true;
 }
 
+/*
+ * Whether an armed failure meets the set at the head of the queue.  "Sample"
+ * lets event sets pass: a test that must hit a sample interval would otherwise
+ * hit whichever set came first, and events come when the system has them.
+ */
+static bool meets(const struct sim_mr *m, enum sim_mr_arm a)
+{
+        return a == SIM_MR_ANY || (a == SIM_MR_SAMPLE && m->q[m->head]->type == 'S');
+}
+
 ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
 {
         m->reads++;
         if (m->severed)
                 return -EIO;
         /* copy_to_user fails only when there is something to copy: with a set queued. */
-        if (m->efault && m->nq) {
+        if (m->nq && meets(m, m->efault)) {
                 /* Nothing advances; the set read so far is invalid. */
-                m->efault = false;
+                m->efault = SIM_MR_OFF;
                 fate(m, m->q[m->head], "efault", m->pos);
                 return -EFAULT;
         }
-        if (m->eio && m->nq && m->pos > 0) {
+        if (m->nq && m->pos > 0 && meets(m, m->eio)) {
                 /* The path is severed while the reader is inside a set. */
-                m->eio = false;
+                m->eio = SIM_MR_OFF;
                 m->severed = true;
                 drop_all(m, "eio");
                 return -EIO;

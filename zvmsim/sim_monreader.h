@@ -27,9 +27,13 @@ struct sim_set;
  */
 typedef void sim_mr_fate_fn(void *ctx, const struct sim_set *s, const char *fate, size_t done);
 
+/* An injected read failure: off, armed for the next set, or for the next sample set. */
+enum sim_mr_arm { SIM_MR_OFF, SIM_MR_ANY, SIM_MR_SAMPLE };
+
 struct sim_mr {
-        bool open, severed, efault;
-        bool eio; /* sever the path at the next read into the middle of a set */
+        bool open, severed;
+        enum sim_mr_arm efault;
+        enum sim_mr_arm eio; /* sever the path at a read into the middle of a set */
         unsigned msglim;
         struct sim_set **q; /* ring of queued messages */
         size_t head, nq;

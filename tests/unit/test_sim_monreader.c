@@ -32,6 +32,15 @@ static struct sim_set *mkset(size_t n, size_t len, uint32_t fpm)
         return sim_sb_end(&b, true, VEC_TOD_2026);
 }
 
+static struct sim_set *mkevent(void)
+{
+        struct sim_sb b;
+        dcss.max_frames_per_mce = 0;
+        sim_sb_begin(&b, &dcss, SIM_AREA_EVENT, 'E');
+        (void)sim_sb_add(&b, 0, 2, 100, VEC_TOD_2026);
+        return sim_sb_end(&b, true, VEC_TOD_2026);
+}
+
 static uint8_t buf[1 << 20];
 
 static int setup(void **state)
@@ -73,7 +82,7 @@ static void test_sequence(void **state)
 
         /* EFAULT: once, without advancing. */
         sim_mr_push(&m, mkset(1, 100, 0));
-        m.efault = true;
+        m.efault = SIM_MR_ANY;
         assert_int_equal(sim_mr_read(&m, buf, 100, true), -EFAULT);
         assert_int_equal(sim_mr_read(&m, buf, 100, true), 12);
 
@@ -145,7 +154,7 @@ static void test_fates(void **state)
         assert_string_equal(fates[0], "no-reader");
         sim_mr_open(&m);
         /* EFAULT needs something to copy: with nothing queued the flag waits. */
-        m.efault = true;
+        m.efault = SIM_MR_ANY;
         assert_int_equal(sim_mr_read(&m, buf, 100, true), -EAGAIN);
         sim_mr_push(&m, mkset(1, 100, 0));
         assert_int_equal(sim_mr_read(&m, buf, 100, true), -EFAULT);
@@ -154,7 +163,7 @@ static void test_fates(void **state)
                 ;
         assert_string_equal(fates[2], "delivered");
         /* eio: the path goes while the reader is inside a set, not before it. */
-        m.eio = true;
+        m.eio = SIM_MR_ANY;
         sim_mr_push(&m, mkset(1, 100, 0));
         sim_mr_push(&m, mkset(1, 100, 0));
         assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
@@ -176,12 +185,56 @@ static void test_fates(void **state)
         sim_mr_fini(&m);
 }
 
+/*
+ * "efault sample" and "eio sample" let an event set that comes first pass
+ * whole and meet the sample set behind it (the soak must hit a sample interval).
+ */
+static void test_sample_only(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 4);
+        m.fate = rec_fate;
+        nfates = 0;
+        sim_mr_open(&m);
+        m.efault = SIM_MR_SAMPLE;
+        sim_mr_push(&m, mkevent());
+        sim_mr_push(&m, mkset(1, 100, 0));
+        ssize_t r;
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) > 0)
+                ;
+        assert_int_equal(r, 0);
+        assert_string_equal(fates[0], "delivered");
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EFAULT);
+        assert_string_equal(fates[1], "efault");
+        assert_int_equal(m.efault, SIM_MR_OFF);
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) > 0)
+                ;
+        assert_int_equal(r, 0);
+        assert_string_equal(fates[2], "delivered");
+
+        m.eio = SIM_MR_SAMPLE;
+        sim_mr_push(&m, mkevent());
+        sim_mr_push(&m, mkset(1, 100, 0));
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) > 0)
+                ;
+        assert_int_equal(r, 0);
+        assert_string_equal(fates[3], "delivered");
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EIO);
+        assert_int_equal(nfates, 5);
+        assert_string_equal(fates[4], "eio");
+        assert_int_equal(fate_done[4], 12);
+        sim_mr_fini(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test_setup(test_sequence, setup),
             cmocka_unit_test_setup(test_overflow, setup),
             cmocka_unit_test_setup(test_fates, setup),
+            cmocka_unit_test_setup(test_sample_only, setup),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,10 +16,13 @@ pids, the VmRSS samples and the run time.
 Fault kinds (each a different path through the plugin's reader):
   sever     an interval, then at once the IUCV sever: the set is read whole,
             in part or not at all, as the race goes; the plugin reopens
-  eio       zvmsim severs the path after the first read into the next set:
-            EIO in the middle of a data set
-  efault    the first read of the next set fails with EFAULT: the plugin
-            skips that set and keeps the device
+  eio       zvmsim severs the path after the first read into the next sample
+            set: EIO in the middle of a data set
+  efault    the first read of the next sample set fails with EFAULT: the
+            plugin skips that set and keeps the device
+(eio and efault let an event set that comes first pass: they must hit a sample
+interval, or a run whose severs all raced clear would prove nothing about
+partial sample sets, and the verdict fails such a run)
   overflow  msglim + 5 intervals at once: msglim queued, 5 lost, EOVERFLOW
   ebusy     a second reader's open() gets EBUSY while collectd has the
             device; then, after a sever, that reader takes the device first
@@ -190,11 +193,11 @@ class Soak:
             self.ctl("sever")
             self.reopened(o0)
         elif kind == "eio":
-            self.ctl("eio")
+            self.ctl("eio sample")
             self.ctl("interval")
             self.reopened(o0)
         elif kind == "efault":
-            self.ctl("efault")
+            self.ctl("efault sample")
             self.interval()
         elif kind == "overflow":
             self.ctl("overflow")
