@@ -372,12 +372,61 @@ static void guest_keys_stay_when_vcpus_change(void **state)
         feed_free(f);
 }
 
+/*
+ * A guest's values come together, whatever the number of guests: collectd's
+ * cache then finds one guest's series along one warm path (met_cp_emit.c,
+ * BLOCK).  Each row over all 150 guests would put every other guest's values
+ * between a guest's first and its last.
+ */
+static void guest_values_come_together(void **state)
+{
+        (void)state;
+        enum { GUESTS = 150 };
+        struct feed *f = feed_new(1, 3);
+        size_t mark = 0;
+        for (unsigned i = 0; i < 2; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                mark = f->n;
+                for (unsigned g = 0; g < GUESTS; g++) {
+                        char user[9];
+                        snprintf(user, sizeof(user), "G%05u", g * 7 % GUESTS);
+                        feed_useact(f, t, user, 0, US(1000000) * i, US(500000) * i, 100, 10 * i,
+                                    5 * i);
+                }
+                feed_end(f, t + SEC(1));
+        }
+        size_t first[GUESTS], last[GUESTS], values = 0, worst = 0;
+        for (unsigned g = 0; g < GUESTS; g++)
+                first[g] = SIZE_MAX, last[g] = 0;
+        for (size_t k = mark; k < f->n; k++) {
+                unsigned g;
+                if (sscanf(f->m[k].plugin_instance, "user-G%5u", &g) != 1 || g >= GUESTS)
+                        continue;
+                first[g] = k < first[g] ? k : first[g];
+                last[g] = k;
+                values++;
+        }
+        assert_true(values >= 6 * GUESTS); /* every row of every guest in the second interval */
+        for (unsigned g = 0; g < GUESTS; g++) {
+                /* other guests' values between this one's first and last */
+                size_t others = 0;
+                for (size_t k = first[g]; k <= last[g]; k++)
+                        others += strncmp(f->m[k].plugin_instance + 5, "G", 1) == 0 &&
+                                  (unsigned)atoi(f->m[k].plugin_instance + 6) != g;
+                worst = others > worst ? others : worst;
+        }
+        /* a block of 32 guests, 7 rows: at most 31 other guests' 7 values */
+        assert_true(worst <= 31 * 7);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(cpu_percentages),
             cmocka_unit_test(entries_follow_names_not_places),
             cmocka_unit_test(guest_keys_stay_when_vcpus_change),
+            cmocka_unit_test(guest_values_come_together),
             cmocka_unit_test(countdown_wrap),
             cmocka_unit_test(timer_reset_dropped),
             cmocka_unit_test(counter_wrap_derive),

@@ -7,8 +7,9 @@
  * writes doc/metrics-cp.md's reference from it, so a new metric is one row
  * here (and its slot filled from its field in met_cp_take.c).
  *
- * Rows of the same kind and record are emitted together, entry by entry,
- * in the order written: keep them together.
+ * Rows of the same kind and record are emitted together, in the order
+ * written, for a block of entries at a time (met_cp_emit.c): keep them
+ * together.
  */
 #include <stdbool.h>
 #include <stdio.h>
