@@ -51,7 +51,7 @@ python3 $M/instantiate.py contrib/many-systems-central.conf "$FWD_TMP/central.co
 PluginDir \"$PD\"
 BaseDir \"$FWD_TMP/central\"
 PIDFile \"$FWD_TMP/central/collectd.pid\"" \
-	$'\nInterval 10\n' $'\nInterval 1\n' \
+	$'\nInterval 60\n' $'\nInterval 1\n' \
 	'FlushInterval 10' 'FlushInterval 1' \
 	'"/usr/share/collectd-zvm/types.db"' "\"$FWD_TOP/types.db\"" \
 	"$SYSLOG_BLOCK" "$LOGFILE_BLOCK" \
@@ -91,7 +91,7 @@ BaseDir \"$d/collectd\"
 PIDFile \"$d/collectd/collectd.pid\"" \
 		'change-me-vmsys1' "$pw" \
 		'vmsys1' "$s" \
-		$'\nInterval 10\n' $'\nInterval 1\n' \
+		$'\nInterval 60\n' $'\nInterval 1\n' \
 		'FlushInterval 10' 'FlushInterval 1' \
 		'"/usr/share/collectd-zvm/types.db"' "\"$FWD_TOP/types.db\"" \
 		"$SYSLOG_BLOCK" "$LOGFILE_BLOCK
