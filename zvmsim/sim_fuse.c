@@ -413,7 +413,7 @@ static int control(const char *cmd)
                                 return -EINVAL;
                         a = SIM_MR_SAMPLE;
                 }
-                if (verb[1] == 'f')
+                if (strcmp(verb, "efault") == 0)
                         G.mr.efault = a;
                 else
                         G.mr.eio = a;
