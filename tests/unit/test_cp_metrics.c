@@ -396,11 +396,15 @@ static void guest_values_come_together(void **state)
                 feed_end(f, t + SEC(1));
         }
         size_t first[GUESTS], last[GUESTS], values = 0, worst = 0;
+        unsigned owner[FEED_MAX]; /* the guest of each value, GUESTS for none */
         for (unsigned g = 0; g < GUESTS; g++)
                 first[g] = SIZE_MAX, last[g] = 0;
         for (size_t k = mark; k < f->n; k++) {
                 unsigned g;
                 if (sscanf(f->m[k].plugin_instance, "user-G%5u", &g) != 1 || g >= GUESTS)
+                        g = GUESTS;
+                owner[k] = g;
+                if (g == GUESTS)
                         continue;
                 first[g] = k < first[g] ? k : first[g];
                 last[g] = k;
@@ -411,8 +415,7 @@ static void guest_values_come_together(void **state)
                 /* other guests' values between this one's first and last */
                 size_t others = 0;
                 for (size_t k = first[g]; k <= last[g]; k++)
-                        others += strncmp(f->m[k].plugin_instance + 5, "G", 1) == 0 &&
-                                  (unsigned)atoi(f->m[k].plugin_instance + 6) != g;
+                        others += owner[k] != GUESTS && owner[k] != g;
                 worst = others > worst ? others : worst;
         }
         /* a block of 32 guests, 7 rows: at most 31 other guests' 7 values */
