@@ -1,6 +1,6 @@
 # Unit tests (cmocka), run four ways by `make check`:
 #   check-unit      ASan + UBSan build on the host
-#   check-clang     the same built by clang (with the whole tree, -Werror)
+#   check-clang     the same built by clang (with the whole tree, -Werror), and gcc -O3
 #   check-valgrind  plain build under valgrind
 #   check-s390x     cross-built for s390x, run big-endian under qemu-user
 # A test tests/unit/test_NAME.c may need extra sources: TEST_EXTRA_test_NAME.
@@ -40,6 +40,8 @@ check-s390x:
 check-clang:
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) all unit-tests
 	@$(MAKE) --no-print-directory BUILD=build/clang-san CC=$(CLANG) SAN=1 run-unit
+	@# -O3 (as a distribution's CFLAGS may ask) inlines deeper and warns of more
+	@$(MAKE) --no-print-directory BUILD=build/gcc-o3 OPT="-O3 -g" all
 
 CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 

@@ -162,7 +162,8 @@ static void on_block(struct zd_vb *vb, zd_view blk, uint64_t off, bool partial)
                         return;
                 }
                 zd_view rv;
-                (void)zd_view_sub(blk, o, len, &rv);
+                if (!zd_view_sub(blk, o, len, &rv)) /* the test above made sure: never */
+                        break;
                 on_record(vb, rv, off + o);
                 o += len;
         }
