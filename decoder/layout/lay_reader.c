@@ -21,8 +21,7 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
         r->gen = zl_generation();
         r->reach = 8; /* every load is 8 bytes */
         r->nfields = (uint16_t)l->nfields;
-        r->ncounted = r->ntext = 0;
-        r->sign = false;
+        r->ncounted = r->ntext = r->nodd = 0;
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];
                 struct zl_step *s = &r->step[i];
@@ -36,7 +35,8 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
                 /* a field of no bytes at offset 0 would shift by 64: it reads as 0 anyway */
                 s->shift = (uint8_t)(at >= 8 || !s->mask ? 0 : (8 - at) * 8);
                 s->sign = f->type == ZL_SINT && s->mask ? (s->mask >> 1) + 1 : 0;
-                r->sign |= s->sign != 0;
+                if (s->shift || s->sign)
+                        r->odd[r->nodd++] = (uint16_t)i;
                 s->counted = f->type != ZL_RSVD;
                 if (s->need > r->reach)
                         r->reach = s->need;
@@ -59,13 +59,18 @@ size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
 {
         const struct zl_step *s = r->step;
         if (rec.n >= r->reach) {
-                /* most layouts have no signed field: a fifth fewer instructions a field */
-                if (r->sign)
-                        for (size_t i = 0; i < r->nfields; i++)
-                                u[i] = take(&s[i], rec.p);
-                else
-                        for (size_t i = 0; i < r->nfields; i++)
-                                u[i] = zd_uN_load8(rec.p + s[i].base) >> s[i].shift & s[i].mask;
+                /* Every field as if it were unsigned and ended at byte 8 or later, two at a
+                 * time (the loop's own instructions were a third of a field's), then the odd
+                 * ones again as they are. */
+                size_t i = 0, n = r->nfields;
+                for (; i + 2 <= n; i += 2) {
+                        u[i] = zd_uN_load8(rec.p + s[i].base) & s[i].mask;
+                        u[i + 1] = zd_uN_load8(rec.p + s[i + 1].base) & s[i + 1].mask;
+                }
+                if (i < n)
+                        u[i] = zd_uN_load8(rec.p + s[i].base) & s[i].mask;
+                for (size_t k = 0; k < r->nodd; k++)
+                        u[r->odd[k]] = take(&s[r->odd[k]], rec.p);
                 return r->ncounted;
         }
         size_t in = 0;

@@ -193,7 +193,9 @@ size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64
  * with one load, one shift and one mask a field and no bound per field.
  * Caller-owned; made again when zl_generation changes, like every reader
  * that resolves fields once.  Layouts of more than ZL_READER_MAX fields
- * are refused (zl_read_ints reads them).
+ * are refused (zl_read_ints reads them).  Most fields end at byte 8 or
+ * later and are unsigned: those take a load and a mask, and the few others
+ * (odd[]) are read again with their shift and sign.
  */
 #define ZL_READER_MAX 64
 
@@ -213,8 +215,9 @@ struct zl_reader {
         uint16_t nfields;  /* l->nfields */
         uint16_t ncounted; /* fields not reserved */
         uint16_t ntext;
-        bool sign;                    /* a field is ZL_SINT */
+        uint16_t nodd;                /* fields that need a shift or a sign: odd[] */
         uint16_t text[ZL_READER_MAX]; /* the EBCDIC and ASCII fields, by index */
+        uint16_t odd[ZL_READER_MAX];
         struct zl_step step[ZL_READER_MAX];
 };
 
