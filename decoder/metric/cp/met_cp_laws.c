@@ -23,6 +23,19 @@
 #define CP_SLACK_US 2000.0 /* per CPU */
 #define CP_SLACK_PG 2.0
 
+/*
+ * A sum of counters for a held law's reason, which is made every interval:
+ * "%llu" costs vsnprintf a tenth of what "%.0f" does.  The sums are of
+ * unsigned deltas, never negative; one past 2^64 (hostile counters) is shown
+ * as its limit, not converted out of range.
+ */
+static unsigned long long whole(double x)
+{
+        if (!(x > 0))
+                return 0;
+        return x < 18446744073709549568.0 ? (unsigned long long)(x + 0.5) : ~0ULL;
+}
+
 static bool near(double a, double b, double slack)
 {
         double diff = a > b ? a - b : b - a;
@@ -132,8 +145,8 @@ static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct 
                            "no guest CPU deltas or no user CPU time this interval");
         else if (near(tt, t->ut, slack))
                 zv_verdict(s->v, e, ZV_GUEST_CPU, ZV_HOLD,
-                           "guests %.0f us = users' CPU time %.0f us on %zu CPUs", tt, t->ut,
-                           t->ncpu);
+                           "guests %llu us = users' CPU time %llu us on %zu CPUs", whole(tt),
+                           whole(t->ut), t->ncpu);
         else
                 zv_verdict(s->v, e, ZV_GUEST_CPU, ZV_FAIL,
                            "sum of guest VMDTTIME deltas %.0f us, but SYTPRP PFXUTIME says %.0f us",
@@ -147,7 +160,7 @@ static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct 
                            "no guest virtual CPU deltas or no emulation time this interval");
         else if (near(vt, t->prb, slack))
                 zv_verdict(s->v, e, ZV_GUEST_VCPU, ZV_HOLD,
-                           "guests %.0f us = emulation time %.0f us", vt, t->prb);
+                           "guests %llu us = emulation time %llu us", whole(vt), whole(t->prb));
         else
                 zv_verdict(s->v, e, ZV_GUEST_VCPU, ZV_FAIL,
                            "sum of guest VMDVTIME deltas %.0f us, but SYTPRP PFXPRBTM says %.0f us",
@@ -170,9 +183,9 @@ static void law_paging(struct zm_engine *e, struct cp_state *s, const struct sum
                 zv_verdict(s->v, e, ZV_PAGING, ZV_NODATA, "no paging this interval");
         else if (near(r, t->pior, CP_SLACK_PG) && near(w, t->piow, CP_SLACK_PG))
                 zv_verdict(s->v, e, ZV_PAGING, ZV_HOLD,
-                           "guests read %.0f / wrote %.0f pages, "
-                           "system paging %.0f / %.0f",
-                           r, w, t->pior, t->piow);
+                           "guests read %llu / wrote %llu pages, "
+                           "system paging %llu / %llu",
+                           whole(r), whole(w), whole(t->pior), whole(t->piow));
         else
                 zv_verdict(s->v, e, ZV_PAGING, ZV_FAIL,
                            "guest page reads/writes %.0f/%.0f, but SYTSYP paging I/O %.0f/%.0f", r,
@@ -202,7 +215,7 @@ static bool law_storage(struct zm_engine *e, struct cp_state *s)
                            (unsigned long long)g->v[R_AVAIL], (unsigned long long)g->v[R_PGABL]);
                 return false;
         }
-        zv_verdict(s->v, e, ZV_STORAGE, ZV_HOLD, "save-area frames agree (%.0f)", b);
+        zv_verdict(s->v, e, ZV_STORAGE, ZV_HOLD, "save-area frames agree (%llu)", whole(b));
         return true;
 }
 
@@ -221,7 +234,8 @@ static void law_resident(struct zm_engine *e, struct cp_state *s, bool storage_o
                            "storage law not kept or no resident pages this interval");
         else if (res <= used * (1 + CP_TOL_REL) + 16)
                 zv_verdict(s->v, e, ZV_GUEST_RESIDENT, ZV_HOLD,
-                           "guests' resident %.0f pages within %.0f frames in use", res, used);
+                           "guests' resident %llu pages within %llu frames in use", whole(res),
+                           whole(used));
         else
                 zv_verdict(s->v, e, ZV_GUEST_RESIDENT, ZV_FAIL,
                            "guests' resident pages %.0f exceed the %.0f frames in use", res, used);
@@ -284,8 +298,8 @@ static void law_lpar(struct zm_engine *e, struct cp_state *s, const struct sums 
                            best, busy);
         else
                 zv_verdict(s->v, e, ZV_LPAR, ZV_HOLD,
-                           "%zu logical CPUs within elapsed time, busiest partition %.0f us", n,
-                           best);
+                           "%zu logical CPUs within elapsed time, busiest partition %llu us", n,
+                           whole(best));
 }
 
 static void law_devices(struct zm_engine *e, struct cp_state *s, const struct sums *t)
@@ -319,7 +333,8 @@ static void law_devices(struct zm_engine *e, struct cp_state *s, const struct su
                            t->ssch);
         else
                 zv_verdict(s->v, e, ZV_DEVICE_SSCH, ZV_HOLD,
-                           "%zu devices, %.0f SSCH/RSCH of %.0f executed", n, g, t->ssch);
+                           "%zu devices, %llu SSCH/RSCH of %llu executed", n, whole(g),
+                           whole(t->ssch));
 }
 
 /*
@@ -371,8 +386,8 @@ static void law_device_time(struct zm_engine *e, struct cp_state *s)
                 zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_NODATA, "no timed device I/O this interval");
         else
                 zv_verdict(s->v, e, ZV_DEVICE_TIME, ZV_HOLD,
-                           "%zu devices within their elapsed time, %.0f us service for %.0f SSCH",
-                           n, svc, ios);
+                           "%zu devices within their elapsed time, %llu us service for %llu SSCH",
+                           n, whole(svc), whole(ios));
 }
 
 static bool frame_ok(uint64_t bytes, uint64_t pkts)
@@ -432,9 +447,9 @@ static void law_guest_vio(struct zm_engine *e, struct cp_state *s, const struct 
                 zv_verdict(s->v, e, ZV_GUEST_VIO, ZV_NODATA, "no virtual I/O this interval");
         else if (vio <= t->sim * (1 + CP_TOL_REL) + 10)
                 zv_verdict(s->v, e, ZV_GUEST_VIO, ZV_HOLD,
-                           "guests' %.0f virtual I/Os within %.0f simulated instructions and "
+                           "guests' %llu virtual I/Os within %llu simulated instructions and "
                            "diagnoses",
-                           vio, t->sim);
+                           whole(vio), whole(t->sim));
         else
                 zv_verdict(s->v, e, ZV_GUEST_VIO, ZV_FAIL,
                            "guests report %.0f virtual I/Os, but CP simulated only %.0f "
