@@ -12,7 +12,9 @@ Prints figures, never a verdict on speed; exits 1 only if the harness itself
 went wrong (a prerequisite missing, the null run not seeing the recorded set).
 
 Environment: BENCH_SIZES (guest counts, default "1000 5000 10000 20000 50000"),
-BENCH_INTERVALS (monitor intervals per file, default 12 (README.md says why), at least 7),
+BENCH_INTERVALS (monitor intervals of the longer file, at least 7; default: 12, and
+for a small system as many as make its steady window BENCH_STEADY_VL value lists,
+default 1500000, so that each size is timed over about as much work (README.md)),
 BENCH_REPEAT (measured runs per size, best kept; default 3 when the record
 run took under 5 s, else 1), BENCH_TIMEOUT (seconds per collectd run, default
 1800), BENCH_WRITE_THREADS (collectd WriteThreads, default 1), BENCH_KEEP=1
@@ -39,6 +41,9 @@ SIM_INTERVAL = 60
 # warm-up, first sight) cancels, and nothing depends on when collectd's write
 # queue gets to which value (a fast source runs ahead of the writer).
 STEADY_FROM = 5
+# Value lists per guest per interval with zvmsim's mix of guests (measured: 15.6 at 1,000
+# guests, 15.3 at 50,000): how many intervals a steady window of BENCH_STEADY_VL needs.
+VL_PER_GUEST = 15
 CD_PLUGINS = "/usr/lib/collectd"
 CD_TYPES = "/usr/share/collectd/types.db"
 ZVM_DONE = ["replayed:", "nothing replayed", "not a readable monitor file"]
@@ -93,7 +98,7 @@ class Bench:
     def __init__(self, collectd, paths, tmp, timeout, wthreads, intervals, repeat, ir=False):
         self.collectd, self.tmp, self.ir = collectd, tmp, ir
         self.timeout, self.wthreads = timeout, wthreads
-        self.intervals, self.repeat = intervals, repeat
+        self.intervals, self.repeat = intervals, repeat  # intervals: {guests: count}
         self.plugdir = os.path.join(tmp, "plugins")
         os.makedirs(self.plugdir)
         # Copies: collectd refuses to load a plugin through a symlink.
@@ -337,7 +342,7 @@ def measure_file(b, mw, name, reps):
 
 
 def measure(b, zvmsim, cache, guests, notes):
-    iv = b.intervals
+    iv = b.intervals[guests]
     k = iv - STEADY_FROM
     runs = {}
     for ivs in (STEADY_FROM, iv):
@@ -435,7 +440,8 @@ def main():
     env = os.environ.get
     try:
         sizes = [int(s) for s in env("BENCH_SIZES", "1000 5000 10000 20000 50000").split()]
-        intervals = int(env("BENCH_INTERVALS", "12"))
+        fixed = int(env("BENCH_INTERVALS", "0"))
+        steady_vl = int(env("BENCH_STEADY_VL", "1500000"))
         repeat = int(env("BENCH_REPEAT", "0"))
         timeout = float(env("BENCH_TIMEOUT", "1800"))
         wthreads = int(env("BENCH_WRITE_THREADS", "1"))
@@ -445,7 +451,9 @@ def main():
             "BENCH_PACE take numbers")
     if not sizes or min(sizes) < 20:
         die("BENCH_SIZES needs guest counts of at least 20")
-    if intervals < STEADY_FROM + 2:
+    if len(set(sizes)) != len(sizes):
+        die("BENCH_SIZES names a guest count twice (its runs would share their directories)")
+    if fixed and fixed < STEADY_FROM + 2:
         die("BENCH_INTERVALS needs at least %d (warm-up, then steady intervals)" %
             (STEADY_FROM + 2))
     collectd, paths = prerequisites(top, a.build)
@@ -453,6 +461,11 @@ def main():
     os.makedirs(cache, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="zvm-bench-plugin.")
     ir = env("BENCH_IR") == "1"
+    # A 1,000-guest window of 7 intervals was 0.15 s of CPU, as short as the machine's
+    # hiccups: its ratio went from 1.06 to 1.44 between runs of one build.  Instructions
+    # do not need the length (and would take 50 times as long).
+    intervals = {g: fixed or (12 if ir else max(12, STEADY_FROM + -(-steady_vl // (
+        VL_PER_GUEST * g)))) for g in sizes}
     if ir:
         if not shutil.which("valgrind"):
             die("BENCH_IR=1 needs valgrind (apt-get install valgrind)")
@@ -475,9 +488,10 @@ def main():
 
     print("zvm plugin in collectd %s against a null plugin dispatching the same value lists" %
           version(collectd))
-    print("(zvmsim MONWRITE files of %d and %d %d-s intervals; steady = intervals %d-%d as the "
-          "difference of the two runs, value lists of those intervals;" % (
-              STEADY_FROM, intervals, SIM_INTERVAL, STEADY_FROM + 1, intervals))
+    longer = sorted(set(intervals.values()))
+    print("(zvmsim MONWRITE files of %d and %s %d-s intervals; steady = the intervals after "
+          "the %dth as the difference of the two runs, value lists of those intervals;" % (
+              STEADY_FROM, " / ".join(str(i) for i in longer), SIM_INTERVAL, STEADY_FROM))
     print(" CPU = all collectd threads; RSS = RssAnon after malloc_trim, with the plugin's state "
           "held; heap = malloc's bytes in use then (mallinfo2), without the freed write-queue "
           "copies malloc keeps in pieces; WriteThreads %d)" % wthreads)
