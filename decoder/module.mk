@@ -6,9 +6,12 @@ DEC_LIB  := $(BUILD)/libzvmdec.a
 # For rules that compile several sources in one command (no usable .d file).
 DEC_HDRS := $(sort $(shell find decoder -name "*.h" -o -name "*.def"))
 
+# -fPIC for zvm.so and write_zvm.so, which link the archive with its symbols
+# hidden (--exclude-libs): nothing can interpose a decoder function, so the
+# compiler may inline and call them directly as it would without -fPIC.
 $(BUILD)/decoder/%.o: decoder/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -fPIC -fno-semantic-interposition -c -o $@ $<
 
 $(DEC_LIB): $(DEC_OBJS)
 	@rm -f $@
