@@ -41,7 +41,7 @@ check-clang:
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) all unit-tests
 	@$(MAKE) --no-print-directory BUILD=build/clang-san CC=$(CLANG) SAN=1 run-unit
 	@# -O3 (as a distribution's CFLAGS may ask) inlines deeper and warns of more
-	@$(MAKE) --no-print-directory BUILD=build/gcc-o3 OPT="-O3 -g" all
+	@$(MAKE) --no-print-directory -j2 BUILD=build/gcc-o3 OPT="-O3 -g" all
 
 CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 
