@@ -515,8 +515,8 @@ def main():
         (zh, nh), (zl, nl) = nsvl[hi], nsvl[lo]
         share = " (the plugin's share, zvm - null: %.2f)" % ((zh - nh) / (zl - nl)) \
             if zl > nl and zh > nh else ""
-        print("zvm %s per value list at %d guests / at %d guests: %.2f%s" %
-              (unit, hi, lo, zh / zl, share))
+        print("zvm %s per value list at %d guests / at %d guests: %.2f; collectd alone (null): "
+              "%.2f%s" % (unit, hi, lo, zh / zl, nh / nl, share))
     for n in notes:
         print("  " + n)
 
