@@ -7,7 +7,12 @@
  * thread produces a sample interval every --interval seconds (0: only when
  * told through the control file).
  */
-#define FUSE_USE_VERSION 35
+/*
+ * 3.12: from there on fuse_loop_mt() takes the fuse_loop_cfg_*() object.  Below
+ * it, it reads that object as the older public struct: our thread limits were
+ * lost and the idle limit came out 0, a worker retired after every request.
+ */
+#define FUSE_USE_VERSION 312
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
@@ -639,7 +644,13 @@ static int serve(struct fuse *f, const char *mount, bool timed)
         fprintf(stderr, "zvmsim: mounted on %s (interval %s)\n", mount, timed ? "timed" : "manual");
         struct fuse_loop_config *lc = fuse_loop_cfg_create();
         fuse_loop_cfg_set_max_threads(lc, 16);
-        fuse_loop_cfg_set_idle_threads(lc, 4);
+        /*
+         * No idle limit (libfuse's default): with one, libfuse detaches the
+         * workers it retires, and a detached worker still exiting when the
+         * process does leaves its FUSE context behind (LeakSanitizer saw it in
+         * check-sim).  Without one, every worker is joined before
+         * fuse_loop_mt() returns.
+         */
         /* 0, or the number of the signal that ended the loop: both are a clean exit. */
         int lr = fuse_loop_mt(f, lc);
         if (lr < 0)
