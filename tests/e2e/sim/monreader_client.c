@@ -6,6 +6,7 @@
  *
  *   monreader_client ZVMSIM_BINARY
  */
+#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -417,6 +418,47 @@ static void t_bigread(struct sim *s)
         close(fd);
 }
 
+/* The thread ids of zvmsim's tasks, sorted; how many. */
+static size_t task_ids(pid_t pid, long *ids, size_t max)
+{
+        char dir[64];
+        snprintf(dir, sizeof(dir), "/proc/%ld/task", (long)pid);
+        DIR *d = opendir(dir);
+        size_t n = 0;
+        if (!d)
+                return 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL && n < max;)
+                if (e->d_name[0] != '.')
+                        ids[n++] = strtol(e->d_name, NULL, 10);
+        closedir(d);
+        return n;
+}
+
+/*
+ * FUSE workers stay: a pool that retires a worker after each request (what
+ * an idle limit of 0 does) churns threads and leaves detached ones exiting
+ * as the process does.  Every task present before forty requests is still
+ * there after them.
+ */
+static void t_workers_kept(struct sim *s)
+{
+        long before[64], after[64];
+        status(s, "interval");
+        size_t nb = task_ids(s->pid, before, 64), na;
+        CHECK(nb >= 2, "zvmsim has %zu tasks, want the main thread and a worker", nb);
+        for (int i = 0; i < 40; i++)
+                status(s, "interval");
+        na = task_ids(s->pid, after, 64);
+        size_t gone = 0;
+        for (size_t i = 0; i < nb; i++) {
+                bool found = false;
+                for (size_t j = 0; j < na && !found; j++)
+                        found = after[j] == before[i];
+                gone += !found;
+        }
+        CHECK(gone == 0, "%zu of %zu zvmsim tasks ended during 40 status reads", gone, nb);
+}
+
 struct blocked {
         struct sim *s;
         volatile int ready;
@@ -454,6 +496,7 @@ int main(int argc, char **argv)
         t_sever_efault(&s);
         t_stall(&s);
         t_bigread(&s);
+        t_workers_kept(&s);
         sim_stop(&s);
 
         /* --fault @N:COMMAND runs a control command when interval N is made. */
