@@ -418,7 +418,7 @@ static void t_bigread(struct sim *s)
         close(fd);
 }
 
-/* The thread ids of zvmsim's tasks, sorted; how many. */
+/* The thread ids of zvmsim's tasks, in directory order; how many. */
 static size_t task_ids(pid_t pid, long *ids, size_t max)
 {
         char dir[64];
