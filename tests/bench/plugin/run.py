@@ -20,7 +20,8 @@ run took under 5 s, else 1), BENCH_TIMEOUT (seconds per collectd run, default
 1800), BENCH_WRITE_THREADS (collectd WriteThreads, default 1), BENCH_KEEP=1
 keeps the run directories and recordings.  BENCH_IR=1 runs the zvm and null
 daemons under callgrind and prints instructions per value list instead of
-CPU: slower (about 50 times), but the same figure run after run.
+CPU: slower (about 50 times), but the same figure run after run; BENCH_IR=cache
+adds callgrind's simulated last-level cache misses per value list (slower again).
 """
 import argparse
 import os
@@ -179,7 +180,8 @@ LoadPlugin logfile
         cmd = [self.collectd, "-f", "-C", conf]
         if self.ir and not record:
             # bench_sink dumps the counts when the last value has arrived (dump 1).
-            cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % d] + cmd
+            cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % d] + \
+                (["--cache-sim=yes"] if self.ir == "cache" else []) + cmd
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         start = time.monotonic()
         timed_out = False
@@ -210,9 +212,13 @@ LoadPlugin logfile
             die("%s: no result from bench_sink:\n%s" % (name, tail(d)))
         r = read_result(result)
         if self.ir and not record:
-            r["ir"] = callgrind_total(os.path.join(d, "cg.out.1"), name)
-            r["ir_own"] = own_instructions(os.path.join(d, "cg.out.1"))
-            r["ir_walk"] = walk_instructions(os.path.join(d, "cg.out.1"))
+            cg = os.path.join(d, "cg.out.1")
+            r["ir"] = callgrind_total(cg, name)
+            r["ir_own"] = own_instructions(cg)
+            r["ir_walk"] = walk_instructions(cg)
+            if self.ir == "cache":
+                r["ll"] = callgrind_total(cg, name, LL_EVENTS)
+                r["ll_own"] = own_instructions(cg, LL_EVENTS)
         r["dir"] = d
         r["timed_out"] = timed_out
         r["clean"] = "Exiting normally" in read(os.path.join(d, "collectd.log"))
@@ -221,17 +227,25 @@ LoadPlugin logfile
         return r
 
 
-def own_instructions(path):
-    """The instructions of the plugin's own code (its plugin/ and decoder/ sources,
-    inlined headers included) in one callgrind dump: what runs on top of collectd."""
-    out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
-                          "--inclusive=no", path], capture_output=True, text=True).stdout
+# BENCH_IR=cache: callgrind's simulated last-level misses, data and instructions, read
+# and write (the caches are the host's, as callgrind finds them).
+LL_EVENTS = ("ILmr", "DLmr", "DLmw")
+
+
+def own_instructions(path, events=("Ir",)):
+    """The instructions (or the events named) of the plugin's own code (its plugin/ and
+    decoder/ sources, inlined headers included) in one callgrind dump: what runs on top
+    of collectd."""
     total = 0
-    for line in out.splitlines():
-        m = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+(\S+)", line)
-        if m and re.match(r"^(/.*/)?(plugin|decoder)/", m.group(2)) and \
-                "tests/bench" not in m.group(2):
-            total += int(m.group(1).replace(",", ""))
+    for ev in events:
+        out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
+                              "--inclusive=no", "--show=" + ev, "--sort=" + ev, path],
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+(\S+)", line)
+            if m and re.match(r"^(/.*/)?(plugin|decoder)/", m.group(2)) and \
+                    "tests/bench" not in m.group(2):
+                total += int(m.group(1).replace(",", ""))
     return total
 
 
@@ -241,7 +255,8 @@ def walk_instructions(path):
     under callgrind a run takes about 50 times as long as without: the walks follow the
     clock, not the values, and the run that took longer did more of them."""
     out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
-                          "--inclusive=yes", path], capture_output=True, text=True).stdout
+                          "--inclusive=yes", "--show=Ir", "--sort=Ir", path],
+                         capture_output=True, text=True).stdout
     for line in out.splitlines():
         m = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+\S*:uc_check_timeout\b", line)
         if m:
@@ -249,14 +264,20 @@ def walk_instructions(path):
     return 0
 
 
-def callgrind_total(path, name):
-    """All threads' instructions in one callgrind dump."""
+def callgrind_total(path, name, events=("Ir",)):
+    """All threads' instructions (or the sum of the events named) in one callgrind dump."""
     if not os.path.exists(path):
         die("%s: no callgrind dump %s (is valgrind installed? apt-get install valgrind)" %
             (name, path))
+    names = []
     for line in read(path).splitlines():
+        if line.startswith("events:"):
+            names = line.split()[1:]
         if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1])
+            counts = dict(zip(names, (int(x) for x in line.split()[1:])))
+            if all(ev in counts for ev in events):
+                return sum(counts[ev] for ev in events)
+            die("%s: %s has no %s events" % (name, path, "/".join(events)))
     die("%s: no totals in %s" % (name, path))
 
 
@@ -386,6 +407,14 @@ def measure(b, zvmsim, cache, guests, notes):
                          guests, STEADY_FROM, STEADY_FROM, z0["ir"] / n0, u0["ir"] / n0,
                          z0["ir"] / u0["ir"], z0["ir_own"] / n0,
                          (u0["ir"] + z0["ir_own"]) / u0["ir"], n0))
+        if b.ir == "cache" and n > n0:
+            v = n - n0
+            notes.append("%d guests, steady, simulated last-level cache misses (data and "
+                         "instructions, read and write) per value list: zvm %.2f null %.2f, "
+                         "ratio %.2f; the plugin's own code %.2f" % (
+                             guests, (z["ll"] - z0["ll"]) / v, (u["ll"] - u0["ll"]) / v,
+                             (z["ll"] - z0["ll"]) / max(u["ll"] - u0["ll"], 1),
+                             (z["ll_own"] - z0["ll_own"]) / v))
         return ir_row(guests, iv, n0, z0, u0, n, series, z, u), False
     notes.append("%d guests, whole run of %d intervals (warm-up included): CPU/ival zvm %.3f s "
                  "null %.3f s, ns/VL zvm %.0f null %.0f, ratio %.2f; wall zvm %.2f s null %.2f s; "
@@ -479,7 +508,11 @@ def main():
     cache = os.path.join(top, a.build, "bench-plugin")
     os.makedirs(cache, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="zvm-bench-plugin.")
-    ir = env("BENCH_IR") == "1"
+    ir = env("BENCH_IR") or "0"
+    if ir not in ("0", "1", "cache"):
+        die("BENCH_IR=%s: 1 (instructions) or cache (instructions and simulated last-level "
+            "cache misses)" % ir)
+    ir = False if ir == "0" else ir
     # A 1,000-guest window of 7 intervals was 0.15 s of CPU, as short as the machine's
     # hiccups: its ratio went from 1.06 to 1.44 between runs of one build.  Instructions
     # do not need the length (and would take 50 times as long).
