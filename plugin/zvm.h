@@ -121,6 +121,12 @@ void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
 /* Hand the staged values to collectd, in the order they came (once per data set). */
 void zvm_dispatch_flush(struct zvm_dispatch *d);
+/*
+ * fn(ctx) after every burst handed to collectd (NULL: none): a replay's pace,
+ * which must hold inside a record too, since one Interval End can close an
+ * interval of hundreds of thousands of CP values.
+ */
+void zvm_dispatch_after_burst(struct zvm_dispatch *d, void (*fn)(void *), void *ctx);
 /* A sample interval's values are all in (after the engine closed it): lays series out. */
 void zvm_dispatch_interval_end(struct zvm_dispatch *d);
 /* A zm_log_fn that goes to collectd's log. */
@@ -189,7 +195,7 @@ struct zvm_pace {
         char name[5 * 128];           /* the marker's identifier, as the cache names it (5 names) */
 };
 void zvm_pace_init(struct zvm_pace *p, uint64_t limit);
-/* After a chunk of a replay: mark it, and wait while too far ahead of the writers. */
+/* After a burst of a replay: mark it, and wait while too far ahead of the writers. */
 void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop);
 
 double zvm_monotonic(void);

@@ -309,6 +309,14 @@ void zvm_dispatch_flush(struct zvm_dispatch *d)
                 dispatch_one(d, &d->stage[i], &b);
         d->nstage = 0;
         burst_publish(&b);
+        if (d->after_burst)
+                d->after_burst(d->after_ctx); /* nothing staged: it may wait */
+}
+
+void zvm_dispatch_after_burst(struct zvm_dispatch *d, void (*fn)(void *), void *ctx)
+{
+        d->after_burst = fn;
+        d->after_ctx = ctx;
 }
 
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)

@@ -169,6 +169,8 @@ struct zvm_dispatch {
         bool epoch_known;
         char **blocks; /* the series' names (text_alloc) */
         size_t nblocks, capblocks, block_used;
+        void (*after_burst)(void *); /* zvm_dispatch_after_burst */
+        void *after_ctx;
 };
 
 /* zvm_series_text.c */

@@ -95,11 +95,12 @@ void zvm_pace_init(struct zvm_pace *p, uint64_t limit)
 }
 
 /*
- * After each chunk of a replay: a marker behind it, and a wait while the
- * replay is more than limit value lists ahead of the write threads, until it
- * is half that (a wait per chunk would poll for each).  Markers go out with
- * every chunk so that the count in the cache moves on chunk by chunk while
- * the queue drains, and the writers never run dry during a wait.
+ * After each burst of a replay (at most STAGE_MAX value lists, and a data
+ * set's last): a marker behind it, and a wait while the replay is more than
+ * limit value lists ahead of the write threads, until it is half that (a
+ * wait per burst would poll for each).  Markers go out with every burst so
+ * that the count in the cache moves on burst by burst while the queue
+ * drains, and the writers never run dry during a wait.
  */
 void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop)
 {

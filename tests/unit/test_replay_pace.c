@@ -4,7 +4,8 @@
  * write threads and value cache: the replay stays within ReplayQueue value
  * lists of the writers, however slow they are, and gets every value through;
  * a marker dropped by collectd is sent again; a marker kept out of the cache
- * turns pacing off instead of holding the replay for ever.
+ * turns pacing off instead of holding the replay for ever; the pace holds
+ * within one record's values too, burst by burst.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +16,10 @@
 
 #include "cd_stubs.h"
 
+#include "metric/met_module.h"
+#include "vec.h"
 #include "zvm.h"
+#include "zvm_dispatch.h"
 
 static const atomic_bool running = false;
 
@@ -180,6 +184,78 @@ static void shutdown_ends_a_wait(void **state)
         assert_false(p.off);
 }
 
+/* The replay's hook (zvm_dispatch_after_burst): the queue as the burst left it, then the pace. */
+struct hook {
+        struct zvm_pace p;
+        size_t most;
+};
+
+static void step_after_burst(void *ctx)
+{
+        struct hook *h = ctx;
+        if (queued() > h->most)
+                h->most = queued();
+        zvm_pace_step(&h->p, &running);
+}
+
+/* One system series' value, i milliseconds on: never dropped as the same time again. */
+static struct zm_metric value_at(uint64_t i)
+{
+        struct zm_metric m;
+        memset(&m, 0, sizeof(m));
+        m.scope = ZM_SYSTEM;
+        m.domain = 1;
+        m.record = 4;
+        m.tod = VEC_TOD_2026 + ((i * 1000) << 12);
+        zm_metric_name(&m, "memory", "", "memory", "free");
+        m.host = "";
+        zm_metric_gauge(&m, 1);
+        return m;
+}
+
+/*
+ * One record can close an interval of hundreds of thousands of values (CP's
+ * Interval End at 50,000 guests: 410,000).  Here one record's 60,000 values
+ * go through the dispatcher with no data set's end among them, against
+ * writers that take 50 per look into the cache.  Paced after every burst the
+ * queue never holds more than ReplayQueue, one burst and its marker; paced
+ * once after the record, as a replay was per chunk of the file, all 60,000
+ * would have been queued.
+ */
+static void one_record_paced_burst_by_burst(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0;
+        cd_write_step = 50;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        assert_non_null(d);
+        struct hook h = {.most = 0};
+        zvm_pace_init(&h.p, 1000);
+        zvm_dispatch_after_burst(d, step_after_burst, &h);
+        for (uint64_t i = 0; i < 60000; i++) {
+                struct zm_metric m = value_at(i);
+                zvm_dispatch_metric(d, &m);
+        }
+        zvm_dispatch_flush(d); /* the data set's end */
+        assert_int_equal(zvm_stats()->dispatched, 60000);
+        assert_true(h.most > 1000);
+        assert_true(h.most <= 1000 + STAGE_MAX + 1);
+        assert_true(h.p.waits >= 10);
+        assert_true(h.p.ahead_max <= 1000 + STAGE_MAX);
+        /* the hook gone, a burst goes out without a step */
+        zvm_dispatch_after_burst(d, NULL, NULL);
+        size_t marks = cd_nmarks;
+        struct zm_metric m = value_at(61000);
+        zvm_dispatch_metric(d, &m);
+        zvm_dispatch_flush(d);
+        assert_int_equal(cd_nmarks, marks);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -189,6 +265,7 @@ int main(void)
             cmocka_unit_test(dropped_marker_sent_again),
             cmocka_unit_test(marker_never_cached_turns_pacing_off),
             cmocka_unit_test(shutdown_ends_a_wait),
+            cmocka_unit_test(one_record_paced_burst_by_burst),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

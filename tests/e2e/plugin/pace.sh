@@ -61,6 +61,12 @@ grep -h "replayed: " "$T/paced/collectd.log" | sed 's/^/  /'
 [ "$rows_p" = "$rows_u" ] || fail "paced and unpaced replays wrote $rows_p and $rows_u rows"
 [ "$((peak_p * 2))" -lt "$peak_u" ] || fail "the paced replay's peak VmRSS ($peak_p kB) is not under half the unpaced one's ($peak_u kB)"
 [ -n "$(ls "$T/paced/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "no zvm-replay marker written"
+# Held within ReplayQueue and one burst of the dispatcher (STAGE_MAX, plugin/zvm_dispatch.h):
+# paced per megabyte of the file instead, an interval's CP values, all out of one Interval
+# End record, went to the queue before the replay looked again.
+ahead=$(sed -n 's/.*replayed: .* at most \([0-9]*\) value lists ahead.*/\1/p' "$T/paced/collectd.log" | tail -n 1)
+[ -n "$ahead" ] || fail "the paced replay's log line does not say how far ahead it ran"
+[ "$ahead" -le $((5000 + 4096)) ] || fail "the paced replay ran $ahead value lists ahead of the write threads (ReplayQueue 5000 and one burst of 4096 at most)"
 
 echo "== ReplayQueue: markers kept from the writers by a PostCacheChain rule (doc/plugin.md)"
 conf quiet "  File \"$T/long.monwrite\"
