@@ -44,16 +44,18 @@ INSTALL_TARGETS += install-plugin
 # Unit tests of the plugin: they compile plugin sources with collectd's headers and
 # stub the daemon symbols themselves (tests/unit/cd_stubs.h).
 TEST_PLUGIN_FLAGS := $(COLLECTD_CFLAGS)
+# The device's reader paces its data sets (zvm_pace.c, LiveQueue).
+ZVM_READER_SRCS := plugin/zvm_pipe.c plugin/zvm_reader.c plugin/zvm_pace.c
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
-	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
+	plugin/zvm_stats.c $(ZVM_READER_SRCS)
 TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
-	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c
-TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) plugin/zvm_pipe.c plugin/zvm_reader.c $(ZVM_DISPATCH_SRCS) \
-	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c plugin/zvm_pace.c
+	plugin/zvm_stats.c $(ZVM_READER_SRCS)
+TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \
+	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
 TEST_EXTRA_test_replay_pace := $(TEST_EXTRA_test_plugin_reader)
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
-	plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+	plugin/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # test_procd: the Process / ProcessMatch options next to the aggregation.
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
 $(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd

@@ -7,7 +7,8 @@
  *   zvm_pipe.c      decoder -> metric engine -> dispatcher, and its counts
  *   zvm_reader.c    the device thread: /dev/monreader data sets, errors, reconnects
  *   zvm_replay.c    File "PATH": MONWRITE files and captures replayed once
- *   zvm_pace.c      a replay held to ReplayQueue value lists ahead of the writers
+ *   zvm_pace.c      a replay (ReplayQueue) or the device (LiveQueue) held to a
+ *                   number of value lists ahead of the writers
  *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup),
  *                   over zvm_series.c, zvm_host.c, zvm_series_text.c (zvm_dispatch.h)
  *   zvm_stats.c     counters shared between the thread and the read callback
@@ -34,7 +35,7 @@
 #define ZVM_DEFAULT_MAX_SET (64u * 1024 * 1024)
 /* About 40 MB of collectd's queued copies (some 750 bytes each), a few
  * seconds of csv's writing: a backfill runs near the writers' own speed. */
-#define ZVM_DEFAULT_REPLAY_QUEUE 50000
+#define ZVM_DEFAULT_REPLAY_QUEUE 50000 /* and LiveQueue's */
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
 struct zvm_recfilter {
@@ -72,6 +73,7 @@ struct zvm_config {
         size_t ninc_guest, nexc_guest;
         bool report_stats;
         uint64_t replay_queue;    /* ReplayQueue: value lists a replay may be ahead; 0 = any */
+        uint64_t live_queue;      /* LiveQueue: the same for the device; 0 = any */
         bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
@@ -96,6 +98,9 @@ struct zvm_stats {
         uint64_t files_done;
         uint64_t replay_waits; /* times a replay waited for collectd's write threads */
         uint64_t replay_ahead; /* the most value lists a replay was ahead of them */
+        uint64_t live_waits;   /* times the device's reader waited for them (LiveQueue) */
+        uint64_t live_ahead;   /* the most value lists it was ahead of them when it looked */
+        uint64_t live_cuts;    /* data sets whose waits reached their time limit */
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;
         double last_set_time; /* Unix seconds of the last good data set, 0 = none */
@@ -148,6 +153,27 @@ struct zd_handler zvm_pipe_handler(struct zvm_pipe *p);
 /* Copy engine and decoder counters into the shared stats. */
 void zvm_pipe_publish(struct zvm_pipe *p);
 
+/* ---- pace (zvm_pace.c): a replay's, and the device's ---- */
+struct zvm_pace {
+        uint64_t limit;  /* 0: no pacing */
+        bool quiet;      /* a marker only when the count could be near the limit (the device) */
+        double deadline; /* monotonic s: no wait past it in this round (zvm_pace_round); 0: none */
+        const char *who; /* for the log: "File replay", "the monitor device" */
+        uint64_t seen;   /* the newest marker's count in collectd's cache */
+        uint64_t marks, waits, ahead_max;
+        uint64_t cuts;                /* rounds whose wait reached the deadline */
+        double first_mark, last_mark; /* monotonic s */
+        bool probed;                  /* a marker reached the cache */
+        bool off;                     /* none did in time: pacing given up */
+        bool cut;                     /* this round reached its deadline: no more waits in it */
+        char name[5 * 128];           /* the marker's identifier, as the cache names it (5 names) */
+};
+void zvm_pace_init(struct zvm_pace *p, uint64_t limit);
+/* A round begins (the device: a data set); its waits end by deadline (monotonic s, 0: none). */
+void zvm_pace_round(struct zvm_pace *p, double deadline);
+/* After a burst: mark it, and wait while too far ahead of the writers. */
+void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop);
+
 /* ---- the device reader (zvm_reader.c) ---- */
 /* System calls, replaceable by the unit tests. */
 struct zvm_sys {
@@ -165,11 +191,13 @@ struct zvm_reader {
         int fd;
         uint8_t *buf;
         size_t n, cap;
-        bool oversized;   /* the current set passed max_set: its bytes are being skipped */
-        bool poisoned;    /* EFAULT hit the current set: the rest of it is skipped */
-        bool in_set;      /* bytes were read since the last 0-byte read */
-        double backoff;   /* current reopen delay, s */
-        double next_open; /* monotonic time of the next open attempt */
+        bool oversized;          /* the current set passed max_set: its bytes are being skipped */
+        bool poisoned;           /* EFAULT hit the current set: the rest of it is skipped */
+        bool in_set;             /* bytes were read since the last 0-byte read */
+        double backoff;          /* current reopen delay, s */
+        double next_open;        /* monotonic time of the next open attempt */
+        struct zvm_pace pace;    /* LiveQueue */
+        const atomic_bool *stop; /* shutdown: ends a wait of the pace (never NULL) */
 };
 void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
                      struct zvm_pipe *pipe);
@@ -181,22 +209,9 @@ void zvm_reader_close(struct zvm_reader *r);
  */
 int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
 
-/* ---- replay (zvm_replay.c, zvm_pace.c) ---- */
+/* ---- replay (zvm_replay.c) ---- */
 /* Replay one file through the pipe; false (logged) if it could not be read. */
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
-
-struct zvm_pace {
-        uint64_t limit; /* 0: no pacing */
-        uint64_t seen;  /* the newest marker's count in collectd's cache */
-        uint64_t marks, waits, ahead_max;
-        double first_mark, last_mark; /* monotonic s */
-        bool probed;                  /* a marker reached the cache */
-        bool off;                     /* none did in time: pacing given up */
-        char name[5 * 128];           /* the marker's identifier, as the cache names it (5 names) */
-};
-void zvm_pace_init(struct zvm_pace *p, uint64_t limit);
-/* After a burst of a replay: mark it, and wait while too far ahead of the writers. */
-void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop);
 
 double zvm_monotonic(void);
 

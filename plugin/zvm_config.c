@@ -21,6 +21,7 @@ void zvm_config_defaults(struct zvm_config *c)
         c->retry_max = 60.0;
         c->report_stats = true;
         c->replay_queue = ZVM_DEFAULT_REPLAY_QUEUE;
+        c->live_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->engine.max_series_per_guest = 1000;
         c->engine.unverified = -1;
         c->engine.verify_intervals = 3;
@@ -499,6 +500,15 @@ static int opt_replay_queue(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+static int opt_live_queue(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        double n;
+        if (get_count(ci, 0, 1e9, &n))
+                return -1;
+        c->live_queue = (uint64_t)n;
+        return 0;
+}
+
 /* Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case. */
 static const struct {
         const char *key;
@@ -525,6 +535,7 @@ static const struct {
     {"ProcessMatch", add_process},
     {"ReportStats", opt_report_stats},
     {"ReplayQueue", opt_replay_queue},
+    {"LiveQueue", opt_live_queue},
     {"LayoutFile", opt_layout_file},
 };
 

@@ -1,21 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A replay's pace.  plugin_dispatch_values only queues a copy of each value
- * list for collectd's write threads, and a replay decodes far faster than
- * most writers write: a 1,000-guest system's two hours (about 1.9 million
- * value lists) grew collectd to 1.4 GB with csv, so a day of a big system
- * would not fit.  collectd has no call that tells a plugin how long its
- * write queue is, and WriteQueueLimitHigh drops values, which a backfill
- * must not.  So the replay leaves a marker in the queue: its own counter of
- * values handed over, as a value list of its own (zvm-replay/
- * total_values-dispatched).  The write thread puts it into collectd's value
- * cache when it takes it off the queue, after everything queued before it,
- * and the cache is what uc_get_value_by_name reads.  The replay is then at
- * most (handed over - marker's count in the cache) ahead, and waits while
- * that is more than ReplayQueue.
+ * The pace of a replay and of the monitor device.  plugin_dispatch_values
+ * only queues a copy of each value list for collectd's write threads, and
+ * the plugin decodes far faster than most writers write: a 1,000-guest
+ * system's two hours replayed (about 1.9 million value lists) grew collectd
+ * to 1.4 GB with csv, and one Interval End of a live 50,000-guest system
+ * closes 410,000 values at once.  collectd has no call that tells a plugin
+ * how long its write queue is, and WriteQueueLimitHigh drops values, which
+ * neither a backfill nor a live system should.  So the plugin leaves a
+ * marker in the queue: its own counter of values handed over, as a value
+ * list of its own (zvm-replay/total_values-dispatched).  The write thread
+ * puts it into collectd's value cache when it takes it off the queue, after
+ * everything queued before it, and the cache is what uc_get_value_by_name
+ * reads.  The plugin is then at most (handed over - marker's count in the
+ * cache) ahead, and waits while that is more than its limit (ReplayQueue,
+ * LiveQueue).
+ *
+ * The device's waits are bounded: CP's data must still be read as it comes.
+ * A round (one data set) waits until its deadline at most, and what is left
+ * of it then goes out unpaced; monreader keeps up to 255 messages queued
+ * meanwhile (doc/facts/kernel-drivers.md 1.5).  The device marks only when the
+ * queue could be near its limit, so a small system sends a marker only
+ * every LiveQueue/2 value lists.
  *
  * A chain that keeps the marker out of the cache (PreCacheChain) would hold
- * the replay for ever: the first marker is waited for at most PROBE_S, with
+ * the plugin for ever: the first marker is waited for at most PROBE_S, with
  * the queue still short, and pacing is off, with one warning, if it does not
  * arrive.  Markers are sent again while waiting, in case WriteQueueLimitHigh
  * dropped one.
@@ -91,26 +100,35 @@ static void nap(void)
 
 void zvm_pace_init(struct zvm_pace *p, uint64_t limit)
 {
-        *p = (struct zvm_pace){.limit = limit};
+        *p = (struct zvm_pace){.limit = limit, .who = "File replay"};
+}
+
+void zvm_pace_round(struct zvm_pace *p, double deadline)
+{
+        p->deadline = deadline;
+        p->cut = false;
 }
 
 /*
- * After each burst of a replay (at most STAGE_MAX value lists, and a data
- * set's last): a marker behind it, and a wait while the replay is more than
- * limit value lists ahead of the write threads, until it is half that (a
- * wait per burst would poll for each).  Markers go out with every burst so
- * that the count in the cache moves on burst by burst while the queue
- * drains, and the writers never run dry during a wait.
+ * After each burst (at most STAGE_MAX value lists, and a data set's last):
+ * a marker behind it, and a wait while the plugin is more than limit value
+ * lists ahead of the write threads, until it is half that (a wait per burst
+ * would poll for each).  Markers go out with every burst so that the count
+ * in the cache moves on burst by burst while the queue drains, and the
+ * writers never run dry during a wait; a quiet pace (the device) skips them
+ * while even the last count seen leaves it within half its limit.
  */
 void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop)
 {
-        if (!p->limit || p->off)
+        if (!p->limit || p->off || p->cut)
                 return;
         if (p->marks)
                 (void)refresh(p);
+        uint64_t ahead = handed_over() - p->seen;
+        if (p->quiet && ahead <= p->limit / 2)
+                return;
         double now = zvm_monotonic();
         mark(p, now);
-        uint64_t ahead = handed_over() - p->seen;
         if (ahead > p->ahead_max)
                 p->ahead_max = ahead;
         if (ahead <= p->limit)
@@ -124,15 +142,22 @@ void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop)
                         last_progress = now;
                 if (!p->probed && now - p->first_mark > PROBE_S) {
                         p->off = true;
-                        WARNING(ZVM_PLUGIN " plugin: File replay: its marker (%s) did not reach "
+                        WARNING(ZVM_PLUGIN " plugin: %s: its marker (%s) did not reach "
                                            "collectd's value cache in %.0f s (a PreCacheChain that "
-                                           "drops it?); the replay goes on without waiting for "
-                                           "the write threads (ReplayQueue)",
-                                p->name, PROBE_S);
+                                           "drops it?); it goes on without waiting for the write "
+                                           "threads (%s)",
+                                p->who, p->name, PROBE_S, p->quiet ? "LiveQueue" : "ReplayQueue");
                         return;
                 }
                 if (handed_over() - p->seen <= p->limit / 2)
                         return;
+                /* while no marker has come through, the probe decides (a chain that drops
+                   them is not a slow writer) */
+                if (p->deadline > 0 && now >= p->deadline && p->probed) {
+                        p->cut = true;
+                        p->cuts++;
+                        return;
+                }
                 /* WriteQueueLimitHigh may have dropped the marker the wait is for */
                 if (now - last_progress > REMARK_S && now - p->last_mark > REMARK_S)
                         mark(p, now);

@@ -81,6 +81,7 @@ static void *worker(void *arg)
         if (cfg.device) {
                 struct zvm_reader r;
                 zvm_reader_init(&r, &cfg, &zvm_sys_real, &pipe);
+                r.stop = &stop_flag;
                 while (!stop_flag) {
                         int ms = zvm_reader_step(&r, POLL_MS, zvm_monotonic());
                         zvm_pipe_publish(&pipe);

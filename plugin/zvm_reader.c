@@ -22,6 +22,14 @@
 /* Reads per turn before the caller gets to look at its stop flag again. */
 #define READS_PER_STEP 4096
 #define READ_CHUNK     (256u * 1024)
+/*
+ * The longest a data set's values wait for collectd's write threads
+ * (LiveQueue), and at most a quarter of the sample interval: CP's next
+ * messages queue in monreader meanwhile (one an interval, 255 at most).
+ */
+#define LIVE_WAIT_MAX_S 10.0
+
+static const atomic_bool never = false;
 
 static int sys_open(const char *path, int flags)
 {
@@ -48,6 +56,7 @@ static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
 static int open_errno; /* what open_complaint is about: another reason is news, said at once */
 static c_complain_t overflow_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t discard_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t slow_complaint = C_COMPLAIN_INIT_STATIC;
 
 void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
                      struct zvm_pipe *pipe)
@@ -58,10 +67,15 @@ void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const str
         r->pipe = pipe;
         r->fd = -1;
         r->backoff = c->retry_min;
+        r->stop = &never;
+        zvm_pace_init(&r->pace, c->live_queue);
+        r->pace.quiet = true;
+        r->pace.who = "the monitor device";
         C_COMPLAIN_INIT(&open_complaint);
         open_errno = 0;
         C_COMPLAIN_INIT(&overflow_complaint);
         C_COMPLAIN_INIT(&discard_complaint);
+        C_COMPLAIN_INIT(&slow_complaint);
 }
 
 static void set_connected(bool on)
@@ -172,18 +186,48 @@ static bool try_open(struct zvm_reader *r, double now)
         return true;
 }
 
+static void live_burst(void *ctx)
+{
+        struct zvm_reader *r = ctx;
+        zvm_pace_step(&r->pace, r->stop);
+}
+
+/* How long a data set's values may wait for the writers in all (zvm_pace_round). */
+static double live_wait(const struct zvm_pipe *p)
+{
+        double iv = zm_engine_interval(p->eng);
+        return iv > 0 && iv / 4 < LIVE_WAIT_MAX_S ? iv / 4 : LIVE_WAIT_MAX_S;
+}
+
 static void decode_set(struct zvm_reader *r)
 {
         struct zvm_pipe *p = r->pipe;
+        /* Paced burst by burst, as a replay: one Interval End closes a whole CP interval. */
+        uint64_t waits = r->pace.waits, cuts = r->pace.cuts;
+        double wait = live_wait(p);
+        zvm_pace_round(&r->pace, zvm_monotonic() + wait);
+        zvm_dispatch_after_burst(p->disp, live_burst, r);
         zd_decode_dataset(&p->dec, zd_view_make(r->buf, r->n), p->set_index++, p->offset);
         p->offset += r->n;
+        zvm_pipe_publish(p); /* the set's last burst */
+        zvm_dispatch_after_burst(p->disp, NULL, NULL);
         zvm_stats_lock();
         struct zvm_stats *s = zvm_stats();
         s->sets++;
         s->bytes += r->n;
         s->last_set_time = wall_now();
+        s->live_waits += r->pace.waits - waits;
+        s->live_cuts += r->pace.cuts - cuts;
+        if (r->pace.ahead_max > s->live_ahead)
+                s->live_ahead = r->pace.ahead_max;
         zvm_stats_unlock();
-        zvm_pipe_publish(p);
+        if (r->pace.cuts != cuts)
+                c_complain(LOG_WARNING, &slow_complaint,
+                           ZVM_PLUGIN " plugin: collectd's write threads did not take a data "
+                                      "set's values within %.0f s; the rest went to their queue "
+                                      "at once (LiveQueue %llu, total_events-live_cuts). Slow or "
+                                      "stalled writers?",
+                           wait, (unsigned long long)r->pace.limit);
         /* A whole good set: the path works, so the next failure starts the backoff afresh. */
         r->backoff = r->cfg->retry_min;
 }

@@ -78,6 +78,9 @@ void zvm_stats_submit(void)
         derive("total_events", "open_failures", s.open_failures);
         derive("total_events", "replay_waits", s.replay_waits);
         gauge("queue_length", "replay_ahead", (double)s.replay_ahead);
+        derive("total_events", "live_waits", s.live_waits);
+        derive("total_events", "live_cuts", s.live_cuts);
+        gauge("queue_length", "live_ahead", (double)s.live_ahead);
         derive("total_values", "dispatched", s.dispatched);
         derive("total_values", "filtered", s.filtered);
         derive("total_values", "duplicate", s.duplicates);

@@ -111,27 +111,36 @@ static void defaults_device_unless_files(void **state)
         zvm_config_free(&c);
 }
 
-/* ReplayQueue: 50,000 unless set; 0 turns pacing off; fractions, negatives and words refused. */
-static void replay_queue_option(void **state)
+/* ReplayQueue and LiveQueue: 50,000 unless set; 0 turns pacing off; fractions, negatives and
+ * words refused; each sets its own. */
+static void queue_options(void **state)
 {
         (void)state;
         struct zvm_config c;
         zvm_config_defaults(&c);
         assert_int_equal(c.replay_queue, 50000);
-        oconfig_value_t v = {.type = OCONFIG_TYPE_NUMBER};
-        oconfig_item_t ci = {.key = (char *)"ReplayQueue", .values = &v, .values_num = 1};
-        const double good[] = {0, 1, 200000}, bad[] = {-1, 0.5, 2e9};
-        for (size_t i = 0; i < 3; i++) {
-                v.value.number = good[i];
-                assert_int_equal(zvm_config_item(&c, &ci), 0);
-                assert_int_equal(c.replay_queue, (uint64_t)good[i]);
-                v.value.number = bad[i];
+        assert_int_equal(c.live_queue, 50000);
+        const char *const keys[] = {"ReplayQueue", "LiveQueue"};
+        for (int k = 0; k < 2; k++) {
+                uint64_t *mine = k ? &c.live_queue : &c.replay_queue;
+                uint64_t *other = k ? &c.replay_queue : &c.live_queue;
+                uint64_t was = *other;
+                oconfig_value_t v = {.type = OCONFIG_TYPE_NUMBER};
+                oconfig_item_t ci = {.key = (char *)keys[k], .values = &v, .values_num = 1};
+                const double good[] = {0, 1, 200000}, bad[] = {-1, 0.5, 2e9};
+                for (size_t i = 0; i < 3; i++) {
+                        v.value.number = good[i];
+                        assert_int_equal(zvm_config_item(&c, &ci), 0);
+                        assert_int_equal(*mine, (uint64_t)good[i]);
+                        v.value.number = bad[i];
+                        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+                        assert_int_equal(*mine, (uint64_t)good[i]);
+                }
+                assert_int_equal(*other, was);
+                v.type = OCONFIG_TYPE_STRING;
+                v.value.string = (char *)"many";
                 assert_int_not_equal(zvm_config_item(&c, &ci), 0);
-                assert_int_equal(c.replay_queue, (uint64_t)good[i]);
         }
-        v.type = OCONFIG_TYPE_STRING;
-        v.value.string = (char *)"many";
-        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
         zvm_config_free(&c);
 }
 
@@ -587,7 +596,7 @@ int main(void)
             cmocka_unit_test(recfilter_syntax),
             cmocka_unit_test(guest_host_naming),
             cmocka_unit_test(defaults_device_unless_files),
-            cmocka_unit_test(replay_queue_option),
+            cmocka_unit_test(queue_options),
             cmocka_unit_test(guest_metric_host_time_interval),
             cmocka_unit_test(system_metric_host),
             cmocka_unit_test(staged_values_keep_order_and_names),

@@ -367,6 +367,44 @@ static void empty_set_is_harmless(void **state)
         assert_int_equal(zvm_stats()->sets, 0);
 }
 
+/*
+ * LiveQueue: a data set's values are paced burst by burst, as a replay's:
+ * with a limit below one set's values the reader marks the queue and waits
+ * for the writers (here at once up to date), and counts it; with
+ * LiveQueue 0 it never marks.  The hook is the set's only: a flush after it
+ * marks nothing.
+ */
+static void live_sets_paced(void **state)
+{
+        struct fix *f = *state;
+        f->c.live_queue = 2;
+        zvm_reader_init(&f->r, &f->c, &fake, &f->p);
+        struct set a;
+        make_set(&a, 1);
+        deliver(&a);
+        run(f, 1, 0);
+        size_t vls = (size_t)zvm_stats()->dispatched;
+        assert_true(vls > 2);
+        assert_true(cd_nmarks >= 1);
+        assert_int_equal(zvm_stats()->live_waits, 1);
+        assert_int_equal(zvm_stats()->live_ahead, vls);
+        assert_int_equal(zvm_stats()->live_cuts, 0);
+        size_t marks = cd_nmarks;
+        zvm_dispatch_flush(f->p.disp);
+        assert_int_equal(cd_nmarks, marks);
+
+        f->c.live_queue = 0;
+        zvm_reader_close(&f->r);
+        zvm_reader_init(&f->r, &f->c, &fake, &f->p);
+        struct set b;
+        make_set(&b, 2);
+        deliver(&b);
+        run(f, 1, 0);
+        assert_true(zvm_stats()->dispatched > vls);
+        assert_int_equal(cd_nmarks, marks);
+        assert_int_equal(zvm_stats()->live_waits, 1);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -381,6 +419,7 @@ int main(void)
                                             teardown),
             cmocka_unit_test_setup_teardown(sever_mid_set_discards_and_reopens, setup, teardown),
             cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
+            cmocka_unit_test_setup_teardown(live_sets_paced, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

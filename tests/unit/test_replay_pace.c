@@ -5,7 +5,9 @@
  * lists of the writers, however slow they are, and gets every value through;
  * a marker dropped by collectd is sent again; a marker kept out of the cache
  * turns pacing off instead of holding the replay for ever; the pace holds
- * within one record's values too, burst by burst.
+ * within one record's values too, burst by burst.  The device's pace
+ * (LiveQueue) waits no longer than its round's deadline and marks only when
+ * the queue could be near its limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +24,9 @@
 #include "zvm_dispatch.h"
 
 static const atomic_bool running = false;
+
+/* zvm_pace.c's PROBE_S: a wait that ends sooner ended for another reason. */
+#define PACE_PROBE_TEST_S 10.0
 
 /* One chunk of a replay: n value lists handed over, as the dispatcher counts them. */
 static void chunk(size_t n)
@@ -184,6 +189,76 @@ static void shutdown_ends_a_wait(void **state)
         assert_false(p.off);
 }
 
+/*
+ * The device's round: writers that stop hold a wait only until the round's
+ * deadline; the round's later bursts then go out without waiting or
+ * marking, and the next round waits again.  A pace whose marker never came
+ * through waits for the probe instead (marker_never_cached_turns_pacing_off).
+ */
+static void live_round_ends_at_its_deadline(void **state)
+{
+        (void)state;
+        fresh();
+        cd_written = 0;
+        cd_write_step = 200;
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        zvm_pace_round(&p, 0);
+        chunk(100);
+        zvm_pace_step(&p, &running);
+        chunk(100);
+        zvm_pace_step(&p, &running); /* the first marker is seen in the cache */
+        assert_true(p.probed);
+        cd_write_step = 0; /* the writers stop */
+        double t0 = zvm_monotonic();
+        zvm_pace_round(&p, t0 + 0.2);
+        chunk(5000);
+        zvm_pace_step(&p, &running);
+        double t1 = zvm_monotonic();
+        assert_true(t1 >= t0 + 0.2);
+        assert_true(t1 < t0 + PACE_PROBE_TEST_S); /* ended by the deadline, not the probe */
+        assert_int_equal(p.waits, 1);
+        assert_int_equal(p.cuts, 1);
+        assert_true(p.cut);
+        assert_false(p.off);
+        size_t marks = cd_nmarks;
+        chunk(5000);
+        zvm_pace_step(&p, &running);
+        assert_int_equal(p.waits, 1);
+        assert_int_equal(cd_nmarks, marks);
+        zvm_pace_round(&p, zvm_monotonic() + 0.1);
+        zvm_pace_step(&p, &running);
+        assert_int_equal(p.waits, 2);
+        assert_int_equal(p.cuts, 2);
+}
+
+/*
+ * A quiet pace (the device) sends no marker while even the last count seen
+ * leaves it within half its limit: writers that keep up see one marker per
+ * half limit of values, not one per burst.
+ */
+static void quiet_pace_marks_near_its_limit(void **state)
+{
+        (void)state;
+        fresh();
+        struct zvm_pace p;
+        zvm_pace_init(&p, 1000);
+        p.quiet = true;
+        chunk(400);
+        zvm_pace_step(&p, &running);
+        assert_int_equal(cd_nmarks, 0);
+        chunk(200); /* 600 handed over, none seen written: maybe past half the limit */
+        zvm_pace_step(&p, &running);
+        assert_int_equal(cd_nmarks, 1);
+        for (int i = 0; i < 10; i++) { /* 1,000 more: seen written at 600, marked once more */
+                chunk(100);
+                zvm_pace_step(&p, &running);
+        }
+        assert_int_equal(cd_nmarks, 2);
+        assert_int_equal(p.waits, 0);
+        assert_int_equal(cd_marks[1].v.derive, 1200);
+}
+
 /* The replay's hook (zvm_dispatch_after_burst): the queue as the burst left it, then the pace. */
 struct hook {
         struct zvm_pace p;
@@ -266,6 +341,8 @@ int main(void)
             cmocka_unit_test(marker_never_cached_turns_pacing_off),
             cmocka_unit_test(shutdown_ends_a_wait),
             cmocka_unit_test(one_record_paced_burst_by_burst),
+            cmocka_unit_test(live_round_ends_at_its_deadline),
+            cmocka_unit_test(quiet_pace_marks_near_its_limit),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
