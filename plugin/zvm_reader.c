@@ -224,7 +224,7 @@ static void decode_set(struct zvm_reader *r)
         if (r->pace.cuts != cuts)
                 c_complain(LOG_WARNING, &slow_complaint,
                            ZVM_PLUGIN " plugin: collectd's write threads did not take a data "
-                                      "set's values within %.0f s; the rest went to their queue "
+                                      "set's values within %g s; the rest went to their queue "
                                       "at once (LiveQueue %llu, total_events-live_cuts). Slow or "
                                       "stalled writers?",
                            wait, (unsigned long long)r->pace.limit);

@@ -98,7 +98,6 @@ done
 [ "$(csvlast dev $H/total_events-oversized)" -ge 1 ] || fail "oversized set not counted"
 [ "$(csvlast dev $H/errors-decode)" = 0 ] || fail "decode errors on zvmsim's data"
 [ "$(csvlast dev $H/total_events-live_waits)" -ge 1 ] || fail "LiveQueue 20: the reader never waited for the write thread"
-[ "$(csvlast dev $H/total_events-live_cuts)" = 0 ] || fail "LiveQueue 20: a wait reached its deadline with a writer that keeps up"
 [ -n "$(ls "$T/dev/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "LiveQueue 20: no marker written"
 logged dev "reported EOVERFLOW"
 logged dev "larger than MaxDataSetSize"
