@@ -4,7 +4,8 @@
 #   make check      install missing packages, then run every test
 #   make demo       install missing packages, then run the demo
 #   make deps       install missing Debian packages
-#   make bench      benchmarks (figures, never pass/fail on speed)
+#   make bench      benchmarks (figures, never pass/fail on speed); bench-plugin
+#                   and bench-live measure the plugin in the daemon (minutes)
 #   make install    PREFIX=/usr DESTDIR=...
 #   make deb        Debian packages in build/deb/ (ARCH=s390x cross-builds)
 #

@@ -22,3 +22,9 @@ $(BENCHP_REPL): $(BENCHP_DIR)/bench_replay.o
 .PHONY: bench-plugin
 bench-plugin: $(ZVM_SO) $(BUILD)/zvmsim $(BENCHP_SINK) $(BENCHP_REPL)
 	python3 tests/bench/plugin/run.py --top . --build $(BUILD)
+
+# make bench-live: the plugin on zvmsim's live monreader, once per LiveQueue
+# setting (tests/bench/plugin/live.sh: BENCH_LIVE_GUESTS, BENCH_LIVE_QUEUES, ...).
+.PHONY: bench-live
+bench-live: $(ZVM_SO) $(BUILD)/zvmsim $(BENCHP_SINK)
+	tests/bench/plugin/live.sh . $(BUILD)
