@@ -491,22 +491,24 @@ static int opt_report_stats(struct zvm_config *c, const oconfig_item_t *ci)
         return get_bool(ci, &c->report_stats);
 }
 
-static int opt_replay_queue(struct zvm_config *c, const oconfig_item_t *ci)
+/* ReplayQueue, LiveQueue: value lists ahead of the write threads, 0 = no pacing. */
+static int get_queue(const oconfig_item_t *ci, uint64_t *out)
 {
         double n;
         if (get_count(ci, 0, 1e9, &n))
                 return -1;
-        c->replay_queue = (uint64_t)n;
+        *out = (uint64_t)n;
         return 0;
+}
+
+static int opt_replay_queue(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        return get_queue(ci, &c->replay_queue);
 }
 
 static int opt_live_queue(struct zvm_config *c, const oconfig_item_t *ci)
 {
-        double n;
-        if (get_count(ci, 0, 1e9, &n))
-                return -1;
-        c->live_queue = (uint64_t)n;
-        return 0;
+        return get_queue(ci, &c->live_queue);
 }
 
 /* Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case. */
