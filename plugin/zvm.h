@@ -159,7 +159,8 @@ struct zvm_pace {
         bool quiet;      /* a marker only when the count could be near the limit (the device) */
         double deadline; /* monotonic s: no wait past it in this round (zvm_pace_round); 0: none */
         const char *who; /* for the log: "File replay", "the monitor device" */
-        uint64_t seen;   /* the newest marker's count in collectd's cache */
+        const char *option; /* the limit's option, for the log: "ReplayQueue", "LiveQueue" */
+        uint64_t seen;      /* the newest marker's count in collectd's cache */
         uint64_t marks, waits, ahead_max;
         uint64_t cuts;                /* rounds whose wait reached the deadline */
         double first_mark, last_mark; /* monotonic s */

@@ -100,7 +100,7 @@ static void nap(void)
 
 void zvm_pace_init(struct zvm_pace *p, uint64_t limit)
 {
-        *p = (struct zvm_pace){.limit = limit, .who = "File replay"};
+        *p = (struct zvm_pace){.limit = limit, .who = "File replay", .option = "ReplayQueue"};
 }
 
 void zvm_pace_round(struct zvm_pace *p, double deadline)
@@ -146,7 +146,7 @@ void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop)
                                            "collectd's value cache in %.0f s (a PreCacheChain that "
                                            "drops it?); it goes on without waiting for the write "
                                            "threads (%s)",
-                                p->who, p->name, PROBE_S, p->quiet ? "LiveQueue" : "ReplayQueue");
+                                p->who, p->name, PROBE_S, p->option);
                         return;
                 }
                 if (handed_over() - p->seen <= p->limit / 2)

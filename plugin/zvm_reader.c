@@ -71,6 +71,7 @@ void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const str
         zvm_pace_init(&r->pace, c->live_queue);
         r->pace.quiet = true;
         r->pace.who = "the monitor device";
+        r->pace.option = "LiveQueue";
         C_COMPLAIN_INIT(&open_complaint);
         open_errno = 0;
         C_COMPLAIN_INIT(&overflow_complaint);
