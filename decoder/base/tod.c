@@ -31,12 +31,3 @@ bool zd_tod_to_iso8601(uint64_t tod, char *buf, size_t bufsz)
                          tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)frac);
         return n > 0 && (size_t)n < bufsz;
 }
-
-int64_t zd_cputimer_delta_us(uint64_t prev, uint64_t cur, bool counts_down, uint64_t max_us)
-{
-        uint64_t d = counts_down ? prev - cur : cur - prev; /* modulo 2^64: wraps come out small */
-        d >>= 12;
-        if (d > max_us || d > (uint64_t)INT64_MAX)
-                return -1;
-        return (int64_t)d;
-}

@@ -108,6 +108,7 @@ struct row {
         uint32_t need;     /* slots that must have a value (a delta, or a reading) */
         uint32_t vouch;    /* slots whose provenance decides the check */
         bool allowed;      /* a metric with a check may be published this interval */
+        bool guest;        /* per-guest data: the userid goes with the metric (one) */
         unsigned pat;      /* PAT_* */
         const char *check; /* the check of a metric from a HINT field */
         uint64_t key;      /* zm_metric's key, the entry's part aside (row_key) */
@@ -156,6 +157,9 @@ static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_me
         r->allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
                                         : zv_law_allowed(s->v, e, (enum zv_law)m->law);
         r->key = zh_step(UINT64_C(0x4350), (uintptr_t)m) | 1; /* "CP" */
+        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
+         * plugin's userid filters too; the host stays the z/VM system. */
+        r->guest = m->domain == 4 || m->domain == 8;
         zm_metric_init(&r->out, ZM_SYSTEM, NULL);
         r->out.domain = m->domain;
         r->out.record = m->record;
@@ -239,9 +243,7 @@ static ALWAYS_INLINE bool one(struct zm_engine *e, enum cp_calc calc, struct row
                 out->type_instance = cp_pattern(ti, sizeof(ti), m->tinst, x->id, x->name);
         out->check = x->hint & r->vouch ? r->check : NULL;
         out->key = row_key(r, x);
-        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
-         * plugin's userid filters too; the host stays the z/VM system. */
-        if (m->domain == 4 || m->domain == 8)
+        if (r->guest)
                 memcpy(out->guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
         if (out->check && !r->allowed)
                 zm_counters_mut(e)->hint_suppressed++;

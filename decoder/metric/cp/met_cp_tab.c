@@ -69,15 +69,3 @@ const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
                 return NULL;
         return law ? law : "layout";
 }
-
-int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way)
-{
-        uint32_t bit = 1u << i;
-        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
-                return -2;
-        bool down = (x->down & bit) != 0;
-        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
-        if (d < 0 && either_way)
-                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
-        return d;
-}

@@ -102,8 +102,21 @@ struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
 /* After the caller moved or dropped entries of t: index them again. */
 void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
-/* Timer delta in microseconds; -1 for a reset (counted by the caller). */
-int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us, bool either_way);
+/* Timer delta in microseconds; -1 for a reset (counted by the caller), -2 for none.  Inline:
+ * the close asks it for two timers of every virtual CPU. */
+static inline int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max_us,
+                                     bool either_way)
+{
+        uint32_t bit = 1u << i;
+        if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
+                return -2;
+        bool down = (x->down & bit) != 0;
+        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
+        if (d < 0 && either_way)
+                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
+        return d;
+}
+
 /* Elapsed microseconds between the previous and current record of x (asked a few times per
  * entry and interval, by the deltas, the laws and the metrics: inline). */
 static inline uint64_t cp_elapsed_us(const struct cp_ent *x)
