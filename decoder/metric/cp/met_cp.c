@@ -303,18 +303,19 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
 static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
 {
         uint32_t got = 0;
+        uint64_t *v = CP_V(x);
         if (rec.n >= f->reach) {
                 /* the record holds every field (CP's records of a level always do): one load
                    and one mask a slot, no bound per field, as a zl_reader reads */
                 for (uint32_t m = f->slots; m; m &= m - 1) {
                         int i = __builtin_ctz(m);
-                        x->v[i] = zd_uN_load8(rec.p + f->ref[i].at - 8) & f->ref[i].mask;
+                        v[i] = zd_uN_load8(rec.p + f->ref[i].at - 8) & f->ref[i].mask;
                 }
                 got = f->slots;
         } else {
                 for (uint32_t m = f->slots; m; m &= m - 1) {
                         int i = __builtin_ctz(m);
-                        if (zl_ref_u64(f->ref[i], rec, &x->v[i]))
+                        if (zl_ref_u64(f->ref[i], rec, &v[i]))
                                 got |= 1u << i;
                 }
         }
@@ -467,6 +468,9 @@ static void cp_destroy(void *state)
         cp_tab_free(&s->dev);
         cp_tab_free(&s->nic);
         cp_tab_free(&s->lpar);
+        struct cp_ent *one[] = {&s->rsg, &s->storsg, &s->usr, &s->paging};
+        for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+                cp_ent_drop(one[i]);
         zv_free(s->v);
         free(s->cache);
         free(s);

@@ -43,17 +43,18 @@ static void ctrs(struct cp_ent *x, int first, int last, unsigned width)
                 return;
         uint32_t slots = ((2u << last) - (1u << first)) & x->have & x->phave;
         uint64_t mask = width >= 8 ? ~(uint64_t)0 : (UINT64_C(1) << (width * 8)) - 1;
+        const uint64_t *v = CP_V(x), *pv = CP_PV(x);
         /* Every slot of the range without a branch per slot (the range is a few slots, most
-         * of them read): a slot without a delta keeps its d and adds 0. */
+         * of them read): a slot without a delta gets a d that its dok bit, unset, disowns,
+         * and adds 0 to its sum. */
         for (int i = first; i <= last; i++) {
-                uint32_t bit = 1u << i;
                 /* a 64-bit counter does not wrap: one that went down was reset */
                 if (width >= 8)
-                        slots &= ~((uint32_t)(x->v[i] < x->pv[i]) << i);
-                uint64_t keep = -(uint64_t)((slots & bit) != 0);
-                uint64_t d = (x->v[i] - x->pv[i]) & mask & keep;
-                x->d[i] = d | (x->d[i] & ~keep);
-                x->acc[i] += d;
+                        slots &= ~((uint32_t)(v[i] < pv[i]) << i);
+                uint64_t keep = -(uint64_t)((slots >> i) & 1u);
+                uint64_t d = (v[i] - pv[i]) & mask;
+                x->d[i] = d;
+                x->acc[i] += d & keep;
         }
         x->dok |= slots;
 }
@@ -110,7 +111,7 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
                         if ((x->have & m->bits) != m->bits)
                                 continue;
                         for (int i = m->first; i <= m->last; i++)
-                                g->v[m->g] += x->v[i];
+                                CP_V(g)[m->g] += CP_V(x)[i];
                         g->have |= gbit;
                 } else {
                         if ((x->dok & m->bits) != m->bits)
@@ -138,6 +139,12 @@ static void guests(struct cp_state *s)
                 if (!g)
                         return;
                 if (!g->cur) {
+                        /* The guest's sums start over each interval, here rather than at the
+                         * roll: the entry is at hand now, and the roll writes no more than
+                         * an entry's flags. */
+                        memset(CP_V(g), 0, sizeof(g->val[0]));
+                        memset(g->d, 0, sizeof(g->d));
+                        g->have = g->hint = g->id = 0;
                         g->cur = true;
                         g->prev = true; /* until a virtual CPU lacks a delta */
                         g->tod = x->tod;
@@ -152,33 +159,33 @@ static void guests(struct cp_state *s)
         }
 }
 
+/*
+ * Only flags: the readings change banks (CP_V), and a delta counts only with
+ * its dok bit, which every reader of d[] asks first.  Copying and clearing
+ * the arrays made the roll a pass of writes over every entry of every table.
+ */
 static void roll_ent(struct cp_ent *x)
 {
         x->prev = x->cur;
         x->cur = false;
-        memcpy(x->pv, x->v, sizeof(x->pv));
+        x->bank ^= 1; /* this interval's readings become the previous ones */
         x->phave = x->have;
         x->ptod = x->tod;
         x->dok = 0;
-        memset(x->d, 0, sizeof(x->d));
 }
 
 /* Entries not seen this interval are dropped (a guest logged off, a device went away). */
-static void roll(struct cp_tab *t, bool reset_values)
+static void roll(struct cp_tab *t)
 {
         size_t o = 0;
         for (size_t i = 0; i < t->n; i++) {
-                if (!t->e[i].cur)
+                if (!t->e[i].cur) {
+                        cp_ent_drop(&t->e[i]);
                         continue;
+                }
                 if (o != i)
                         t->e[o] = t->e[i];
                 roll_ent(&t->e[o]);
-                if (reset_values) {
-                        memset(t->e[o].v, 0, sizeof(t->e[o].v));
-                        t->e[o].have = 0;
-                        t->e[o].hint = 0;
-                        t->e[o].id = 0;
-                }
                 o++;
         }
         bool moved = o != t->n;
@@ -212,13 +219,13 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
         r.tod = s->last_tod;
         s->last_tod = 0;
         zv_emit(s->v, e, &r);
-        roll(&s->prp, false);
-        roll(&s->syp, false);
-        roll(&s->vcpu, false);
-        roll(&s->guest, true);
-        roll(&s->dev, false);
-        roll(&s->nic, false);
-        roll(&s->lpar, false);
+        roll(&s->prp);
+        roll(&s->syp);
+        roll(&s->vcpu);
+        roll(&s->guest);
+        roll(&s->dev);
+        roll(&s->nic);
+        roll(&s->lpar);
         roll_ent(&s->rsg);
         roll_ent(&s->storsg);
         roll_ent(&s->usr);

@@ -72,14 +72,19 @@ static double pct(double part, double whole)
         return p < 0 ? 0 : p > 100 ? 100 : p; /* record-time skew: never past collectd's max */
 }
 
-/* The entry's plugin instance: formatted when the entry is new, kept while it lives. */
-static const char *pinst(struct cp_ent *x, const char *p, bool pattern)
+/*
+ * The entry's plugin instance: formatted when the entry is new, kept while it
+ * lives (on the heap: an entry's 128 bytes for a name of a dozen made every
+ * pass over the tables carry them).  Out of memory, it is formatted into
+ * scratch (ZM_NAME_LEN bytes) each time instead.
+ */
+static const char *pinst(struct cp_ent *x, const char *p, char *scratch)
 {
-        if (!pattern)
-                return p;
-        if (!x->label[0])
-                cp_pattern(x->label, sizeof(x->label), p, x->id, x->name);
-        return x->label;
+        if (x->label)
+                return x->label;
+        cp_pattern(scratch, ZM_NAME_LEN, p, x->id, x->name);
+        x->label = strdup(scratch);
+        return scratch;
 }
 
 static uint32_t operands(const struct cp_metric *m)
@@ -208,10 +213,10 @@ static ALWAYS_INLINE bool compute(enum cp_calc calc, const struct cp_metric *m,
                 zm_metric_derive(out, derive(v->acc[m->b], m));
                 return true;
         case CP_VAL:
-                zm_metric_gauge(out, (double)v->v[m->a] * m->mul / m->div);
+                zm_metric_gauge(out, (double)CP_V(v)[m->a] * m->mul / m->div);
                 return true;
         case CP_VAL_DIFF: {
-                double a = (double)v->v[m->a], b = (double)v->v[m->b];
+                double a = (double)CP_V(v)[m->a], b = (double)CP_V(v)[m->b];
                 if (a < b)
                         return false;
                 zm_metric_gauge(out, (a - b) * m->mul / m->div);
@@ -235,10 +240,10 @@ static ALWAYS_INLINE bool one(struct zm_engine *e, enum cp_calc calc, struct row
         out->nvalues = 0;
         if (!compute(calc, m, x, v, out))
                 return false;
-        char ti[ZM_NAME_LEN];
+        char ti[ZM_NAME_LEN], pi[ZM_NAME_LEN];
         out->tod = x->tod;
         if (r->pat & PAT_PINST)
-                out->plugin_instance = pinst(x, m->pinst, true);
+                out->plugin_instance = pinst(x, m->pinst, pi);
         if (r->pat & PAT_TINST)
                 out->type_instance = cp_pattern(ti, sizeof(ti), m->tinst, x->id, x->name);
         out->check = x->hint & r->vouch ? r->check : NULL;

@@ -201,7 +201,7 @@ static bool law_storage(struct zm_engine *e, struct cp_state *s)
                            "SYTRSG or STORSG missing this interval");
                 return false;
         }
-        double a = (double)g->v[R_SAVFR], b = (double)o->v[S_SAVFR];
+        double a = (double)CP_V(g)[R_SAVFR], b = (double)CP_V(o)[S_SAVFR];
         double diff = a > b ? a - b : b - a;
         if (diff > 2 + 0.01 * b) {
                 zv_verdict(s->v, e, ZV_STORAGE, ZV_FAIL,
@@ -209,10 +209,11 @@ static bool law_storage(struct zm_engine *e, struct cp_state *s)
                            b);
                 return false;
         }
-        if (g->v[R_PGABL] == 0 || g->v[R_AVAIL] > g->v[R_PGABL]) {
+        if (CP_V(g)[R_PGABL] == 0 || CP_V(g)[R_AVAIL] > CP_V(g)[R_PGABL]) {
                 zv_verdict(s->v, e, ZV_STORAGE, ZV_FAIL,
                            "available frames %llu not within pageable frames %llu",
-                           (unsigned long long)g->v[R_AVAIL], (unsigned long long)g->v[R_PGABL]);
+                           (unsigned long long)CP_V(g)[R_AVAIL],
+                           (unsigned long long)CP_V(g)[R_PGABL]);
                 return false;
         }
         zv_verdict(s->v, e, ZV_STORAGE, ZV_HOLD, "save-area frames agree (%llu)", whole(b));
@@ -225,10 +226,10 @@ static void law_resident(struct zm_engine *e, struct cp_state *s, bool storage_o
         size_t n = 0;
         for (size_t i = 0; i < s->vcpu.n; i++)
                 if (s->vcpu.e[i].cur && (s->vcpu.e[i].have & (1u << A_RES))) {
-                        res += (double)s->vcpu.e[i].v[A_RES];
+                        res += (double)CP_V(&s->vcpu.e[i])[A_RES];
                         n++;
                 }
-        double used = (double)s->rsg.v[R_PGABL] - (double)s->rsg.v[R_AVAIL];
+        double used = (double)CP_V(&s->rsg)[R_PGABL] - (double)CP_V(&s->rsg)[R_AVAIL];
         if (!storage_ok || !n || res == 0)
                 zv_verdict(s->v, e, ZV_GUEST_RESIDENT, ZV_NODATA,
                            "storage law not kept or no resident pages this interval");

@@ -56,8 +56,16 @@ void cp_tab_reindex(struct cp_tab *t)
                 (void)zh_add(&t->ix, t->e[i].hash, i); /* cannot fail: the index only shrank */
 }
 
+void cp_ent_drop(struct cp_ent *x)
+{
+        free(x->label);
+        x->label = NULL;
+}
+
 void cp_tab_free(struct cp_tab *t)
 {
+        for (size_t i = 0; i < t->n; i++)
+                cp_ent_drop(&t->e[i]);
         free(t->e);
         zh_free(&t->ix);
         memset(t, 0, sizeof(*t));

@@ -28,33 +28,46 @@
 #include "base/tod.h"
 #include "metric/met_verify.h"
 
-#define CP_NV 12
+#define CP_NV 10 /* the most slots a table uses (vcpu: A_TT..A_VO) */
 
+/*
+ * Laid out by pass: the close walks every entry of every table several times
+ * an interval (deltas, laws, metrics, roll), and at 50,000 guests the tables
+ * are far larger than any cache, so each pass costs the lines it touches.
+ * The flags and times every pass asks first come first; the record's own
+ * (key, where it was read from) next; the numbers last.
+ */
 struct cp_ent {
-        char key[40];
-        uint64_t hash;           /* of key, for the table's index */
-        char name[17];           /* userid, NIC owner or partition name (UTF-8, trimmed) */
-        char label[ZM_NAME_LEN]; /* its plugin instance, formatted once (met_cp_emit.c) */
-        uint64_t kh;             /* id and name hashed once for its metrics' keys; 0: not yet */
-        uint32_t id;             /* CPU, virtual CPU, device number or logical CPU address */
         bool cur, prev;
-        uint64_t tod, ptod;
-        uint64_t v[CP_NV], pv[CP_NV];
+        uint8_t bank;         /* which of val[] holds this interval's readings (CP_V) */
+        bool src_ok;          /* src_* below all known */
+        uint32_t id;          /* CPU, virtual CPU, device number or logical CPU address */
         uint32_t have, phave; /* bit i: v[i] was in the record */
         uint32_t down;        /* bit i: v[i] is a timer counting down */
         uint32_t hint;        /* bit i: v[i] comes from a HINT field (needs its law) */
-        uint64_t acc[CP_NV];  /* monotonic sums of deltas, for DERIVE values */
-        uint64_t d[CP_NV];    /* this interval's deltas (valid when dok bit set) */
-        uint32_t dok;
+        uint32_t dok;         /* bit i: d[i] is this interval's delta */
+        uint64_t tod, ptod;
+        uint64_t kh; /* id and name hashed once for its metrics' keys; 0: not yet */
+        char *label; /* its plugin instance, formatted once (met_cp_emit.c) */
+        char key[40];
+        uint64_t hash; /* of key, for the table's index */
         /*
          * What the entry's key was last made from (met_cp.c expected_entry): the
-         * name field, its bytes, the layouts' generation; src_ok when all known.
+         * name field, its bytes, the layouts' generation.
          */
-        bool src_ok;
         const void *src_f;
         size_t src_gen;
         uint64_t src_raw;
+        char name[17]; /* userid, NIC owner or partition name (UTF-8, trimmed) */
+        /* This interval's readings and the previous one's, by turns (CP_V, CP_PV): the roll
+         * turns the bank over rather than copying the readings of every entry. */
+        uint64_t val[2][CP_NV];
+        uint64_t acc[CP_NV]; /* monotonic sums of deltas, for DERIVE values */
+        uint64_t d[CP_NV];   /* deltas, valid where dok says */
 };
+
+#define CP_V(x)  ((x)->val[(x)->bank])
+#define CP_PV(x) ((x)->val[(x)->bank ^ 1])
 
 struct cp_tab {
         struct cp_ent *e;
@@ -85,6 +98,8 @@ enum { L_ACT, L_LP };                                            /* lpar: SYTCUP
 enum { R_AVAIL, R_PGABL, R_SAVFR };                              /* sys: SYTRSG */
 enum { S_SAVFR };                                                /* sys: STORSG */
 enum { U_USERS, U_DORM };                                        /* sys: SYTUSR */
+_Static_assert(A_VO < CP_NV && N_RXD < CP_NV && D_DAO < CP_NV && Y_PIOPW < CP_NV,
+               "every table's slots fit in CP_NV");
 
 struct cp_state {
         struct zv_state *v;
@@ -99,6 +114,8 @@ struct cp_state {
 };
 
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
+/* What an entry holds besides itself (its label): before it is dropped or overwritten. */
+void cp_ent_drop(struct cp_ent *x);
 /* After the caller moved or dropped entries of t: index them again. */
 void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
@@ -111,9 +128,9 @@ static inline int64_t cp_delta_timer(const struct cp_ent *x, int i, uint64_t max
         if (!x->cur || !x->prev || !(x->have & bit) || !(x->phave & bit))
                 return -2;
         bool down = (x->down & bit) != 0;
-        int64_t d = zd_cputimer_delta_us(x->pv[i], x->v[i], down, max_us);
+        int64_t d = zd_cputimer_delta_us(CP_PV(x)[i], CP_V(x)[i], down, max_us);
         if (d < 0 && either_way)
-                d = zd_cputimer_delta_us(x->pv[i], x->v[i], !down, max_us);
+                d = zd_cputimer_delta_us(CP_PV(x)[i], CP_V(x)[i], !down, max_us);
         return d;
 }
 
