@@ -59,48 +59,6 @@ static void ctrs(struct cp_ent *x, int first, int last, unsigned width)
         x->dok |= slots;
 }
 
-static void deltas(struct zm_engine *e, struct cp_state *s)
-{
-        for (size_t i = 0; i < s->prp.n; i++) {
-                struct cp_ent *x = &s->prp.e[i];
-                if (!cp_elapsed_us(x))
-                        continue;
-                timer(e, x, P_UT, false);
-                timer(e, x, P_SYS, false);
-                /* IBM states PFXPRBTM's direction (down) only from 6.4 on. */
-                timer(e, x, P_PRB, true);
-                timer(e, x, P_WT, false);
-        }
-        for (size_t i = 0; i < s->syp.n; i++)
-                ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4);
-        for (size_t i = 0; i < s->vcpu.n; i++) {
-                struct cp_ent *x = &s->vcpu.e[i];
-                if (cp_elapsed_us(x)) {
-                        timer(e, x, A_TT, false);
-                        timer(e, x, A_VT, false);
-                }
-                ctrs(x, A_PGR, A_VO, 4);
-        }
-        for (size_t i = 0; i < s->dev.n; i++) {
-                ctrs(&s->dev.e[i], D_SSCH16, D_SSCH16, 2);
-                ctrs(&s->dev.e[i], D_SSCHG, D_DAO, 4);
-        }
-        for (size_t i = 0; i < s->nic.n; i++)
-                ctrs(&s->nic.e[i], N_TXB, N_RXD, 8);
-        for (size_t i = 0; i < s->lpar.n; i++)
-                if (cp_elapsed_us(&s->lpar.e[i])) {
-                        timer(e, &s->lpar.e[i], L_ACT, false);
-                        timer(e, &s->lpar.e[i], L_LP, false);
-                }
-        for (size_t i = 0; i < s->syp.n; i++) {
-                struct cp_ent *x = &s->syp.e[i];
-                if (x->dok & (1u << Y_PIOPR))
-                        s->paging.acc[Y_PIOPR] += x->d[Y_PIOPR];
-                if (x->dok & (1u << Y_PIOPW))
-                        s->paging.acc[Y_PIOPW] += x->d[Y_PIOPW];
-        }
-}
-
 /* Add virtual CPU x's slots into guest g, by cp_guest_sums (met_cp_take.c). */
 static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 {
@@ -128,34 +86,77 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
         }
 }
 
-/* Per guest: the sums over its virtual CPUs. */
-static void guests(struct cp_state *s)
+/* Virtual CPU x into its guest's sums; false when the guest table cannot grow. */
+static bool to_guest(struct cp_state *s, const struct cp_ent *x)
 {
+        struct cp_ent *g = cp_tab_get(&s->guest, x->name);
+        if (!g)
+                return false;
+        if (!g->cur) {
+                /* The guest's sums start over each interval, here rather than at the
+                 * roll: the entry is at hand now, and the roll writes no more than
+                 * an entry's flags. */
+                memset(CP_V(g), 0, sizeof(g->val[0]));
+                memset(g->d, 0, sizeof(g->d));
+                g->have = g->hint = g->id = 0;
+                g->cur = true;
+                g->prev = true; /* until a virtual CPU lacks a delta */
+                g->tod = x->tod;
+                g->ptod = x->ptod;
+                memcpy(g->name, x->name, sizeof(g->name)); /* the same array */
+        }
+        g->id++; /* virtual CPUs seen */
+        add_vcpu(g, x);
+        /* Percentages only when every virtual CPU of the guest has a delta. */
+        if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
+                g->prev = false;
+        return true;
+}
+
+static void deltas(struct zm_engine *e, struct cp_state *s)
+{
+        for (size_t i = 0; i < s->prp.n; i++) {
+                struct cp_ent *x = &s->prp.e[i];
+                if (!cp_elapsed_us(x))
+                        continue;
+                timer(e, x, P_UT, false);
+                timer(e, x, P_SYS, false);
+                /* IBM states PFXPRBTM's direction (down) only from 6.4 on. */
+                timer(e, x, P_PRB, true);
+                timer(e, x, P_WT, false);
+        }
+        for (size_t i = 0; i < s->syp.n; i++)
+                ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4);
+        bool guests = true;
         for (size_t i = 0; i < s->vcpu.n; i++) {
                 struct cp_ent *x = &s->vcpu.e[i];
-                if (!x->cur)
-                        continue;
-                struct cp_ent *g = cp_tab_get(&s->guest, x->name);
-                if (!g)
-                        return;
-                if (!g->cur) {
-                        /* The guest's sums start over each interval, here rather than at the
-                         * roll: the entry is at hand now, and the roll writes no more than
-                         * an entry's flags. */
-                        memset(CP_V(g), 0, sizeof(g->val[0]));
-                        memset(g->d, 0, sizeof(g->d));
-                        g->have = g->hint = g->id = 0;
-                        g->cur = true;
-                        g->prev = true; /* until a virtual CPU lacks a delta */
-                        g->tod = x->tod;
-                        g->ptod = x->ptod;
-                        memcpy(g->name, x->name, sizeof(g->name)); /* the same array */
+                if (cp_elapsed_us(x)) {
+                        timer(e, x, A_TT, false);
+                        timer(e, x, A_VT, false);
                 }
-                g->id++; /* virtual CPUs seen */
-                add_vcpu(g, x);
-                /* Percentages only when every virtual CPU of the guest has a delta. */
-                if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
-                        g->prev = false;
+                ctrs(x, A_PGR, A_VO, 4);
+                /* Summed into its guest while at hand: a pass of its own read the table
+                 * from memory again. */
+                if (guests && x->cur)
+                        guests = to_guest(s, x);
+        }
+        for (size_t i = 0; i < s->dev.n; i++) {
+                ctrs(&s->dev.e[i], D_SSCH16, D_SSCH16, 2);
+                ctrs(&s->dev.e[i], D_SSCHG, D_DAO, 4);
+        }
+        for (size_t i = 0; i < s->nic.n; i++)
+                ctrs(&s->nic.e[i], N_TXB, N_RXD, 8);
+        for (size_t i = 0; i < s->lpar.n; i++)
+                if (cp_elapsed_us(&s->lpar.e[i])) {
+                        timer(e, &s->lpar.e[i], L_ACT, false);
+                        timer(e, &s->lpar.e[i], L_LP, false);
+                }
+        for (size_t i = 0; i < s->syp.n; i++) {
+                struct cp_ent *x = &s->syp.e[i];
+                if (x->dok & (1u << Y_PIOPR))
+                        s->paging.acc[Y_PIOPR] += x->d[Y_PIOPR];
+                if (x->dok & (1u << Y_PIOPW))
+                        s->paging.acc[Y_PIOPW] += x->d[Y_PIOPW];
         }
 }
 
@@ -201,8 +202,7 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
                    s->rsg.cur || s->storsg.cur || s->usr.cur;
         if (!any)
                 return;
-        deltas(e, s);
-        guests(s);
+        deltas(e, s); /* the guests' sums too */
         cp_laws(e, s);
         cp_emit_all(e, s);
         /* An interval can close twice without a newer record (Interval End after a
