@@ -228,7 +228,7 @@ LoadPlugin logfile
 
 
 # BENCH_IR=cache: callgrind's simulated last-level misses, data and instructions, read
-# and write (the caches are the host's, as callgrind finds them).
+# and write (the last level as sysfs describes it: last_level).
 LL_EVENTS = ("ILmr", "DLmr", "DLmw")
 
 
