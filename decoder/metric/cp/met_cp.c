@@ -461,16 +461,8 @@ static void cp_destroy(void *state)
         struct cp_state *s = state;
         if (!s)
                 return;
-        cp_tab_free(&s->prp);
-        cp_tab_free(&s->syp);
-        cp_tab_free(&s->vcpu);
-        cp_tab_free(&s->guest);
-        cp_tab_free(&s->dev);
-        cp_tab_free(&s->nic);
-        cp_tab_free(&s->lpar);
-        struct cp_ent *one[] = {&s->rsg, &s->storsg, &s->usr, &s->paging};
-        for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
-                cp_ent_drop(one[i]);
+        cp_each(s, cp_tab_free, cp_ent_drop);
+        cp_ent_drop(&s->paging);
         zv_free(s->v);
         free(s->cache);
         free(s);

@@ -219,15 +219,6 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
         r.tod = s->last_tod;
         s->last_tod = 0;
         zv_emit(s->v, e, &r);
-        roll(&s->prp);
-        roll(&s->syp);
-        roll(&s->vcpu);
-        roll(&s->guest);
-        roll(&s->dev);
-        roll(&s->nic);
-        roll(&s->lpar);
-        roll_ent(&s->rsg);
-        roll_ent(&s->storsg);
-        roll_ent(&s->usr);
+        cp_each(s, roll, roll_ent);
         s->lpar_badnow = false;
 }

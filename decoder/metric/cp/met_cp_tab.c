@@ -22,6 +22,17 @@ static bool key_eq(const void *ctx, size_t pos)
         return strcmp(f->t->e[pos].key, f->key) == 0;
 }
 
+void cp_each(struct cp_state *s, void (*tab_fn)(struct cp_tab *), void (*one_fn)(struct cp_ent *))
+{
+        struct cp_tab *const tab[] = {&s->prp, &s->syp, &s->vcpu, &s->guest,
+                                      &s->dev, &s->nic, &s->lpar};
+        struct cp_ent *const one[] = {&s->rsg, &s->storsg, &s->usr};
+        for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+                tab_fn(tab[i]);
+        for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+                one_fn(one[i]);
+}
+
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
 {
         /* Records come in the same order every interval: try where the last one left off,

@@ -113,6 +113,9 @@ struct cp_state {
         struct cp_cache *cache; /* what met_cp.c finds once and keeps: layouts, fields, names */
 };
 
+/* tab_fn on each of the state's tables, one_fn on each of its entries of one (roll, free). */
+void cp_each(struct cp_state *s, void (*tab_fn)(struct cp_tab *), void (*one_fn)(struct cp_ent *));
+
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
 /* What an entry holds besides itself (its label): before it is dropped or overwritten. */
 void cp_ent_drop(struct cp_ent *x);
