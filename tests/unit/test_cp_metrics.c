@@ -423,10 +423,58 @@ static void guest_values_come_together(void **state)
         feed_free(f);
 }
 
+/*
+ * A guest's sums are over this interval's virtual CPUs only.  The roll no
+ * longer clears them (the first virtual CPU added in an interval does:
+ * met_cp_close.c, to_guest), and the readings change banks instead of being
+ * copied, so a rate depends on the banks taking turns right.  A guest with
+ * two virtual CPUs, then one: 1 s and 3 s of CPU an interval, 100 and 300
+ * resident pages (USEACT_VMDCTPVR).
+ */
+static void guest_sums_start_over(void **state)
+{
+        (void)state;
+        enum { IVALS = 7, TWO = 4 }; /* intervals 0-3 with both virtual CPUs */
+        struct feed *f = feed_new(1, 3);
+        size_t mark[IVALS + 1] = {0};
+        for (unsigned i = 0; i < IVALS; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                mark[i] = f->n;
+                for (unsigned c = 0; c < 2; c++)
+                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
+                                    US(1000000) * i, 0);
+                feed_useact(f, t, "LINUXV", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
+                if (i < TWO)
+                        feed_useact(f, t, "LINUXV", 1, US(3000000) * i, US(1500000) * i, 300, 0, 0);
+                feed_end(f, t + SEC(1));
+        }
+        mark[IVALS] = f->n;
+        /* What interval i's close says: from interval 2 on (1 has no deltas yet). */
+        for (unsigned i = 2; i < IVALS; i++) {
+                /* pages of 4,096 bytes; percent of the elapsed time of each virtual CPU */
+                double pages = i < TWO ? 400 : 100;
+                double pct = i < TWO ? 100.0 * 4 / 120 : 100.0 * 1 / 60;
+                const struct zm_metric *m =
+                    feed_find(f, mark[i], "user-LINUXV", "memory", "resident");
+                assert_non_null(m);
+                assert_true(m < f->m + mark[i + 1]);
+                if (m->gauge[0] < pages * 4096 - 0.5 || m->gauge[0] > pages * 4096 + 0.5)
+                        fail_msg("interval %u: resident %.0f bytes, not %.0f pages", i, m->gauge[0],
+                                 pages);
+                m = feed_find(f, mark[i], "user-LINUXV", "percent", "cpu-total");
+                assert_non_null(m);
+                assert_true(m < f->m + mark[i + 1]);
+                if (m->gauge[0] < pct - 0.001 || m->gauge[0] > pct + 0.001)
+                        fail_msg("interval %u: cpu-total %.4f %%, not %.4f", i, m->gauge[0], pct);
+        }
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(cpu_percentages),
+            cmocka_unit_test(guest_sums_start_over),
             cmocka_unit_test(entries_follow_names_not_places),
             cmocka_unit_test(guest_keys_stay_when_vcpus_change),
             cmocka_unit_test(guest_values_come_together),
