@@ -8,6 +8,13 @@
 #define PRB0 UINT64_C(0x7FFFFFFF00000000)
 
 /* Over 60 s: user +30 s, system +6 s, emulation (counting down) -24 s. */
+/* n CPUs at interval i (60 s apart): 10 s user, 1 s system and 1 s emulation an interval each. */
+static void feed_cpus(struct feed *f, uint64_t t, unsigned i, unsigned n)
+{
+        for (unsigned c = 0; c < n; c++)
+                feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i, US(1000000) * i, 0);
+}
+
 static void cpu_percentages(void **state)
 {
         (void)state;
@@ -264,9 +271,7 @@ static void metric_ids_follow_names(void **state)
         static const char *const users[] = {"LINUX01", "LINUX010", "LINUX1", "TCPIP"};
         for (unsigned i = 0; i < 4; i++) {
                 uint64_t t = T0 + SEC(60) * i;
-                for (unsigned c = 0; c < 3; c++)
-                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
-                                    US(1000000) * i, 0);
+                feed_cpus(f, t, i, 3);
                 for (unsigned u = 0; u < 4; u++)
                         feed_useact(f, t, users[u], 2, US(1000000) * i * (u + 1),
                                     US(500000) * i * (u + 1), 100 + u, 10 * i, 5 * i);
@@ -303,9 +308,7 @@ static void entries_follow_names_not_places(void **state)
         for (unsigned i = 0; i < 5; i++) {
                 uint64_t t = T0 + SEC(60) * i;
                 mark[i] = f->n;
-                for (unsigned c = 0; c < 3; c++)
-                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
-                                    US(1000000) * i, 0);
+                feed_cpus(f, t, i, 3);
                 feed_useact(f, t, "LINUX01", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
                 if (i < 3)
                         feed_useact(f, t, "LINUXB", 0, US(2000000) * i, US(1000000) * i, 100, 0, 0);
@@ -350,9 +353,7 @@ static void guest_keys_stay_when_vcpus_change(void **state)
         for (unsigned i = 0; i < 7; i++) {
                 uint64_t t = T0 + SEC(60) * i;
                 mark[i] = f->n;
-                for (unsigned c = 0; c < 2; c++)
-                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
-                                    US(1000000) * i, 0);
+                feed_cpus(f, t, i, 2);
                 feed_useact(f, t, "LINUX01", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
                 for (unsigned v = 0; i != 3 && v < (i < 3 ? 1u : 2u); v++)
                         feed_useact(f, t, "LINUXV", v, US(2000000) * i, US(1000000) * i, 100, 0, 0);
@@ -440,9 +441,7 @@ static void guest_sums_start_over(void **state)
         for (unsigned i = 0; i < IVALS; i++) {
                 uint64_t t = T0 + SEC(60) * i;
                 mark[i] = f->n;
-                for (unsigned c = 0; c < 2; c++)
-                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i,
-                                    US(1000000) * i, 0);
+                feed_cpus(f, t, i, 2);
                 feed_useact(f, t, "LINUXV", 0, US(1000000) * i, US(500000) * i, 100, 0, 0);
                 if (i < TWO)
                         feed_useact(f, t, "LINUXV", 1, US(3000000) * i, US(1500000) * i, 300, 0, 0);
