@@ -42,9 +42,9 @@ struct cp_ent {
         uint8_t bank;         /* which of val[] holds this interval's readings (CP_V) */
         bool src_ok;          /* src_* below all known */
         uint32_t id;          /* CPU, virtual CPU, device number or logical CPU address */
-        uint32_t have, phave; /* bit i: v[i] was in the record */
-        uint32_t down;        /* bit i: v[i] is a timer counting down */
-        uint32_t hint;        /* bit i: v[i] comes from a HINT field (needs its law) */
+        uint32_t have, phave; /* bit i: slot i was in the record (CP_V; phave: CP_PV) */
+        uint32_t down;        /* bit i: slot i is a timer counting down */
+        uint32_t hint;        /* bit i: slot i comes from a HINT field (needs its law) */
         uint32_t dok;         /* bit i: d[i] is this interval's delta */
         uint64_t tod, ptod;
         uint64_t kh; /* id and name hashed once for its metrics' keys; 0: not yet */
