@@ -22,6 +22,7 @@ keeps the run directories and recordings.  BENCH_IR=1 runs the zvm and null
 daemons under callgrind and prints instructions per value list instead of
 CPU: slower (about 50 times), but the same figure run after run; BENCH_IR=cache
 adds callgrind's simulated last-level cache misses per value list (slower again).
+BENCH_CPUS=LIST runs each collectd under taskset -c LIST (README.md).
 """
 import argparse
 import os
@@ -75,6 +76,8 @@ def prerequisites(top, build):
         "collectd types.db": CD_TYPES,
         "types.db": os.path.join(top, "types.db"),
     }
+    if os.environ.get("BENCH_CPUS") and not shutil.which("taskset"):
+        die("BENCH_CPUS needs taskset (apt-get install util-linux)")
     for name, path in need.items():
         if not os.path.exists(path):
             die("%s missing: %s (run make bench-plugin, which builds it)" % (name, path))
@@ -182,6 +185,10 @@ LoadPlugin logfile
             # bench_sink dumps the counts when the last value has arrived (dump 1).
             cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % d] + \
                 (["--cache-sim=yes"] + last_level() if self.ir == "cache" else []) + cmd
+        if os.environ.get("BENCH_CPUS"):
+            # One core for all of collectd's threads: the reader and the write thread then
+            # take turns instead of sharing the last-level cache while both run (README.md).
+            cmd = ["taskset", "-c", os.environ["BENCH_CPUS"]] + cmd
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         start = time.monotonic()
         timed_out = False
@@ -576,6 +583,10 @@ def main():
     if pace() != "0":
         print("(BENCH_PACE: both sources held to %s value lists ahead of the write thread: the "
               "zvm plugin by its ReplayQueue, the null plugin by MaxInFlight)" % pace())
+    if os.environ.get("BENCH_CPUS"):
+        print("(BENCH_CPUS: every collectd run pinned to CPU(s) %s with taskset: CPU without "
+              "the threads running in parallel, not comparable with an unpinned table)" %
+              os.environ["BENCH_CPUS"])
     if ir == "cache":
         print("(BENCH_IR=cache: last level simulated as %s, from sysfs)" %
               (" ".join(last_level()) or "callgrind's own guess: no cache in sysfs"))
