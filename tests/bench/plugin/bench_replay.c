@@ -9,6 +9,9 @@
  *   <Plugin bench_replay>
  *     File "PATH"          a file bench_sink wrote with Record
  *     MaxInFlight N        default 1000; 0 = no limit
+ *     Burst B              value lists between looks at the queue; default 4096
+ *     ResumeAt M           a wait ends at M queued or fewer; default N / 2
+ *     NapMicroseconds U    one nap of a wait; default 1000
  *   </Plugin>
  *
  * Nothing here decodes more than a memcpy per name, so the run measures
@@ -19,6 +22,13 @@
  * short queue also keeps bench_sink's interval marks where the work is.
  * When done it logs "bench_replay plugin: replayed: N value lists", the line
  * bench_sink's EndAfterLog waits for.
+ *
+ * The defaults pace as the zvm plugin's ReplayQueue does (plugin/zvm_pace.c:
+ * a look after each burst of at most STAGE_MAX, a wait down to half the
+ * limit, 1 ms naps), so that the two runs differ in what they dispatch
+ * from, not in how often the write thread is woken.  Burst 64, ResumeAt N
+ * and NapMicroseconds 100 are the finer pacing this plugin had before
+ * (BENCH_NULL_PACE=fine in run.py).
  */
 #include <collectd/core/daemon/collectd.h>
 #include <collectd/core/daemon/plugin.h>
@@ -41,6 +51,9 @@
 
 static char *path;
 static uint64_t max_inflight = 1000;
+static uint64_t burst = 4096;
+static uint64_t resume_at = UINT64_MAX; /* UINT64_MAX: max_inflight / 2 */
+static uint64_t nap_us = 1000;
 static uint64_t (*sink_count)(void);
 static pthread_t tid;
 static bool running;
@@ -71,8 +84,12 @@ static const uint8_t *map_file(size_t *size)
 
 static void wait_for_sink(uint64_t dispatched)
 {
-        while (!atomic_load(&stop) && dispatched - sink_count() > max_inflight)
-                nanosleep(&(struct timespec){0, 100000}, NULL);
+        if (dispatched - sink_count() <= max_inflight)
+                return;
+        uint64_t resume = resume_at == UINT64_MAX ? max_inflight / 2 : resume_at;
+        struct timespec nap = {(time_t)(nap_us / 1000000), (long)(nap_us % 1000000) * 1000};
+        while (!atomic_load(&stop) && dispatched - sink_count() > resume)
+                nanosleep(&nap, NULL);
 }
 
 static void *replay(void *arg)
@@ -97,7 +114,7 @@ static void *replay(void *arg)
                 off += len;
                 if (plugin_dispatch_values(&vl) != 0)
                         refused++;
-                if (++n % 64 == 0 && limit)
+                if (++n % burst == 0 && limit)
                         wait_for_sink(n);
         }
         munmap((void *)p, size);
@@ -108,6 +125,16 @@ static void *replay(void *arg)
                 INFO(REPLAY " plugin: replayed: %llu value lists (%llu not queued) from %s",
                      (unsigned long long)n, (unsigned long long)refused, path);
         return NULL;
+}
+
+/* c is option key with one number of at least min: into *out, true. */
+static bool number(const oconfig_item_t *c, const char *key, double min, uint64_t *out)
+{
+        if (strcasecmp(c->key, key) != 0 || c->values_num != 1 ||
+            c->values[0].type != OCONFIG_TYPE_NUMBER || c->values[0].value.number < min)
+                return false;
+        *out = (uint64_t)c->values[0].value.number;
+        return true;
 }
 
 static int replay_config(oconfig_item_t *ci)
@@ -123,6 +150,9 @@ static int replay_config(oconfig_item_t *ci)
                            c->values[0].type == OCONFIG_TYPE_NUMBER &&
                            c->values[0].value.number >= 0) {
                         max_inflight = (uint64_t)c->values[0].value.number;
+                } else if (number(c, "Burst", 1, &burst) || number(c, "ResumeAt", 0, &resume_at) ||
+                           number(c, "NapMicroseconds", 1, &nap_us)) {
+                        continue;
                 } else {
                         ERROR(REPLAY " plugin: unknown or malformed option %s", c->key);
                         return -1;

@@ -157,11 +157,20 @@ LoadPlugin logfile
 </Plugin>""".format(mw=mw, d=d, pace=pace())
 
     def null_source(self, rec):
+        # BENCH_NULL_PACE: "zvm" (the default) paces as the zvm plugin's ReplayQueue
+        # does; "fine" is the pacing of earlier tables (a look every 64 value lists,
+        # 100 us naps, no hysteresis).
+        n = os.environ.get("BENCH_NULL_INFLIGHT") or pace()
+        fine = null_pace() == "fine"
         return """LoadPlugin bench_replay
 <Plugin bench_replay>
   File "{rec}"
   MaxInFlight {n}
-</Plugin>""".format(rec=rec, n=os.environ.get("BENCH_NULL_INFLIGHT") or pace())
+  Burst {b}
+  ResumeAt {r}
+  NapMicroseconds {u}
+</Plugin>""".format(rec=rec, n=n, b=64 if fine else 4096, r=n if fine else int(n) // 2,
+                    u=100 if fine else 1000)
 
     def run(self, name, source_fn, done_texts, record=None, expect=0):
         """One collectd run; returns the result dict (done=0 if it timed out)."""
@@ -505,6 +514,11 @@ def last_level():
     return ["--LL=%d,%d,%d" % best[1:]] if best else []
 
 
+def null_pace():
+    """BENCH_NULL_PACE: how the null plugin paces itself, "zvm" (default) or "fine"."""
+    return os.environ.get("BENCH_NULL_PACE") or "zvm"
+
+
 def pace():
     """BENCH_PACE: how far ahead of collectd's write thread both sources may run (0: no limit)."""
     return str(int(os.environ.get("BENCH_PACE") or "0"))
@@ -525,9 +539,11 @@ def main():
         timeout = float(env("BENCH_TIMEOUT", "1800"))
         wthreads = int(env("BENCH_WRITE_THREADS", "1"))
         pace()
+        if null_pace() not in ("zvm", "fine"):
+            raise ValueError
     except ValueError:
         die("BENCH_SIZES, BENCH_INTERVALS, BENCH_REPEAT, BENCH_TIMEOUT, BENCH_WRITE_THREADS and "
-            "BENCH_PACE take numbers")
+            "BENCH_PACE take numbers; BENCH_NULL_PACE takes zvm or fine")
     if not sizes or min(sizes) < 20:
         die("BENCH_SIZES needs guest counts of at least 20")
     if len(set(sizes)) != len(sizes):
@@ -582,7 +598,9 @@ def main():
           "copies malloc keeps in pieces; WriteThreads %d)" % wthreads)
     if pace() != "0":
         print("(BENCH_PACE: both sources held to %s value lists ahead of the write thread: the "
-              "zvm plugin by its ReplayQueue, the null plugin by MaxInFlight)" % pace())
+              "zvm plugin by its ReplayQueue, the null plugin by MaxInFlight, paced %s)" % (
+                  pace(), "finely (BENCH_NULL_PACE=fine: every 64, no hysteresis)"
+                  if null_pace() == "fine" else "as the zvm plugin is"))
     if os.environ.get("BENCH_CPUS"):
         print("(BENCH_CPUS: every collectd run pinned to CPU(s) %s with taskset: CPU without "
               "the threads running in parallel, not comparable with an unpinned table)" %
