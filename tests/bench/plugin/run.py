@@ -23,6 +23,8 @@ daemons under callgrind and prints instructions per value list instead of
 CPU: slower (about 50 times), but the same figure run after run; BENCH_IR=cache
 adds callgrind's simulated last-level cache misses per value list (slower again).
 BENCH_CPUS=LIST runs each collectd under taskset -c LIST (README.md).
+BENCH_NULL_PACE=fine paces the null plugin as before November 25, 2026 (default
+zvm: as the zvm plugin paces itself).
 """
 import argparse
 import os
@@ -160,7 +162,7 @@ LoadPlugin logfile
         # BENCH_NULL_PACE: "zvm" (the default) paces as the zvm plugin's ReplayQueue
         # does; "fine" is the pacing of earlier tables (a look every 64 value lists,
         # 100 us naps, no hysteresis).
-        n = os.environ.get("BENCH_NULL_INFLIGHT") or pace()
+        n = str(int(os.environ.get("BENCH_NULL_INFLIGHT") or pace()))
         fine = null_pace() == "fine"
         return """LoadPlugin bench_replay
 <Plugin bench_replay>
@@ -539,11 +541,12 @@ def main():
         timeout = float(env("BENCH_TIMEOUT", "1800"))
         wthreads = int(env("BENCH_WRITE_THREADS", "1"))
         pace()
+        int(env("BENCH_NULL_INFLIGHT") or "0")
         if null_pace() not in ("zvm", "fine"):
             raise ValueError
     except ValueError:
-        die("BENCH_SIZES, BENCH_INTERVALS, BENCH_REPEAT, BENCH_TIMEOUT, BENCH_WRITE_THREADS and "
-            "BENCH_PACE take numbers; BENCH_NULL_PACE takes zvm or fine")
+        die("BENCH_SIZES, BENCH_INTERVALS, BENCH_REPEAT, BENCH_TIMEOUT, BENCH_WRITE_THREADS, "
+            "BENCH_PACE and BENCH_NULL_INFLIGHT take numbers; BENCH_NULL_PACE takes zvm or fine")
     if not sizes or min(sizes) < 20:
         die("BENCH_SIZES needs guest counts of at least 20")
     if len(set(sizes)) != len(sizes):
