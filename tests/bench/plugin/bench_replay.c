@@ -146,11 +146,8 @@ static int replay_config(oconfig_item_t *ci)
                         free(path);
                         if (!(path = strdup(c->values[0].value.string)))
                                 return -1;
-                } else if (strcasecmp(c->key, "MaxInFlight") == 0 && c->values_num == 1 &&
-                           c->values[0].type == OCONFIG_TYPE_NUMBER &&
-                           c->values[0].value.number >= 0) {
-                        max_inflight = (uint64_t)c->values[0].value.number;
-                } else if (number(c, "Burst", 1, &burst) || number(c, "ResumeAt", 0, &resume_at) ||
+                } else if (number(c, "MaxInFlight", 0, &max_inflight) ||
+                           number(c, "Burst", 1, &burst) || number(c, "ResumeAt", 0, &resume_at) ||
                            number(c, "NapMicroseconds", 1, &nap_us)) {
                         continue;
                 } else {
