@@ -7,7 +7,6 @@
 #define T0   VEC_TOD_2026
 #define PRB0 UINT64_C(0x7FFFFFFF00000000)
 
-/* Over 60 s: user +30 s, system +6 s, emulation (counting down) -24 s. */
 /* n CPUs at interval i (60 s apart): 10 s user, 1 s system and 1 s emulation an interval each. */
 static void feed_cpus(struct feed *f, uint64_t t, unsigned i, unsigned n)
 {
@@ -15,6 +14,7 @@ static void feed_cpus(struct feed *f, uint64_t t, unsigned i, unsigned n)
                 feed_sytprp(f, t, c, PRB0 - US(1000000) * i, US(10000000) * i, US(1000000) * i, 0);
 }
 
+/* Over 60 s: user +30 s, system +6 s, emulation (counting down) -24 s. */
 static void cpu_percentages(void **state)
 {
         (void)state;
