@@ -95,29 +95,54 @@ size_t zl_searches(void)
         return searches;
 }
 
-static const struct zl_layout *find(int domain, int record, const char *id, size_t len,
-                                    const char *reading)
+/*
+ * The best layout for (domain, record or id, len, reading), and the lengths
+ * [*lo, *hi) for which it stays the best: from the longest min_len that len
+ * reaches to the next min_len above len.  No candidate starts in between,
+ * so every length there sees the same candidates.
+ */
+static const struct zl_layout *find_range(int domain, int record, const char *id, size_t len,
+                                          const char *reading, size_t *lo, size_t *hi)
 {
         searches++;
         const struct zl_layout *best = NULL;
         bool best_loaded = false;
+        size_t next = SIZE_MAX;
 #define MATCH(l)                                                                                   \
         ((id ? (l)->id && strcmp((l)->id, id) == 0                                                 \
              : (l)->domain == domain && (l)->record == record) &&                                  \
          (!(l)->reading || same((l)->reading, reading)))
+#define NEXT(l) (next = (l)->min_len > len && (l)->min_len < next ? (l)->min_len : next)
         for (size_t t = 0; zl_builtin[t]; t++)
                 for (size_t i = 0; i < zl_builtin[t]->n; i++) {
                         const struct zl_layout *l = &zl_builtin[t]->l[i];
-                        if (MATCH(l) && better(l, false, best, best_loaded, len))
+                        if (!MATCH(l))
+                                continue;
+                        NEXT(l);
+                        if (better(l, false, best, best_loaded, len))
                                 best = l;
                 }
-        for (size_t i = 0; i < nloaded; i++)
-                if (MATCH(loaded[i]) && better(loaded[i], true, best, best_loaded, len)) {
+        for (size_t i = 0; i < nloaded; i++) {
+                if (!MATCH(loaded[i]))
+                        continue;
+                NEXT(loaded[i]);
+                if (better(loaded[i], true, best, best_loaded, len)) {
                         best = loaded[i];
                         best_loaded = true;
                 }
+        }
+#undef NEXT
 #undef MATCH
+        *lo = best ? best->min_len : 0;
+        *hi = next;
         return best;
+}
+
+static const struct zl_layout *find(int domain, int record, const char *id, size_t len,
+                                    const char *reading)
+{
+        size_t lo, hi;
+        return find_range(domain, record, id, len, reading, &lo, &hi);
 }
 
 static bool cp_hit(const struct cp_slot *c, int domain, int record, size_t rec_len,
@@ -127,11 +152,34 @@ static bool cp_hit(const struct cp_slot *c, int domain, int record, size_t rec_l
                same(c->reading, reading);
 }
 
-/* Two ways a set (zh_set2), as zl_find's: record kinds come in turn, record after record. */
-const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
-                                           const char *reading)
+/*
+ * The default reading of a CP record, asked for every record a dump or a
+ * bench reads: one slot per (domain, record), holding the answer with the
+ * lengths it holds for (find_range).  A kind's records differ in length
+ * (APPLDATA, an older level's), and a slot keyed by length too missed a
+ * third of them.  Kinds outside the table go to the two-way cache.
+ */
+#define KIND_DOMAINS 16
+#define KIND_RECORDS 64
+struct kind_slot {
+        size_t gen, lo, hi;
+        const struct zl_layout *l;
+};
+static _Thread_local struct kind_slot kinds[KIND_DOMAINS][KIND_RECORDS];
+
+/* A kind in kinds[] seen for the first time, or at a length its slot does not cover. */
+static __attribute__((noinline)) const struct zl_layout *
+find_kind(struct kind_slot *k, int domain, int record, size_t rec_len, size_t gen)
 {
-        size_t gen = cache_gen + nloaded; /* registering bumps nloaded */
+        k->l = find_range(domain, record, NULL, rec_len, NULL, &k->lo, &k->hi);
+        k->gen = gen;
+        return k->l;
+}
+
+/* Two ways a set (zh_set2), as zl_find's: record kinds come in turn, record after record. */
+static __attribute__((noinline)) const struct zl_layout *
+find_cached(int domain, int record, size_t rec_len, const char *reading, size_t gen)
+{
         uint64_t k = (uint64_t)(unsigned)domain << 48 ^ (uint64_t)(unsigned)record << 32 ^
                      (uint64_t)rec_len ^ (reading ? (uint64_t)(unsigned char)reading[0] << 24 : 0);
         size_t h = zh_set2(k, CACHE_BITS);
@@ -144,6 +192,19 @@ const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_le
         cache[zh_way_fill(cache_last, h)] =
             (struct cp_slot){domain, record, rec_len, gen, reading, l};
         return l;
+}
+
+/* The slow ways out of line: a hit in kinds[] is a few loads and compares. */
+const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
+                                           const char *reading)
+{
+        size_t gen = cache_gen + nloaded; /* registering bumps nloaded */
+        if (reading || (unsigned)domain >= KIND_DOMAINS || (unsigned)record >= KIND_RECORDS)
+                return find_cached(domain, record, rec_len, reading, gen);
+        struct kind_slot *k = &kinds[domain][record];
+        if (k->gen == gen && rec_len - k->lo < k->hi - k->lo)
+                return k->l;
+        return find_kind(k, domain, record, rec_len, gen);
 }
 
 const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)

@@ -61,6 +61,45 @@ static void selection_by_length(void **state)
 }
 
 /*
+ * A kind of record below domain 16 and record 64 is remembered with the
+ * lengths its answer holds for: within them no search, outside them
+ * (shorter than the layout found, or reaching a longer one) a new search
+ * and the right layout, and a layout registered since wins at once.
+ */
+static const struct zl_layout k_old = {"D9R7", "TSTKIND", 9, 7, 36, "old", "test", f_old, 4};
+static const struct zl_layout k_new = {"D9R7", "TSTKIND", 9, 7, 52, "new", "test", f_new, 6};
+static const struct zl_layout k_mid = {"D9R7", "TSTKIND", 9, 7, 44, "mid", "test", f_new, 3};
+
+static void selection_by_length_per_kind(void **state)
+{
+        (void)state;
+        assert_true(zl_register(&k_old));
+        assert_true(zl_register(&k_new));
+        assert_ptr_equal(zl_find_cp(9, 7, 100), &k_new);
+        assert_ptr_equal(zl_find_cp(9, 7, 40), &k_old); /* below the remembered 52 */
+        assert_null(zl_find_cp(9, 7, 35));              /* below the remembered 36 */
+        assert_ptr_equal(zl_find_cp(9, 7, 36), &k_old);
+        size_t before = zl_searches();
+        for (size_t n = 36; n < 52; n++)
+                assert_ptr_equal(zl_find_cp(9, 7, n), &k_old);
+        assert_int_equal(zl_searches(), before);
+        assert_ptr_equal(zl_find_cp(9, 7, 52), &k_new); /* reaches the next layout */
+        before = zl_searches();
+        assert_ptr_equal(zl_find_cp(9, 7, 4000), &k_new);
+        assert_int_equal(zl_searches(), before);
+        /* a layout between the two, registered later (a LayoutFile) */
+        assert_true(zl_register(&k_mid));
+        assert_ptr_equal(zl_find_cp(9, 7, 45), &k_mid);
+        assert_ptr_equal(zl_find_cp(9, 7, 43), &k_old);
+        assert_ptr_equal(zl_find_cp(9, 7, 51), &k_mid);
+        assert_ptr_equal(zl_find_cp(9, 7, 60), &k_new);
+        /* a kind with no layout at all, and the next kind untouched by these */
+        assert_null(zl_find_cp(9, 8, 10));
+        assert_null(zl_find_cp(9, 8, 100000));
+        assert_ptr_equal(zl_find_cp(9, 99, 52), &l_new);
+}
+
+/*
  * Two keys asked for in turn, as a module asks for two layouts record after
  * record, stay cached wherever they fall in the caches (zl_find, zl_find_cp,
  * zl_field): after the first lookup of each, no search.  The keys are drawn
@@ -500,6 +539,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test_setup_teardown(selection_by_length, setup, teardown),
+            cmocka_unit_test_setup_teardown(selection_by_length_per_kind, setup, teardown),
             cmocka_unit_test_setup_teardown(field_access, setup, teardown),
             cmocka_unit_test_setup_teardown(lookups_in_turn_stay_cached, setup, teardown),
             cmocka_unit_test_setup_teardown(foreach_skips_reserved, setup, teardown),
