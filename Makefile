@@ -22,6 +22,9 @@ DESTDIR  ?=
 RUN      ?=
 SAN      ?=
 FUZZ_SECONDS ?= 30
+# Jobs for the builds the check groups make in their own directories (sanitizer,
+# clang, s390x): CI's machine has two cores.  The groups themselves run in turn.
+BUILD_JOBS ?= 2
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-missing-field-initializers

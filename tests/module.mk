@@ -16,32 +16,34 @@ $(BUILD)/tests/%: tests/unit/%.c $(DEC_LIB) $(wildcard tests/unit/*.h)
 unit-tests: $(UNIT_BINS)
 
 # Tests find their data through ZVM_TESTDATA; the working directory is the tree top.
+# Run UNIT_JOBS at a time (scripts/run-tests.sh), built BUILD_JOBS at a time: CI's
+# machine has two cores, and one at a time left one idle through four builds and four
+# runs of every test.
+UNIT_JOBS ?= 2
 run-unit: unit-tests
-	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; ZVM_TESTDATA=tests/data $(RUN) $$t; done
+	@RUN="$(RUN)" scripts/run-tests.sh $(UNIT_JOBS) $(UNIT_BINS)
 
 check-unit:
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 run-unit
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/asan SAN=1 run-unit
 
 check-valgrind:
-	@$(MAKE) --no-print-directory BUILD=build/plain unit-tests
-	@set -e; for t in $(patsubst $(BUILD)/%,build/plain/%,$(UNIT_BINS)); do \
-		echo "== valgrind $$t"; \
-		ZVM_TESTDATA=tests/data valgrind -q --error-exitcode=99 --leak-check=full \
-			--errors-for-leak-kinds=definite,possible $$t; done
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/plain unit-tests
+	@RUN="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible" \
+		scripts/run-tests.sh $(UNIT_JOBS) $(patsubst $(BUILD)/%,build/plain/%,$(UNIT_BINS))
 
 check-s390x:
 	@command -v s390x-linux-gnu-gcc >/dev/null || { echo "check-s390x: s390x-linux-gnu-gcc missing (make deps)"; exit 1; }
 	@command -v qemu-s390x >/dev/null || { echo "check-s390x: qemu-s390x missing (make deps)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=build/s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
-		RUN="qemu-s390x -L /" run-unit
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/s390x CC=s390x-linux-gnu-gcc \
+		AR=s390x-linux-gnu-ar RUN="qemu-s390x -L /" run-unit
 
 # Both compilers must accept the whole tree with -Werror.  The unit tests also run
 # under clang's ASan + UBSan, which check what gcc's do not (NULL + 0, for one).
 check-clang:
-	@$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) all unit-tests
-	@$(MAKE) --no-print-directory BUILD=build/clang-san CC=$(CLANG) SAN=1 run-unit
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/clang CC=$(CLANG) all unit-tests
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/clang-san CC=$(CLANG) SAN=1 run-unit
 	@# -O3 (as a distribution's CFLAGS may ask) inlines deeper and warns of more
-	@$(MAKE) --no-print-directory -j2 BUILD=build/gcc-o3 OPT="-O3 -g" all
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/gcc-o3 OPT="-O3 -g" all
 
 CHECK_TARGETS += check-unit check-valgrind check-s390x check-clang
 

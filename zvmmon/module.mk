@@ -38,7 +38,7 @@ $(ZVMMON_GEN): tests/e2e/zvmmon/gen_d10.c $(wildcard tests/unit/*.h)
 # twice at once (check-unit uses build/asan, check-s390x build/s390x).
 .PHONY: check-zvmmon run-zvmmon-e2e
 check-zvmmon:
-	@$(MAKE) --no-print-directory BUILD=build/zvmmon-asan SAN=1 run-zvmmon-e2e
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/zvmmon-asan SAN=1 run-zvmmon-e2e
 
 run-zvmmon-e2e: $(ZVMMON) $(ZVMMON_GEN)
 	tests/e2e/zvmmon/run.sh $(ZVMMON) $(ZVMMON_GEN) $(BUILD)/e2e/zvmmon
@@ -48,7 +48,7 @@ CHECK_TARGETS += check-zvmmon
 .PHONY: check-zvmmon-s390x
 check-zvmmon-s390x:
 	@command -v qemu-s390x >/dev/null || { echo "check-zvmmon-s390x: qemu-s390x missing (make deps)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=build/zvmmon-s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar CURSES=0 \
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/zvmmon-s390x CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar CURSES=0 \
 		build/zvmmon-s390x/zvmmon/zvmmon
 	@$(MAKE) --no-print-directory BUILD=build build/e2e/gen_d10
 	@printf '#!/bin/sh\nexec qemu-s390x -L / %s "$$@"\n' "$(CURDIR)/build/zvmmon-s390x/zvmmon/zvmmon" \

@@ -56,7 +56,7 @@ check-sim: $(SIM_BIN) $(SIM_E2E)
 	@echo "== check-sim: monwriter client (errno cases, buffers, domain 10 records)"
 	@$(BUILD)/tests/e2e/monwriter_client $(SIM_BIN)
 	@echo "== check-sim: both clients against an ASan+UBSan build of zvmsim"
-	@$(MAKE) --no-print-directory BUILD=build/asan-sim SAN=1 build/asan-sim/zvmsim >/dev/null
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/asan-sim SAN=1 build/asan-sim/zvmsim >/dev/null
 	@$(BUILD)/tests/e2e/monreader_client build/asan-sim/zvmsim
 	@$(BUILD)/tests/e2e/monwriter_client build/asan-sim/zvmsim
 	@echo "== check-sim: decoder and metric laws, 3600 x 1 s intervals, 16 CPUs, 500 guests, 100 Linux, 200 devices"

@@ -13,7 +13,7 @@ check-s390x-daemon: $(BUILD)/zvm.so $(BUILD)/zvmsim
 	@command -v s390x-linux-gnu-gcc >/dev/null || { echo "check-s390x-daemon: s390x-linux-gnu-gcc missing (make deps)"; exit 1; }
 	@command -v qemu-s390x >/dev/null || { echo "check-s390x-daemon: qemu-s390x missing (make deps installs qemu-user)"; exit 1; }
 	@[ -x $(S390X_CD_ROOT)/usr/sbin/collectd ] || { echo "check-s390x-daemon: $(S390X_CD_ROOT)/usr/sbin/collectd missing (make deps unpacks collectd-core:s390x there)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=$(S390X_CD_BUILD) CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=$(S390X_CD_BUILD) CC=s390x-linux-gnu-gcc AR=s390x-linux-gnu-ar \
 		$(S390X_CD_BUILD)/zvm.so $(S390X_CD_BUILD)/write_zvm.so
 	tests/e2e/s390x/run.sh . $(BUILD) $(S390X_CD_BUILD) $(S390X_CD_ROOT)
 CHECK_TARGETS += check-s390x-daemon

@@ -6,7 +6,7 @@
 .PHONY: check-zvmmon-top
 check-zvmmon-top:
 	@command -v tmux >/dev/null || { echo "check-zvmmon-top: tmux missing (make deps)"; exit 1; }
-	@$(MAKE) --no-print-directory BUILD=build/top-asan SAN=1 build/top-asan/zvmmon/zvmmon
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build/top-asan SAN=1 build/top-asan/zvmmon/zvmmon
 	@$(MAKE) --no-print-directory $(BUILD)/zvmsim
 	tests/e2e/top/run.sh build/top-asan/zvmmon/zvmmon $(BUILD)/zvmsim build/top-asan/e2e/top
 CHECK_TARGETS += check-zvmmon-top
