@@ -159,20 +159,17 @@ LoadPlugin logfile
 </Plugin>""".format(mw=mw, d=d, pace=pace())
 
     def null_source(self, rec):
-        # BENCH_NULL_PACE: "zvm" (the default) paces as the zvm plugin's ReplayQueue
-        # does; "fine" is the pacing of earlier tables (a look every 64 value lists,
-        # 100 us naps, no hysteresis).
+        # BENCH_NULL_PACE: "zvm" (the default) leaves bench_replay's own defaults, which
+        # pace as the zvm plugin's ReplayQueue does; "fine" is the pacing of earlier
+        # tables (a look every 64 value lists, 100 us naps, no hysteresis).
         n = str(int(os.environ.get("BENCH_NULL_INFLIGHT") or pace()))
-        fine = null_pace() == "fine"
+        fine = ("\n  Burst 64\n  ResumeAt %s\n  NapMicroseconds 100" % n
+                if null_pace() == "fine" else "")
         return """LoadPlugin bench_replay
 <Plugin bench_replay>
   File "{rec}"
-  MaxInFlight {n}
-  Burst {b}
-  ResumeAt {r}
-  NapMicroseconds {u}
-</Plugin>""".format(rec=rec, n=n, b=64 if fine else 4096, r=n if fine else int(n) // 2,
-                    u=100 if fine else 1000)
+  MaxInFlight {n}{fine}
+</Plugin>""".format(rec=rec, n=n, fine=fine)
 
     def run(self, name, source_fn, done_texts, record=None, expect=0):
         """One collectd run; returns the result dict (done=0 if it timed out)."""
