@@ -79,6 +79,7 @@ static void j_destroy(void *c)
 
 bool zd_sink_json(struct zd_sink *s, FILE *out)
 {
+        *s = (struct zd_sink){0}; /* defined when false too */
         struct jsink *j = calloc(1, sizeof(*j));
         if (!j)
                 return false;

@@ -139,6 +139,7 @@ static void t_destroy(void *c)
 
 bool zd_sink_text(struct zd_sink *s, FILE *out)
 {
+        *s = (struct zd_sink){0}; /* defined when false too */
         struct tsink *t = calloc(1, sizeof(*t));
         if (!t)
                 return false;

@@ -4,6 +4,8 @@
 enum zd_err_kind zd_hdr_parse(zd_view v, struct zd_hdr *h)
 {
         uint8_t rsv;
+        /* Every field defined on every return: a caller's error message shows them. */
+        *h = (struct zd_hdr){0};
         if (!zd_u16(v, 0, &h->len))
                 return ZD_E_HDR_SHORT;
         if (h->len < ZD_HDR_LEN || !zd_view_has(v, 0, ZD_HDR_LEN))

@@ -56,7 +56,8 @@ size_t zd_decode_dataset(struct zd_decoder *d, zd_view set, uint64_t set_index, 
                         len = present;
                 }
                 zd_view recs;
-                (void)zd_view_sub(set, off + ZD_MCE_LEN, len, &recs);
+                if (!zd_view_sub(set, off + ZD_MCE_LEN, len, &recs))
+                        break; /* len was cut to what is present above: not reached */
                 struct zd_pos base = pos;
                 base.offset = offset + off + ZD_MCE_LEN;
                 delivered +=

@@ -3,6 +3,7 @@
 
 enum zd_err_kind zd_mce_parse(zd_view v, struct zd_mce *m)
 {
+        *m = (struct zd_mce){0}; /* defined on every return, as zd_hdr_parse's header */
         if (!zd_view_has(v, 0, ZD_MCE_LEN))
                 return ZD_E_SET_SHORT;
         (void)zd_u8(v, 0, &m->type);

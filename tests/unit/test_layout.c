@@ -167,7 +167,7 @@ static void field_access(void **state)
         zd_view v = zd_view_make(r, sizeof(r));
         const struct zl_layout *l = zl_find_cp(9, 99, v.n);
         struct zl_value x;
-        uint64_t u;
+        uint64_t u = 0; /* zl_get_u64 leaves it as it is when false */
         assert_true(zl_get_u64(l, v, "T_CPUAD", &u));
         assert_int_equal(u, 3);
         assert_true(zl_get(l, v, "T_DELTA", &x));

@@ -21,9 +21,14 @@ static void header_validation(void **state)
         assert_int_equal(h.domain, 0);
         assert_int_equal(h.number, 2);
         assert_true(h.tod == VEC_TOD_2026);
-        /* length below 20 */
+        /* length below 20; h keeps nothing of the header parsed before it (the
+           walker's message shows its fields) */
         vec_hdr(r, 19, 0, 2, 0);
         assert_int_equal(zd_hdr_parse(zd_view_make(r, 40), &h), ZD_E_HDR_SHORT);
+        assert_int_equal(h.len, 19);
+        assert_int_equal(h.zeros, 0);
+        assert_int_equal(h.number, 0);
+        assert_true(h.tod == 0);
         /* zeros field not zero */
         vec_hdr(r, 40, 0, 2, 0);
         r[3] = 1;
