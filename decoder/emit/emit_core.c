@@ -4,12 +4,13 @@
  * strings (file system names, command lines) are passed on only as valid
  * UTF-8 without control characters; anything else becomes '?'.
  */
-#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit/emit.h"
 #include "layout/registry.h"
+#include "base/numtext.h"
 #include "base/tod.h"
 #include "payload/vm370/vm370.h"
 #include "payload/wzvm/wzvm_format.h"
@@ -108,16 +109,16 @@ static void kstr(struct zd_sink *s, const char *k, const char *v)
 
 static void ku(struct zd_sink *s, const char *k, uint64_t v)
 {
-        char b[24];
-        snprintf(b, sizeof(b), "%" PRIu64, v);
+        char b[ZD_DEC_MAX];
+        zd_dec_u64(b, v);
         s->key(s->ctx, k);
         s->num(s->ctx, b);
 }
 
 static void ks(struct zd_sink *s, const char *k, int64_t v)
 {
-        char b[24];
-        snprintf(b, sizeof(b), "%" PRId64, v);
+        char b[ZD_DEC_MAX];
+        zd_dec_i64(b, v);
         s->key(s->ctx, k);
         s->num(s->ctx, b);
 }
@@ -134,9 +135,7 @@ static void khex(struct zd_sink *s, const char *k, zd_view v, size_t max)
         char *h = malloc(2 * n + 1);
         if (!h)
                 return;
-        for (size_t i = 0; i < n; i++)
-                snprintf(h + 2 * i, 3, "%02X", v.p[i]);
-        h[2 * n] = '\0';
+        zd_hex_upper(h, v.p, n);
         kstr(s, k, h);
         free(h);
 }
@@ -144,7 +143,12 @@ static void khex(struct zd_sink *s, const char *k, zd_view v, size_t max)
 static void ktod(struct zd_sink *s, const char *k, const char *tk, uint64_t tod)
 {
         char b[40];
-        snprintf(b, sizeof(b), "0x%016" PRIX64, tod);
+        uint8_t be[8];
+        for (int i = 0; i < 8; i++)
+                be[i] = (uint8_t)(tod >> (56 - 8 * i));
+        b[0] = '0';
+        b[1] = 'x';
+        zd_hex_upper(b + 2, be, 8);
         kstr(s, k, b);
         /* TOD 0 is no time: a record of a monwriter file (CP stamps the time), a field
          * never filled; the TOD clock's epoch would read as 1900-01-01. */
@@ -174,11 +178,11 @@ static void value(struct zd_sink *s, const struct zl_value *v)
         case ZL_TIMER:
         case ZL_TIMERD:
                 if (v->raw.n <= 8) {
-                        char b[24];
+                        char b[ZD_DEC_MAX];
                         if (f->type == ZL_SINT)
-                                snprintf(b, sizeof(b), "%" PRId64, v->s);
+                                zd_dec_i64(b, v->s);
                         else
-                                snprintf(b, sizeof(b), "%" PRIu64, v->u);
+                                zd_dec_u64(b, v->u);
                         s->num(s->ctx, b);
                         return;
                 }
@@ -212,8 +216,7 @@ static void value(struct zd_sink *s, const struct zl_value *v)
                 s->str(s->ctx, "", 0);
                 return;
         }
-        for (size_t i = 0; i < n; i++)
-                snprintf(h + 2 * i, 3, "%02X", v->raw.p[i]);
+        zd_hex_upper(h, v->raw.p, n);
         s->str(s->ctx, h, 2 * n);
         free(h);
 }

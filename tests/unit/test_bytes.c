@@ -3,6 +3,7 @@
 #include "vec.h"
 
 #include "base/ebcdic.h"
+#include "base/numtext.h"
 #include "base/tod.h"
 #include "base/view.h"
 
@@ -298,6 +299,38 @@ static void tod_conversions(void **state)
         assert_true(zd_tod_to_iso8601(0, iso, sizeof(iso)));
         assert_string_equal(iso, "1900-01-01T00:00:00.000000Z");
         assert_false(zd_tod_to_iso8601(VEC_TOD_2026, iso, 10));
+        assert_false(zd_tod_to_iso8601(VEC_TOD_2026, iso, 27)); /* one short of the NUL */
+        /* the last microsecond of 2026: 1798761599.999999 s after the Unix epoch */
+        assert_true(zd_tod_to_iso8601(zd_unix_us_to_tod(INT64_C(1798761599999999)), iso, 28));
+        assert_string_equal(iso, "2026-12-31T23:59:59.999999Z");
+        /* the TOD clock's last value (Principles of Operation: it wraps in September 2042) */
+        assert_true(zd_tod_to_iso8601(UINT64_MAX, iso, sizeof(iso)));
+        assert_string_equal(iso, "2042-09-17T23:53:47.370495Z");
+}
+
+/* Integers and bytes as text (numtext.h), against what printf's %llu, %lld and %02X write. */
+static void numbers_as_text(void **state)
+{
+        (void)state;
+        char b[ZD_DEC_MAX];
+        assert_int_equal(zd_dec_u64(b, 0), 1);
+        assert_string_equal(b, "0");
+        assert_int_equal(zd_dec_u64(b, 10), 2);
+        assert_string_equal(b, "10");
+        assert_int_equal(zd_dec_u64(b, UINT64_MAX), 20);
+        assert_string_equal(b, "18446744073709551615");
+        assert_int_equal(zd_dec_i64(b, -1), 2);
+        assert_string_equal(b, "-1");
+        assert_int_equal(zd_dec_i64(b, INT64_MIN), 20);
+        assert_string_equal(b, "-9223372036854775808");
+        assert_int_equal(zd_dec_i64(b, INT64_MAX), 19);
+        assert_string_equal(b, "9223372036854775807");
+        char h[9];
+        static const uint8_t bytes[4] = {0x00, 0x9F, 0xA0, 0xFF};
+        zd_hex_upper(h, bytes, 4);
+        assert_string_equal(h, "009FA0FF");
+        zd_hex_upper(h, bytes, 0);
+        assert_string_equal(h, "");
 }
 
 static void cputimer_deltas(void **state)
@@ -325,6 +358,7 @@ int main(void)
             cmocka_unit_test(ebcdic_userids),
             cmocka_unit_test(ebcdic_codepages_differ),
             cmocka_unit_test(tod_conversions),
+            cmocka_unit_test(numbers_as_text),
             cmocka_unit_test(cputimer_deltas),
             cmocka_unit_test(view_uN_every_offset),
             cmocka_unit_test(ebcdic_every_byte),
