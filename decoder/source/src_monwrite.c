@@ -24,9 +24,7 @@ struct mw_state {
         size_t nent;
         uint32_t *pages;
         size_t npages, got;
-        uint8_t *img; /* npages page images, copied as they come */
-        /* The group's page images: img, or the caller's input itself (in_place) */
-        const uint8_t *images;
+        uint8_t *img; /* npages page images */
         bool in_group, in_garbage;
 };
 
@@ -126,7 +124,7 @@ static void decode_group(struct mw_state *s, bool truncated)
                         first_idx = 0;
                 }
                 const uint8_t *at =
-                    have ? s->images + first_idx * ZD_MW_BLOCK + (m->start & 0xFFF) : NULL;
+                    have ? s->img + first_idx * ZD_MW_BLOCK + (m->start & 0xFFF) : NULL;
                 d->st.mces++;
                 d->st.bytes += have;
                 struct zd_pos base = {
@@ -210,30 +208,6 @@ static void *mw_create(struct zd_decoder *d)
         return s;
 }
 
-/*
- * A group that has just begun, all of whose page images follow whole in
- * this input: decoded where they lie (records are valid only during the
- * callback), with no copy of most of the file's bytes.  A page image that
- * is a control record means a group cut short: the copying path reports
- * it.  Returns the bytes taken.
- */
-static size_t in_place(struct mw_state *s, zd_view b, size_t off)
-{
-        size_t need = s->npages * ZD_MW_BLOCK;
-        if (!s->in_group || s->got || !s->npages || b.n - off < need)
-                return 0;
-        struct zd_mce ent[ZD_MW_MAX_ENTRIES];
-        size_t n;
-        for (size_t i = 0; i < s->npages; i++)
-                if (parse_control(b.p + off + i * ZD_MW_BLOCK, ent, &n))
-                        return 0;
-        s->images = b.p + off;
-        s->got = s->npages;
-        s->blockno += s->npages;
-        decode_group(s, false);
-        return need;
-}
-
 static int mw_feed(void *st, zd_view b)
 {
         struct mw_state *s = st;
@@ -261,12 +235,10 @@ static int mw_feed(void *st, zd_view b)
                         if (!img)
                                 return -1;
                         s->img = img;
-                        s->images = img;
                 }
                 on_block(s, blk);
                 s->have = 0;
                 s->blockno++;
-                off += in_place(s, b, off);
         }
         return 0;
 }

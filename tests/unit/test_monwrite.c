@@ -191,57 +191,6 @@ static void any_chunk_size_is_the_same(void **state)
         }
 }
 
-/* How many records lay in the fed bytes themselves, and how many elsewhere (a copy). */
-struct where {
-        const uint8_t *lo, *hi;
-        size_t in, out;
-};
-
-static void on_where(void *ctx, const struct zd_record *r)
-{
-        struct where *w = ctx;
-        if (r->rec.p >= w->lo && r->rec.p + r->rec.n <= w->hi)
-                w->in++;
-        else
-                w->out++;
-}
-
-static struct where where(const uint8_t *p, size_t n, size_t chunk)
-{
-        struct where w = {p, p + n, 0, 0};
-        struct zd_handler h = {&w, on_where, NULL, NULL};
-        struct zd_stream *st = zd_stream_new(ZD_FMT_MONWRITE, &h);
-        assert_non_null(st);
-        for (size_t off = 0; off < n; off += chunk)
-                assert_int_equal(zd_stream_feed(st, p + off, n - off < chunk ? n - off : chunk), 0);
-        zd_stream_finish(st);
-        zd_stream_free(st);
-        return w;
-}
-
-/*
- * A group whose page images all come in one feed is decoded where they lie,
- * not copied first; one split across feeds, or cut short, is copied (and
- * gives the same records: any_chunk_size_is_the_same).
- */
-static void whole_groups_are_not_copied(void **state)
-{
-        (void)state;
-        static uint8_t grp[4 * BLK];
-        size_t g = one_group(grp);
-        memcpy(file, grp, g);
-        memcpy(file + g, grp, 2 * BLK); /* control + the first page image only */
-        struct where w = where(file, g, g);
-        assert_int_equal(w.in, 4);
-        assert_int_equal(w.out, 0);
-        w = where(file, g, 1000);
-        assert_int_equal(w.in, 0);
-        assert_int_equal(w.out, 4);
-        w = where(file, g + 2 * BLK, g + 2 * BLK); /* the group cut short: copied */
-        assert_int_equal(w.in, 4);
-        assert_int_equal(w.out, 2);
-}
-
 static void not_a_control_record(void **state)
 {
         (void)state;
@@ -269,7 +218,6 @@ int main(void)
             cmocka_unit_test(truncated_and_odd_size),
             cmocka_unit_test(group_cut_short_by_next_control),
             cmocka_unit_test(any_chunk_size_is_the_same),
-            cmocka_unit_test(whole_groups_are_not_copied),
             cmocka_unit_test(not_a_control_record),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
