@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/numtext.h"
 #include "metric/met_module.h"
 
 /*
@@ -97,12 +98,11 @@ static size_t put_digits(char *out, size_t outsz, size_t o, const char *d, size_
 
 size_t zm_put_dec(char *out, size_t outsz, size_t o, unsigned v)
 {
-        char d[10];
-        size_t n = 0;
-        do
-                d[n++] = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
-        return put_digits(out, outsz, o, d, n);
+        char d[ZD_DEC_MAX];
+        size_t n = zd_dec_u64(d, v);
+        for (size_t i = 0; i < n && o + 1 < outsz; i++)
+                out[o++] = d[i];
+        return o;
 }
 
 size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v)
