@@ -46,6 +46,17 @@ endif
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(LTO) $(SANFLAGS) -Idecoder -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LTO) $(EXTRA_LDFLAGS)
 
+# The flags a build directory was last built with, in a file that changes only
+# when they do.  Every rule that compiles depends on it (what links depends on
+# what was compiled), so a build with other flags (LTO=, OPT=, SAN=, another CC)
+# in the same directory remakes its objects instead of linking in the old ones.
+FLAGS_STAMP := $(BUILD)/flags
+FLAGS_NOW   := $(strip $(CC) | $(CFLAGS_ALL) | $(LDFLAGS_ALL))
+ifneq ($(FLAGS_NOW),$(strip $(file <$(FLAGS_STAMP))))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
 YAJL_CFLAGS := -I/usr/include/yajl
 YAJL_LIBS   := -lyajl
 CMOCKA_LIBS := -lcmocka

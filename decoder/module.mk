@@ -9,7 +9,7 @@ DEC_HDRS := $(sort $(shell find decoder -name "*.h" -o -name "*.def"))
 # -fPIC for zvm.so and write_zvm.so, which link the archive with its symbols
 # hidden (--exclude-libs): nothing can interpose a decoder function, so the
 # compiler may inline and call them directly as it would without -fPIC.
-$(BUILD)/decoder/%.o: decoder/%.c
+$(BUILD)/decoder/%.o: decoder/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -fPIC -fno-semantic-interposition -c -o $@ $<
 

@@ -21,7 +21,7 @@ $(CD_INCROOT)/collectd:
 	@mkdir -p $(CD_INCROOT)
 	ln -sfn $(COLLECTD_INC) $@
 
-$(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c | $(CD_INCROOT)/collectd
+$(BUILD)/plugin/zvm_%.o: plugin/zvm_%.c $(FLAGS_STAMP) | $(CD_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(COLLECTD_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
@@ -66,7 +66,7 @@ $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)
 
 # End-to-end tests in the real collectd daemon (tests/e2e/plugin/).
 E2E_GEN := $(BUILD)/tests/e2e_gen
-$(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h)
+$(E2E_GEN): tests/e2e/plugin/gen.c $(wildcard tests/unit/vec*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $<
 

@@ -11,7 +11,7 @@ WZVM_SRCS      := plugin/write_zvm.c $(WZVM_CORE_SRCS)
 WZVM_OBJS      := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(WZVM_SRCS))
 WZVM_SO        := $(BUILD)/write_zvm.so
 
-$(BUILD)/plugin/write_%.o: plugin/write_%.c | $(WZVM_INCROOT)/collectd
+$(BUILD)/plugin/write_%.o: plugin/write_%.c $(FLAGS_STAMP) | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 

@@ -57,3 +57,9 @@ check-format:
 		&& echo "check-format: every C file follows .clang-format, every layout table is laid out as a table"
 	@python3 scripts/check-function-length.py
 CHECK_TARGETS += check-format
+
+# A build directory remembers its flags: other flags remake its objects.
+.PHONY: check-build
+check-build:
+	@tests/build/flags.sh
+CHECK_TARGETS += check-build

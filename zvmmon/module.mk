@@ -12,7 +12,7 @@ endif
 ZVMMON_OBJS := $(patsubst zvmmon/%.c,$(BUILD)/zvmmon/%.o,$(ZVMMON_SRCS))
 ZVMMON      := $(BUILD)/zvmmon/zvmmon
 
-$(BUILD)/zvmmon/%.o: zvmmon/%.c
+$(BUILD)/zvmmon/%.o: zvmmon/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -Izvmmon -c -o $@ $<
 
@@ -29,7 +29,7 @@ INSTALL_TARGETS += install-zvmmon
 
 # End-to-end: zvmmon over captures built by a test-only generator.
 ZVMMON_GEN := $(BUILD)/e2e/gen_d10
-$(ZVMMON_GEN): tests/e2e/zvmmon/gen_d10.c $(wildcard tests/unit/*.h)
+$(ZVMMON_GEN): tests/e2e/zvmmon/gen_d10.c $(wildcard tests/unit/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LDFLAGS_ALL)
 

@@ -5,7 +5,7 @@ SIM_BIN  := $(BUILD)/zvmsim
 # The pure logic, for unit tests (no FUSE, no main).
 SIM_LIB_SRCS := $(filter-out zvmsim/main.c zvmsim/sim_fuse.c,$(SIM_SRCS))
 
-$(BUILD)/obj/zvmsim/%.o: zvmsim/%.c
+$(BUILD)/obj/zvmsim/%.o: zvmsim/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(FUSE_CFLAGS) -Izvmsim -c -o $@ $<
 

@@ -9,7 +9,7 @@ BENCHP_HDRS := tests/bench/plugin/bench_rec.h
 
 # The flags of plugin/module.mk: out-of-tree collectd plugins, only
 # module_register (and the sink's counter) exported.
-$(BENCHP_DIR)/%.o: tests/bench/plugin/%.c $(BENCHP_HDRS) | $(CD_INCROOT)/collectd
+$(BENCHP_DIR)/%.o: tests/bench/plugin/%.c $(BENCHP_HDRS) $(FLAGS_STAMP) | $(CD_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(COLLECTD_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
