@@ -295,25 +295,6 @@ static void emit_row(struct zm_engine *e, struct row *r, const struct source *sr
         }
 }
 
-/* A group published once (SYTSYP's sums): entry by entry, up to the first that gives them. */
-static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n,
-                       const struct source *src)
-{
-        for (size_t i = 0; i < src->n; i++) {
-                struct cp_ent *x = &src->e[i];
-                if (!x->cur)
-                        continue;
-                bool made = false;
-                for (size_t k = 0; k < n; k++) {
-                        struct row r;
-                        row_init(e, s, &m[k], &r);
-                        made |= one(e, (enum cp_calc)m[k].calc, &r, x, src->vals);
-                }
-                if (made)
-                        return;
-        }
-}
-
 /*
  * Entries per block.  The rows go over a block of entries at a time, not over
  * the whole table: collectd's cache finds a series in a tree of every series,
@@ -325,6 +306,31 @@ static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_
  */
 #define BLOCK    32
 #define MAX_ROWS 16 /* rows of a group made ready at once; a larger group goes in parts */
+
+/*
+ * A group published once (SYTSYP's sums): entry by entry, up to the first that gives them.
+ * The rows are made ready once, in parts of MAX_ROWS as group's are.
+ */
+static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n,
+                       const struct source *src)
+{
+        struct row r[MAX_ROWS];
+        for (size_t k0 = 0; k0 < n; k0 += MAX_ROWS) {
+                size_t nr = n - k0 < MAX_ROWS ? n - k0 : MAX_ROWS;
+                for (size_t k = 0; k < nr; k++)
+                        row_init(e, s, &m[k0 + k], &r[k]);
+                for (size_t i = 0; i < src->n; i++) {
+                        struct cp_ent *x = &src->e[i];
+                        if (!x->cur)
+                                continue;
+                        bool made = false;
+                        for (size_t k = 0; k < nr; k++)
+                                made |= one(e, (enum cp_calc)r[k].m->calc, &r[k], x, src->vals);
+                        if (made)
+                                break;
+                }
+        }
+}
 
 /* Rows m[0..n) share their kind and record. */
 static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
