@@ -15,19 +15,24 @@
  * either.  Never 0, so that an index can tell it has not drawn it yet.
  */
 static uint64_t secret;
+static uint64_t sip_key[2]; /* siphash.h's key: 128 bits, as its proof assumes */
 static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
 static atomic_bool secret_ready; /* set once secret is: pthread_once's call costs per value */
 
 static void secret_draw(void)
 {
-        uint64_t k = 0;
-        if (getrandom(&k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+        uint64_t k[3] = {0, 0, 0};
+        if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
                 struct timespec t;
                 clock_gettime(CLOCK_MONOTONIC, &t);
-                k = zh_u64((uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30,
-                           (uint64_t)(uintptr_t)&secret);
+                uint64_t c = (uint64_t)t.tv_nsec ^ (uint64_t)t.tv_sec << 30;
+                k[0] = zh_u64(c, (uint64_t)(uintptr_t)&secret);
+                k[1] = zh_u64(k[0], c);
+                k[2] = zh_u64(k[1], (uint64_t)(uintptr_t)&t);
         }
-        secret = k | 1;
+        secret = k[0] | 1;
+        sip_key[0] = k[1];
+        sip_key[1] = k[2];
         atomic_store_explicit(&secret_ready, true, memory_order_release);
 }
 
@@ -36,6 +41,13 @@ uint64_t zh_secret(void)
         if (!atomic_load_explicit(&secret_ready, memory_order_acquire))
                 pthread_once(&secret_once, secret_draw);
         return secret;
+}
+
+const uint64_t *zh_secret_sip(void)
+{
+        if (!atomic_load_explicit(&secret_ready, memory_order_acquire))
+                pthread_once(&secret_once, secret_draw);
+        return sip_key;
 }
 
 /* Counting costs a thread-local access per probe (a call, in a plugin): only on request. */

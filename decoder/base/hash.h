@@ -174,12 +174,18 @@ struct zh_index {
 
 /*
  * A random key of this process, drawn once, never 0: mixed into every
- * index's places, and the start of every hash over names or ids a guest
- * chooses (series ids in met_metric.c, identifiers and host names in the
- * plugin, product ids in the APPLDATA tracker), so that a guest cannot make
- * two of them collide.  Thread-safe.
+ * index's places, and the start of the hashes over names or ids a guest
+ * chooses whose tables confirm their keys (identifiers and host names in
+ * the plugin, product ids in the APPLDATA tracker), so that a guest cannot
+ * aim them at one place.  It does not stop a guest making two of them equal
+ * (zh_step passes a difference in a word's top bits on unmixed, to be
+ * cancelled by the next word's): those tables only probe longer for it.
+ * An id taken for its names without comparing them is SipHash under
+ * zh_secret_sip's 128-bit key instead (siphash.h).  Thread-safe.
  */
 uint64_t zh_secret(void);
+/* The process's SipHash key (two words), drawn with zh_secret. */
+const uint64_t *zh_secret_sip(void);
 
 /* Does the caller's entry at pos have the key being looked up? */
 typedef bool (*zh_eq_fn)(const void *ctx, size_t pos);
