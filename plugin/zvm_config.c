@@ -558,11 +558,17 @@ int zvm_config_finish(struct zvm_config *c)
         if (c->retry_max < c->retry_min)
                 c->retry_max = c->retry_min;
         if (c->guest_format) {
-                char probe[ZM_NAME_LEN * 2];
+                /*
+                 * Probed with a userid of CP's longest (8 characters) into a buffer
+                 * of the host field's own size, so that no guest's expansion can
+                 * fail at run time and fall back to its bare userid.
+                 */
+                char probe[DATA_MAX_NAME_LEN];
                 if (!zvm_guest_host(c, "LINUX001", probe, sizeof(probe))) {
                         ERROR(ZVM_PLUGIN " plugin: GuestHostFormat \"%s\" gives an empty or too "
-                                         "long host name",
-                              c->guest_format);
+                                         "long host name (at most %d characters with an "
+                                         "8-character userid)",
+                              c->guest_format, DATA_MAX_NAME_LEN - 1);
                         return -1;
                 }
         }

@@ -235,6 +235,8 @@ static const char *claim_refusal(const struct zvm_dispatch *d, const struct seri
 void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, char *out,
                         size_t outsz)
 {
+        /* The bare userid is a last resort only: zvm_config_finish refused every format that
+         * does not fit the host field for a userid of CP's longest. */
         if (!zvm_guest_host(d->cfg, x->guest, out, outsz))
                 zvm_strlcpy(out, x->guest, outsz);
 }

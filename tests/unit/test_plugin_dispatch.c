@@ -111,6 +111,33 @@ static void defaults_device_unless_files(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * GuestHostFormat is checked at startup at the size of collectd's host field
+ * with a userid of 8 characters: a format that expands to 128 characters
+ * would otherwise pass and every guest fall back to its bare userid.
+ */
+static void guest_host_format_fits_the_host_field(void **state)
+{
+        (void)state;
+        char fmt[DATA_MAX_NAME_LEN], h[DATA_MAX_NAME_LEN];
+        for (size_t literal = DATA_MAX_NAME_LEN - 9; literal <= DATA_MAX_NAME_LEN - 8; literal++) {
+                struct zvm_config c;
+                zvm_config_defaults(&c);
+                memset(fmt, 'a', literal);
+                snprintf(fmt + literal, sizeof(fmt) - literal, "%%u");
+                oconfig_item_t ci = item("GuestHostFormat", 1, fmt, NULL);
+                assert_int_equal(zvm_config_item(&c, &ci), 0);
+                cd_lastlog[0] = 0;
+                bool fits = literal + 8 < DATA_MAX_NAME_LEN;
+                assert_int_equal(zvm_config_finish(&c), fits ? 0 : -1);
+                if (fits)
+                        assert_true(zvm_guest_host(&c, "ABCDEFGH", h, sizeof(h)));
+                else
+                        assert_non_null(strstr(cd_lastlog, "GuestHostFormat"));
+                zvm_config_free(&c);
+        }
+}
+
 /* ReplayQueue and LiveQueue: 50,000 unless set; 0 turns pacing off; fractions, negatives and
  * words refused; each sets its own. */
 static void queue_options(void **state)
@@ -596,6 +623,7 @@ int main(void)
             cmocka_unit_test(recfilter_syntax),
             cmocka_unit_test(guest_host_naming),
             cmocka_unit_test(defaults_device_unless_files),
+            cmocka_unit_test(guest_host_format_fits_the_host_field),
             cmocka_unit_test(queue_options),
             cmocka_unit_test(guest_metric_host_time_interval),
             cmocka_unit_test(system_metric_host),
