@@ -30,7 +30,10 @@ static void report(const char *path, const struct zd_stream *s, const struct zvm
         struct zvm_stats *z = zvm_stats();
         z->sets += st->sets;
         z->bytes += st->bytes;
-        z->files_done++;
+        if (ok)
+                z->files_done++;
+        else if (!stopped)
+                z->files_failed++;
         z->replay_waits += pace->waits;
         if (pace->ahead_max > z->replay_ahead)
                 z->replay_ahead = pace->ahead_max;
@@ -65,13 +68,15 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
         if (!f) {
                 ERROR(ZVM_PLUGIN " plugin: File \"%s\": %s; nothing replayed", path,
                       strerror(errno));
+                zvm_stats_add(&zvm_stats()->files_failed, 1);
                 return false;
         }
         struct zd_handler h = zvm_pipe_handler(p);
         struct zd_stream *s = zd_stream_new(ZD_FMT_UNKNOWN, &h);
         uint8_t *buf = malloc(1u << 20);
         if (!s || !buf) {
-                ERROR(ZVM_PLUGIN " plugin: File \"%s\": out of memory", path);
+                ERROR(ZVM_PLUGIN " plugin: File \"%s\": out of memory; nothing replayed", path);
+                zvm_stats_add(&zvm_stats()->files_failed, 1);
                 zd_stream_free(s);
                 free(buf);
                 fclose(f);

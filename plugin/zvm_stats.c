@@ -76,6 +76,8 @@ void zvm_stats_submit(void)
         derive("total_events", "overflow", s.overflows);
         derive("total_events", "reconnects", s.reconnects);
         derive("total_events", "open_failures", s.open_failures);
+        derive("total_objects", "files", s.files_done);
+        derive("total_events", "file_failures", s.files_failed);
         derive("total_events", "replay_waits", s.replay_waits);
         gauge("queue_length", "replay_ahead", (double)s.replay_ahead);
         derive("total_events", "live_waits", s.live_waits);

@@ -11,6 +11,7 @@
 
 #include "cd_stubs.h"
 
+#include "source/source.h"
 #include "zvm.h"
 
 enum ev_kind { EV_DATA, EV_ZERO, EV_ERR, EV_SEVER };
@@ -405,6 +406,69 @@ static void live_sets_paced(void **state)
         assert_int_equal(zvm_stats()->live_waits, 1);
 }
 
+/* A capture file (zvmmon's format) of n of these sets, at a fresh path; or junk. */
+static void write_file(char *path, const struct set *sets, size_t n, bool junk)
+{
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *fp = fdopen(fd, "wb");
+        assert_non_null(fp);
+        uint8_t hdr[ZD_CAP_HDR_LEN], fh[ZD_CAP_FRAME_LEN];
+        if (junk) {
+                memset(hdr, 0x5a, sizeof(hdr));
+                for (int i = 0; i < 300; i++)
+                        fwrite(hdr, 1, sizeof(hdr), fp);
+        } else {
+                zd_capture_file_header(hdr);
+                fwrite(hdr, 1, sizeof(hdr), fp);
+        }
+        for (size_t i = 0; i < n; i++) {
+                zd_capture_frame_header(fh, (uint32_t)sets[i].n, 1795305600000000 + (int64_t)i, 0);
+                fwrite(fh, 1, sizeof(fh), fp);
+                fwrite(sets[i].b, 1, sets[i].n, fp);
+        }
+        fclose(fp);
+}
+
+/* The self-metric zvm-reader/TYPE-TINST of the last report, or -1. */
+static derive_t reported(const char *type, const char *tinst)
+{
+        for (size_t i = cd_nvl; i-- > 0;)
+                if (!strcmp(cd_vls[i].pinst, "reader") && !strcmp(cd_vls[i].type, type) &&
+                    !strcmp(cd_vls[i].tinst, tinst))
+                        return cd_vls[i].v[0].derive;
+        return -1;
+}
+
+/*
+ * File: a replay that reached the file's end is counted in
+ * total_objects-files; one that could not be opened, or was no monitor file,
+ * in total_events-file_failures, beside its message.
+ */
+static void replayed_and_failed_files_counted(void **state)
+{
+        struct fix *f = *state;
+        static const atomic_bool going = false;
+        struct set sets[2];
+        make_set(&sets[0], 1);
+        make_set(&sets[1], 2);
+        char good[] = "/tmp/zvm-replay-XXXXXX", junk[] = "/tmp/zvm-replay-XXXXXX";
+        write_file(good, sets, 2, false);
+        write_file(junk, NULL, 0, true);
+        assert_true(zvm_replay_file(&f->p, good, &going));
+        assert_non_null(strstr(cd_lastlog, "replayed: 2 data sets"));
+        assert_false(zvm_replay_file(&f->p, "/nonexistent/zvm.cap", &going));
+        assert_non_null(strstr(cd_lastlog, "/nonexistent/zvm.cap"));
+        assert_false(zvm_replay_file(&f->p, junk, &going));
+        assert_non_null(strstr(cd_lastlog, "not a readable monitor file"));
+        remove(good);
+        remove(junk);
+        assert_int_equal(octets(), 2);
+        zvm_stats_submit();
+        assert_int_equal(reported("total_objects", "files"), 1);
+        assert_int_equal(reported("total_events", "file_failures"), 2);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -420,6 +484,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(sever_mid_set_discards_and_reopens, setup, teardown),
             cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
             cmocka_unit_test_setup_teardown(live_sets_paced, setup, teardown),
+            cmocka_unit_test_setup_teardown(replayed_and_failed_files_counted, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
