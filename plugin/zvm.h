@@ -212,7 +212,8 @@ void zvm_reader_close(struct zvm_reader *r);
 int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
 
 /* ---- replay (zvm_replay.c) ---- */
-/* Replay one file through the pipe; false (logged) if it could not be read. */
+/* Replay one file through the pipe; false (logged) if it could not be read, or shutdown
+ * stopped it before its end. */
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
 
 double zvm_monotonic(void);

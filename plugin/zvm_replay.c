@@ -30,25 +30,30 @@ static void report(const char *path, const struct zd_stream *s, const struct zvm
         struct zvm_stats *z = zvm_stats();
         z->sets += st->sets;
         z->bytes += st->bytes;
-        if (ok)
-                z->files_done++;
-        else if (!stopped)
+        if (!ok)
                 z->files_failed++;
+        else if (!stopped)
+                z->files_done++;
         z->replay_waits += pace->waits;
         if (pace->ahead_max > z->replay_ahead)
                 z->replay_ahead = pace->ahead_max;
         zvm_stats_unlock();
-        if (ok)
+        if (!ok)
+                ERROR(ZVM_PLUGIN " plugin: File \"%s\": not a readable monitor file after %llu "
+                                 "data sets and %llu records",
+                      path, (unsigned long long)st->sets, (unsigned long long)st->records);
+        else if (stopped)
+                WARNING(ZVM_PLUGIN " plugin: File \"%s\" (%s): replay stopped by shutdown after "
+                                   "%llu data sets and %llu records; the rest was not replayed",
+                        path, format_name(zd_stream_format(s)), (unsigned long long)st->sets,
+                        (unsigned long long)st->records);
+        else
                 INFO(ZVM_PLUGIN " plugin: File \"%s\" (%s) replayed: %llu data sets, %llu records, "
                                 "%llu decode errors; waited %llu times for collectd's write "
                                 "threads, at most %llu value lists ahead of them",
                      path, format_name(zd_stream_format(s)), (unsigned long long)st->sets,
                      (unsigned long long)st->records, (unsigned long long)zd_stats_errors(st),
                      (unsigned long long)pace->waits, (unsigned long long)pace->ahead_max);
-        else
-                ERROR(ZVM_PLUGIN " plugin: File \"%s\": %s after %llu data sets and %llu records",
-                      path, stopped ? "replay stopped by shutdown" : "not a readable monitor file",
-                      (unsigned long long)st->sets, (unsigned long long)st->records);
 }
 
 struct paced {
@@ -60,6 +65,34 @@ static void pace_burst(void *ctx)
 {
         struct paced *x = ctx;
         zvm_pace_step(&x->pace, x->stop);
+}
+
+/*
+ * The file's bytes through the stream; false if they are no readable monitor
+ * data.  *stopped: shutdown ended it before the file's end (the stop flag is
+ * looked at between chunks only, so a flag set after the last one is no stop).
+ */
+static bool feed(struct zd_stream *s, struct zvm_pipe *p, FILE *f, uint8_t *buf, const char *path,
+                 const atomic_bool *stop, bool *stopped)
+{
+        *stopped = false;
+        for (;;) {
+                if (*stop) {
+                        *stopped = true;
+                        return true;
+                }
+                size_t got = fread(buf, 1, 1u << 20, f);
+                if (got == 0)
+                        break;
+                if (zd_stream_feed(s, buf, got) < 0)
+                        return false;
+                zvm_pipe_publish(p);
+        }
+        if (ferror(f)) {
+                ERROR(ZVM_PLUGIN " plugin: File \"%s\": read error: %s", path, strerror(errno));
+                return false;
+        }
+        return zd_stream_finish(s) >= 0;
 }
 
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop)
@@ -92,27 +125,14 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
         struct paced x = {.stop = stop};
         zvm_pace_init(&x.pace, p->cfg->replay_queue);
         zvm_dispatch_after_burst(p->disp, pace_burst, &x);
-        bool ok = true;
-        size_t got;
-        while (!*stop && (got = fread(buf, 1, 1u << 20, f)) > 0) {
-                if (zd_stream_feed(s, buf, got) < 0) {
-                        ok = false;
-                        break;
-                }
-                zvm_pipe_publish(p);
-        }
-        if (ferror(f)) {
-                ERROR(ZVM_PLUGIN " plugin: File \"%s\": read error: %s", path, strerror(errno));
-                ok = false;
-        }
-        if (ok && !*stop && zd_stream_finish(s) < 0)
-                ok = false;
+        bool stopped;
+        bool ok = feed(s, p, f, buf, path, stop, &stopped);
         zvm_pipe_publish(p);
         zvm_dispatch_after_burst(p->disp, NULL, NULL); /* x goes with this frame */
 
-        report(path, s, &x.pace, ok, *stop);
+        report(path, s, &x.pace, ok, stopped);
         zd_stream_free(s);
         free(buf);
         fclose(f);
-        return ok;
+        return ok && !stopped;
 }

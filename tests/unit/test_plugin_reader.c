@@ -469,6 +469,24 @@ static void replayed_and_failed_files_counted(void **state)
         assert_int_equal(reported("total_events", "file_failures"), 2);
 }
 
+/* A replay that shutdown's stop flag ends is reported as stopped, not as replayed. */
+static void replay_stopped_by_shutdown(void **state)
+{
+        struct fix *f = *state;
+        static const atomic_bool stopping = true;
+        struct set a;
+        make_set(&a, 1);
+        char path[] = "/tmp/zvm-replay-XXXXXX";
+        write_file(path, &a, 1, false);
+        assert_false(zvm_replay_file(&f->p, path, &stopping));
+        remove(path);
+        assert_non_null(strstr(cd_lastlog, "replay stopped by shutdown"));
+        assert_null(strstr(cd_lastlog, "replayed:"));
+        zvm_stats_submit();
+        assert_int_equal(reported("total_objects", "files"), 0);
+        assert_int_equal(reported("total_events", "file_failures"), 0);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -485,6 +503,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
             cmocka_unit_test_setup_teardown(live_sets_paced, setup, teardown),
             cmocka_unit_test_setup_teardown(replayed_and_failed_files_counted, setup, teardown),
+            cmocka_unit_test_setup_teardown(replay_stopped_by_shutdown, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
