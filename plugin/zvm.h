@@ -91,6 +91,7 @@ struct zvm_stats {
         uint64_t sets, bytes, records;
         uint64_t discarded_eio, discarded_efault, oversized, overflows;
         uint64_t opens, reconnects, open_failures;
+        uint64_t device_errors; /* read and poll errors not the driver's own: the device reopened */
         uint64_t dispatched, filtered, duplicates;
         uint64_t host_refused;  /* values whose guest-written host name was not honoured */
         uint64_t names_refused; /* values a guest wrote under names it may not use */

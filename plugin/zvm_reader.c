@@ -291,17 +291,32 @@ static bool room(struct zvm_reader *r)
         return true;
 }
 
+/*
+ * A read or poll error none of the driver's documented ones (ENODEV, say):
+ * the device is reopened, and whatever the set in progress had gathered is
+ * lost with it, which the message must say, since nothing else tells.
+ */
+static void device_error(struct zvm_reader *r, const char *op, int err, double now)
+{
+        zvm_stats_add(&zvm_stats()->device_errors, 1);
+        if (r->in_set && !r->poisoned)
+                ERROR(ZVM_PLUGIN " plugin: %s %s: %s; the data set in progress was discarded; "
+                                 "reopening",
+                      op, r->cfg->device, strerror(err));
+        else
+                ERROR(ZVM_PLUGIN " plugin: %s %s: %s; reopening", op, r->cfg->device,
+                      strerror(err));
+        drop_fd(r, now);
+}
+
 /* Wait for data; false when there is nothing to read now (or the device went away). */
 static bool readable(struct zvm_reader *r, int poll_ms, double now)
 {
         struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
         int rc = r->sys->poll(&pfd, 1, poll_ms);
         if (rc < 0) {
-                if (errno == EINTR)
-                        return false;
-                ERROR(ZVM_PLUGIN " plugin: poll on %s: %s; reopening", r->cfg->device,
-                      strerror(errno));
-                drop_fd(r, now);
+                if (errno != EINTR)
+                        device_error(r, "poll on", errno, now);
                 return false;
         }
         if (rc == 0)
@@ -348,10 +363,7 @@ static bool read_failed(struct zvm_reader *r, int err, double now)
                 drop_fd(r, now);
                 return false;
         default:
-                ERROR(ZVM_PLUGIN " plugin: read from %s: %s; reopening", r->cfg->device,
-                      strerror(err));
-                r->n = 0;
-                drop_fd(r, now);
+                device_error(r, "read from", err, now);
                 return false;
         }
 }

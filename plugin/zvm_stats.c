@@ -76,6 +76,7 @@ void zvm_stats_submit(void)
         derive("total_events", "overflow", s.overflows);
         derive("total_events", "reconnects", s.reconnects);
         derive("total_events", "open_failures", s.open_failures);
+        derive("total_events", "device_errors", s.device_errors);
         derive("total_objects", "files", s.files_done);
         derive("total_events", "file_failures", s.files_failed);
         derive("total_events", "replay_waits", s.replay_waits);

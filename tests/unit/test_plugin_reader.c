@@ -14,7 +14,7 @@
 #include "source/source.h"
 #include "zvm.h"
 
-enum ev_kind { EV_DATA, EV_ZERO, EV_ERR, EV_SEVER };
+enum ev_kind { EV_DATA, EV_ZERO, EV_ERR, EV_SEVER, EV_POLL_ERR };
 struct ev {
         enum ev_kind k;
         const uint8_t *p;
@@ -65,6 +65,10 @@ static int f_poll(struct pollfd *p, nfds_t n, int ms)
         (void)ms;
         assert_true(is_open);
         p->revents = 0;
+        if (pos < nev && script[pos].k == EV_POLL_ERR) {
+                errno = script[pos++].err;
+                return -1;
+        }
         if (pos < nev)
                 p->revents = script[pos].k == EV_SEVER ? POLLERR : POLLIN;
         return p->revents ? 1 : 0;
@@ -72,7 +76,7 @@ static int f_poll(struct pollfd *p, nfds_t n, int ms)
 static ssize_t f_read(int fd, void *buf, size_t want)
 {
         assert_int_equal(fd, 42);
-        if (pos >= nev || script[pos].k == EV_SEVER) {
+        if (pos >= nev || script[pos].k == EV_SEVER || script[pos].k == EV_POLL_ERR) {
                 errno = EAGAIN;
                 return -1;
         }
@@ -359,6 +363,43 @@ static void sever_mid_set_discards_and_reopens(void **state)
         assert_int_equal(last_rx(), 1002);
 }
 
+/*
+ * A read or poll error none of the driver's own (ENODEV): the device is
+ * reopened, the error counted (total_events-device_errors), and the message
+ * says a data set was discarded when one was in progress, and only then.
+ */
+static void unexpected_errors_counted_and_discard_said(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        ev(EV_DATA, a.b, 12, 0);
+        ev(EV_ERR, NULL, 0, ENODEV);
+        run(f, 1, 0);
+        assert_int_equal(close_calls, 1);
+        assert_int_equal(zvm_stats()->device_errors, 1);
+        assert_non_null(strstr(cd_lastlog, "read from /dev/monreader"));
+        assert_non_null(strstr(cd_lastlog, "discarded"));
+        ev(EV_DATA, a.b, 12, 0);
+        ev(EV_POLL_ERR, NULL, 0, ENODEV); /* the next step's poll, with the set half read */
+        run(f, 2, 1.0);
+        assert_int_equal(close_calls, 2);
+        assert_int_equal(zvm_stats()->device_errors, 2);
+        assert_non_null(strstr(cd_lastlog, "poll on /dev/monreader"));
+        assert_non_null(strstr(cd_lastlog, "discarded"));
+        ev(EV_POLL_ERR, NULL, 0, ENODEV); /* between sets: nothing lost */
+        run(f, 1, 3.0);
+        assert_int_equal(zvm_stats()->device_errors, 3);
+        assert_non_null(strstr(cd_lastlog, "poll on /dev/monreader"));
+        assert_null(strstr(cd_lastlog, "discarded"));
+        deliver(&b);
+        run(f, 1, 7.0);
+        assert_int_equal(octets(), 1);
+        assert_int_equal(last_rx(), 1002); /* set b only: nothing of a */
+        assert_int_equal(zvm_stats()->discarded_eio, 0);
+}
+
 static void empty_set_is_harmless(void **state)
 {
         struct fix *f = *state;
@@ -500,6 +541,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(missing_device_message_names_prerequisites, setup,
                                             teardown),
             cmocka_unit_test_setup_teardown(sever_mid_set_discards_and_reopens, setup, teardown),
+            cmocka_unit_test_setup_teardown(unexpected_errors_counted_and_discard_said, setup,
+                                            teardown),
             cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
             cmocka_unit_test_setup_teardown(live_sets_paced, setup, teardown),
             cmocka_unit_test_setup_teardown(replayed_and_failed_files_counted, setup, teardown),
