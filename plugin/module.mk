@@ -50,9 +50,11 @@ TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plu
 	plugin/zvm_stats.c $(ZVM_READER_SRCS)
 TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c $(ZVM_READER_SRCS)
-TEST_EXTRA_test_plugin_reader := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \
+TEST_EXTRA_test_replay_pace := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \
 	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_replay.c
-TEST_EXTRA_test_replay_pace := $(TEST_EXTRA_test_plugin_reader)
+# test_plugin_reader fails the growth of the reader's buffer on demand by wrapping the
+# allocator at link time.
+TEST_EXTRA_test_plugin_reader := $(TEST_EXTRA_test_replay_pace) -Wl,--wrap=realloc
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc

@@ -90,6 +90,7 @@ bool zvm_guest_host(const struct zvm_config *c, const char *userid, char *out, s
 struct zvm_stats {
         uint64_t sets, bytes, records;
         uint64_t discarded_eio, discarded_efault, oversized, overflows;
+        uint64_t discarded_nomem; /* data sets dropped because their buffer could not grow */
         uint64_t opens, reconnects, open_failures;
         uint64_t device_errors; /* read and poll errors not the driver's own: the device reopened */
         uint64_t dispatched, filtered, duplicates;
@@ -196,6 +197,7 @@ struct zvm_reader {
         size_t n, cap;
         bool oversized;          /* the current set passed max_set: its bytes are being skipped */
         bool poisoned;           /* EFAULT hit the current set: the rest of it is skipped */
+        bool nomem;              /* the buffer could not grow: the rest of the set is skipped */
         bool in_set;             /* bytes were read since the last 0-byte read */
         double backoff;          /* current reopen delay, s */
         double next_open;        /* monotonic time of the next open attempt */

@@ -56,6 +56,7 @@ static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
 static int open_errno; /* what open_complaint is about: another reason is news, said at once */
 static c_complain_t overflow_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t discard_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t nomem_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t slow_complaint = C_COMPLAIN_INIT_STATIC;
 
 void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
@@ -76,6 +77,7 @@ void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const str
         open_errno = 0;
         C_COMPLAIN_INIT(&overflow_complaint);
         C_COMPLAIN_INIT(&discard_complaint);
+        C_COMPLAIN_INIT(&nomem_complaint);
         C_COMPLAIN_INIT(&slow_complaint);
 }
 
@@ -104,6 +106,7 @@ static void drop_fd(struct zvm_reader *r, double now)
         r->in_set = false;
         r->oversized = false;
         r->poisoned = false;
+        r->nomem = false;
         back_off(r, now);
 }
 
@@ -237,6 +240,14 @@ static void end_of_set(struct zvm_reader *r)
 {
         if (r->poisoned) {
                 /* Counted when EFAULT came; the tail that followed is not a set on its own. */
+        } else if (r->nomem) {
+                /* Apart from an oversized set: raising MaxDataSetSize would only make it worse. */
+                zvm_stats_add(&zvm_stats()->discarded_nomem, 1);
+                c_complain(LOG_ERR, &nomem_complaint,
+                           ZVM_PLUGIN " plugin: out of memory buffering a data set (%zu bytes "
+                                      "gathered): the set was dropped. The collector guest is "
+                                      "short of memory.",
+                           r->n);
         } else if (r->oversized) {
                 zvm_stats_add(&zvm_stats()->oversized, 1);
                 c_complain(LOG_ERR, &discard_complaint,
@@ -250,6 +261,7 @@ static void end_of_set(struct zvm_reader *r)
         r->in_set = false;
         r->oversized = false;
         r->poisoned = false;
+        r->nomem = false;
 }
 
 static void discard(struct zvm_reader *r, int err)
@@ -269,11 +281,13 @@ static void discard(struct zvm_reader *r, int err)
         r->n = 0;
         r->in_set = false;
         r->oversized = false;
+        r->nomem = false;
         /* The driver goes on with the rest of the same set: skip it up to the 0-byte read. */
         r->poisoned = err == EFAULT;
 }
 
-/* Room for the next read, growing up to max_set; false once the set is oversized. */
+/* Room for the next read, growing up to max_set; false once the set is oversized or the
+ * buffer cannot grow (skipped() tells which). */
 static bool room(struct zvm_reader *r)
 {
         if (r->n >= r->cfg->max_set)
@@ -368,6 +382,20 @@ static bool read_failed(struct zvm_reader *r, int err, double now)
         }
 }
 
+/*
+ * Bytes arrived that room() had no place for: the rest of the set is skipped,
+ * as oversized when it passed max_set (a set of exactly max_set bytes is
+ * fine), else because the buffer could not grow.  Decided only once bytes
+ * come, so that a failed growth between sets spoils no set.
+ */
+static void skipped(struct zvm_reader *r)
+{
+        if (r->poisoned || r->oversized || r->nomem)
+                return;
+        r->oversized = r->n >= r->cfg->max_set;
+        r->nomem = !r->oversized;
+}
+
 int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
 {
         if (r->fd < 0) {
@@ -381,9 +409,9 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
         if (!readable(r, poll_ms, now))
                 return 0;
 
-        static uint8_t sink[READ_CHUNK]; /* where an oversized set's bytes go */
+        static uint8_t sink[READ_CHUNK]; /* where a skipped set's bytes go */
         for (int i = 0; i < READS_PER_STEP; i++) {
-                bool ok = !r->oversized && !r->poisoned && room(r);
+                bool ok = !r->oversized && !r->poisoned && !r->nomem && room(r);
                 uint8_t *dst = ok ? r->buf + r->n : sink;
                 size_t lim = r->cap < r->cfg->max_set ? r->cap : r->cfg->max_set;
                 size_t want = ok ? lim - r->n : sizeof(sink);
@@ -392,8 +420,8 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now)
                         r->in_set = true;
                         if (ok)
                                 r->n += (size_t)got;
-                        else if (!r->poisoned)
-                                r->oversized = true; /* a set of exactly max_set bytes is fine */
+                        else
+                                skipped(r);
                 } else if (got == 0)
                         end_of_set(r);
                 else if (!read_failed(r, errno, now))

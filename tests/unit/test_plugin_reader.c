@@ -100,6 +100,15 @@ static ssize_t f_read(int fd, void *buf, size_t want)
 }
 static const struct zvm_sys fake = {f_open, f_read, f_poll, f_close};
 
+/* Linked with --wrap=realloc: a growth to fail_realloc_from bytes or more fails (0: none). */
+static size_t fail_realloc_from;
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n)
+{
+        return fail_realloc_from && n >= fail_realloc_from ? NULL : __real_realloc(p, n);
+}
+
 /* A data set with one NET_SUM record of guest LINUX01 stamped +sec seconds. */
 struct set {
         uint8_t b[300];
@@ -272,6 +281,33 @@ static void oversized_set_dropped(void **state)
         assert_int_equal(octets(), 1); /* only b */
         assert_int_equal(last_rx(), 1002);
         assert_true(f->r.cap <= 4096);
+}
+
+/*
+ * A set whose buffer cannot grow is dropped and counted as out of memory
+ * (total_events-discarded_nomem), not as oversized: raising MaxDataSetSize,
+ * the oversized message's advice, would not help.
+ */
+static void set_without_memory_dropped_not_oversized(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        fail_realloc_from = 4096; /* the reader's first buffer, 512 KiB, cannot be had */
+        deliver(&a);
+        run(f, 1, 0);
+        fail_realloc_from = 0;
+        assert_int_equal(zvm_stats()->discarded_nomem, 1);
+        assert_int_equal(zvm_stats()->oversized, 0);
+        assert_non_null(strstr(cd_lastlog, "out of memory"));
+        assert_null(strstr(cd_lastlog, "MaxDataSetSize"));
+        assert_int_equal(octets(), 0);
+        deliver(&b);
+        run(f, 1, 0);
+        assert_int_equal(octets(), 1);
+        assert_int_equal(last_rx(), 1002);
+        assert_int_equal(zvm_stats()->discarded_nomem, 1);
 }
 
 static void set_of_exactly_max_size_kept(void **state)
@@ -536,6 +572,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(efault_discards_set_keeps_device, setup, teardown),
             cmocka_unit_test_setup_teardown(eoverflow_counted_data_kept, setup, teardown),
             cmocka_unit_test_setup_teardown(oversized_set_dropped, setup, teardown),
+            cmocka_unit_test_setup_teardown(set_without_memory_dropped_not_oversized, setup,
+                                            teardown),
             cmocka_unit_test_setup_teardown(set_of_exactly_max_size_kept, setup, teardown),
             cmocka_unit_test_setup_teardown(ebusy_retries_with_backoff, setup, teardown),
             cmocka_unit_test_setup_teardown(missing_device_message_names_prerequisites, setup,
