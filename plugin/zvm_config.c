@@ -267,14 +267,22 @@ static int add_file(struct zvm_config *c, const char *key, const char *s)
 static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
 {
         if (ci->values_num != 2 || ci->values[0].type != OCONFIG_TYPE_STRING ||
-            ci->values[1].type != OCONFIG_TYPE_STRING || strlen(ci->values[0].value.string) > 8 ||
-            !host_ok(ci->values[1].value.string)) {
-                ERROR(ZVM_PLUGIN " plugin: GuestHost needs two strings: a userid (up to 8 "
+            ci->values[1].type != OCONFIG_TYPE_STRING || !ci->values[0].value.string[0] ||
+            strlen(ci->values[0].value.string) > 8 || !host_ok(ci->values[1].value.string)) {
+                ERROR(ZVM_PLUGIN " plugin: GuestHost needs two strings: a userid (1 to 8 "
                                  "characters) and a host name (up to %d characters, no '/' and "
                                  "no control characters)",
                       DATA_MAX_NAME_LEN - 1);
                 return -1;
         }
+        /* Only the first mapping of a userid is ever looked up: a second is a mistake. */
+        for (size_t i = 0; i < c->nmap; i++)
+                if (strcasecmp(c->map[i].userid, ci->values[0].value.string) == 0) {
+                        ERROR(ZVM_PLUGIN " plugin: GuestHost \"%s\" configured twice (already "
+                                         "\"%s\")",
+                              ci->values[0].value.string, c->map[i].host);
+                        return -1;
+                }
         struct zvm_hostmap *p = realloc(c->map, (c->nmap + 1) * sizeof(*p));
         if (!p)
                 return -1;

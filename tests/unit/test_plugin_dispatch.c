@@ -60,6 +60,16 @@ static void guest_host_naming(void **state)
         assert_false(zvm_guest_host(&c, "LINUX01", h, 5)); /* does not fit */
         ci = item("GuestHost", 2, "TOOLONGUSER", "x");
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        /* No empty userid (as TrustedGuestHost), and one mapping a userid, in any case. */
+        ci = item("GuestHost", 2, "", "x");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_non_null(strstr(cd_lastlog, "GuestHost needs"));
+        ci = item("GuestHost", 2, "Linux02", "other.example.com");
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_non_null(strstr(cd_lastlog, "GuestHost \"Linux02\" configured twice"));
+        assert_int_equal(c.nmap, 1);
+        assert_true(zvm_guest_host(&c, "LINUX02", h, sizeof(h)));
+        assert_string_equal(h, "db.example.com");
         /* Host names must stand in a collectd identifier (fuzz_config found '/' passing). */
         ci = item("GuestHostFormat", 1, "zvm/%u", NULL);
         assert_int_not_equal(zvm_config_item(&c, &ci), 0);
