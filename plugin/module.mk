@@ -55,6 +55,8 @@ TEST_EXTRA_test_replay_pace := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DIS
 # test_plugin_reader fails the growth of the reader's buffer on demand by wrapping the
 # allocator at link time.
 TEST_EXTRA_test_plugin_reader := $(TEST_EXTRA_test_replay_pace) -Wl,--wrap=realloc
+# The watchdog: the test includes zvm_plugin.c itself, to reach its statics.
+TEST_EXTRA_test_plugin_watchdog := $(TEST_PLUGIN_FLAGS) $(filter-out plugin/zvm_plugin.c,$(ZVM_SRCS))
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_config.c \
 	plugin/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
@@ -62,7 +64,7 @@ TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm_co
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm_config.c
 $(BUILD)/tests/test_procd: plugin/zvm_config.c $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
-		$(BUILD)/tests/test_replay_pace \
+		$(BUILD)/tests/test_replay_pace $(BUILD)/tests/test_plugin_watchdog \
 		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
 

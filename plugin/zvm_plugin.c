@@ -4,7 +4,8 @@
  * (plugin_thread_create, so it inherits the plugin context) that replays the
  * configured files and then owns the device; init never fails because the
  * device is missing or busy, the worker retries.  The read callback is a
- * watchdog that restarts a worker that died, and reports the self-metrics.
+ * watchdog that restarts a worker that died (at every read until a restart
+ * succeeds), and reports the self-metrics.
  * shutdown sets the stop flag, wakes the worker and joins it: the worker
  * never blocks longer than one poll period (1 s).
  */
@@ -29,6 +30,7 @@ static bool worker_running; /* a thread exists that must be joined */
 static atomic_bool worker_exited;
 static atomic_bool stop_flag;
 static bool replayed; /* files are replayed once per daemon life, not per restart */
+static c_complain_t restart_complaint = C_COMPLAIN_INIT_STATIC;
 
 /* The defaults, once: before the first option, or at init when the block has none. */
 static void ensure_config(void)
@@ -95,15 +97,26 @@ static void *worker(void *arg)
         return NULL;
 }
 
-static int start_worker(void)
+/* restart: the watchdog's, whose failure is said once while it lasts (it retries each read). */
+static int start_worker(bool restart)
 {
         worker_exited = false;
         int rc = plugin_thread_create(&worker_tid, worker, NULL, "zvm reader");
         if (rc != 0) {
-                ERROR(ZVM_PLUGIN " plugin: cannot start the reader thread: %s", strerror(rc));
+                if (restart)
+                        c_complain(LOG_ERR, &restart_complaint,
+                                   ZVM_PLUGIN " plugin: cannot restart the reader thread: %s; "
+                                              "trying again at every read",
+                                   strerror(rc));
+                else
+                        ERROR(ZVM_PLUGIN " plugin: cannot start the reader thread: %s",
+                              strerror(rc));
                 return -1;
         }
         worker_running = true;
+        if (restart)
+                c_release(LOG_NOTICE, &restart_complaint,
+                          ZVM_PLUGIN " plugin: the reader thread restarted");
         return 0;
 }
 
@@ -113,22 +126,32 @@ static int zvm_init(void)
         if (zvm_config_finish(&cfg) != 0)
                 return -1;
         zvm_stats_reset();
+        C_COMPLAIN_INIT(&restart_complaint);
         stop_flag = false;
         if (cfg.device)
                 INFO(ZVM_PLUGIN " plugin: reading %s%s", cfg.device,
                      cfg.nfiles ? " after replaying the configured files" : "");
-        return start_worker();
+        return start_worker(false);
+}
+
+/* The worker only ends by itself when it has a device and failed. */
+static void watchdog(void)
+{
+        if (!cfg.device || stop_flag)
+                return;
+        if (worker_running && worker_exited) {
+                pthread_join(worker_tid, NULL);
+                worker_running = false;
+                WARNING(ZVM_PLUGIN " plugin: the reader thread ended unexpectedly; restarting it");
+        }
+        /* A restart that failed is tried again: nothing else would ever read the device. */
+        if (!worker_running)
+                start_worker(true);
 }
 
 static int zvm_read(void)
 {
-        /* Watchdog: the worker only ends by itself when it has a device and failed. */
-        if (worker_running && worker_exited && cfg.device && !stop_flag) {
-                pthread_join(worker_tid, NULL);
-                worker_running = false;
-                WARNING(ZVM_PLUGIN " plugin: the reader thread ended unexpectedly; restarting it");
-                start_worker();
-        }
+        watchdog();
         if (cfg.report_stats)
                 zvm_stats_submit();
         return 0;
