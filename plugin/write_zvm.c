@@ -238,7 +238,7 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
         (void)ud;
         if (!wz_filter_pass(&cfg.filter, vl->plugin, vl->type))
                 return 0;
-        if (ds->ds_num != vl->values_len || ds->ds_num < 1 || ds->ds_num > 255)
+        if (ds->ds_num != vl->values_len || ds->ds_num < 1 || ds->ds_num > WZ_LIST_MAX)
                 return EINVAL;
         size_t n = ds->ds_num;
         struct wz_item *items = calloc(n, sizeof(*items));
@@ -316,11 +316,11 @@ static void try_open(void)
 
 static void drain(void)
 {
-        struct wz_item buf[64];
+        /* static: 110 KB is much for a thread's stack, and only the writer thread drains */
+        static struct wz_item buf[WZ_LIST_MAX];
         size_t n;
-        while ((n = wz_queue_pop(&queue, buf, 64)) > 0)
-                for (size_t i = 0; i < n; i++)
-                        wz_table_put(&table, &buf[i]);
+        while ((n = wz_queue_pop_lists(&queue, buf, WZ_LIST_MAX)) > 0)
+                wz_table_put_lists(&table, buf, n);
 }
 
 static void publish_stats(void)

@@ -18,6 +18,7 @@
 #include "payload/wzvm/wzvm_format.h"
 
 #define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
+#define WZ_LIST_MAX    255  /* values in a list: an entry's ds_count is one byte */
 
 /* One data source value as queued and tabled. */
 struct wz_item {
@@ -53,13 +54,15 @@ void wz_queue_destroy(struct wz_queue *q);
 bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n);
 /* Move up to max items out; the caller holds no lock. */
 size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max);
+/* Whole value lists only, up to max items: max >= WZ_LIST_MAX holds any list. */
+size_t wz_queue_pop_lists(struct wz_queue *q, struct wz_item *out, size_t max);
 
 /* ---- table of latest values, sorted by (host, plugin, pinst, type, tinst, ds_index) ---- */
 struct wz_table {
         struct wz_item *v;
         size_t n, cap, max;
         /* values, each counted once, when it leaves the table never written */
-        uint64_t dropped_full;    /* new identifiers refused because the table was full */
+        uint64_t dropped_full;    /* values of lists refused: no room for all of a list */
         uint64_t dropped_space;   /* missed by a pass, then replaced or expired */
         uint64_t dropped_expired; /* expired before any pass could write it */
         /* not a loss: replaced by a newer value of its identifier before any pass came */
@@ -68,6 +71,10 @@ struct wz_table {
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);
 bool wz_table_put(struct wz_table *t, const struct wz_item *it);
+/* A value list (n items, one identifier) enters whole or not at all (dropped_full += n). */
+bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n);
+/* What wz_queue_pop_lists gave, list by list. */
+void wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n);
 /* Forget values not refreshed within factor x their interval; returns how many. */
 size_t wz_table_expire(struct wz_table *t, double now, double factor);
 /* A pass is over (or a WriteInterval passed without a device): what it did not write is owed. */

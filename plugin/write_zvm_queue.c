@@ -91,6 +91,31 @@ size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max)
         return n;
 }
 
+/* How many of the n items from v on are the value list v starts: a list is pushed whole. */
+static size_t list_len(const struct wz_item *v, size_t n)
+{
+        size_t len = v->e.ds_count ? v->e.ds_count : 1;
+        return len < n ? len : n;
+}
+
+size_t wz_queue_pop_lists(struct wz_queue *q, struct wz_item *out, size_t max)
+{
+        pthread_mutex_lock(&q->mu);
+        size_t n = 0;
+        while (n < q->n) {
+                size_t len = list_len(&q->ring[(q->head + n) % q->cap], q->n - n);
+                if (n + len > max)
+                        break;
+                n += len;
+        }
+        for (size_t i = 0; i < n; i++)
+                out[i] = q->ring[(q->head + i) % q->cap];
+        q->head = (q->head + n) % q->cap;
+        q->n -= n;
+        pthread_mutex_unlock(&q->mu);
+        return n;
+}
+
 /* Sort order of the table: records group a host's values, a type's data sources stay adjacent. */
 static int cmp_key(const struct wz_item *a, const struct wz_item *b)
 {
@@ -135,15 +160,15 @@ static void enter(struct wz_item *slot, const struct wz_item *it)
         slot->written = slot->missed = false;
 }
 
-bool wz_table_put(struct wz_table *t, const struct wz_item *it)
+/* Where it is in the table, or where it would go. */
+static bool find(const struct wz_table *t, const struct wz_item *it, size_t *pos)
 {
         size_t lo = 0, hi = t->n;
         while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
                 int c = cmp_key(&t->v[mid], it);
                 if (c == 0) {
-                        leave(t, &t->v[mid], false);
-                        enter(&t->v[mid], it);
+                        *pos = mid;
                         return true;
                 }
                 if (c < 0)
@@ -151,24 +176,71 @@ bool wz_table_put(struct wz_table *t, const struct wz_item *it)
                 else
                         hi = mid;
         }
-        if (t->n >= t->max) {
-                t->dropped_full++;
+        *pos = lo;
+        return false;
+}
+
+static bool reserve(struct wz_table *t, size_t more)
+{
+        if (more > t->max - t->n)
+                return false;
+        if (t->n + more <= t->cap)
+                return true;
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap < t->n + more)
+                cap *= 2;
+        struct wz_item *p = realloc(t->v, cap * sizeof(*p));
+        if (!p)
+                return false;
+        t->v = p;
+        t->cap = cap;
+        return true;
+}
+
+/* The room is reserved: this cannot fail. */
+static void place(struct wz_table *t, const struct wz_item *it)
+{
+        size_t pos;
+        if (find(t, it, &pos)) {
+                leave(t, &t->v[pos], false);
+                enter(&t->v[pos], it);
+                return;
+        }
+        memmove(&t->v[pos + 1], &t->v[pos], (t->n - pos) * sizeof(*t->v));
+        enter(&t->v[pos], it);
+        t->n++;
+}
+
+/*
+ * A reader drops a whole record for one incomplete value list in it
+ * (met_wzvm.c, groups_ok), every pass, so a list the table cannot hold
+ * entirely must not enter at all.
+ */
+bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n)
+{
+        size_t fresh = 0, pos;
+        for (size_t i = 0; i < n; i++)
+                fresh += !find(t, &items[i], &pos);
+        if (!reserve(t, fresh)) {
+                t->dropped_full += n;
                 return false;
         }
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 64;
-                struct wz_item *p = realloc(t->v, cap * sizeof(*p));
-                if (!p) {
-                        t->dropped_full++;
-                        return false;
-                }
-                t->v = p;
-                t->cap = cap;
-        }
-        memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof(*t->v));
-        enter(&t->v[lo], it);
-        t->n++;
+        for (size_t i = 0; i < n; i++)
+                place(t, &items[i]);
         return true;
+}
+
+void wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n)
+{
+        for (size_t i = 0, len; i < n; i += len) {
+                len = list_len(&v[i], n - i);
+                wz_table_put_list(t, &v[i], len);
+        }
+}
+
+bool wz_table_put(struct wz_table *t, const struct wz_item *it)
+{
+        return wz_table_put_list(t, it, 1);
 }
 
 size_t wz_table_expire(struct wz_table *t, double now, double factor)

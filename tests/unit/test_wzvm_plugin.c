@@ -12,6 +12,8 @@
 #include <syslog.h>
 #include <time.h>
 
+#include "metric/metric.h"
+#include "record/record.h"
 #include "write_zvm_core.h"
 
 /* ---- a fake monwriter ---- */
@@ -567,6 +569,129 @@ static void einval_and_device_errors(void **state)
         wz_table_free(&t);
 }
 
+/* What the metric engine makes of the records: value lists, values, records dropped. */
+struct decoded {
+        size_t lists, values;
+};
+
+static void count_values(void *ctx, const struct zm_metric *m)
+{
+        struct decoded *d = ctx;
+        d->lists++;
+        d->values += m->nvalues;
+}
+
+/* The record of buffer mod as z/VM hands it on: a D10R2 of guest LINUX01. */
+static void decode(struct zm_engine *e, const uint8_t *data, uint16_t mod)
+{
+        static const uint8_t userid[8] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40};
+        static uint8_t rec[52 + WZVM_RECORD_LEN];
+        vec_hdr(rec, sizeof(rec), 10, 2, VEC_TOD_2026);
+        memset(rec + 20, 0, 32);
+        be16(rec + 20, 52);
+        be16(rec + 22, WZVM_RECORD_LEN);
+        memcpy(rec + 24, userid, 8);
+        memcpy(rec + 32, "LNXAPPL", 7);
+        be16(rec + 39, WZVM_DEFAULT_APPLID);
+        rec[41] = 1;
+        be16(rec + 42, 1);
+        be16(rec + 44, 0);
+        be16(rec + 46, mod);
+        memcpy(rec + 52, data, WZVM_RECORD_LEN);
+        struct zd_record r;
+        memset(&r, 0, sizeof(r));
+        r.domain = 10;
+        r.number = 2;
+        r.tod = VEC_TOD_2026;
+        r.kind = 'S';
+        r.rec = zd_view_make(rec, sizeof(rec));
+        r.body = zd_view_tail(r.rec, 20);
+        zm_engine_record(e, &r);
+}
+
+/* Every record a writer with room for nrec records makes of t, through the metric engine. */
+static struct decoded write_and_decode(struct wz_table *t, unsigned nrec, uint64_t *appl_bad)
+{
+        struct wz_writer w;
+        static struct fake f;
+        writer_setup(&w, &f, nrec);
+        assert_int_equal(wz_writer_pass(&w, t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.nbuf, nrec);
+        struct decoded d = {0};
+        struct zm_engine *e = zm_engine_new(NULL, count_values, NULL, &d);
+        assert_non_null(e);
+        for (uint16_t mod = 0; mod < nrec; mod++)
+                decode(e, fake_buf(&f, mod), mod);
+        *appl_bad = zm_engine_counters(e)->appl_bad;
+        zm_engine_free(e);
+        return d;
+}
+
+/*
+ * MaxRecords 1 makes a table of 163 values: 162 single values, then load's
+ * three, of which one more would fit.  load's first value without the other
+ * two made a record that a reader drops whole (appl_bad), every pass.
+ */
+static void a_list_enters_the_table_whole_or_not_at_all(void **state)
+{
+        (void)state;
+        struct wz_queue q;
+        assert_int_equal(wz_queue_init(&q, 1024), 0);
+        for (int i = 0; i < 162; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                it.e.time = VEC_TOD_2026;
+                assert_true(wz_queue_push(&q, &it, 1));
+        }
+        const char *ds[3] = {"shortterm", "midterm", "longterm"};
+        struct wz_item load[3];
+        for (uint8_t i = 0; i < 3; i++) {
+                load[i] = item("a", "load", "", "load", "", ds[i], i, 3, 0.5);
+                load[i].e.time = VEC_TOD_2026;
+        }
+        assert_true(wz_queue_push(&q, load, 3));
+        struct wz_table t;
+        wz_table_init(&t, 163);
+        static struct wz_item buf[WZ_LIST_MAX]; /* as the writer thread drains */
+        size_t n;
+        while ((n = wz_queue_pop_lists(&q, buf, WZ_LIST_MAX)) > 0)
+                wz_table_put_lists(&t, buf, n);
+        /* "load" sorts before "plugin": its values would lead record 0 */
+        uint64_t bad;
+        struct decoded d = write_and_decode(&t, 1, &bad);
+        assert_int_equal(bad, 0);
+        assert_int_equal(d.values, 73); /* 3910 / 53 */
+        /* the 162 are all there: records enough for them bring each back */
+        d = write_and_decode(&t, 3, &bad);
+        assert_int_equal(bad, 0);
+        assert_int_equal(d.values, 162);
+        assert_int_equal(d.lists, 162);
+        assert_int_equal(t.n, 162);
+        assert_int_equal(t.dropped_full, 3); /* the whole list, counted once each */
+        wz_table_free(&t);
+        wz_queue_destroy(&q);
+}
+
+/* A pop never ends inside a value list, so the table sees every list whole. */
+static void a_pop_never_splits_a_list(void **state)
+{
+        (void)state;
+        struct wz_queue q;
+        assert_int_equal(wz_queue_init(&q, 16), 0);
+        struct wz_item it[3];
+        for (uint8_t i = 0; i < 3; i++)
+                it[i] = item("h", "load", "", "load", "", "shortterm", i, 3, i);
+        assert_true(wz_queue_push(&q, it, 3));
+        assert_true(wz_queue_push(&q, it, 3));
+        struct wz_item out[8];
+        assert_int_equal(wz_queue_pop_lists(&q, out, 5), 3);
+        assert_int_equal(wz_queue_pop_lists(&q, out, 2), 0);
+        assert_int_equal(wz_queue_pop_lists(&q, out, 8), 3);
+        assert_int_equal(out[2].e.ds_index, 2);
+        wz_queue_destroy(&q);
+}
+
 static void filter_rules(void **state)
 {
         (void)state;
@@ -603,6 +728,8 @@ int main(void)
             cmocka_unit_test(unwritten_values_that_expire_are_counted),
             cmocka_unit_test(a_type_larger_than_a_record_is_owed),
             cmocka_unit_test(einval_and_device_errors),
+            cmocka_unit_test(a_list_enters_the_table_whole_or_not_at_all),
+            cmocka_unit_test(a_pop_never_splits_a_list),
             cmocka_unit_test(filter_rules),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
