@@ -86,21 +86,37 @@ static ssize_t dev_write(void *ctx, const void *p, size_t n)
 
 /* ---------------- configuration ---------------- */
 
-static int cfg_double(const oconfig_item_t *ci, double *out, double min)
+/*
+ * Seconds are bounded: the writer turns them into nanoseconds (uint64_t) for
+ * its waits and WriteInterval into milliseconds (uint32_t) for the records'
+ * headers, and an unbounded double (1e999 parses as infinity) overflows both.
+ */
+#define WZ_MAX_SECONDS 86400.0
+#define WZ_MAX_TIMEOUT 1000.0
+
+static bool one_number(const oconfig_item_t *ci, double *out)
 {
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER ||
-            !(ci->values[0].value.number >= min)) {
-                ERROR(PLUGIN " plugin: %s needs one number of at least %g.", ci->key, min);
+        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER)
+                return false;
+        *out = ci->values[0].value.number;
+        return true;
+}
+
+static int cfg_double(const oconfig_item_t *ci, double *out, double min, double max)
+{
+        double d;
+        if (!one_number(ci, &d) || !(d >= min && d <= max)) {
+                ERROR(PLUGIN " plugin: %s needs one number from %g to %g.", ci->key, min, max);
                 return -1;
         }
-        *out = ci->values[0].value.number;
+        *out = d;
         return 0;
 }
 
 static int cfg_int(const oconfig_item_t *ci, int *out, int min, int max)
 {
         double d;
-        if (cfg_double(ci, &d, min) != 0 || d > max || d != floor(d)) {
+        if (!one_number(ci, &d) || !(d >= min && d <= max) || d != floor(d)) {
                 ERROR(PLUGIN " plugin: %s must be a whole number from %d to %d.", ci->key, min,
                       max);
                 return -1;
@@ -152,11 +168,11 @@ static int wz_config(oconfig_item_t *ci)
                 else if (strcasecmp(c->key, "StoreRates") == 0)
                         rc = cf_util_get_boolean(c, &cfg.store_rates);
                 else if (strcasecmp(c->key, "WriteInterval") == 0)
-                        rc = cfg_double(c, &cfg.write_interval, 0.001);
+                        rc = cfg_double(c, &cfg.write_interval, 0.001, WZ_MAX_SECONDS);
                 else if (strcasecmp(c->key, "RetryInterval") == 0)
-                        rc = cfg_double(c, &cfg.retry, 0.1);
+                        rc = cfg_double(c, &cfg.retry, 0.1, WZ_MAX_SECONDS);
                 else if (strcasecmp(c->key, "Timeout") == 0)
-                        rc = cfg_double(c, &cfg.timeout, 1);
+                        rc = cfg_double(c, &cfg.timeout, 1, WZ_MAX_TIMEOUT);
                 else if (strcasecmp(c->key, "QueueLength") == 0)
                         rc = cfg_int(c, &cfg.queue_length, 16, 1 << 20);
                 else if (strcasecmp(c->key, "MaxRecords") == 0)
@@ -461,6 +477,12 @@ static int wz_init(void)
                 cfg.write_interval = CDTIME_T_TO_DOUBLE(plugin_get_interval());
         if (cfg.write_interval <= 0)
                 cfg.write_interval = 10;
+        if (cfg.write_interval > WZ_MAX_SECONDS) {
+                WARNING(PLUGIN " plugin: collectd's Interval (%g s) is longer than WriteInterval "
+                               "may be; writing every %g s.",
+                        cfg.write_interval, WZ_MAX_SECONDS);
+                cfg.write_interval = WZ_MAX_SECONDS;
+        }
         if (wz_queue_init(&queue, (size_t)cfg.queue_length) != 0) {
                 ERROR(PLUGIN " plugin: out of memory for a queue of %d values.", cfg.queue_length);
                 return -1;

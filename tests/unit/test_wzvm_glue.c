@@ -114,6 +114,34 @@ static void config_options(void **state)
         assert_int_not_equal(config1("MaxRecords", v, 1), 0);
         v[0] = nval(1.5);
         assert_int_not_equal(config1("QueueLength", v, 1), 0);
+        /* seconds become uint64_t nanoseconds and uint32_t milliseconds: bounded */
+        const char *secs[3] = {"WriteInterval", "RetryInterval", "Timeout"};
+        for (int i = 0; i < 3; i++) {
+                nlog = 0;              /* the stubs keep 16 messages */
+                v[0] = nval(HUGE_VAL); /* what "1e999" parses to */
+                assert_int_not_equal(config1(secs[i], v, 1), 0);
+                assert_non_null(strstr(logbuf[nlog - 1], secs[i]));
+                v[0] = nval(1e7);
+                assert_int_not_equal(config1(secs[i], v, 1), 0);
+                v[0] = nval(NAN);
+                assert_int_not_equal(config1(secs[i], v, 1), 0);
+        }
+        assert_non_null(strstr(logbuf[nlog - 1], "from 1 to 1000"));
+        v[0] = nval(86400.5);
+        assert_int_not_equal(config1("WriteInterval", v, 1), 0);
+        assert_non_null(strstr(logbuf[nlog - 1], "from 0.001 to 86400"));
+        v[0] = nval(86400);
+        assert_int_equal(config1("WriteInterval", v, 1), 0);
+        assert_true(cfg.write_interval == 86400);
+        assert_int_equal(config1("RetryInterval", v, 1), 0);
+        assert_true(cfg.retry == 86400);
+        v[0] = nval(1000);
+        assert_int_equal(config1("Timeout", v, 1), 0);
+        assert_true(cfg.timeout == 1000);
+        cfg.write_interval = 0;
+        cfg.retry = 60;
+        cfg.timeout = 2;
+        nlog = 0;
         v[0] = nval(1);
         assert_int_not_equal(config1("NoSuchOption", v, 1), 0);
         assert_non_null(strstr(logbuf[nlog - 1], "NoSuchOption"));
