@@ -57,9 +57,11 @@ static int fd = -1;
 /* Counters the read callback reports; the writer thread copies its own in after each pass. */
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-        uint64_t dropped_name, dropped_space, dropped_expired, merged, starts, updates, stops,
-            errors, records;
+        uint64_t dropped_name, dropped_invalid, dropped_nomem, dropped_space, dropped_expired,
+            merged, starts, updates, stops, errors, records;
 } stats;
+/* c_complain keeps its state unlocked, and collectd may run several write threads */
+static pthread_mutex_t complain_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static double mono_now(void)
 {
@@ -210,6 +212,37 @@ static void drop_name(const value_list_t *vl)
                         vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance);
 }
 
+static c_complain_t invalid_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t nomem_complaint = C_COMPLAIN_INIT_STATIC;
+
+/* A value list write_zvm cannot take (err EINVAL or ENOMEM): counted, and said now and then. */
+static int drop_list(const data_set_t *ds, const value_list_t *vl, int err)
+{
+        pthread_mutex_lock(&stats_mu);
+        if (err == ENOMEM)
+                stats.dropped_nomem++;
+        else
+                stats.dropped_invalid++;
+        pthread_mutex_unlock(&stats_mu);
+        pthread_mutex_lock(&complain_mu);
+        if (err == ENOMEM)
+                c_complain(LOG_ERR, &nomem_complaint,
+                           PLUGIN
+                           " plugin: %s/%s-%s/%s-%s not written: no memory for its %zu values; "
+                           "counted as dropped_nomem",
+                           vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance,
+                           ds->ds_num);
+        else
+                c_complain(LOG_ERR, &invalid_complaint,
+                           PLUGIN " plugin: %s/%s-%s/%s-%s not written: %zu values for type %s "
+                                  "of %zu data sources, write_zvm writes lists of 1 to %d; "
+                                  "counted as dropped_invalid",
+                           vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance,
+                           vl->values_len, ds->type, ds->ds_num, WZ_LIST_MAX);
+        pthread_mutex_unlock(&complain_mu);
+        return err;
+}
+
 /* Value i of vl as an entry: its DS type, and a rate instead of a counter if asked. */
 static void set_value(struct wz_item *it, const data_set_t *ds, const value_list_t *vl, size_t i,
                       const gauge_t *rates)
@@ -255,11 +288,11 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
         if (!wz_filter_pass(&cfg.filter, vl->plugin, vl->type))
                 return 0;
         if (ds->ds_num != vl->values_len || ds->ds_num < 1 || ds->ds_num > WZ_LIST_MAX)
-                return EINVAL;
+                return drop_list(ds, vl, EINVAL);
         size_t n = ds->ds_num;
         struct wz_item *items = calloc(n, sizeof(*items));
         if (!items)
-                return ENOMEM;
+                return drop_list(ds, vl, ENOMEM);
         bool fail;
         gauge_t *rates = rates_of(ds, vl, &fail);
         if (fail) {
@@ -459,6 +492,8 @@ static int wz_read(void)
         submit("total_values", "dropped_space", (value_t){.derive = (derive_t)s.dropped_space});
         submit("total_values", "dropped_expired", (value_t){.derive = (derive_t)s.dropped_expired});
         submit("total_values", "dropped_name", (value_t){.derive = (derive_t)s.dropped_name});
+        submit("total_values", "dropped_invalid", (value_t){.derive = (derive_t)s.dropped_invalid});
+        submit("total_values", "dropped_nomem", (value_t){.derive = (derive_t)s.dropped_nomem});
         submit("total_values", "merged", (value_t){.derive = (derive_t)s.merged});
         submit("total_operations", "record_start", (value_t){.derive = (derive_t)s.starts});
         submit("total_operations", "record_update", (value_t){.derive = (derive_t)s.updates});

@@ -15,6 +15,15 @@
 
 #include "wzvm_cd_stubs.h"
 
+/* Linked with --wrap=calloc: fails while fail_calloc is set. */
+static bool fail_calloc;
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+        return fail_calloc ? NULL : __real_calloc(n, size);
+}
+
 /* ---- helpers ---- */
 static oconfig_value_t sval(const char *s)
 {
@@ -211,6 +220,43 @@ static void filter_and_names(void **state)
         assert_int_equal(loglevel[0], LOG_WARNING);
 }
 
+/*
+ * A list of more than 255 values (an entry holds the count in one byte), one
+ * whose values do not match its type, or one without memory to convert it:
+ * each is counted and said, at c_complain's pace (here the clock stands still:
+ * once).
+ */
+static void lists_that_cannot_be_written_are_counted_and_said(void **state)
+{
+        (void)state;
+        static data_source_t wide_ds[256];
+        static value_t wide_v[256];
+        for (int i = 0; i < 256; i++)
+                wide_ds[i] = (data_source_t){"value", DS_TYPE_GAUGE, NAN, NAN};
+        data_set_t wide = {"wide", 256, wide_ds};
+        value_list_t vl = vlist("exec", "", "wide", "", wide_v, 256);
+        assert_int_not_equal(wz_write(&wide, &vl, NULL), 0);
+        assert_int_equal(nlog, 1);
+        assert_int_equal(loglevel[0], LOG_ERR);
+        assert_non_null(strstr(logbuf[0], "lnxa/exec-/wide-"));
+        assert_non_null(strstr(logbuf[0], "dropped_invalid"));
+        value_t v[2] = {{.derive = 1}, {.derive = 2}};
+        value_list_t one = vlist("interface", "eth0", "if_octets", "", v, 1); /* of 2 */
+        assert_int_not_equal(wz_write(&if_octets, &one, NULL), 0);
+        assert_int_equal(nlog, 1);
+        assert_int_equal(stats.dropped_invalid, 2);
+        value_list_t two = vlist("interface", "eth0", "if_octets", "", v, 2);
+        fail_calloc = true;
+        int rc = wz_write(&if_octets, &two, NULL);
+        fail_calloc = false;
+        assert_int_equal(rc, ENOMEM);
+        assert_int_equal(stats.dropped_nomem, 1);
+        assert_int_equal(nlog, 2);
+        assert_non_null(strstr(logbuf[1], "dropped_nomem"));
+        assert_int_equal(queue.n, 0);
+        assert_int_equal(stats.dropped_invalid, 2);
+}
+
 static void a_full_queue_drops_and_counts(void **state)
 {
         (void)state;
@@ -222,7 +268,7 @@ static void a_full_queue_drops_and_counts(void **state)
         assert_int_equal(queue.n, 4);
         assert_int_equal(queue.dropped, 2);
         assert_int_equal(wz_read(), 0); /* self-metrics */
-        assert_int_equal(ndispatched, 12);
+        assert_int_equal(ndispatched, 14);
 }
 
 /*
@@ -276,6 +322,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(store_rates_turns_counters_into_gauges, setup,
                                             teardown),
             cmocka_unit_test_setup_teardown(filter_and_names, setup, teardown),
+            cmocka_unit_test_setup_teardown(lists_that_cannot_be_written_are_counted_and_said,
+                                            setup, teardown),
             cmocka_unit_test_setup_teardown(a_full_queue_drops_and_counts, setup, teardown),
             cmocka_unit_test_setup_teardown(shutdown_writes_what_arrived_since_the_last_pass, setup,
                                             teardown),
