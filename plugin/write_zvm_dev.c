@@ -164,21 +164,37 @@ static int dev_write(struct wz_writer *w, const struct wzvm_mwhdr *h, const void
         return rc < 0 ? (errno ? errno : EIO) : EIO;
 }
 
-static void stop(struct wz_writer *w, unsigned idx)
+/*
+ * False when the device must be reopened.  EPERM and EINVAL are the STOP
+ * DIAG failing, after which the driver has freed the buffer and awaits the
+ * next header; any other error, or a short write that leaves the driver's
+ * parser inside a header, would make it misread the next START.
+ */
+static bool stop(struct wz_writer *w, unsigned idx)
 {
         uint8_t b[WZVM_MW_HDR_LEN];
         struct wzvm_mwhdr h = mwhdr(w, WZVM_MW_STOP, idx, 0);
         wzvm_mwhdr_put(b, &h);
         int err = dev_write(w, &h, b, sizeof(b));
         w->stops++;
-        if (err) {
-                w->errors++;
-                /* the driver frees the buffer even when the STOP DIAG fails */
-                if (w->complaint != err)
+        if (!err)
+                return true;
+        w->errors++;
+        bool freed = err == EPERM || err == EINVAL;
+        if (w->complaint != err) {
+                if (freed)
                         wlog(w, LOG_WARNING,
                              "write_zvm plugin: STOP of record %u (applid %u) failed: %s", idx,
                              w->applid, strerror(err));
+                else
+                        wlog(w, LOG_ERR,
+                             "write_zvm plugin: STOP of record %u (applid %u) failed: %s; "
+                             "reopening the monwriter device in %g s",
+                             idx, w->applid, strerror(err), w->retry);
         }
+        if (!freed)
+                w->complaint = err; /* one message per episode, recovered() ends it */
+        return freed;
 }
 
 /* One message per episode; the matching "works again" comes from recovered(). */
@@ -267,17 +283,17 @@ enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t 
                 if (i >= w->nstarted) {
                         /* a failed START DIAG leaves the buffer allocated: free it, START anew
                          * later */
-                        if (err != ENOSPC)
-                                stop(w, (unsigned)i);
+                        if (err != ENOSPC && !stop(w, (unsigned)i))
+                                res = WZ_REOPEN;
                         break; /* records start in order: no holes in the mod_levels */
                 }
         }
         /* counted when they leave the table, so that K failed passes are not K losses */
         wz_table_missed(t);
         /* records no longer needed: STOP, highest first */
-        if (res == WZ_OK)
-                while (w->nstarted > nrec)
-                        stop(w, --w->nstarted);
+        while (res == WZ_OK && w->nstarted > nrec)
+                if (!stop(w, --w->nstarted))
+                        res = WZ_REOPEN;
         if (res == WZ_OK && nrec == wanted)
                 recovered(w);
         return res;

@@ -26,8 +26,10 @@ struct fake {
         } buf[FAKE_MAX];
         size_t nbuf;
         unsigned max_bufs;
-        int fail_start; /* errno for every START of a new buffer, 0 = none */
-        int fail_any;   /* errno for every write */
+        int fail_start;  /* errno for every START of a new buffer, 0 = none */
+        int fail_any;    /* errno for every write */
+        int fail_stop;   /* errno for every STOP, 0 = none */
+        bool short_stop; /* every STOP takes one byte less than its header */
         size_t writes, starts, updates, stops;
         char log[16][800];
         int loglevel[16];
@@ -59,6 +61,14 @@ static ssize_t fake_write(void *ctx, const void *p, size_t n)
                 ;
         if (fn == 1) { /* STOP: no data follows */
                 assert_int_equal(n, 13);
+                if (f->short_stop)
+                        return (ssize_t)n - 1; /* the driver now waits for the header's end */
+                if (f->fail_stop) { /* the STOP DIAG failed: the buffer is freed anyway */
+                        if (i < f->nbuf)
+                                f->buf[i] = f->buf[--f->nbuf];
+                        errno = f->fail_stop;
+                        return -1;
+                }
                 if (i < f->nbuf) {
                         f->buf[i] = f->buf[--f->nbuf];
                         f->stops++;
@@ -692,6 +702,50 @@ static void a_pop_never_splits_a_list(void **state)
         wz_queue_destroy(&q);
 }
 
+/*
+ * A STOP written short leaves the driver's parser inside a header, and the
+ * next START would be misread; a STOP failing with other than the DIAG's
+ * EPERM or EINVAL leaves the device in doubt.  Both reopen it; a failed DIAG
+ * (the buffer is freed all the same) does not.
+ */
+static void a_failed_stop_reopens_the_device(void **state)
+{
+        (void)state;
+        struct wz_writer w;
+        struct fake f;
+        writer_setup(&w, &f, 32);
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        fill(&t, 0, 100, 100); /* two records */
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        t.n = 10; /* record 1 is no longer needed */
+        f.short_stop = true;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(w.errors, 1);
+        assert_int_equal(f.nlog, 1);
+        assert_int_equal(f.loglevel[0], LOG_ERR);
+        assert_non_null(strstr(f.log[0], "STOP of record 1"));
+        assert_non_null(strstr(f.log[0], "reopening"));
+        wz_writer_closed(&w);
+        f.short_stop = false;
+        f.nbuf = 0; /* closing the device freed every buffer */
+        fill(&t, 10, 90, 100);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.nlog, 2); /* works again */
+        t.n = 10;
+        f.fail_stop = EPERM;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(f.loglevel[2], LOG_WARNING);
+        assert_int_equal(w.nstarted, 1);
+        fill(&t, 10, 90, 100);
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
+        t.n = 10;
+        f.fail_stop = ENOMEM;
+        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(w.errors, 3);
+        wz_table_free(&t);
+}
+
 static void filter_rules(void **state)
 {
         (void)state;
@@ -730,6 +784,7 @@ int main(void)
             cmocka_unit_test(einval_and_device_errors),
             cmocka_unit_test(a_list_enters_the_table_whole_or_not_at_all),
             cmocka_unit_test(a_pop_never_splits_a_list),
+            cmocka_unit_test(a_failed_stop_reopens_the_device),
             cmocka_unit_test(filter_rules),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
