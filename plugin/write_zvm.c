@@ -243,6 +243,21 @@ static int drop_list(const data_set_t *ds, const value_list_t *vl, int err)
         return err;
 }
 
+static c_complain_t queue_complaint = C_COMPLAIN_INIT_STATIC;
+
+/* wz_queue_push counted it: a write thread never waits for the writer thread. */
+static void queue_full(const value_list_t *vl, size_t n)
+{
+        pthread_mutex_lock(&complain_mu);
+        c_complain(LOG_WARNING, &queue_complaint,
+                   PLUGIN
+                   " plugin: the queue (QueueLength %d) is full: %s/%s-%s/%s-%s (%zu values) "
+                   "not written; counted as dropped_queue, as are the next ones",
+                   cfg.queue_length, vl->host, vl->plugin, vl->plugin_instance, vl->type,
+                   vl->type_instance, n);
+        pthread_mutex_unlock(&complain_mu);
+}
+
 /* Value i of vl as an entry: its DS type, and a rate instead of a counter if asked. */
 static void set_value(struct wz_item *it, const data_set_t *ds, const value_list_t *vl, size_t i,
                       const gauge_t *rates)
@@ -318,7 +333,8 @@ static int wz_write(const data_set_t *ds, const value_list_t *vl, user_data_t *u
                 set_value(it, ds, vl, i, rates);
         }
         free(rates);
-        wz_queue_push(&queue, items, n);
+        if (!wz_queue_push(&queue, items, n))
+                queue_full(vl, n);
         free(items);
         return 0;
 }

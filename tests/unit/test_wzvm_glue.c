@@ -267,6 +267,13 @@ static void a_full_queue_drops_and_counts(void **state)
         assert_int_equal(wz_write(&if_octets, &vl, NULL), 0); /* capacity 4: dropped */
         assert_int_equal(queue.n, 4);
         assert_int_equal(queue.dropped, 2);
+        assert_int_equal(nlog, 1); /* said, */
+        assert_int_equal(loglevel[0], LOG_WARNING);
+        assert_non_null(strstr(logbuf[0], "lnxa/interface-eth0/if_octets-"));
+        assert_non_null(strstr(logbuf[0], "dropped_queue"));
+        assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
+        assert_int_equal(queue.dropped, 4);
+        assert_int_equal(nlog, 1);      /* but not again before c_complain's interval passed */
         assert_int_equal(wz_read(), 0); /* self-metrics */
         assert_int_equal(ndispatched, 14);
 }
