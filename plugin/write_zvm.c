@@ -127,6 +127,21 @@ static int cfg_int(const oconfig_item_t *ci, int *out, int min, int max)
         return 0;
 }
 
+/* Refused, not cut short: a truncated path would name another file. */
+static int cfg_device(const oconfig_item_t *ci)
+{
+        size_t n = 0;
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING)
+                n = strlen(ci->values[0].value.string);
+        if (n < 1 || n >= sizeof(cfg.device)) {
+                ERROR(PLUGIN " plugin: Device needs one path of 1 to %zu bytes.",
+                      sizeof(cfg.device) - 1);
+                return -1;
+        }
+        memcpy(cfg.device, ci->values[0].value.string, n + 1);
+        return 0;
+}
+
 static int cfg_filter(const oconfig_item_t *ci, bool include)
 {
         if (ci->values_num < 1) {
@@ -153,7 +168,7 @@ static int wz_config(oconfig_item_t *ci)
                 oconfig_item_t *c = ci->children + i;
                 int rc;
                 if (strcasecmp(c->key, "Device") == 0)
-                        rc = cf_util_get_string_buffer(c, cfg.device, sizeof(cfg.device));
+                        rc = cfg_device(c);
                 else if (strcasecmp(c->key, "ApplicationID") == 0) {
                         rc = cfg_int(c, &cfg.applid, 1, 65535);
                         if (rc == 0 && (cfg.applid == 1 || cfg.applid == 2)) {

@@ -99,6 +99,22 @@ static void config_options(void **state)
         v[0] = sval("/tmp/x");
         assert_int_equal(config1("Device", v, 1), 0);
         assert_string_equal(cfg.device, "/tmp/x");
+        /* a path cut short would be another file: refused, the old one kept */
+        static char longpath[300];
+        memset(longpath, 'd', sizeof(longpath) - 1);
+        longpath[0] = '/';
+        v[0] = sval(longpath);
+        assert_int_not_equal(config1("Device", v, 1), 0);
+        assert_non_null(strstr(logbuf[nlog - 1], "Device"));
+        assert_non_null(strstr(logbuf[nlog - 1], "255"));
+        assert_string_equal(cfg.device, "/tmp/x");
+        longpath[255] = 0; /* 255 bytes and the NUL fill the buffer */
+        assert_int_equal(config1("Device", v, 1), 0);
+        assert_int_equal(strlen(cfg.device), 255);
+        v[0] = sval("");
+        assert_int_not_equal(config1("Device", v, 1), 0);
+        v[0] = sval("/tmp/x");
+        assert_int_equal(config1("Device", v, 1), 0);
         v[0] = nval(2);
         assert_int_not_equal(config1("ApplicationID", v, 1), 0);
         assert_non_null(strstr(logbuf[nlog - 1], "mon_procd"));
