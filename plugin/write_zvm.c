@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +260,19 @@ static int drop_list(const data_set_t *ds, const value_list_t *vl, int err)
 }
 
 static c_complain_t queue_complaint = C_COMPLAIN_INIT_STATIC;
+/*
+ * Set by the first full push since the writer thread last drained: the
+ * others go by without complain_mu, which every write thread would
+ * otherwise take for every list while the queue stays full (a thread
+ * preempted holding it held the others for a time slice).
+ */
+static atomic_bool queue_full_seen;
 
 /* wz_queue_push counted it: a write thread never waits for the writer thread. */
 static void queue_full(const value_list_t *vl, size_t n)
 {
+        if (atomic_exchange_explicit(&queue_full_seen, true, memory_order_relaxed))
+                return;
         pthread_mutex_lock(&complain_mu);
         c_complain(LOG_WARNING, &queue_complaint,
                    PLUGIN
@@ -401,6 +411,7 @@ static void drain(void)
         size_t n;
         while ((n = wz_queue_pop_lists(&queue, buf, WZ_LIST_MAX)) > 0)
                 wz_table_put_lists(&table, buf, n);
+        atomic_store_explicit(&queue_full_seen, false, memory_order_relaxed);
 }
 
 static void publish_stats(void)
