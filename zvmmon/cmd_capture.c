@@ -178,8 +178,12 @@ int zmon_cmd_capture(int argc, char **argv)
                 "zvmmon capture: %llu data sets, %llu bytes to %s; %llu overflows, %llu discarded, "
                 "%llu empty, %llu reopens\n",
                 r.sets, r.bytes, opath, r.overflows, r.discarded, r.empty, r.reopens);
-        if (out != stdout && fclose(out) != 0)
+        if (out != stdout && fclose(out) != 0) {
+                fprintf(stderr, "zvmmon capture: %s: %s\n", opath, strerror(errno));
                 r.write_failed = true;
+        }
+        if (out == stdout && r.write_failed)
+                zmon_stdout_reported = true;
         if (r.write_failed)
                 return ZMON_UNUSABLE;
         return r.device_lost || r.no_memory || r.overflows || r.discarded ? ZMON_ERRORS : ZMON_OK;

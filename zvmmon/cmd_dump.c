@@ -202,7 +202,7 @@ int zmon_cmd_dump(int argc, char **argv)
         struct zd_handler h = {x, on_record, on_error, NULL};
         struct zd_stats st;
         rc = zmon_run_input(&a.in, &h, &st, NULL);
-        fflush(stdout);
+        zmon_flush_stdout(); /* the records before the error summary on a terminal */
         zd_emit_free(x->emit);
         zd_appl_tracker_free(x->t);
         if (rc != ZMON_OK) {

@@ -189,6 +189,9 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                 top_batch_frame(b, f);
                 top_frame_free(f);
                 shown++;
+                /* Each table as it comes; when nobody reads them, stop (a device never ends). */
+                if (!zmon_flush_stdout())
+                        break;
         }
         top_batch_free(b);
         if (r == TOP_SRC_END || r == TOP_SRC_FAIL) /* not stopped by -n: what came last */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* zvmmon command line: global options, then a command. */
+#include <errno.h>
 #include <string.h>
 
 #include "layout/lay_file.h"
@@ -33,11 +34,45 @@ static void usage(FILE *f)
               "Input formats (--input, detected when omitted): capture, monwrite, dataset,\n"
               "monwriter (what a program wrote to /dev/monwriter, saved in a file).\n"
               "Exit status: 0 clean, 1 decoded with errors (counts on stderr), 2 unusable\n"
-              "input or usage error.  See zvmmon(1).\n",
+              "input or output, or usage error.  See zvmmon(1).\n",
               f);
 }
 
-int main(int argc, char **argv)
+bool zmon_stdout_reported;
+static int stdout_errno; /* why a flush of stdout failed first */
+
+bool zmon_flush_stdout(void)
+{
+        if (fflush(stdout) == 0)
+                return true;
+        if (!stdout_errno)
+                stdout_errno = errno;
+        return false;
+}
+
+/*
+ * Output goes through stdio, whose errors stay silent until someone asks: a
+ * full disk or a closed pipe (SIGPIPE ignored) would pass for success.  Asked
+ * once here, after the command, for every command and every path out of it.
+ */
+static int close_stdout(int rc)
+{
+        errno = 0;
+        bool bad = fflush(stdout) != 0 || ferror(stdout);
+        int err = stdout_errno ? stdout_errno : errno;
+        if (fclose(stdout) != 0 && !bad) {
+                bad = true;
+                err = errno;
+        }
+        if (!bad)
+                return rc;
+        if (!zmon_stdout_reported)
+                fprintf(stderr, "zvmmon: write error: %s\n",
+                        err ? strerror(err) : "standard output failed");
+        return ZMON_UNUSABLE;
+}
+
+static int run(int argc, char **argv)
 {
         int i = 1;
         for (; i < argc && argv[i][0] == '-'; i++) {
@@ -96,4 +131,9 @@ int main(int argc, char **argv)
         }
         zl_file_unload_all();
         return rc;
+}
+
+int main(int argc, char **argv)
+{
+        return close_stdout(run(argc, argv));
 }

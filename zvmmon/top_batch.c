@@ -149,5 +149,4 @@ void top_batch_frame(struct top_batch *b, const struct top_frame *f)
                 json_frame(b, f, n);
         else
                 text_frame(b, f, n);
-        fflush(b->out);
 }

@@ -14,6 +14,14 @@
 /* Exit codes (zvmmon.1 EXIT STATUS). */
 enum { ZMON_OK = 0, ZMON_ERRORS = 1, ZMON_UNUSABLE = 2 };
 
+/* Set by a command that has said itself that writing standard output failed
+ * (capture -o -): main then only sets the exit status. */
+extern bool zmon_stdout_reported;
+/* fflush(stdout) for output that must go out now.  A failed fflush empties
+ * stdio's buffer, so the next one succeeds: the first errno is kept for main's
+ * "write error" message. */
+bool zmon_flush_stdout(void);
+
 /* Options shared by the input-reading commands. */
 struct zmon_input {
         const char *path;   /* FILE or "-" */

@@ -129,6 +129,33 @@ expect 0 "--layouts FILE metrics" -- "$Z" --layouts "$W/usr.txt" metrics --markd
 grep -F '`zvm-system/users-logged-on`' "$W/out" | grep -qF 'H site test' &&
 	ok "metrics: provenance from a loaded layout" || fail "metrics prov: $(grep -F users-logged-on "$W/out")"
 
+# Standard output that cannot be written is a failed run, never a silent success:
+# a full disk (/dev/full), and a pipe whose reader is gone with SIGPIPE ignored.
+write_fails() {
+	local what=$1 msg=$2; shift 2
+	"$@" 2>"$W/err"; local rc=$?
+	if [ "$rc" -eq 2 ] && grep -qx "zvmmon: write error: $msg" "$W/err"; then ok "$what: exit 2, write error"
+	else fail "$what: exit $rc, want 2 and 'write error: $msg'"; sed 's/^/    /' "$W/err"; fi
+}
+# top needs CP records, which the generated captures do not have.
+for cmd in "dump" "dump --format text" "stat" "stat --format json" "top -b" "top -b --json"; do
+	f=$W/clean.cap
+	[ "${cmd%% *}" = top ] && f=$HERE/../../data/sample.monwrite
+	# shellcheck disable=SC2086 # the command's words
+	write_fails "$cmd >/dev/full" "No space left on device" sh -c "exec \"\$@\" >/dev/full" - \
+		"$Z" $cmd "$f"
+done
+write_fails "layouts >/dev/full" "No space left on device" sh -c 'exec "$@" >/dev/full' - "$Z" layouts
+write_fails "metrics >/dev/full" "No space left on device" sh -c 'exec "$@" >/dev/full' - "$Z" metrics
+write_fails "--version >/dev/full" "No space left on device" sh -c 'exec "$@" >/dev/full' - "$Z" --version
+# A FIFO opened for writing while open for reading, then the reading end closed:
+# every write gets EPIPE, without a race against a reader that exits.
+mkfifo "$W/gone"
+exec 8<>"$W/gone" 9>"$W/gone" 8<&-
+write_fails "dump into a closed pipe, SIGPIPE ignored" "Broken pipe" \
+	bash -c "trap '' PIPE; exec \"\$@\" >&9" - "$Z" dump "$W/clean.cap"
+exec 9>&-
+
 # --layouts: a layout file wins over the built-in D10R2 (same id and min_len).
 cat >"$W/layouts.txt" <<'LAYOUTS'
 layout D10R2 APLSDT min_len 52 level "test" source "run.sh"
