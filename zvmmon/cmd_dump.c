@@ -203,6 +203,10 @@ int zmon_cmd_dump(int argc, char **argv)
         struct zd_stats st;
         rc = zmon_run_input(&a.in, &h, &st, NULL);
         zmon_flush_stdout(); /* the records before the error summary on a terminal */
+        if (!zd_emit_ok(x->emit)) {
+                fprintf(stderr, "zvmmon dump: some records could not be generated as JSON\n");
+                rc = ZMON_UNUSABLE;
+        }
         zd_emit_free(x->emit);
         zd_appl_tracker_free(x->t);
         if (rc != ZMON_OK) {

@@ -38,10 +38,11 @@ static void num(struct zd_sink *s, const char *k, uint64_t v)
         s->num(s->ctx, b);
 }
 
+/* v may be a file name: any bytes, where JSON wants UTF-8. */
 static void text(struct zd_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);
-        s->str(s->ctx, v, strlen(v));
+        zd_sink_str(s, v, strlen(v));
 }
 
 /* What the file is and what it holds in total. */
@@ -239,7 +240,12 @@ int zmon_cmd_stat(int argc, char **argv)
                 if (!(json ? zd_sink_json(&s, stdout) : zd_sink_text(&s, stdout)))
                         return ZMON_UNUSABLE;
                 report(&s, in.path, fmt, &st, &x);
+                bool whole = s.ok(s.ctx);
                 s.destroy(s.ctx);
+                if (!whole) {
+                        fprintf(stderr, "zvmmon stat: the report could not be generated\n");
+                        rc = ZMON_UNUSABLE;
+                }
         }
         int erc = zmon_report_errors(&st);
         return rc != ZMON_OK ? rc : erc;

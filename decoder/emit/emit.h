@@ -32,13 +32,21 @@ struct zd_sink {
         void (*boolean)(void *ctx, bool b);
         void (*null)(void *ctx); /* a value that is not known (a TOD of 0) */
         void (*destroy)(void *ctx);
+        /* False once an object could not be generated (yajl refused a call): that
+         * object was not written, rather than written with members out of step. */
+        bool (*ok)(void *ctx);
 };
 bool zd_sink_json(struct zd_sink *s, FILE *out);
 bool zd_sink_text(struct zd_sink *s, FILE *out);
+/* s->str of n bytes made valid UTF-8 without control characters ('?' for each bad byte):
+ * for strings from outside (guest data, file names). */
+void zd_sink_str(struct zd_sink *s, const void *p, size_t n);
 
 struct zd_emit;
 struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out);
 void zd_emit_free(struct zd_emit *e);
+/* The sink's ok(): every object so far was generated whole. */
+bool zd_emit_ok(const struct zd_emit *e);
 /* Also show every record's bytes in hex ("hex"), header included. */
 void zd_emit_set_hex(struct zd_emit *e, bool on);
 /* Read CP records through the layouts of this reading (layout.h; NULL: the default). */

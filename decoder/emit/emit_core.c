@@ -44,6 +44,11 @@ struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
         return e;
 }
 
+bool zd_emit_ok(const struct zd_emit *e)
+{
+        return e->s.ok(e->s.ctx);
+}
+
 void zd_emit_free(struct zd_emit *e)
 {
         if (!e)
@@ -77,7 +82,7 @@ static size_t utf8_len(const uint8_t *p, size_t n)
         return len;
 }
 
-static void str(struct zd_sink *s, const void *p, size_t n)
+void zd_sink_str(struct zd_sink *s, const void *p, size_t n)
 {
         const uint8_t *b = p;
         char *out = malloc(n + 1);
@@ -104,7 +109,7 @@ static void str(struct zd_sink *s, const void *p, size_t n)
 static void kstr(struct zd_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);
-        str(s, v, strlen(v));
+        zd_sink_str(s, v, strlen(v));
 }
 
 static void ku(struct zd_sink *s, const char *k, uint64_t v)
@@ -201,7 +206,7 @@ static void value(struct zd_sink *s, const struct zl_value *v)
                 char *t = malloc(sz);
                 if (t) {
                         size_t n = zl_text(v, t, sz);
-                        str(s, t, n);
+                        zd_sink_str(s, t, n);
                         free(t);
                         return;
                 }
@@ -304,11 +309,11 @@ static void lnxappl(struct zd_sink *s, const struct zd_appl_info *ai)
                 while ((rc = zd_fs_next(&rest, &fs, &e)) > 0) {
                         s->map_open(s->ctx);
                         s->key(s->ctx, "fs_name");
-                        str(s, fs.name.p, fs.name.n);
+                        zd_sink_str(s, fs.name.p, fs.name.n);
                         s->key(s->ctx, "fs_dir");
-                        str(s, fs.dir.p, fs.dir.n);
+                        zd_sink_str(s, fs.dir.p, fs.dir.n);
                         s->key(s->ctx, "fs_type");
-                        str(s, fs.type.p, fs.type.n);
+                        zd_sink_str(s, fs.type.p, fs.type.n);
                         zl_foreach(l, fs.statvfs, field_cb, s);
                         s->map_close(s->ctx);
                 }
@@ -333,7 +338,7 @@ static void lnxappl(struct zd_sink *s, const struct zd_appl_info *ai)
                 s->map_open(s->ctx);
                 for (int i = 0; i < ZD_PROCD_NSTR; i++) {
                         s->key(s->ctx, zd_procd_str_names[i]);
-                        str(s, pt.str[i].p, pt.str[i].n);
+                        zd_sink_str(s, pt.str[i].p, pt.str[i].n);
                 }
                 s->map_close(s->ctx);
         }

@@ -125,6 +125,50 @@ static void hostile_strings_stay_valid(void **state)
         free(out);
 }
 
+/* One object through a JSON sink: {"input": <the string>, "records": 17}. */
+static bool sink_object(const char *v, bool sanitise)
+{
+        FILE *f = open_memstream(&out, &outlen);
+        assert_non_null(f);
+        struct zd_sink s;
+        assert_true(zd_sink_json(&s, f));
+        s.begin(s.ctx);
+        s.map_open(s.ctx);
+        s.key(s.ctx, "input");
+        if (sanitise)
+                zd_sink_str(&s, v, strlen(v));
+        else
+                s.str(s.ctx, v, strlen(v));
+        s.key(s.ctx, "records");
+        s.num(s.ctx, "17");
+        s.map_close(s.ctx);
+        s.end(s.ctx);
+        bool ok = s.ok(s.ctx);
+        s.destroy(s.ctx);
+        fclose(f);
+        return ok;
+}
+
+/* A file name is any bytes.  yajl refuses one that is not UTF-8 and generates
+ * nothing for it, so that every later key and value would be out of step. */
+static void json_sink_refuses_to_go_out_of_step(void **state)
+{
+        (void)state;
+        assert_false(sink_object("bad\xff.cap", false));
+        assert_int_equal(outlen, 0); /* nothing rather than a wrong object */
+        free(out);
+
+        assert_true(sink_object("bad\xff.cap", true));
+        char err[256];
+        yajl_val v = yajl_tree_parse(out, err, sizeof(err));
+        if (!v)
+                fail_msg("JSON did not parse: %s\n%s", err, out);
+        assert_string_equal(YAJL_GET_STRING(at(v, "input", NULL, NULL)), "bad?.cap");
+        assert_int_equal(YAJL_GET_INTEGER(at(v, "records", NULL, NULL)), 17);
+        yajl_tree_free(v);
+        free(out);
+}
+
 static void errors_and_unknown_records(void **state)
 {
         (void)state;
@@ -167,6 +211,7 @@ int main(void)
             cmocka_unit_test(kernel_mem_json),
             cmocka_unit_test(hostile_strings_stay_valid),
             cmocka_unit_test(errors_and_unknown_records),
+            cmocka_unit_test(json_sink_refuses_to_go_out_of_step),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

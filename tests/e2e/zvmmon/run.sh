@@ -82,6 +82,11 @@ expect 1 "stat damaged" -- "$Z" stat --format json "$W/damaged.cap"
 [ "$(jq -c '[.appldata.sync_drops, .errors.appl_offset, .errors.lnx_string]' "$W/out")" = "[1,1,1]" ] &&
 	ok "stat error counts" || fail "stat error counts: $(cat "$W/out")"
 expect 0 "stat text" -- "$Z" stat "$W/clean.cap"
+# A file name that is not UTF-8: shown with '?', and every member still there.
+cp "$W/clean.cap" "$W/bad"$'\xff'".cap"
+expect 0 "stat json, a file name that is not UTF-8" -- "$Z" stat --format json "$W/bad"$'\xff'".cap"
+[ "$(jq -c '[(.input | endswith("/bad?.cap")), .format, .records, .intervals]' "$W/out")" = '[true,"capture",17,2]' ] &&
+	ok "stat json: the file name made UTF-8, members in step" || fail "stat json, bad name: $(cat "$W/out")"
 
 # A raw monreader data set (the first frame's payload) is detected as such.
 len=$(od -An -tu1 -j20 -N4 "$W/clean.cap" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
