@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* zvmmon top: options, then the full screen (top_loop.c) or batch mode. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -45,9 +47,22 @@ static bool positive(const char *opt, const char *s, double *out)
         return true;
 }
 
+/* A count of intervals: digits only (strtoul would take "-1" and " 1"), at least 1. */
+static bool intervals(const char *s, unsigned long *out)
+{
+        char *end;
+        errno = 0;
+        unsigned long v = isdigit((unsigned char)*s) ? strtoul(s, &end, 10) : 0;
+        if (!v || *end || errno == ERANGE) {
+                fprintf(stderr, "zvmmon top: -n %s: a whole number of intervals, 1 or more\n", s);
+                return false;
+        }
+        *out = v;
+        return true;
+}
+
 static int option(struct args *a, int c)
 {
-        double v;
         switch (c) {
         case 'b':
                 a->batch = true;
@@ -56,10 +71,7 @@ static int option(struct args *a, int c)
                 a->json = true;
                 return 0;
         case 'n':
-                if (!positive("-n", optarg, &v))
-                        return ZMON_UNUSABLE;
-                a->o.max_frames = (unsigned long)v;
-                return 0;
+                return intervals(optarg, &a->o.max_frames) ? 0 : ZMON_UNUSABLE;
         case 's':
                 if ((a->o.sort = top_col_by_name(optarg)) < 0) {
                         fprintf(stderr, "zvmmon top: --sort %s: no such column\n", optarg);

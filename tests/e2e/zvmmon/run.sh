@@ -161,6 +161,15 @@ write_fails "dump into a closed pipe, SIGPIPE ignored" "Broken pipe" \
 	bash -c "trap '' PIPE; exec \"\$@\" >&9" - "$Z" dump "$W/clean.cap"
 exec 9>&-
 
+# top -n: a whole number of intervals, 1 or more (0.5 was no limit, 1.9 was 1).
+for n in 0.5 1.9 0 -1 " 1" 1x 99999999999999999999999; do
+	expect 2 "top -n '$n'" -- "$Z" top -b -n "$n" "$HERE/../../data/sample.monwrite"
+	grep -q -- "-n $n: a whole number of intervals" "$W/err" || fail "top -n '$n': message $(cat "$W/err")"
+done
+expect 0 "top -b -n 2" -- "$Z" top -b -n 2 "$HERE/../../data/sample.monwrite"
+[ "$(grep -c ' interval [0-9]' "$W/out")" = 2 ] && ok "-n 2: two tables" ||
+	fail "-n 2: $(grep -c ' interval [0-9]' "$W/out") tables"
+
 # --layouts: a layout file wins over the built-in D10R2 (same id and min_len).
 cat >"$W/layouts.txt" <<'LAYOUTS'
 layout D10R2 APLSDT min_len 52 level "test" source "run.sh"
