@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,14 @@ struct dev {
 static int open_dev(const char *path)
 {
         int fd = open(path, O_RDONLY | O_NONBLOCK);
+        struct stat st;
+        /* A directory opens, and only its first read fails: too late, the
+         * output file would be made and the run count as data lost. */
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+                close(fd);
+                fd = -1;
+                errno = EISDIR;
+        }
         if (fd < 0) {
                 if (errno == EBUSY)
                         fprintf(stderr,

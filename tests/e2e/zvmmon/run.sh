@@ -199,6 +199,10 @@ expect 0 "dump the capture" -- "$Z" dump "$W/cap.cap"
 	ok "captured set decodes like the original" || fail "captured set differs"
 expect 2 "capture without -o" -- "$Z" capture --device "$W/dev" --sets 1
 expect 2 "capture from a missing device" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" --sets 1
+# A directory opens; it must be refused as unusable before the output is made.
+expect 2 "capture from a directory" -- "$Z" capture -o "$W/dir.cap" --device "$W" --sets 1
+grep -q "zvmmon capture: $W: Is a directory" "$W/err" && [ ! -e "$W/dir.cap" ] &&
+	ok "capture from a directory: said, no output file" || fail "capture from a directory: $(cat "$W/err"); $(ls -l "$W/dir.cap" 2>&1)"
 
 if [ $fails -ne 0 ]; then echo "check-zvmmon: $fails failure(s)"; exit 1; fi
 echo "check-zvmmon: all passed"
