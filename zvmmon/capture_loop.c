@@ -52,15 +52,17 @@ static void flush_held(struct cap *c)
                 return;
         uint8_t fh[ZD_CAP_FRAME_LEN];
         zd_capture_frame_header(fh, (uint32_t)c->held.n, c->held_time, c->held_status);
+        errno = 0; /* a short write need not set it: no stale reason from the device */
         if (fwrite(fh, 1, sizeof(fh), c->out) != sizeof(fh) ||
             fwrite(c->held.p, 1, c->held.n, c->out) != c->held.n || fflush(c->out) != 0) {
                 if (!c->res->write_failed)
                         fprintf(stderr, "zvmmon capture: %s: write failed: %s\n", c->o->out_name,
-                                strerror(errno));
+                                errno ? strerror(errno) : "short write");
                 c->res->write_failed = true;
+        } else { /* the summary counts what is in the file, not what was tried */
+                c->res->sets++;
+                c->res->bytes += c->held.n;
         }
-        c->res->sets++;
-        c->res->bytes += c->held.n;
         c->have_held = false;
 }
 

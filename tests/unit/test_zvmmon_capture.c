@@ -213,6 +213,28 @@ static void stops_after_n_sets(void **state)
         free(outbuf);
 }
 
+/* The output fills up (a disk, a file size limit) after the first set: the
+ * counts say what is in the file, not what was tried. */
+static void counts_only_what_was_written(void **state)
+{
+        (void)state;
+        static const struct step s[] = {{DATA, "first", 0}, {ZERO, NULL, 0},    {DATA, "second", 0},
+                                        {ZERO, NULL, 0},    {DATA, "third", 0}, {ZERO, NULL, 0}};
+        struct script sc = {s, sizeof(s) / sizeof(s[0]), 0, 0, 0, 0, 0};
+        char mem[16 + 24 + 5 + 10]; /* header, frame of "first", not one more frame */
+        FILE *f = fmemopen(mem, sizeof(mem), "w");
+        assert_non_null(f);
+        struct zmon_cap_io io = {&sc, s_read, s_wait, s_reopen, s_pause, s_mono, s_unix_us};
+        struct zmon_cap_opts o = {0, 0, &sc.stop, "scripted", "memory"};
+        struct zmon_cap_result r;
+        zmon_capture_run(&io, f, &o, &r);
+        fclose(f);
+        assert_true(r.write_failed);
+        assert_int_equal(r.sets, 1);
+        assert_int_equal(r.bytes, 5);
+        assert_memory_equal(mem + 16 + 24, "first", 5);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -220,6 +242,7 @@ int main(void)
             cmocka_unit_test(overflow_flags_the_set_before),
             cmocka_unit_test(eio_and_efault_discard_partial_sets),
             cmocka_unit_test(stops_after_n_sets),
+            cmocka_unit_test(counts_only_what_was_written),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
