@@ -100,8 +100,9 @@ static int64_t d_unix_us(void *ctx)
 static long parse_count(const char *opt, const char *s)
 {
         char *end;
+        errno = 0; /* strtol says ERANGE only there: a huge count is LONG_MAX, not an error */
         long v = strtol(s, &end, 10);
-        if (*s == '\0' || *end || v <= 0) {
+        if (*s == '\0' || *end || v <= 0 || errno == ERANGE) {
                 fprintf(stderr, "zvmmon capture: %s %s: a positive number is needed\n", opt, s);
                 return -1;
         }

@@ -198,6 +198,11 @@ expect 0 "dump the capture" -- "$Z" dump "$W/cap.cap"
 [ "$(jq -c 'del(.offset)' "$W/out" | md5sum)" = "$(jq -c 'select(.set == 0) | del(.offset)' "$W/clean.json" | md5sum)" ] &&
 	ok "captured set decodes like the original" || fail "captured set differs"
 expect 2 "capture without -o" -- "$Z" capture --device "$W/dev" --sets 1
+for opt in --sets --seconds; do
+	expect 2 "capture $opt out of range" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" $opt 99999999999999999999999
+	grep -q -- "$opt 99999999999999999999999: a positive number is needed" "$W/err" ||
+		fail "capture $opt out of range: message $(cat "$W/err")"
+done
 expect 2 "capture from a missing device" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" --sets 1
 # A directory opens; it must be refused as unusable before the output is made.
 expect 2 "capture from a directory" -- "$Z" capture -o "$W/dir.cap" --device "$W" --sets 1
