@@ -32,7 +32,10 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
         bool rerr = ferror(f);
         if (rerr)
                 fprintf(stderr, "zvmmon: %s: read error: %s\n", in->path, strerror(errno));
-        if (rc == 0)
+        /* After a read error the input did not end, it broke off: finishing the
+         * stream would judge what came so far as the whole input (empty, format
+         * not recognised, a cut set) and say so, after the real reason. */
+        else if (rc == 0)
                 rc = zd_stream_finish(s);
         *st = *zd_stream_stats(s);
         enum zd_format fmt = zd_stream_format(s);
@@ -41,6 +44,8 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
         zd_stream_free(s);
         if (f != stdin)
                 fclose(f);
+        if (rerr)
+                return ZMON_UNUSABLE;
         if (empty) {
                 fprintf(stderr, "zvmmon: %s: empty input\n", in->path);
                 return ZMON_UNUSABLE;
@@ -53,7 +58,7 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
                         : "");
                 return ZMON_UNUSABLE;
         }
-        return rerr ? ZMON_UNUSABLE : ZMON_OK;
+        return ZMON_OK;
 }
 
 int zmon_report_errors(const struct zd_stats *st)

@@ -102,6 +102,12 @@ head -c 5000 /dev/urandom >"$W/random"
 expect 2 "empty input" -- "$Z" dump "$W/empty"
 expect 2 "text input" -- "$Z" dump "$W/text"
 expect 2 "missing file" -- "$Z" dump "$W/nonexistent"
+# A read error is the reason, said once: no "empty input", no format error after it.
+for cmd in dump stat; do
+	expect 2 "$cmd a directory" -- "$Z" "$cmd" "$W"
+	[ ! -s "$W/out" ] && [ "$(cat "$W/err")" = "zvmmon: $W: read error: Is a directory" ] &&
+		ok "$cmd a directory: the read error only" || fail "$cmd a directory: $(cat "$W/out" "$W/err")"
+done
 expect 2 "no file" -- "$Z" dump
 expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
 expect 2 "bad domain" -- "$Z" dump --domain x "$W/clean.cap"
