@@ -79,14 +79,20 @@ bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n)
         return ok;
 }
 
-size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max)
+/* The n items at the head into out, and off the queue; q->mu held. */
+static size_t take(struct wz_queue *q, struct wz_item *out, size_t n)
 {
-        pthread_mutex_lock(&q->mu);
-        size_t n = q->n < max ? q->n : max;
         for (size_t i = 0; i < n; i++)
                 out[i] = q->ring[(q->head + i) % q->cap];
         q->head = (q->head + n) % q->cap;
         q->n -= n;
+        return n;
+}
+
+size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max)
+{
+        pthread_mutex_lock(&q->mu);
+        size_t n = take(q, out, q->n < max ? q->n : max);
         pthread_mutex_unlock(&q->mu);
         return n;
 }
@@ -108,10 +114,7 @@ size_t wz_queue_pop_lists(struct wz_queue *q, struct wz_item *out, size_t max)
                         break;
                 n += len;
         }
-        for (size_t i = 0; i < n; i++)
-                out[i] = q->ring[(q->head + i) % q->cap];
-        q->head = (q->head + n) % q->cap;
-        q->n -= n;
+        take(q, out, n);
         pthread_mutex_unlock(&q->mu);
         return n;
 }

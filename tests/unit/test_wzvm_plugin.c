@@ -5,7 +5,7 @@
  * byte stream with the monwrite_hdr rules (doc/facts/kernel-drivers.md 2) and
  * keeps buffers by key the way the driver does.
  */
-#include "vec.h"
+#include "vec_appl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -594,28 +594,12 @@ static void count_values(void *ctx, const struct zm_metric *m)
 /* The record of buffer mod as z/VM hands it on: a D10R2 of guest LINUX01. */
 static void decode(struct zm_engine *e, const uint8_t *data, uint16_t mod)
 {
-        static const uint8_t userid[8] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40};
+        uint8_t prodid[16];
+        vec_lnx_prodid(prodid, WZVM_DEFAULT_APPLID, 1, 1, 0, mod);
         static uint8_t rec[52 + WZVM_RECORD_LEN];
-        vec_hdr(rec, sizeof(rec), 10, 2, VEC_TOD_2026);
-        memset(rec + 20, 0, 32);
-        be16(rec + 20, 52);
-        be16(rec + 22, WZVM_RECORD_LEN);
-        memcpy(rec + 24, userid, 8);
-        memcpy(rec + 32, "LNXAPPL", 7);
-        be16(rec + 39, WZVM_DEFAULT_APPLID);
-        rec[41] = 1;
-        be16(rec + 42, 1);
-        be16(rec + 44, 0);
-        be16(rec + 46, mod);
-        memcpy(rec + 52, data, WZVM_RECORD_LEN);
-        struct zd_record r;
-        memset(&r, 0, sizeof(r));
-        r.domain = 10;
-        r.number = 2;
+        struct zd_record r =
+            vec_record(rec, vec_d10(rec, 2, "LINUX01", prodid, data, WZVM_RECORD_LEN));
         r.tod = VEC_TOD_2026;
-        r.kind = 'S';
-        r.rec = zd_view_make(rec, sizeof(rec));
-        r.body = zd_view_tail(r.rec, 20);
         zm_engine_record(e, &r);
 }
 
