@@ -404,13 +404,34 @@ static void try_open(void)
                            strerror(err), cfg.retry);
 }
 
+static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;
+
+/*
+ * wz_table_put_list counted it (dropped_full, reported in dropped_space).  Only
+ * the writer thread fills the table, so the complaint needs no complain_mu and
+ * a write thread never meets it.
+ */
+static void table_full(const struct wz_item *it)
+{
+        c_complain(LOG_WARNING, &table_complaint,
+                   PLUGIN " plugin: the table of %zu values (MaxRecords %d x 163) has no room "
+                          "for %s/%s-%s/%s-%s (%u values): not written; counted as dropped_space, "
+                          "as are the next ones. Raise MaxRecords, or write fewer values "
+                          "(Include/Exclude).",
+                   table.max, cfg.max_records, it->host, it->e.plugin, it->e.plugin_instance,
+                   it->e.type, it->e.type_instance, (unsigned)it->e.ds_count);
+}
+
 static void drain(void)
 {
         /* static: 110 KB is much for a thread's stack, and only the writer thread drains */
         static struct wz_item buf[WZ_LIST_MAX];
         size_t n;
-        while ((n = wz_queue_pop_lists(&queue, buf, WZ_LIST_MAX)) > 0)
-                wz_table_put_lists(&table, buf, n);
+        while ((n = wz_queue_pop_lists(&queue, buf, WZ_LIST_MAX)) > 0) {
+                const struct wz_item *refused = wz_table_put_lists(&table, buf, n);
+                if (refused)
+                        table_full(refused);
+        }
         atomic_store_explicit(&queue_full_seen, false, memory_order_relaxed);
 }
 

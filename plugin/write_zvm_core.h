@@ -73,8 +73,8 @@ void wz_table_free(struct wz_table *t);
 bool wz_table_put(struct wz_table *t, const struct wz_item *it);
 /* A value list (n items, one identifier) enters whole or not at all (dropped_full += n). */
 bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n);
-/* What wz_queue_pop_lists gave, list by list. */
-void wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n);
+/* What wz_queue_pop_lists gave, list by list; the first list refused (in v), or NULL. */
+const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n);
 /* Forget values not refreshed within factor x their interval; returns how many. */
 size_t wz_table_expire(struct wz_table *t, double now, double factor);
 /* A pass is over (or a WriteInterval passed without a device): what it did not write is owed. */

@@ -233,12 +233,15 @@ bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n
         return true;
 }
 
-void wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n)
+const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n)
 {
+        const struct wz_item *refused = NULL;
         for (size_t i = 0, len; i < n; i += len) {
                 len = list_len(&v[i], n - i);
-                wz_table_put_list(t, &v[i], len);
+                if (!wz_table_put_list(t, &v[i], len) && !refused)
+                        refused = &v[i];
         }
+        return refused;
 }
 
 bool wz_table_put(struct wz_table *t, const struct wz_item *it)

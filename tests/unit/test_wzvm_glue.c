@@ -295,6 +295,35 @@ static void a_full_queue_drops_and_counts(void **state)
 }
 
 /*
+ * A table of 2 values (MaxRecords x 163 in the plugin) holds eth0's list, not
+ * eth1's: the writer thread refuses eth1's whole, counts it and says so, naming
+ * the list, the counter and the option, at c_complain's pace (here: once).
+ */
+static void a_full_table_drops_counts_and_says_it(void **state)
+{
+        (void)state;
+        wz_table_init(&table, 2);
+        value_t v[2] = {{.derive = 1}, {.derive = 2}};
+        value_list_t eth0 = vlist("interface", "eth0", "if_octets", "", v, 2);
+        value_list_t eth1 = vlist("interface", "eth1", "if_octets", "", v, 2);
+        assert_int_equal(wz_write(&if_octets, &eth0, NULL), 0);
+        assert_int_equal(wz_write(&if_octets, &eth1, NULL), 0);
+        drain();
+        assert_int_equal(table.n, 2);
+        assert_int_equal(table.dropped_full, 2);
+        assert_int_equal(nlog, 1);
+        assert_int_equal(loglevel[0], LOG_WARNING);
+        assert_non_null(strstr(logbuf[0], "lnxa/interface-eth1/if_octets- (2 values)"));
+        assert_non_null(strstr(logbuf[0], "dropped_space"));
+        assert_non_null(strstr(logbuf[0], "Raise MaxRecords"));
+        assert_int_equal(wz_write(&if_octets, &eth1, NULL), 0);
+        drain();
+        assert_int_equal(table.dropped_full, 4);
+        assert_int_equal(nlog, 1);
+        wz_table_free(&table);
+}
+
+/*
  * collectd stops by delivering what its write threads hold, calling every flush
  * callback, then the shutdown callbacks (doc/facts/collectd.md 2).  write_zvm's
  * flush only wakes the writer thread, and the stop that follows at once may
@@ -348,6 +377,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(lists_that_cannot_be_written_are_counted_and_said,
                                             setup, teardown),
             cmocka_unit_test_setup_teardown(a_full_queue_drops_and_counts, setup, teardown),
+            cmocka_unit_test_setup_teardown(a_full_table_drops_counts_and_says_it, setup, teardown),
             cmocka_unit_test_setup_teardown(shutdown_writes_what_arrived_since_the_last_pass, setup,
                                             teardown),
         };
