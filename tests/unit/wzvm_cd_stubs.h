@@ -24,6 +24,7 @@ static size_t stub_log_echo; /* the first this many messages also go to stderr *
 static size_t ndispatched;
 static void (*stub_on_dispatch)(const value_list_t *vl);
 static double rate_stub[2] = {12.5, 0.25};
+static bool stub_rate_fails; /* uc_get_rate finds no rate, as for a list not in the cache */
 
 static struct {
         int (*config)(oconfig_item_t *);
@@ -114,6 +115,8 @@ int plugin_thread_create(pthread_t *tid, void *(*start_routine)(void *), void *a
 gauge_t *uc_get_rate(const data_set_t *ds, const value_list_t *vl)
 {
         (void)vl;
+        if (stub_rate_fails)
+                return NULL;
         gauge_t *r = calloc(ds->ds_num, sizeof(*r));
         for (size_t i = 0; r && i < ds->ds_num && i < 2; i++)
                 r[i] = rate_stub[i];
