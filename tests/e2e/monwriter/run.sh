@@ -57,7 +57,8 @@ PY
 # its own counters into a plain file; zvmmon dumps it, and the zvm plugin reads
 # it back with the writer's host trusted.  check_values.py sets every value the
 # writer dispatched (its csv) against what write_zvm wrote (the dump, pass by
-# pass) and what came back (the reader's csv).  write_zvm keeps the newest value
+# pass) and what came back (the reader's csv), and wants each of write_zvm's loss
+# counters (dropped_*) at 0: nothing here may be lost.  write_zvm keeps the newest value
 # per identifier and writes once per WriteInterval: a value replaced before a
 # pass came is merged, by design, not lost.  With WriteInterval 1 the passes
 # fall halfway between collectd's reads (the first half a WriteInterval after
