@@ -60,6 +60,7 @@ static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
         uint64_t dropped_name, dropped_invalid, dropped_nomem, dropped_rate, dropped_space,
             dropped_expired, merged, starts, updates, stops, errors, records;
+        uint64_t table_nomem; /* the writer thread's part of dropped_nomem */
 } stats;
 /* c_complain keeps its state unlocked, and collectd may run several write threads */
 static pthread_mutex_t complain_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -423,21 +424,31 @@ static void try_open(void)
 }
 
 static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t table_nomem_complaint = C_COMPLAIN_INIT_STATIC;
 
 /*
- * wz_table_put_list counted it (dropped_full, reported in dropped_space).  Only
- * the writer thread fills the table, so the complaint needs no complain_mu and
- * a write thread never meets it.
+ * wz_table_put_list counted it (dropped_full, reported in dropped_space, or
+ * dropped_nomem).  Only the writer thread fills the table, so the complaints
+ * need no complain_mu and a write thread never meets them.
  */
-static void table_full(const struct wz_item *it)
+static void table_refused(const struct wz_item *it, enum wz_put why)
 {
-        c_complain(LOG_WARNING, &table_complaint,
-                   PLUGIN " plugin: the table of %zu values (MaxRecords %d x 163) has no room "
-                          "for %s/%s-%s/%s-%s (%u values): not written; counted as dropped_space, "
-                          "as are the next ones. Raise MaxRecords, or write fewer values "
-                          "(Include/Exclude).",
-                   table.max, cfg.max_records, it->host, it->e.plugin, it->e.plugin_instance,
-                   it->e.type, it->e.type_instance, (unsigned)it->e.ds_count);
+        if (why == WZ_PUT_NOMEM)
+                c_complain(LOG_ERR, &table_nomem_complaint,
+                           PLUGIN " plugin: no memory to grow the table of %zu values for "
+                                  "%s/%s-%s/%s-%s (%u values): not written; counted as "
+                                  "dropped_nomem, as are the next ones.",
+                           table.n, it->host, it->e.plugin, it->e.plugin_instance, it->e.type,
+                           it->e.type_instance, (unsigned)it->e.ds_count);
+        else
+                c_complain(LOG_WARNING, &table_complaint,
+                           PLUGIN " plugin: the table of %zu values (MaxRecords %d x 163) has no "
+                                  "room for %s/%s-%s/%s-%s (%u values): not written; counted as "
+                                  "dropped_space, as are the next ones. Raise MaxRecords, or "
+                                  "write fewer values (Include/Exclude).",
+                           table.max, cfg.max_records, it->host, it->e.plugin,
+                           it->e.plugin_instance, it->e.type, it->e.type_instance,
+                           (unsigned)it->e.ds_count);
 }
 
 static void drain(void)
@@ -446,9 +457,10 @@ static void drain(void)
         static struct wz_item buf[WZ_LIST_MAX];
         size_t n;
         while ((n = wz_queue_pop_lists(&queue, buf, WZ_LIST_MAX)) > 0) {
-                const struct wz_item *refused = wz_table_put_lists(&table, buf, n);
+                enum wz_put why = WZ_PUT_OK;
+                const struct wz_item *refused = wz_table_put_lists(&table, buf, n, &why);
                 if (refused)
-                        table_full(refused);
+                        table_refused(refused, why);
         }
         atomic_store_explicit(&queue_full_seen, false, memory_order_relaxed);
 }
@@ -457,6 +469,7 @@ static void publish_stats(void)
 {
         pthread_mutex_lock(&stats_mu);
         stats.dropped_space = table.dropped_space + table.dropped_full;
+        stats.table_nomem = table.dropped_nomem;
         stats.dropped_expired = table.dropped_expired;
         stats.merged = table.merged;
         stats.starts = writer.starts;
@@ -574,7 +587,8 @@ static int wz_read(void)
         submit("total_values", "dropped_expired", (value_t){.derive = (derive_t)s.dropped_expired});
         submit("total_values", "dropped_name", (value_t){.derive = (derive_t)s.dropped_name});
         submit("total_values", "dropped_invalid", (value_t){.derive = (derive_t)s.dropped_invalid});
-        submit("total_values", "dropped_nomem", (value_t){.derive = (derive_t)s.dropped_nomem});
+        submit("total_values", "dropped_nomem",
+               (value_t){.derive = (derive_t)(s.dropped_nomem + s.table_nomem)});
         submit("total_values", "dropped_rate", (value_t){.derive = (derive_t)s.dropped_rate});
         submit("total_values", "merged", (value_t){.derive = (derive_t)s.merged});
         submit("total_operations", "record_start", (value_t){.derive = (derive_t)s.starts});

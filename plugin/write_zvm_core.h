@@ -62,7 +62,10 @@ struct wz_table {
         struct wz_item *v;
         size_t n, cap, max;
         /* values, each counted once, when it leaves the table never written */
-        uint64_t dropped_full;    /* values of lists refused: no room for all of a list */
+        uint64_t dropped_full; /* values of lists refused: no room for all of a list */
+        /* value lists (not values, as write_zvm's dropped_nomem counts them) refused: the
+         * table could not grow */
+        uint64_t dropped_nomem;
         uint64_t dropped_space;   /* missed by a pass, then replaced or expired */
         uint64_t dropped_expired; /* expired before any pass could write it */
         /* not a loss: replaced by a newer value of its identifier before any pass came */
@@ -71,10 +74,14 @@ struct wz_table {
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);
 bool wz_table_put(struct wz_table *t, const struct wz_item *it);
-/* A value list (n items, one identifier) enters whole or not at all (dropped_full += n). */
-bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n);
-/* What wz_queue_pop_lists gave, list by list; the first list refused (in v), or NULL. */
-const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n);
+/* Why a list did not enter: the table is at its max, or it could not grow to hold the list. */
+enum wz_put { WZ_PUT_OK, WZ_PUT_FULL, WZ_PUT_NOMEM };
+/* A value list (n items, one identifier) enters whole or not at all (dropped_full += n, or
+ * dropped_nomem += 1). */
+enum wz_put wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n);
+/* What wz_queue_pop_lists gave, list by list; the first list refused (in v) and why, or NULL. */
+const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n,
+                                         enum wz_put *why);
 /* Forget values not refreshed within factor x their interval; returns how many. */
 size_t wz_table_expire(struct wz_table *t, double now, double factor);
 /* A pass is over (or a WriteInterval passed without a device): what it did not write is owed. */

@@ -183,21 +183,21 @@ static bool find(const struct wz_table *t, const struct wz_item *it, size_t *pos
         return false;
 }
 
-static bool reserve(struct wz_table *t, size_t more)
+static enum wz_put reserve(struct wz_table *t, size_t more)
 {
         if (more > t->max - t->n)
-                return false;
+                return WZ_PUT_FULL;
         if (t->n + more <= t->cap)
-                return true;
+                return WZ_PUT_OK;
         size_t cap = t->cap ? t->cap : 64;
         while (cap < t->n + more)
                 cap *= 2;
         struct wz_item *p = realloc(t->v, cap * sizeof(*p));
         if (!p)
-                return false;
+                return WZ_PUT_NOMEM;
         t->v = p;
         t->cap = cap;
-        return true;
+        return WZ_PUT_OK;
 }
 
 /* The room is reserved: this cannot fail. */
@@ -219,34 +219,42 @@ static void place(struct wz_table *t, const struct wz_item *it)
  * (met_wzvm.c, groups_ok), every pass, so a list the table cannot hold
  * entirely must not enter at all.
  */
-bool wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n)
+enum wz_put wz_table_put_list(struct wz_table *t, const struct wz_item *items, size_t n)
 {
         size_t fresh = 0, pos;
         for (size_t i = 0; i < n; i++)
                 fresh += !find(t, &items[i], &pos);
-        if (!reserve(t, fresh)) {
+        enum wz_put r = reserve(t, fresh);
+        /* told apart, as one asks to raise MaxRecords and the other would not help */
+        if (r == WZ_PUT_FULL)
                 t->dropped_full += n;
-                return false;
-        }
+        if (r == WZ_PUT_NOMEM)
+                t->dropped_nomem++;
+        if (r != WZ_PUT_OK)
+                return r;
         for (size_t i = 0; i < n; i++)
                 place(t, &items[i]);
-        return true;
+        return WZ_PUT_OK;
 }
 
-const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n)
+const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_item *v, size_t n,
+                                         enum wz_put *why)
 {
         const struct wz_item *refused = NULL;
         for (size_t i = 0, len; i < n; i += len) {
                 len = list_len(&v[i], n - i);
-                if (!wz_table_put_list(t, &v[i], len) && !refused)
+                enum wz_put r = wz_table_put_list(t, &v[i], len);
+                if (r != WZ_PUT_OK && !refused) {
                         refused = &v[i];
+                        *why = r;
+                }
         }
         return refused;
 }
 
 bool wz_table_put(struct wz_table *t, const struct wz_item *it)
 {
-        return wz_table_put_list(t, it, 1);
+        return wz_table_put_list(t, it, 1) == WZ_PUT_OK;
 }
 
 size_t wz_table_expire(struct wz_table *t, double now, double factor)

@@ -43,7 +43,7 @@ CHECK_TARGETS += check-wzvm-e2e
 
 # The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
 # includes plugin/write_zvm.c).
-TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) -Wl,--wrap=calloc
+TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) -Wl,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/test_wzvm_glue: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # write_zvm's heap stays flat over rounds of new identifiers, faults and expiry.

@@ -15,13 +15,19 @@
 
 #include "wzvm_cd_stubs.h"
 
-/* Linked with --wrap=calloc: fails while fail_calloc is set. */
-static bool fail_calloc;
+/* Linked with --wrap=calloc,--wrap=realloc: each fails while its flag is set. */
+static bool fail_calloc, fail_realloc;
 void *__real_calloc(size_t n, size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_calloc(size_t n, size_t size)
 {
         return fail_calloc ? NULL : __real_calloc(n, size);
+}
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size)
+{
+        return fail_realloc ? NULL : __real_realloc(p, size);
 }
 
 /* ---- helpers ---- */
@@ -361,6 +367,49 @@ static void a_full_table_drops_counts_and_says_it(void **state)
         wz_table_free(&table);
 }
 
+static uint64_t read_dropped_nomem;
+static void keep_dropped_nomem(const value_list_t *vl)
+{
+        if (strcmp(vl->type_instance, "dropped_nomem") == 0)
+                read_dropped_nomem = (uint64_t)vl->values[0].derive;
+}
+
+/*
+ * A table with room to spare that cannot grow (realloc fails) refuses eth0's list
+ * as out of memory, not as full: counted in dropped_nomem, a list at a time as the
+ * write callback counts it, and said without asking to raise MaxRecords.
+ */
+static void a_table_that_cannot_grow_is_not_full(void **state)
+{
+        (void)state;
+        wz_table_init(&table, 1000);
+        value_t v[2] = {{.derive = 1}, {.derive = 2}};
+        value_list_t eth0 = vlist("interface", "eth0", "if_octets", "", v, 2);
+        assert_int_equal(wz_write(&if_octets, &eth0, NULL), 0);
+        fail_realloc = true;
+        drain();
+        fail_realloc = false;
+        assert_int_equal(table.n, 0);
+        assert_int_equal(table.dropped_full, 0);
+        assert_int_equal(table.dropped_nomem, 1);
+        assert_int_equal(nlog, 1);
+        assert_int_equal(loglevel[0], LOG_ERR);
+        assert_non_null(strstr(logbuf[0], "no memory to grow the table"));
+        assert_non_null(strstr(logbuf[0], "lnxa/interface-eth0/if_octets- (2 values)"));
+        assert_non_null(strstr(logbuf[0], "dropped_nomem"));
+        assert_null(strstr(logbuf[0], "MaxRecords"));
+        publish_stats();
+        stub_on_dispatch = keep_dropped_nomem;
+        read_dropped_nomem = 0;
+        assert_int_equal(wz_read(), 0);
+        stub_on_dispatch = NULL;
+        assert_int_equal(read_dropped_nomem, 1);
+        assert_int_equal(wz_write(&if_octets, &eth0, NULL), 0);
+        drain(); /* memory again: the list enters */
+        assert_int_equal(table.n, 2);
+        wz_table_free(&table);
+}
+
 /*
  * collectd stops by delivering what its write threads hold, calling every flush
  * callback, then the shutdown callbacks (doc/facts/collectd.md 2).  write_zvm's
@@ -418,6 +467,7 @@ int main(void)
                                             setup, teardown),
             cmocka_unit_test_setup_teardown(a_full_queue_drops_and_counts, setup, teardown),
             cmocka_unit_test_setup_teardown(a_full_table_drops_counts_and_says_it, setup, teardown),
+            cmocka_unit_test_setup_teardown(a_table_that_cannot_grow_is_not_full, setup, teardown),
             cmocka_unit_test_setup_teardown(shutdown_writes_what_arrived_since_the_last_pass, setup,
                                             teardown),
         };

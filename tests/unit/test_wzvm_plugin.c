@@ -649,8 +649,10 @@ static void a_list_enters_the_table_whole_or_not_at_all(void **state)
         wz_table_init(&t, 163);
         static struct wz_item buf[WZ_LIST_MAX]; /* as the writer thread drains */
         size_t n;
+        enum wz_put why = WZ_PUT_OK;
         while ((n = wz_queue_pop_lists(&q, buf, WZ_LIST_MAX)) > 0)
-                wz_table_put_lists(&t, buf, n);
+                wz_table_put_lists(&t, buf, n, &why);
+        assert_int_equal(why, WZ_PUT_FULL);
         /* "load" sorts before "plugin": its values would lead record 0 */
         uint64_t bad;
         struct decoded d = write_and_decode(&t, 1, &bad);
