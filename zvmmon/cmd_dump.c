@@ -20,11 +20,16 @@ struct dump {
         /* Errors zd_appl_examine found in the current record, shown only with it. */
         struct zd_error held[4];
         unsigned nheld;
+        bool out_failed; /* writing standard output failed: nothing more is printed */
 };
 
 static void on_error(void *ctx, const struct zd_error *e)
 {
-        zd_emit_error(((struct dump *)ctx)->emit, e);
+        struct dump *x = ctx;
+        if (x->out_failed)
+                return;
+        zd_emit_error(x->emit, e);
+        x->out_failed = zmon_stdout_failed();
 }
 
 static void hold_error(void *ctx, const struct zd_error *e)
@@ -52,6 +57,8 @@ static void on_record(void *ctx, const struct zd_record *r)
         struct dump *x = ctx;
         struct zd_appl_info ai;
         bool d10 = r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2);
+        if (x->out_failed)
+                return;
         x->nheld = 0;
         if (d10) {
                 /* Every domain 10 record is examined (the staleness tracker must see all
@@ -63,6 +70,7 @@ static void on_record(void *ctx, const struct zd_record *r)
         for (unsigned i = 0; i < x->nheld; i++)
                 zd_emit_error(x->emit, &x->held[i]);
         zd_emit_record(x->emit, r, d10 ? &ai : NULL);
+        x->out_failed = zmon_stdout_failed();
 }
 
 static int number(const char *s, int max, int *out)
@@ -179,6 +187,27 @@ static int parse(struct args *a, int argc, char **argv)
         return 0;
 }
 
+/* The exit status of a run that ended with rc, said on stderr. */
+static int verdict(struct dump *x, int rc, struct zd_stats *st)
+{
+        /* The records before the error summary on a terminal.  A run whose output
+         * failed is said once, by main ("write error"): counts of the input read up to
+         * there would only bury it. */
+        if (!zmon_flush_stdout() || zmon_stdout_failed())
+                return ZMON_UNUSABLE;
+        if (!zd_emit_ok(x->emit)) {
+                fprintf(stderr, "zvmmon dump: some records could not be generated as JSON\n");
+                rc = ZMON_UNUSABLE;
+        }
+        if (rc != ZMON_OK) {
+                zmon_report_errors(st);
+                return rc;
+        }
+        for (int k = 0; k < ZD_E__COUNT; k++)
+                st->errors[k] += x->examine.st.errors[k];
+        return zmon_report_errors(st);
+}
+
 int zmon_cmd_dump(int argc, char **argv)
 {
         struct args a = {.x = {.domain = -1, .record = -1}, .fmt = ZD_EMIT_JSON};
@@ -202,18 +231,8 @@ int zmon_cmd_dump(int argc, char **argv)
         struct zd_handler h = {x, on_record, on_error, NULL};
         struct zd_stats st;
         rc = zmon_run_input(&a.in, &h, &st, NULL);
-        zmon_flush_stdout(); /* the records before the error summary on a terminal */
-        if (!zd_emit_ok(x->emit)) {
-                fprintf(stderr, "zvmmon dump: some records could not be generated as JSON\n");
-                rc = ZMON_UNUSABLE;
-        }
+        rc = verdict(x, rc, &st);
         zd_emit_free(x->emit);
         zd_appl_tracker_free(x->t);
-        if (rc != ZMON_OK) {
-                zmon_report_errors(&st);
-                return rc;
-        }
-        for (int k = 0; k < ZD_E__COUNT; k++)
-                st.errors[k] += x->examine.st.errors[k];
-        return zmon_report_errors(&st);
+        return rc;
 }

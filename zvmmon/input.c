@@ -6,6 +6,24 @@
 
 #include "zvmmon.h"
 
+/* Why feeding the stream stopped. */
+enum fed { FED_END, FED_READ_ERROR, FED_OUTPUT_FAILED };
+
+static enum fed feed_all(FILE *f, struct zd_stream *s, int *rc, bool *empty)
+{
+        static unsigned char buf[1 << 16];
+        size_t n;
+        while (*rc == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+                *empty = false;
+                *rc = zd_stream_feed(s, buf, n);
+                /* What dump would print of the rest has no reader (a closed pipe, a
+                 * full disk): decoding on to the end of a large file is for nothing. */
+                if (zmon_stdout_failed())
+                        return FED_OUTPUT_FAILED;
+        }
+        return ferror(f) ? FED_READ_ERROR : FED_END;
+}
+
 int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, struct zd_stats *st,
                    enum zd_format *fmt_out)
 {
@@ -21,21 +39,16 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
                         fclose(f);
                 return ZMON_UNUSABLE;
         }
-        static unsigned char buf[1 << 16];
-        size_t n;
         int rc = 0;
         bool empty = true;
-        while (rc == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
-                empty = false;
-                rc = zd_stream_feed(s, buf, n);
-        }
-        bool rerr = ferror(f);
-        if (rerr)
+        enum fed why = feed_all(f, s, &rc, &empty);
+        if (why == FED_READ_ERROR)
                 fprintf(stderr, "zvmmon: %s: read error: %s\n", in->path, strerror(errno));
-        /* After a read error the input did not end, it broke off: finishing the
-         * stream would judge what came so far as the whole input (empty, format
-         * not recognised, a cut set) and say so, after the real reason. */
-        else if (rc == 0)
+        /* After a read error the input did not end, it broke off, and after a write
+         * error the rest was left unread: finishing the stream would judge what came
+         * so far as the whole input (empty, format not recognised, a cut set) and say
+         * so, after the real reason. */
+        else if (why == FED_END && rc == 0)
                 rc = zd_stream_finish(s);
         *st = *zd_stream_stats(s);
         enum zd_format fmt = zd_stream_format(s);
@@ -44,7 +57,7 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
         zd_stream_free(s);
         if (f != stdin)
                 fclose(f);
-        if (rerr)
+        if (why != FED_END)
                 return ZMON_UNUSABLE;
         if (empty) {
                 fprintf(stderr, "zvmmon: %s: empty input\n", in->path);

@@ -50,6 +50,15 @@ bool zmon_flush_stdout(void)
         return false;
 }
 
+bool zmon_stdout_failed(void)
+{
+        if (!ferror(stdout))
+                return false;
+        if (!stdout_errno)
+                stdout_errno = errno; /* asked right after writing: still the write's */
+        return true;
+}
+
 /*
  * Output goes through stdio, whose errors stay silent until someone asks: a
  * full disk or a closed pipe (SIGPIPE ignored) would pass for success.  Asked

@@ -21,6 +21,10 @@ extern bool zmon_stdout_reported;
  * stdio's buffer, so the next one succeeds: the first errno is kept for main's
  * "write error" message. */
 bool zmon_flush_stdout(void);
+/* True once a write to standard output has failed (ferror): nobody takes what a
+ * command prints as it decodes, so it stops there.  The first errno is kept for
+ * main's "write error" message, as zmon_flush_stdout keeps it. */
+bool zmon_stdout_failed(void);
 
 /* Options shared by the input-reading commands. */
 struct zmon_input {
@@ -40,7 +44,8 @@ void zmon_count_appl(struct zmon_appl_counts *c, const struct zd_appl_info *ai);
 /*
  * Feed the whole input through a stream with handler h.  Returns ZMON_OK when
  * the input was decoded (errors or not), ZMON_UNUSABLE when it could not be
- * opened or its format was not recognised; *st gets the statistics.
+ * opened or its format was not recognised, or when writing standard output
+ * failed (the rest is not read; main says why); *st gets the statistics.
  */
 int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, struct zd_stats *st,
                    enum zd_format *fmt_out);

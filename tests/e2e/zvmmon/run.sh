@@ -165,6 +165,21 @@ mkfifo "$W/gone"
 exec 8<>"$W/gone" 9>"$W/gone" 8<&-
 write_fails "dump into a closed pipe, SIGPIPE ignored" "Broken pipe" \
 	bash -c "trap '' PIPE; exec \"\$@\" >&9" - "$Z" dump "$W/clean.cap"
+# ... and stops there, not at the end of its input: a dump of a 1.4 MB file reads
+# its standard input (fd 7, whose file offset this shell shares) only in part.
+big=$HERE/../../data/sample.monwrite
+for t in '>&9:Broken pipe' '>/dev/full:No space left on device'; do
+	to=${t%%:*}
+	exec 7<"$big"
+	write_fails "dump - $to, SIGPIPE ignored" "${t#*:}" \
+		bash -c "trap '' PIPE; exec \"\$@\" <&7 $to" - "$Z" dump -
+	pos=$(awk '/^pos:/ {print $2}' "/proc/$$/fdinfo/7")
+	size=$(stat -c %s "$big")
+	[ "$pos" -lt "$size" ] && [ "$(wc -l <"$W/err")" = 1 ] &&
+		ok "dump - $to: stopped after $pos of $size bytes, said once" ||
+		fail "dump - $to: read $pos of $size bytes; stderr: $(cat "$W/err")"
+	exec 7<&-
+done
 exec 9>&-
 
 # top -n: a whole number of intervals, 1 or more (0.5 was no limit, 1.9 was 1).
