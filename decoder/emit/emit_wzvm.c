@@ -14,6 +14,7 @@
 #include "base/tod.h"
 #include "payload/wzvm/wzvm_format.h"
 
+/* Not zd_sink_str: every string here is a constant or a name wzvm_name_ok() passed. */
 static void kstr(struct zd_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);

@@ -7,13 +7,13 @@
 
 #include "emit/emit.h"
 
-static char *dump(const uint8_t *data, size_t n)
+static char *dump_as(const uint8_t *data, size_t n, bool text)
 {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
         struct zd_sink s;
-        assert_true(zd_sink_json(&s, f));
+        assert_true(text ? zd_sink_text(&s, f) : zd_sink_json(&s, f));
         s.begin(s.ctx);
         s.map_open(s.ctx);
         zd_emit_wzvm(&s, zd_view_make(data, n));
@@ -22,6 +22,11 @@ static char *dump(const uint8_t *data, size_t n)
         s.destroy(s.ctx);
         fclose(f);
         return buf;
+}
+
+static char *dump(const uint8_t *data, size_t n)
+{
+        return dump_as(data, n, false);
 }
 
 static void record_as_json(void **state)
@@ -56,10 +61,29 @@ static void record_as_json(void **state)
         free(j);
 }
 
+/*
+ * The text sink writes strings as they are: an ESC in a name would reach the
+ * terminal.  The decoder refuses that entry and those after it: none is printed.
+ */
+static void unprintable_name_not_printed(void **state)
+{
+        (void)state;
+        uint8_t r[REC_LEN];
+        vec_record(r);
+        r[96 + 40] = 0x1B; /* type_instance "used" (doc/write_zvm.md offsets) */
+        char *t = dump_as(r, sizeof(r), true);
+        assert_non_null(strstr(t, "error=wzvm_name"));
+        assert_null(strstr(t, "memory"));
+        for (const char *p = t; *p; p++)
+                assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7F));
+        free(t);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(record_as_json),
+            cmocka_unit_test(unprintable_name_not_printed),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,6 +169,43 @@ static void decoder_refuses_damage(void **state)
         assert_int_equal(first_error(r, REC_LEN), ZD_E_WZVM_NAME);
 }
 
+/*
+ * zvmmon prints the names as they are (emit_wzvm.c): a byte that is not
+ * printable ASCII, in any of them, must make the decoder refuse the record.
+ */
+static void decoder_refuses_unprintable_names(void **state)
+{
+        (void)state;
+        /* The first byte of each name in vec_record (doc/write_zvm.md: the host at 32;
+         * entries from 96, 24 fixed bytes, then each name's length byte and bytes). */
+        static const struct {
+                size_t at;
+                char was;
+        } name[] = {
+            {32, 'l'},           /* host "lnx01" */
+            {96 + 25, 'm'},      /* plugin "memory" */
+            {96 + 33, 'm'},      /* type "memory" */
+            {96 + 40, 'u'},      /* type_instance "used" */
+            {96 + 45, 'v'},      /* ds_name "value" */
+            {146 + 25, 'i'},     /* entry 1: plugin "interface" */
+            {146 + 35, 'e'},     /* plugin_instance "eth0" */
+            {146 + 40, 'i'},     /* type "if_octets" */
+            {146 + 50 + 1, 't'}, /* ds_name "tx" (after an empty type_instance) */
+        };
+        static const uint8_t bad[] = {0x00, 0x07, 0x0A, 0x1B, 0x1F, 0x7F, 0x80, 0xC3, 0xFF};
+        uint8_t r[REC_LEN];
+        for (size_t i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+                vec_record(r);
+                assert_int_equal(r[name[i].at], name[i].was);
+                r[name[i].at] = 'X'; /* still printable: decodes */
+                assert_int_equal(first_error(r, REC_LEN), ZD_E_NONE);
+                for (size_t k = 0; k < sizeof(bad); k++) {
+                        r[name[i].at] = bad[k];
+                        assert_int_equal(first_error(r, REC_LEN), ZD_E_WZVM_NAME);
+                }
+        }
+}
+
 static void encoder_refuses_what_does_not_fit(void **state)
 {
         (void)state;
@@ -225,6 +262,7 @@ int main(void)
             cmocka_unit_test(encoder_matches_vector),
             cmocka_unit_test(decoder_reads_vector),
             cmocka_unit_test(decoder_refuses_damage),
+            cmocka_unit_test(decoder_refuses_unprintable_names),
             cmocka_unit_test(encoder_refuses_what_does_not_fit),
             cmocka_unit_test(monwrite_header_bytes),
         };
