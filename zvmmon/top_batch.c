@@ -5,6 +5,7 @@
  * number is null, and the row lists which of its columns are unproven.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,13 +46,17 @@ void top_batch_free(struct top_batch *b)
         free(b);
 }
 
-/* Not rounded as on the screen: scripts compare.  15 digits, all a double holds. */
+/*
+ * Not rounded as on the screen: scripts compare.  15 digits, all a double holds.
+ * JSON has no NaN or infinity, and yajl takes a number's text unchecked: such a
+ * cell is null, as one without data.
+ */
 static void num(struct zd_sink *s, const char *key, double v)
 {
         char lit[48];
         snprintf(lit, sizeof(lit), "%.15g", v);
         s->key(s->ctx, key);
-        s->num(s->ctx, lit);
+        s->num(s->ctx, isfinite(v) ? lit : "null");
 }
 
 static void str(struct zd_sink *s, const char *key, const char *v)

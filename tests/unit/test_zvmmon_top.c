@@ -8,6 +8,7 @@
  */
 #include "vec.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,32 @@ static void no_time_is_unknown_not_1900(void **state)
         free(buf);
 }
 
+/* JSON has no NaN or infinity: such a cell is null, and the line stays JSON. */
+static void a_cell_that_is_not_a_number_is_null(void **state)
+{
+        (void)state;
+        struct top_row row = {"LINUX001", {{0, TOP_NODATA}}};
+        row.c[TOP_CPU] = (struct top_cell){NAN, TOP_NUM};
+        row.c[TOP_VCPU] = (struct top_cell){INFINITY, TOP_NUM};
+        row.c[TOP_PAGE] = (struct top_cell){2.5, TOP_NUM};
+        struct top_frame f = frame(0);
+        f.rows = &row;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_non_null(out);
+        struct top_batch *b = top_batch_new(out, true, TOP_PAGE, NULL);
+        assert_non_null(b);
+        top_batch_frame(b, &f);
+        top_batch_free(b);
+        fclose(out);
+        assert_null(strstr(buf, "nan"));
+        assert_null(strstr(buf, "inf"));
+        assert_non_null(strstr(buf, "\"cpu\":null"));
+        assert_non_null(strstr(buf, ":2.5"));
+        free(buf);
+}
+
 static void replays_are_paced_whatever_the_time(void **state)
 {
         (void)state;
@@ -114,6 +141,7 @@ int main(void)
             cmocka_unit_test(notes_come_in_order_with_their_interval),
             cmocka_unit_test(too_many_notes_are_counted_not_kept),
             cmocka_unit_test(no_time_is_unknown_not_1900),
+            cmocka_unit_test(a_cell_that_is_not_a_number_is_null),
             cmocka_unit_test(replays_are_paced_whatever_the_time),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
