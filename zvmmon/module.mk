@@ -80,7 +80,9 @@ doc-layouts: $(ZVMMON)
 	$(ZVMMON) layouts --markdown >doc/layouts.md
 
 # The CP metric reference: doc/metrics-cp.md's tables, generated from the
-# decoder's metric table; check-doc-metrics fails when they differ.
+# decoder's metric table; check-doc-metrics fails when they differ, or when a
+# plugin's self-metrics table (doc/plugin.md, doc/write_zvm.md) and what the
+# plugin reports differ.
 .PHONY: doc-metrics check-doc-metrics
 doc-metrics: $(ZVMMON)
 	$(ZVMMON) metrics --markdown >$(BUILD)/metrics-cp.gen.md
@@ -89,6 +91,7 @@ doc-metrics: $(ZVMMON)
 check-doc-metrics: $(ZVMMON)
 	@$(ZVMMON) metrics --markdown >$(BUILD)/metrics-cp.gen.md
 	@python3 scripts/doc-metrics.py --check $(BUILD)/metrics-cp.gen.md doc/metrics-cp.md
+	@python3 scripts/check-self-metrics.py
 CHECK_TARGETS += check-doc-metrics
 
 include tests/e2e/top/top.mk
