@@ -65,7 +65,8 @@ struct zm_counters {
         uint64_t metrics;         /* metrics emitted */
         uint64_t appl_sync;       /* kernel APPLDATA samples dropped: sync counters differ */
         uint64_t appl_stale;      /* kernel APPLDATA samples not reported again: stale */
-        uint64_t appl_bad;        /* domain 10 records with lying offsets or lengths */
+        uint64_t appl_bad;        /* domain 10 records with lying offsets or lengths, or a
+                                     userid CP never stamps */
         uint64_t appl_unknown;    /* product ids we do not decode (kept opaque) */
         uint64_t appl_untracked;  /* samples and write_zvm values past a guest's share of the
                                      staleness tables (base/quota.h), reported unchecked */

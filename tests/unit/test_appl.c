@@ -170,6 +170,51 @@ static void refuses_lying_offsets_and_lengths(void **state)
         assert_int_equal(a.data.n, 0);
 }
 
+/*
+ * The userid is the one thing in a domain 10 record a guest cannot choose,
+ * and every host name, share and series of a guest hangs on it: a record
+ * whose userid CP could not have stamped (blank, control or non-ASCII bytes,
+ * '.', lower case: none is in CP's USERID_CHARACTERS, A-Z 0-9 @ # $ _ -) is
+ * refused whole, never taken for a guest that is nobody or somebody else.
+ */
+static void refuses_a_userid_cp_never_stamps(void **state)
+{
+        (void)state;
+        struct zd_appl a;
+        static const uint8_t bad[][8] = {
+            {0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40}, /* blank: "" */
+            {0, 0, 0, 0, 0, 0, 0, 0},                         /* NULs: "" */
+            {0xC1, 0x00, 0xC2, 0x40, 0x40, 0x40, 0x40, 0x40}, /* A, NUL, B: "A.B" */
+            {0xC1, 0x4B, 0xC2, 0x40, 0x40, 0x40, 0x40, 0x40}, /* "A.B" */
+            {0x4B, 0x4B, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40}, /* ".." */
+            {0x40, 0xC1, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40}, /* " A" */
+            {0xC1, 0x40, 0xC2, 0x40, 0x40, 0x40, 0x40, 0x40}, /* "A B" */
+            {0x81, 0x82, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40}, /* "ab" */
+            {0xC1, 0x61, 0xC2, 0x40, 0x40, 0x40, 0x40, 0x40}, /* "A/B" */
+            {0xC1, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41}, /* "A" and 7 NBSPs */
+        };
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+                memcpy(buf + 24, bad[i], 8);
+                assert_int_equal(zd_appl_parse(&r, &a), ZD_E_APPL_USERID);
+        }
+        /* All of CP's characters: "@#$_-" and the letters and digits. */
+        static const uint8_t good[][8] = {
+            {0x7C, 0x7B, 0x5B, 0x6D, 0x60, 0xC1, 0xE9, 0xF9}, /* "@#$_-AZ9" */
+            {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40}, /* "LINUX01" */
+        };
+        for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+                struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+                memcpy(buf + 24, good[i], 8);
+                assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        }
+        assert_string_equal(a.userid, "LINUX01");
+        struct zd_record r = mem_record(2, "LINUX01", 42, 1, 1);
+        memcpy(buf + 24, good[0], 8);
+        assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
+        assert_string_equal(a.userid, "@#$_-AZ9");
+}
+
 static void tracker_finds_stale_records(void **state)
 {
         (void)state;
@@ -360,6 +405,7 @@ int main(void)
             cmocka_unit_test(payload_layout_follows_layoutfile),
             cmocka_unit_test(classifies_product_ids),
             cmocka_unit_test(refuses_lying_offsets_and_lengths),
+            cmocka_unit_test(refuses_a_userid_cp_never_stamps),
             cmocka_unit_test(tracker_finds_stale_records),
             cmocka_unit_test(tracker_remembers_fifty_thousand_linux_guests),
             cmocka_unit_test(tracker_bounds_each_guest_to_its_own_ids),

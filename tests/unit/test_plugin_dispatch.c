@@ -604,6 +604,35 @@ static void pipe_from_bytes_to_value_lists(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * A domain 10 record whose userid is blank or none CP stamps names no guest:
+ * nothing of it is dispatched (before, a blank userid put its values under
+ * the z/VM system's host), and it is counted as unusable (appl_bad).
+ */
+static void appldata_without_a_userid_goes_nowhere(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_pipe p;
+        assert_true(zvm_pipe_init(&p, &c));
+        zm_set_system(p.eng, "ZVMSYS01");
+        uint8_t data[96] = {0}, rec[200], pid[16], set[300];
+        vec_lx_common(data, VEC_TOD_2026, 9, 9);
+        vec_lx_prodid(pid, 3, "00");
+        size_t len = vec_d10(rec, 2, "", pid, data, 96);
+        size_t n = one_set(set, rec, len);
+        zd_decode_dataset(&p.dec, zd_view_make(set, n), 0, 0);
+        memcpy(rec + 24, "\xC1\x4B\xC2\x40\x40\x40\x40\x40", 8); /* "A.B" */
+        n = one_set(set, rec, len);
+        zd_decode_dataset(&p.dec, zd_view_make(set, n), 1, n);
+        zvm_pipe_publish(&p);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->engine.appl_bad, 2);
+        zvm_pipe_destroy(&p);
+        zvm_config_free(&c);
+}
+
 static void repeated_engine_messages_thinned(void **state)
 {
         (void)state;
@@ -645,6 +674,7 @@ int main(void)
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
+            cmocka_unit_test(appldata_without_a_userid_goes_nowhere),
             cmocka_unit_test(repeated_engine_messages_thinned),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,7 +51,9 @@ struct zd_appl {
 
 /*
  * Parse the APPLDATA header of a domain 10 record.  CALDATOF and CALDATLN
- * are checked against the record; the error says which lied.
+ * are checked against the record, and the userid against the characters CP
+ * allows in one; the error says which failed (a record with a bad userid
+ * still has its data view, and its userid for messages).
  */
 enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out);
 

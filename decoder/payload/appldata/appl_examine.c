@@ -95,6 +95,12 @@ void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const stru
 {
         memset(o, 0, sizeof(*o));
         o->err = zd_appl_parse(r, &o->a);
+        if (o->err == ZD_E_APPL_USERID) {
+                o->opaque = true;
+                report(d, o->err, &r->pos, "D10R%u (%s): userid \"%s\" is not one CP stamps",
+                       r->number, o->a.prodid_text, o->a.userid);
+                return;
+        }
         if (o->err) {
                 o->opaque = true;
                 report(d, o->err, &r->pos,

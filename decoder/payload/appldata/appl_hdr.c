@@ -96,6 +96,23 @@ static void classify(struct zd_appl *a)
         }
 }
 
+/*
+ * CP's USERID_CHARACTERS (A-Z 0-9 @ # $ _ -): the only bytes a userid CP
+ * stamps can hold.  Anything else would stand for no guest, or for one
+ * whose host name or series another userid's also make (a blank, lower
+ * case, '.' or a byte without an ASCII character of its own).
+ */
+static bool cp_userid(const char *u)
+{
+        if (!u[0])
+                return false;
+        for (; *u; u++)
+                if (!((*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9') || *u == '@' ||
+                      *u == '#' || *u == '$' || *u == '_' || *u == '-'))
+                        return false;
+        return true;
+}
+
 enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
 {
         memset(out, 0, sizeof(*out));
@@ -114,7 +131,7 @@ enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
         if (out->dataln < 0 || (size_t)out->dataln > rec.n - (size_t)out->dataof)
                 return ZD_E_APPL_LENGTH;
         out->data = zd_view_make(rec.p + out->dataof, (size_t)out->dataln);
-        return ZD_E_NONE;
+        return cp_userid(out->userid) ? ZD_E_NONE : ZD_E_APPL_USERID;
 }
 
 const char *zd_appl_kind_name(const struct zd_appl *a)
