@@ -168,7 +168,9 @@ void zvm_dispatch_interval_end(struct zvm_dispatch *d)
 static bool admitted(struct zvm_dispatch *d, const struct series *x, const struct zm_metric *m)
 {
         struct zvm_stats *st = zvm_stats();
-        const char *who = x->guest[0] ? x->guest : "CP data";
+        const char *who = x->guest[0]            ? x->guest
+                          : x->scope == ZM_GUEST ? "a record without a userid"
+                                                 : "CP data";
         if (!x->wanted || m->nvalues == 0) {
                 count(&st->filtered);
                 return false;

@@ -268,6 +268,8 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
                 }
                 if (!claim[0] || why) /* only a guest's own host binds; a claim never does */
                         dsp_bind_host(d, host, x->guest);
+        } else if (x->scope == ZM_GUEST) {
+                host[0] = '\0'; /* nobody's data: dsp_refused_name refuses it */
         } else if (claim[0])
                 zvm_strlcpy(host, claim, sizeof(host));
         else
@@ -297,6 +299,9 @@ const char *dsp_refused_name(const struct zm_metric *m)
                 return "a name with '/'";
         if (m->scope != ZM_GUEST)
                 return NULL;
+        /* The userid is a guest's identity: without one, no host is its own. */
+        if (!m->guest[0])
+                return "a guest's data without the userid CP stamps";
         if (strncasecmp(m->plugin, "zvm", 3) == 0 || strncasecmp(m->plugin, "vm370", 5) == 0)
                 return "a plugin that holds the z/VM data and this plugin's own counters";
         const char *const names[] = {m->host, m->plugin, m->plugin_instance, m->type,

@@ -397,6 +397,36 @@ static void guest_host_claims(void **state)
 }
 
 /*
+ * The dispatcher's own guard, whatever a module hands it: a guest's data
+ * without a userid is nobody's.  Its host claim is never taken on its word
+ * (before, another guest's host or the z/VM system's was), and without a
+ * claim it does not fall to the z/VM system's host: it is refused.
+ */
+static void guest_data_without_a_userid_is_refused(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+        zm_set_system(e, "ZVMSYS01");
+        uint64_t t = VEC_TOD_2026;
+        dispatch_one(d, ZM_GUEST, "LINUX001", "", "memory", t);
+        assert_int_equal(cd_nvl, 1);
+        dispatch_one(d, ZM_GUEST, "", "linux001", "memory", t + 4096);
+        dispatch_one(d, ZM_GUEST, "", "zvmsys01", "memory", t + 4096);
+        dispatch_one(d, ZM_GUEST, "", "collector", "memory", t + 4096);
+        dispatch_one(d, ZM_GUEST, "", "", "memory", t + 4096);
+        assert_int_equal(cd_nvl, 1);
+        assert_int_equal(zvm_stats()->names_refused, 4);
+        assert_int_equal(zvm_stats()->dispatched, 1);
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
+/*
  * A trusted name in another case is the same name, stored as configured; a
  * claim granted before the guest whose own host it is showed up is decided
  * again when that guest appears (in CP's data or its own), so it does not
@@ -669,6 +699,7 @@ int main(void)
             cmocka_unit_test(staged_values_keep_order_and_names),
             cmocka_unit_test(guest_host_claims),
             cmocka_unit_test(guest_host_claims_case_and_order),
+            cmocka_unit_test(guest_data_without_a_userid_is_refused),
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
