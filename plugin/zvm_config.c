@@ -479,8 +479,31 @@ static int opt_host(struct zvm_config *c, const oconfig_item_t *ci)
         return get_host(ci, &c->host);
 }
 
+/* How often a GuestHostFormat puts the userid in (%u or %U; %% is a literal '%'). */
+static size_t userid_uses(const char *fmt)
+{
+        size_t n = 0;
+        for (const char *p = fmt; *p; p++)
+                if (p[0] == '%' && (p[1] == 'u' || p[1] == 'U' || p[1] == '%'))
+                        n += *++p != '%';
+        return n;
+}
+
+/*
+ * Exactly one userid: without it every guest would share one host and
+ * overwrite the others' series; the host a trusted guest claims is read
+ * back through the one (zvm_host.c).
+ */
 static int opt_host_format(struct zvm_config *c, const oconfig_item_t *ci)
 {
+        if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING &&
+            userid_uses(ci->values[0].value.string) != 1) {
+                ERROR(ZVM_PLUGIN " plugin: GuestHostFormat \"%s\" must hold %%u or %%U exactly "
+                                 "once, so that each guest has a host of its own (GuestHost "
+                                 "names one guest's)",
+                      ci->values[0].value.string);
+                return -1;
+        }
         return get_host(ci, &c->guest_format);
 }
 

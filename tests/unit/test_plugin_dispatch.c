@@ -103,6 +103,35 @@ static void guest_host_naming(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * GuestHostFormat must name each guest: without %u or %U every guest would
+ * get the same host, and one guest's values would overwrite another's series
+ * (those of the same time dropped as repeats, counted for no one).  Twice is
+ * refused too: the host a trusted guest claims is read back through the one.
+ */
+static void guest_host_format_names_each_guest(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        static const char *const bad[] = {"guests", "%%u.example.com", "%u-%U", "%u%u"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                cd_lastlog[0] = 0;
+                oconfig_item_t ci = item("GuestHostFormat", 1, bad[i], NULL);
+                assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+                assert_non_null(strstr(cd_lastlog, "exactly once"));
+        }
+        static const char *const good[] = {"%U", "%u.vmsys1", "lnx-%u%%"};
+        for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+                oconfig_item_t ci = item("GuestHostFormat", 1, good[i], NULL);
+                assert_int_equal(zvm_config_item(&c, &ci), 0);
+        }
+        char h[DATA_MAX_NAME_LEN];
+        assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
+        assert_string_equal(h, "lnx-linux01%");
+        zvm_config_free(&c);
+}
+
 static void defaults_device_unless_files(void **state)
 {
         (void)state;
@@ -691,6 +720,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(recfilter_syntax),
             cmocka_unit_test(guest_host_naming),
+            cmocka_unit_test(guest_host_format_names_each_guest),
             cmocka_unit_test(defaults_device_unless_files),
             cmocka_unit_test(guest_host_format_fits_the_host_field),
             cmocka_unit_test(queue_options),
