@@ -595,7 +595,9 @@ int zvm_config_finish(struct zvm_config *c)
                  * fail at run time and fall back to its bare userid.
                  */
                 char probe[DATA_MAX_NAME_LEN];
-                if (!zvm_guest_host(c, "LINUX001", probe, sizeof(probe))) {
+                struct zvm_config fmt_only = *c; /* a GuestHost of the probe's userid aside */
+                fmt_only.nmap = 0;
+                if (!zvm_guest_host(&fmt_only, "LINUX001", probe, sizeof(probe))) {
                         ERROR(ZVM_PLUGIN " plugin: GuestHostFormat \"%s\" gives an empty or too "
                                          "long host name (at most %d characters with an "
                                          "8-character userid)",

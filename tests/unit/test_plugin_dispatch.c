@@ -166,6 +166,9 @@ static void guest_host_format_fits_the_host_field(void **state)
                 snprintf(fmt + literal, sizeof(fmt) - literal, "%%u");
                 oconfig_item_t ci = item("GuestHostFormat", 1, fmt, NULL);
                 assert_int_equal(zvm_config_item(&c, &ci), 0);
+                /* the probe's own userid mapped elsewhere: the format is still checked */
+                ci = item("GuestHost", 2, "LINUX001", "lnx1.example.com");
+                assert_int_equal(zvm_config_item(&c, &ci), 0);
                 cd_lastlog[0] = 0;
                 bool fits = literal + 8 < DATA_MAX_NAME_LEN;
                 assert_int_equal(zvm_config_finish(&c), fits ? 0 : -1);
