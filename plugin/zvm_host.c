@@ -38,11 +38,38 @@ struct name_probe {
         const char *key;
 };
 
-/* Host names are one name in any case: a claim of "LINUX001" is one of "linux001". */
+/*
+ * A host name as the stores downstream tell it apart: in any case (a claim
+ * of "LINUX001" is one of "linux001"), and with dots and blanks as '_',
+ * which is what write_graphite makes of them (its default EscapeCharacter,
+ * doc/forwarding.md): "linux001.zvm" and "linux001_zvm" are one Graphite host.
+ */
+static char fold(char c)
+{
+        return c == '.' || isspace((unsigned char)c) ? '_' : (char)tolower((unsigned char)c);
+}
+
+/* The first n characters of a and b (n: SIZE_MAX for all) are one name, as fold has it. */
+static bool alike_n(const char *a, const char *b, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                if (fold(a[i]) != fold(b[i]))
+                        return false;
+                if (!a[i])
+                        return true;
+        }
+        return true;
+}
+
+static bool alike(const char *a, const char *b)
+{
+        return alike_n(a, b, SIZE_MAX);
+}
+
 static bool bound_eq(const void *ctx, size_t pos)
 {
         const struct name_probe *p = ctx;
-        return strcasecmp(p->d->bound[pos].host, p->key) == 0;
+        return alike(p->d->bound[pos].host, p->key);
 }
 
 static uint64_t host_hash(const char *host)
@@ -50,7 +77,7 @@ static uint64_t host_hash(const char *host)
         char low[DATA_MAX_NAME_LEN];
         size_t i = 0;
         for (; host[i] && i + 1 < sizeof(low); i++)
-                low[i] = (char)tolower((unsigned char)host[i]);
+                low[i] = fold(host[i]);
         low[i] = '\0';
         return zh_str(zh_secret(), low); /* a name a guest may claim */
 }
@@ -140,7 +167,7 @@ static bool other_guests_host(const struct zvm_dispatch *d, const char *host, co
 {
         const struct zvm_config *c = d->cfg;
         for (size_t i = 0; i < c->nmap; i++)
-                if (strcasecmp(c->map[i].host, host) == 0 && strcmp(c->map[i].userid, guest) != 0)
+                if (alike(c->map[i].host, host) && strcmp(c->map[i].userid, guest) != 0)
                         return true;
         if (!d->eng)
                 return false;
@@ -162,8 +189,8 @@ static bool other_guests_host(const struct zvm_dispatch *d, const char *host, co
         }
         pre[np] = post[nq] = '\0';
         size_t n = strlen(host);
-        if (uses != 1 || n <= np + nq || n - np - nq > 8 || strncasecmp(host, pre, np) != 0 ||
-            strcasecmp(host + n - nq, post) != 0)
+        if (uses != 1 || n <= np + nq || n - np - nq > 8 || !alike_n(host, pre, np) ||
+            !alike(host + n - nq, post))
                 return false;
         char uid[9] = ""; /* all 9 set: zm_engine_knows_guest reads 8 bytes */
         size_t k = 0;
@@ -220,9 +247,9 @@ static const char *claim_refusal(const struct zvm_dispatch *d, const struct seri
         if (d->eng && zm_engine_intervals(d->eng) < 2)
                 return too_early;
         system_host(d, sys, sizeof(sys));
-        if (sys[0] && strcasecmp(sys, claim) == 0)
+        if (sys[0] && alike(sys, claim))
                 return "the z/VM system's host name";
-        if (hostname_g && strcasecmp(hostname_g, claim) == 0)
+        if (hostname_g && alike(hostname_g, claim))
                 return "the collector's own Hostname";
         if (other_guests_host(d, claim, x->guest))
                 return "another guest's host (GuestHost, GuestHostFormat)";

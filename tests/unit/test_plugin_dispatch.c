@@ -490,6 +490,55 @@ static void guest_host_claims_case_and_order(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * write_graphite turns dots and blanks in a host name into '_' (its default
+ * EscapeCharacter; doc/forwarding.md), so "linux002_zvm" and "linux002.zvm"
+ * are one host in Graphite.  A name a guest is trusted with is therefore
+ * refused when Graphite would take it for the z/VM system's, the
+ * collector's or another guest's host, as one in another case is.
+ */
+static void guest_host_claims_alike_in_graphite(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        c.guest_format = strdup("%u.zvm");
+        oconfig_item_t ci = item("TrustedGuestHost", 2, "EVIL01", "LINUX002_ZVM");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL02", "db prod");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("GuestHost", 2, "DBPROD", "db.prod");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL03", "lpar1_example_com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "EVIL04", "web_01");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
+        zvm_dispatch_set_engine(d, e);
+        c.host = strdup("lpar1.example.com"); /* the z/VM system's host */
+        struct zd_record end;
+        memset(&end, 0, sizeof(end));
+        end.domain = 1;
+        end.number = 11;
+        zm_engine_interval_end(e, &end);
+        zm_engine_interval_end(e, &end);
+        uint64_t t = VEC_TOD_2026;
+        dispatch_one(d, ZM_SYSTEM, "LINUX002", "", "zvm", t); /* CP names LINUX002 */
+        dispatch_one(d, ZM_GUEST, "EVIL01", "linux002_zvm", "load", t);
+        assert_non_null(cd_find("evil01.zvm", "load", "", "memory", "free"));
+        dispatch_one(d, ZM_GUEST, "EVIL02", "db prod", "load", t);
+        assert_non_null(cd_find("evil02.zvm", "load", "", "memory", "free"));
+        dispatch_one(d, ZM_GUEST, "EVIL03", "lpar1_example_com", "load", t);
+        assert_non_null(cd_find("evil03.zvm", "load", "", "memory", "free"));
+        dispatch_one(d, ZM_GUEST, "EVIL04", "web_01", "load", t); /* nobody's */
+        assert_non_null(cd_find("web_01", "load", "", "memory", "free"));
+        assert_int_equal(zvm_stats()->host_refused, 3);
+        zm_engine_free(e);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
@@ -732,6 +781,7 @@ int main(void)
             cmocka_unit_test(staged_values_keep_order_and_names),
             cmocka_unit_test(guest_host_claims),
             cmocka_unit_test(guest_host_claims_case_and_order),
+            cmocka_unit_test(guest_host_claims_alike_in_graphite),
             cmocka_unit_test(guest_data_without_a_userid_is_refused),
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(each_identifier_and_time_once),
