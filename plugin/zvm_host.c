@@ -311,6 +311,30 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
 }
 
 /*
+ * A plugin name write_prometheus can carry: it goes unchanged into the
+ * metric name and becomes a label name beside its own "type" and
+ * "instance", and a single name Prometheus cannot read (or a label twice)
+ * fails the whole scrape, every host's values with it.  So: a label name
+ * ([A-Za-z_][A-Za-z0-9_]*), not one of those two, nor "__..." (Prometheus's).
+ */
+static bool label_char(char c, bool first)
+{
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+               (!first && c >= '0' && c <= '9'); /* ASCII whatever the locale */
+}
+
+static bool label_name(const char *s)
+{
+        if (!label_char(s[0], true) || strncmp(s, "__", 2) == 0 || strcmp(s, "instance") == 0 ||
+            strcmp(s, "type") == 0)
+                return false;
+        for (; *s; s++)
+                if (!label_char(*s, false))
+                        return false;
+        return true;
+}
+
+/*
  * Why a name a guest chose may not be used (NULL: it may).  The plugins of
  * this plugin's own data are out of reach ("vm370-x" is plugin vm370,
  * instance x, to collectd's identifiers), and no name may start with '.':
@@ -331,6 +355,10 @@ const char *dsp_refused_name(const struct zm_metric *m)
                 return "a guest's data without the userid CP stamps";
         if (strncasecmp(m->plugin, "zvm", 3) == 0 || strncasecmp(m->plugin, "vm370", 5) == 0)
                 return "a plugin that holds the z/VM data and this plugin's own counters";
+        if (!label_name(m->plugin))
+                return "a plugin name other than letters, digits and '_' (not first a digit, not "
+                       "\"__...\", \"instance\" or \"type\"): it would make write_prometheus's "
+                       "page unreadable to Prometheus, for every host";
         const char *const names[] = {m->host, m->plugin, m->plugin_instance, m->type,
                                      m->type_instance};
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -539,6 +539,39 @@ static void guest_host_claims_alike_in_graphite(void **state)
         zvm_config_free(&c);
 }
 
+/*
+ * collectd's write_prometheus (5.12) puts the plugin name, unchanged, into
+ * the metric name and makes it a label name, next to its own "type" and
+ * "instance" (doc/forwarding.md).  One value whose plugin is "my.app",
+ * "3par" or "instance" made the whole exposition unreadable to Prometheus
+ * ("invalid metric name", "label name \"instance\" is not unique"): the
+ * target went down, and every host's values with it.  A guest's plugin name
+ * must be a Prometheus label name, none of those two, and not start with "__"
+ * (Prometheus keeps such labels for itself).
+ */
+static void guest_plugin_names_every_writer_can_carry(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        uint64_t t = VEC_TOD_2026;
+        static const char *const bad[] = {"my.app", "my-app",   "a b",   "3par",       "instance",
+                                          "type",   "__name__", "app:x", "caf\xc3\xa9"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                dispatch_one(d, ZM_GUEST, "LINUX01", "", bad[i], t);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->names_refused, sizeof(bad) / sizeof(bad[0]));
+        static const char *const good[] = {"my_app", "GenericJMX", "_x", "instances", "Type"};
+        for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+                dispatch_one(d, ZM_GUEST, "LINUX01", "", good[i], t);
+        assert_int_equal(cd_nvl, sizeof(good) / sizeof(good[0]));
+        dispatch_one(d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own names are the plugin's */
+        assert_int_equal(cd_nvl, sizeof(good) / sizeof(good[0]) + 1);
+        zvm_dispatch_free(d);
+        zvm_config_free(&c);
+}
+
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
@@ -783,6 +816,7 @@ int main(void)
             cmocka_unit_test(guest_host_claims_case_and_order),
             cmocka_unit_test(guest_host_claims_alike_in_graphite),
             cmocka_unit_test(guest_data_without_a_userid_is_refused),
+            cmocka_unit_test(guest_plugin_names_every_writer_can_carry),
             cmocka_unit_test(unknown_type_counted),
             cmocka_unit_test(each_identifier_and_time_once),
             cmocka_unit_test(filters),
