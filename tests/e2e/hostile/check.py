@@ -350,6 +350,10 @@ def main(a):
                 fail("%s: %s dispatched nowhere; a refused claim keeps the guest's own host" %
                      (name, i))
             print("  %-20s %s -> %s" % (name, i, ", ".join(x.split("/")[0] for x in anywhere(i))))
+        for i in e.get("prom_names", []):
+            if anywhere(i):
+                fail("%s: %s dispatched; a plugin name Prometheus cannot take as a label name "
+                     "makes write_prometheus's whole page unreadable" % (name, i))
         for i in e.get("fwd", []):
             if i not in tree.get(fwd, {}):
                 fail("%s: %s/%s missing (the host the guest is trusted with)" % (name, fwd, i))

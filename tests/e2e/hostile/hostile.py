@@ -224,6 +224,12 @@ def specials(cfg):
     wz("dotdot", "ok",
        lambda ts, k: record([entry("..", "", "gauge", "dotdot", "value", 1.0, ts)], ts, k),
        {"dotdot": ["../gauge-dotdot"]})
+    # Plugin names collectd's write_prometheus serves unescaped, as a metric name and a
+    # label name beside its own "instance": Prometheus would refuse its whole page.
+    wz("prom-names", "ok",
+       lambda ts, k: record([entry("my.app", "x", "gauge", "", "value", 1.0, ts),
+                             entry("instance", "x", "gauge", "", "value", 1.0, ts)], ts, k),
+       {"prom_names": ["my.app-x/gauge", "instance-x/gauge"]})
     # A type collectd does not know: refused by collectd, per value.
     wz("unknown-type", "ok",
        lambda ts, k: record([entry("hostile", "unknowntype", "no_such_type_x", "", "value", 1.0, ts)],
