@@ -151,9 +151,10 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
         return (ssize_t)n;
 }
 
+/* A pending EOVERFLOW is data to read: the driver counts its message until that read. */
 unsigned sim_mr_poll(const struct sim_mr *m)
 {
         if (m->severed)
                 return POLLERR;
-        return m->nq ? POLLIN | POLLRDNORM : 0;
+        return m->nq || m->overflow_pending ? POLLIN | POLLRDNORM : 0;
 }

@@ -55,7 +55,7 @@ void sim_mr_close(struct sim_mr *m);
 bool sim_mr_push(struct sim_mr *m, struct sim_set *s);
 /* read(): bytes copied, 0 at the end of a data set, -errno, or SIM_MR_WAIT. */
 ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock);
-/* poll(): POLLIN|POLLRDNORM, POLLERR or 0. */
+/* poll(): POLLERR, POLLIN|POLLRDNORM (a message queued or an EOVERFLOW to report), or 0. */
 unsigned sim_mr_poll(const struct sim_mr *m);
 void sim_mr_sever(struct sim_mr *m);
 

@@ -230,6 +230,31 @@ static void test_sample_only(void **state)
         sim_mr_fini(&m);
 }
 
+/*
+ * The driver keeps the message that reached the limit counted as ready from
+ * its 0-byte read until the read that reports EOVERFLOW (monreader.c
+ * decrements read_ready only there), so poll() says POLLIN in between,
+ * also when nothing else is queued.
+ */
+static void test_overflow_poll(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 2);
+        sim_mr_open(&m);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(read_set(&m), 0);
+        assert_int_equal(sim_mr_poll(&m), POLLIN | POLLRDNORM);
+        assert_int_equal(read_set(&m), 0); /* the second reached the limit */
+        assert_int_equal(m.nq, 0);
+        assert_int_equal(sim_mr_poll(&m), POLLIN | POLLRDNORM);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EOVERFLOW);
+        assert_int_equal(sim_mr_poll(&m), 0);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EAGAIN);
+        sim_mr_fini(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -237,6 +262,7 @@ int main(void)
             cmocka_unit_test_setup(test_overflow, setup),
             cmocka_unit_test_setup(test_fates, setup),
             cmocka_unit_test_setup(test_sample_only, setup),
+            cmocka_unit_test_setup(test_overflow_poll, setup),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
