@@ -104,8 +104,17 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
         m->reads++;
         if (m->severed)
                 return -EIO;
-        /* copy_to_user fails only when there is something to copy: with a set queued. */
-        if (m->nq && meets(m, m->efault)) {
+        /* The driver reports a pending EOVERFLOW before it looks at any data. */
+        if (m->overflow_pending) {
+                m->overflow_pending = false;
+                m->overflows++;
+                return -EOVERFLOW;
+        }
+        /*
+         * copy_to_user fails only on a read that copies: with a set queued and
+         * bytes of it left (the read after its last bytes replies and copies nothing).
+         */
+        if (m->nq && m->pos < m->q[m->head]->len && meets(m, m->efault)) {
                 /* Nothing advances; the set read so far is invalid. */
                 m->efault = SIM_MR_OFF;
                 fate(m, m->q[m->head], "efault", m->pos);
@@ -117,11 +126,6 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
                 m->severed = true;
                 drop_all(m, "eio");
                 return -EIO;
-        }
-        if (m->overflow_pending) {
-                m->overflow_pending = false;
-                m->overflows++;
-                return -EOVERFLOW;
         }
         if (!m->nq)
                 return nonblock ? -EAGAIN : SIM_MR_WAIT;

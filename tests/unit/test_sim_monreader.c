@@ -255,6 +255,31 @@ static void test_overflow_poll(void **state)
         sim_mr_fini(&m);
 }
 
+/*
+ * copy_to_user is only called by a read that copies bytes: the read that
+ * replies to a fully read message returns 0, and a pending EOVERFLOW is
+ * reported before any copy.  An armed EFAULT waits for such a read.
+ */
+static void test_efault_needs_a_copy(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 1); /* every message reaches the limit */
+        sim_mr_open(&m);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        assert_true(sim_mr_read(&m, buf, sizeof(buf), true) > 0);
+        m.efault = SIM_MR_ANY;
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 0); /* the reply copies nothing */
+        assert_int_equal(m.efault, SIM_MR_ANY);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EOVERFLOW);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EFAULT);
+        assert_int_equal(m.efault, SIM_MR_OFF);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        sim_mr_fini(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -263,6 +288,7 @@ int main(void)
             cmocka_unit_test_setup(test_fates, setup),
             cmocka_unit_test_setup(test_sample_only, setup),
             cmocka_unit_test_setup(test_overflow_poll, setup),
+            cmocka_unit_test_setup(test_efault_needs_a_copy, setup),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
