@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +50,7 @@ static struct {
         unsigned vanished;   /* device nodes gone (control: vanish N): VANISH_READER|_WRITER */
         FILE *delivery;      /* --delivery: what became of each message and command */
         uint64_t reader_gen; /* bumped on every open, so a stale handle cannot read */
+        long reader_owner;   /* the process that opened the reader (caller_tgid), or -1 */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
 static int which(const char *path)
@@ -255,12 +257,35 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
         return 0;
 }
 
+/*
+ * The process (thread group) a request comes from, from the thread id FUSE
+ * gives; -1 when /proc does not tell (a caller in another pid namespace).
+ */
+static long caller_tgid(void)
+{
+        pid_t tid = fuse_get_context()->pid;
+        char path[64], line[128];
+        long tgid = -1;
+        if (tid <= 0)
+                return -1;
+        snprintf(path, sizeof(path), "/proc/%ld/status", (long)tid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+                return -1;
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+                        break;
+        fclose(f);
+        return tgid;
+}
+
 /* fh for the reader: the generation of its open, so a closed handle stays closed. */
 static int fs_open(const char *path, struct fuse_file_info *fi)
 {
         int w = which(path), rc = 0;
         fi->direct_io = 1;
         fi->nonseekable = 1;
+        long opener = w == F_READER || w == F_WRITER ? caller_tgid() : -1;
         pthread_mutex_lock(&G.lock);
         switch (w) {
         case F_READER:
@@ -278,6 +303,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                 if (rc)
                         break;
                 fi->fh = ++G.reader_gen;
+                G.reader_owner = opener;
                 /* Connect: *MONITOR sends the configuration set first. */
                 sim_mr_push(&G.mr, sim_sys_config(G.sys, now_tod()));
                 notify();
@@ -290,6 +316,8 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                 struct sim_mw_file *f = sim_mw_open(&G.mw);
                 if (!f)
                         rc = -ENOMEM;
+                else
+                        f->owner = opener;
                 fi->fh = f ? f->id : 0;
                 break;
         }
@@ -496,34 +524,52 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         return rc;
 }
 
+/* Whether a FLUSH from process me closes a device the process owner opened. */
+static bool same_process(long owner, long me)
+{
+        return owner < 0 || me < 0 || owner == me;
+}
+
 /*
- * close() of the devices is acted on at FLUSH, which the kernel sends
- * synchronously from close(2); RELEASE comes later, asynchronously, and a
- * reopen right after close() must not find the device still busy.
+ * close(2) sends FLUSH, synchronously, for every descriptor it closes, and
+ * RELEASE, asynchronously, once the last reference to the open file is gone;
+ * the drivers act at that release.  zvmsim acts at the FLUSH of the process
+ * that opened the device (a reopen right after close() must not find it
+ * busy), else at RELEASE: a FLUSH from another process, a child dropping the
+ * copy it inherited (close, exit, exec), closes nothing.
  */
-static int fs_flush(const char *path, struct fuse_file_info *fi)
+static void close_device(const char *path, struct fuse_file_info *fi, bool release)
 {
         int w = which(path);
+        if (w != F_READER && w != F_WRITER)
+                return;
+        long me = release ? -1 : caller_tgid();
         pthread_mutex_lock(&G.lock);
-        if (w == F_READER && reader_live(fi)) {
+        if (w == F_READER && reader_live(fi) && same_process(G.reader_owner, me)) {
                 log_event("close", "");
                 sim_mr_close(&G.mr);
                 notify();
         } else if (w == F_WRITER) {
-                /* FLUSH and RELEASE both come: the first one closes. */
+                /* The opener's FLUSH and RELEASE both come: the first one closes. */
                 struct sim_mw_file *f = sim_mw_find(&G.mw, fi->fh);
-                if (f) {
+                if (f && same_process(f->owner, me)) {
                         sim_mw_close(f);
                         flush_events();
                 }
         }
         pthread_mutex_unlock(&G.lock);
+}
+
+static int fs_flush(const char *path, struct fuse_file_info *fi)
+{
+        close_device(path, fi, false);
         return 0;
 }
 
 static int fs_release(const char *path, struct fuse_file_info *fi)
 {
-        return fs_flush(path, fi);
+        close_device(path, fi, true);
+        return 0;
 }
 
 static int fs_poll(const char *path, struct fuse_file_info *fi, struct fuse_pollhandle *ph,

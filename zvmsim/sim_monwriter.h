@@ -71,6 +71,7 @@ struct sim_mw_file {
         struct sim_mw_buf *cur;
         struct sim_mw_buf *bufs; /* creation order */
         bool gone;               /* the device went away under it: writes get ENODEV */
+        long owner;              /* the caller's: the process that opened it (sim_fuse.c) */
         struct sim_mw_file *next;
 };
 

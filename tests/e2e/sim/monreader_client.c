@@ -229,6 +229,32 @@ static void t_multi_mce(struct sim *s)
         close(fd);
 }
 
+/*
+ * The driver's release runs at the last close of the open file: children that
+ * drop their copies of the descriptor neither close the device under the
+ * reader nor make it free for a second opener.
+ */
+static void t_children(struct sim *s)
+{
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
+        if (fd < 0)
+                return;
+        children_drop(fd);
+        ctl(s, "interval");
+        CHECK(read_sample(fd, 65536, &si) && si.ends == 1,
+              "the reader reads on after children dropped their copies (%ld)", si.first_err);
+        int fd2 = open_reader(s, O_NONBLOCK);
+        CHECK(fd2 == -EBUSY, "open while the reader has it open: %d, want -EBUSY", fd2);
+        if (fd2 >= 0)
+                close(fd2);
+        close(fd);
+        fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "reopen after the reader's own close: %s", fd < 0 ? strerror(-fd) : "ok");
+        if (fd >= 0)
+                close(fd);
+}
+
 struct later {
         struct sim *s;
         long ms;
@@ -494,6 +520,7 @@ int main(int argc, char **argv)
         sim_start(&s, argv[1], "--interval", "0", "--frames-per-mce", "4", NULL);
         t_basic(&s);
         t_multi_mce(&s);
+        t_children(&s);
         t_blocking(&s);
         t_eintr(&s);
         t_overflow(&s);

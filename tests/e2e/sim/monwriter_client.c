@@ -278,6 +278,32 @@ static void t_close_and_limits(struct sim *s, int rfd, const char *writer)
         CHECK(status(s, "writer_buffers") == 0, "no buffers after close()");
 }
 
+/*
+ * Children that drop their copies of the writer's descriptor end none of its
+ * buffers: the driver's release (a STOP for each) runs at the last close.
+ */
+static void t_children(struct sim *s, int rfd, const char *writer)
+{
+        int fd = open(writer, O_WRONLY);
+        CHECK(fd >= 0, "open monwriter (children)");
+        if (fd < 0)
+                return;
+        CHECK(rec(fd, 0, 0x45, 0, 0, "AAAA", 4) == 17, "START before the children");
+        drain(rfd);
+        children_drop(fd);
+        CHECK(drain(rfd) == 0, "children dropping their copies made no event set");
+        CHECK(status(s, "writer_buffers") == 1, "the buffer outlives the children's closes");
+        long r = rec(fd, 0, 0x45, 0, 0, "BBBB", 4);
+        CHECK(r == 17, "update after the children: %ld", r);
+        ctl(s, "interval");
+        drain(rfd);
+        const struct d10 *d = find(2, 0x45, 0, 0);
+        CHECK(d && d->len == 4 && memcmp(d->data, "BBBB", 4) == 0, "CP samples the update");
+        close(fd);
+        drain(rfd);
+        CHECK(find(1, 0x45, 0, 0) != NULL, "the writer's own close() makes the D10R1");
+}
+
 /* "vanish 2": the monwriter node goes; an open writer loses its buffers (CP
  * ends them) and gets ENODEV; "vanish 0" brings the node back. */
 static void t_vanish(struct sim *s, int rfd, const char *writer)
@@ -344,6 +370,7 @@ int main(int argc, char **argv)
         drain(rfd);
         /* A reader that connects now gets no START_CONFIG buffer: its file was closed. */
         t_close_and_limits(&s, rfd, writer);
+        t_children(&s, rfd, writer);
         t_vanish(&s, rfd, writer);
         CHECK(dec_errors == 0, "%lu decode errors", dec_errors);
         close(rfd);

@@ -188,6 +188,32 @@ static void sim_stop(struct sim *s)
         s->pid = 0;
 }
 
+/*
+ * Children that drop their copy of fd, as a collectd plugin's children do:
+ * one closes it and exits (collectd's exec plugin closes every descriptor in
+ * the child), one just exits, one execs with the descriptor close-on-exec.
+ * Each close(2) sends FUSE a FLUSH; none is the last reference.
+ */
+static void children_drop(int fd)
+{
+        int fl = fcntl(fd, F_GETFD);
+        for (int how = 0; how < 3; how++) {
+                if (how == 2)
+                        fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+                pid_t pid = fork();
+                if (pid == 0) {
+                        if (how == 0)
+                                close(fd);
+                        if (how == 2)
+                                execl("/bin/true", "true", (char *)NULL);
+                        _exit(0);
+                }
+                if (pid > 0)
+                        waitpid(pid, NULL, 0);
+        }
+        fcntl(fd, F_SETFD, fl);
+}
+
 static int finish(const char *name)
 {
         printf("%s: %d checks, %d failures\n", name, checks, failures);
