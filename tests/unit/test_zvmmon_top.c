@@ -67,6 +67,21 @@ static struct top_frame frame(uint64_t tod)
         return f;
 }
 
+/* What top -b --json prints for frame f, sorted by column sort (the caller frees it). */
+static char *batch_json(const struct top_frame *f, int sort)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_non_null(out);
+        struct top_batch *b = top_batch_new(out, true, sort, NULL);
+        assert_non_null(b);
+        top_batch_frame(b, f);
+        top_batch_free(b);
+        fclose(out);
+        return buf;
+}
+
 static void no_time_is_unknown_not_1900(void **state)
 {
         (void)state;
@@ -79,16 +94,8 @@ static void no_time_is_unknown_not_1900(void **state)
         top_fmt_title(line, sizeof(line), &f);
         assert_non_null(strstr(line, "2026-11-22 00:00:00 UTC  interval 3 (60 s)"));
 
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&buf, &len);
-        assert_non_null(out);
-        struct top_batch *b = top_batch_new(out, true, TOP_CPU, NULL);
-        assert_non_null(b);
         f = frame(0);
-        top_batch_frame(b, &f);
-        top_batch_free(b);
-        fclose(out);
+        char *buf = batch_json(&f, TOP_CPU);
         assert_non_null(strstr(buf, "\"time\":null"));
         assert_non_null(strstr(buf, "\"tod\":0"));
         assert_null(strstr(buf, "1900"));
@@ -105,15 +112,7 @@ static void a_cell_that_is_not_a_number_is_null(void **state)
         row.c[TOP_PAGE] = (struct top_cell){2.5, TOP_NUM};
         struct top_frame f = frame(0);
         f.rows = &row;
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&buf, &len);
-        assert_non_null(out);
-        struct top_batch *b = top_batch_new(out, true, TOP_PAGE, NULL);
-        assert_non_null(b);
-        top_batch_frame(b, &f);
-        top_batch_free(b);
-        fclose(out);
+        char *buf = batch_json(&f, TOP_PAGE);
         assert_null(strstr(buf, "nan"));
         assert_null(strstr(buf, "inf"));
         assert_non_null(strstr(buf, "\"cpu\":null"));
