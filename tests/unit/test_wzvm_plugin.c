@@ -129,6 +129,24 @@ static void writer_setup(struct wz_writer *w, struct fake *f, unsigned max_recor
         w->log_ctx = f;
 }
 
+/* A writer on a fake device and a table for it: what most tests below start from. */
+struct rig {
+        struct wz_writer w;
+        struct fake f;
+        struct wz_table t;
+};
+
+static void rig_up(struct rig *r, unsigned max_records, size_t table_max)
+{
+        writer_setup(&r->w, &r->f, max_records);
+        wz_table_init(&r->t, table_max);
+}
+
+static void rig_down(struct rig *r)
+{
+        wz_table_free(&r->t);
+}
+
 static struct wz_item item(const char *host, const char *plugin, const char *pinst,
                            const char *type, const char *tinst, const char *ds, uint8_t idx,
                            uint8_t cnt, double gauge)
@@ -151,6 +169,18 @@ static struct wz_item item(const char *host, const char *plugin, const char *pin
 static unsigned rec_nentries(const uint8_t *d)
 {
         return (unsigned)(d[20] << 8 | d[21]);
+}
+
+/* n single-DS values "v000".. of host a, 53 bytes each: 73 fill a record (3910 / 53). */
+static void fill(struct wz_table *t, int from, int n, double seen)
+{
+        for (int i = from; i < from + n; i++) {
+                char ti[16];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
+                it.seen = seen;
+                assert_true(wz_table_put(t, &it));
+        }
 }
 
 /* ---- tests ---- */
@@ -313,21 +343,13 @@ static void plan_groups_hosts_and_types(void **state)
 static void writer_starts_updates_and_stops(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 10000);
-        for (int i = 0; i < 100; i++) {
-                char ti[16];
-                snprintf(ti, sizeof(ti), "v%03d", i);
-                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
-                wz_table_put(&t, &it);
-        }
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.starts, 2);
-        assert_int_equal(f.nbuf, 2);
-        const uint8_t *r0 = fake_buf(&f, 0), *r1 = fake_buf(&f, 1);
+        struct rig r;
+        rig_up(&r, 32, 10000);
+        fill(&r.t, 0, 100, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.starts, 2);
+        assert_int_equal(r.f.nbuf, 2);
+        const uint8_t *r0 = fake_buf(&r.f, 0), *r1 = fake_buf(&r.f, 1);
         assert_non_null(r0);
         assert_non_null(r1);
         assert_memory_equal(r0, "WZVM", 4);
@@ -339,95 +361,72 @@ static void writer_starts_updates_and_stops(void **state)
         assert_int_equal(r1[29], 1);
         assert_int_equal(r1[31], 2); /* rec_total */
         /* second pass: updates in place, counters advance */
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026 + 1, true), WZ_OK);
-        assert_int_equal(f.updates, 2);
-        assert_int_equal(fake_buf(&f, 0)[19], 2);
-        assert_int_equal(fake_buf(&f, 0)[4009], 2);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026 + 1, true), WZ_OK);
+        assert_int_equal(r.f.updates, 2);
+        assert_int_equal(fake_buf(&r.f, 0)[19], 2);
+        assert_int_equal(fake_buf(&r.f, 0)[4009], 2);
         /* fewer values: record 1 is stopped */
-        t.n = 10;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026 + 2, true), WZ_OK);
-        assert_int_equal(f.stops, 1);
-        assert_int_equal(f.nbuf, 1);
-        assert_int_equal(w.nstarted, 1);
-        assert_int_equal(rec_nentries(fake_buf(&f, 0)), 10);
-        assert_int_equal(f.nlog, 0);
-        wz_table_free(&t);
+        r.t.n = 10;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026 + 2, true), WZ_OK);
+        assert_int_equal(r.f.stops, 1);
+        assert_int_equal(r.f.nbuf, 1);
+        assert_int_equal(r.w.nstarted, 1);
+        assert_int_equal(rec_nentries(fake_buf(&r.f, 0)), 10);
+        assert_int_equal(r.f.nlog, 0);
+        rig_down(&r);
 }
 
 static void eperm_logs_once_and_backs_off(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 100);
+        struct rig r;
+        rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&t, &it);
-        f.fail_start = EPERM;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+        wz_table_put(&r.t, &it);
+        r.f.fail_start = EPERM;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
         /* the half-started buffer was stopped so that the next START issues the DIAG again */
-        assert_int_equal(f.nbuf, 0);
-        assert_int_equal(f.nlog, 1);
-        assert_int_equal(f.loglevel[0], LOG_ERR);
-        assert_non_null(strstr(f.log[0], "OPTION APPLMON"));
-        size_t writes = f.writes;
+        assert_int_equal(r.f.nbuf, 0);
+        assert_int_equal(r.f.nlog, 1);
+        assert_int_equal(r.f.loglevel[0], LOG_ERR);
+        assert_non_null(strstr(r.f.log[0], "OPTION APPLMON"));
+        size_t writes = r.f.writes;
         /* while backing off, no new record is even attempted */
         for (int i = 0; i < 100; i++)
-                assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_OK);
-        assert_int_equal(f.writes, writes);
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, false), WZ_OK);
+        assert_int_equal(r.f.writes, writes);
         /* retry: still refused, still one message */
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
-        assert_int_equal(f.nlog, 1);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 1);
         /* fixed: one recovery notice */
-        f.fail_start = 0;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.nlog, 2);
-        assert_int_equal(f.loglevel[1], LOG_NOTICE);
-        assert_int_equal(f.nbuf, 1);
-        wz_table_free(&t);
+        r.f.fail_start = 0;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.nlog, 2);
+        assert_int_equal(r.f.loglevel[1], LOG_NOTICE);
+        assert_int_equal(r.f.nbuf, 1);
+        rig_down(&r);
 }
 
 static void enospc_names_max_bufs_and_keeps_updating(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        f.max_bufs = 1;
-        struct wz_table t;
-        wz_table_init(&t, 10000);
-        for (int i = 0; i < 100; i++) {
-                char ti[16];
-                snprintf(ti, sizeof(ti), "v%03d", i);
-                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
-                wz_table_put(&t, &it);
-        }
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
-        assert_int_equal(f.nbuf, 1);
-        assert_int_equal(f.nlog, 1);
-        assert_non_null(strstr(f.log[0], "max_bufs"));
-        assert_non_null(strstr(f.log[0], "ENOSPC"));
-        assert_int_equal(t.dropped_space, 0); /* the 27 left out are owed, not yet lost */
+        struct rig r;
+        rig_up(&r, 32, 10000);
+        r.f.max_bufs = 1;
+        fill(&r.t, 0, 100, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nbuf, 1);
+        assert_int_equal(r.f.nlog, 1);
+        assert_non_null(strstr(r.f.log[0], "max_bufs"));
+        assert_non_null(strstr(r.f.log[0], "ENOSPC"));
+        assert_int_equal(r.t.dropped_space, 0); /* the 27 left out are owed, not yet lost */
         /* backing off: record 0 is still updated, record 1 not attempted, no message */
-        size_t writes = f.writes;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_OK);
-        assert_int_equal(f.writes, writes + 1);
-        assert_int_equal(f.updates, 1);
-        assert_int_equal(f.nlog, 1);
-        wz_table_free(&t);
-}
-
-/* n single-DS values "v000".. of host a, 53 bytes each: 73 fill a record (3910 / 53). */
-static void fill(struct wz_table *t, int from, int n, double seen)
-{
-        for (int i = from; i < from + n; i++) {
-                char ti[16];
-                snprintf(ti, sizeof(ti), "v%03d", i);
-                struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
-                it.seen = seen;
-                assert_true(wz_table_put(t, &it));
-        }
+        size_t writes = r.f.writes;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, false), WZ_OK);
+        assert_int_equal(r.f.writes, writes + 1);
+        assert_int_equal(r.f.updates, 1);
+        assert_int_equal(r.f.nlog, 1);
+        rig_down(&r);
 }
 
 /*
@@ -438,62 +437,56 @@ static void fill(struct wz_table *t, int from, int n, double seen)
 static void dropped_space_counts_values_not_passes(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        f.max_bufs = 1;
-        struct wz_table t;
-        wz_table_init(&t, 10000);
-        fill(&t, 0, 100, 100);
+        struct rig r;
+        rig_up(&r, 32, 10000);
+        r.f.max_bufs = 1;
+        fill(&r.t, 0, 100, 100);
         for (int k = 0; k < 6; k++)
-                wz_writer_pass(&w, &t, VEC_TOD_2026, k % 2 == 0);
-        assert_int_equal(f.starts, 1);
-        assert_int_equal(t.dropped_space, 0); /* nothing has left the table yet */
-        fill(&t, 80, 10, 101);                /* v080..v089 replaced: 10 values lost */
-        assert_int_equal(t.dropped_space, 10);
-        fill(&t, 0, 5, 101); /* v000..v004 were written: their replacement loses nothing */
-        assert_int_equal(t.dropped_space, 10);
-        fill(&t, 80, 10, 102); /* the replacements were in no pass: the newest one wins */
-        assert_int_equal(t.dropped_space, 10);
-        assert_int_equal(t.merged, 10); /* merged, not lost: counted apart */
-        f.max_bufs = 255;               /* recovered: everything in the table is written */
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.starts, 2);
-        assert_int_equal(wz_table_expire(&t, 1000, 2), 100);
-        assert_int_equal(t.dropped_space, 10);
-        assert_int_equal(t.dropped_expired, 0);
-        wz_table_free(&t);
+                wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, k % 2 == 0);
+        assert_int_equal(r.f.starts, 1);
+        assert_int_equal(r.t.dropped_space, 0); /* nothing has left the table yet */
+        fill(&r.t, 80, 10, 101);                /* v080..v089 replaced: 10 values lost */
+        assert_int_equal(r.t.dropped_space, 10);
+        fill(&r.t, 0, 5, 101); /* v000..v004 were written: their replacement loses nothing */
+        assert_int_equal(r.t.dropped_space, 10);
+        fill(&r.t, 80, 10, 102); /* the replacements were in no pass: the newest one wins */
+        assert_int_equal(r.t.dropped_space, 10);
+        assert_int_equal(r.t.merged, 10); /* merged, not lost: counted apart */
+        r.f.max_bufs = 255;               /* recovered: everything in the table is written */
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.starts, 2);
+        assert_int_equal(wz_table_expire(&r.t, 1000, 2), 100);
+        assert_int_equal(r.t.dropped_space, 10);
+        assert_int_equal(r.t.dropped_expired, 0);
+        rig_down(&r);
 }
 
 /* Written once in an accepted record: never counted, whatever later passes do. */
 static void a_value_written_once_is_not_counted(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 100);
+        struct rig r;
+        rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&t, &it);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        f.fail_any = ENOSPC; /* every update refused from now on */
+        wz_table_put(&r.t, &it);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        r.f.fail_any = ENOSPC; /* every update refused from now on */
         for (int k = 0; k < 5; k++)
-                assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
         it.e.value = 1;
-        wz_table_put(&t, &it); /* the written value goes */
-        assert_int_equal(t.dropped_space, 0);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, false), WZ_BACKOFF);
+        wz_table_put(&r.t, &it); /* the written value goes */
+        assert_int_equal(r.t.dropped_space, 0);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, false), WZ_BACKOFF);
         it.e.value = 2;
-        wz_table_put(&t, &it); /* value 1 was in a failed pass only: lost */
-        assert_int_equal(t.dropped_space, 1);
-        assert_int_equal(t.merged, 0);
-        f.fail_any = 0;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(wz_table_expire(&t, 1000, 2), 1); /* value 2 was written */
-        assert_int_equal(t.dropped_space, 1);
-        assert_int_equal(t.dropped_expired, 0);
-        wz_table_free(&t);
+        wz_table_put(&r.t, &it); /* value 1 was in a failed pass only: lost */
+        assert_int_equal(r.t.dropped_space, 1);
+        assert_int_equal(r.t.merged, 0);
+        r.f.fail_any = 0;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(wz_table_expire(&r.t, 1000, 2), 1); /* value 2 was written */
+        assert_int_equal(r.t.dropped_space, 1);
+        assert_int_equal(r.t.dropped_expired, 0);
+        rig_down(&r);
 }
 
 /*
@@ -505,78 +498,69 @@ static void a_value_written_once_is_not_counted(void **state)
 static void unwritten_values_that_expire_are_counted(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 1);
-        struct wz_table t;
-        wz_table_init(&t, 10000);
-        fill(&t, 0, 100, 100);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        fill(&t, 100, 3, 100); /* after the pass: no pass meets them */
-        assert_int_equal(wz_table_expire(&t, 120, 2), 0);
-        assert_int_equal(wz_table_expire(&t, 121, 2), 103);
-        assert_int_equal(t.dropped_space, 27);
-        assert_int_equal(t.dropped_expired, 3);
+        struct rig r;
+        rig_up(&r, 1, 10000);
+        fill(&r.t, 0, 100, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        fill(&r.t, 100, 3, 100); /* after the pass: no pass meets them */
+        assert_int_equal(wz_table_expire(&r.t, 120, 2), 0);
+        assert_int_equal(wz_table_expire(&r.t, 121, 2), 103);
+        assert_int_equal(r.t.dropped_space, 27);
+        assert_int_equal(r.t.dropped_expired, 3);
         /* the device is away at a WriteInterval: 4 values owed, then 2 replaced, 2 expire */
-        fill(&t, 0, 4, 200);
-        wz_table_missed(&t);
-        fill(&t, 0, 2, 205);
-        assert_int_equal(t.dropped_space, 29);
-        assert_int_equal(wz_table_expire(&t, 221, 2), 2); /* v002, v003 seen at 200 */
-        assert_int_equal(t.dropped_space, 31);
-        assert_int_equal(t.dropped_expired, 3);
-        wz_table_free(&t);
+        fill(&r.t, 0, 4, 200);
+        wz_table_missed(&r.t);
+        fill(&r.t, 0, 2, 205);
+        assert_int_equal(r.t.dropped_space, 29);
+        assert_int_equal(wz_table_expire(&r.t, 221, 2), 2); /* v002, v003 seen at 200 */
+        assert_int_equal(r.t.dropped_space, 31);
+        assert_int_equal(r.t.dropped_expired, 3);
+        rig_down(&r);
 }
 
 /* A type too large for any record (70 x 108 bytes > 3910) is never written, so owed. */
 static void a_type_larger_than_a_record_is_owed(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 1000);
+        struct rig r;
+        rig_up(&r, 32, 1000);
         char ds[61];
         memset(ds, 'd', 60);
         ds[60] = 0;
         for (uint8_t i = 0; i < 70; i++) {
                 struct wz_item it = item("a", "plugin", "inst", "gauge", "v000", ds, i, 70, i);
                 assert_int_equal(wzvm_entry_size(&it.e), 24 + 7 + 5 + 6 + 5 + 61);
-                wz_table_put(&t, &it);
+                wz_table_put(&r.t, &it);
         }
         struct wz_item b = item("b", "p", "", "gauge", "", "value", 0, 1, 0);
-        wz_table_put(&t, &b);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.starts, 1); /* host b's record only */
-        assert_int_equal(wz_table_expire(&t, 1000, 2), 71);
-        assert_int_equal(t.dropped_space, 70);
-        wz_table_free(&t);
+        wz_table_put(&r.t, &b);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.starts, 1); /* host b's record only */
+        assert_int_equal(wz_table_expire(&r.t, 1000, 2), 71);
+        assert_int_equal(r.t.dropped_space, 70);
+        rig_down(&r);
 }
 
 static void einval_and_device_errors(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 100);
+        struct rig r;
+        rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&t, &it);
-        f.fail_start = EINVAL;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_BACKOFF);
-        assert_int_equal(f.nlog, 1);
-        assert_non_null(strstr(f.log[0], "EINVAL"));
-        assert_non_null(strstr(f.log[0], "datalen 4010"));
-        assert_non_null(strstr(f.log[0], "hdrlen 13"));
-        f.fail_start = 0;
-        f.fail_any = EIO;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
-        assert_int_equal(f.nlog, 2);
-        wz_writer_closed(&w);
-        assert_int_equal(w.nstarted, 0);
-        wz_table_free(&t);
+        wz_table_put(&r.t, &it);
+        r.f.fail_start = EINVAL;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 1);
+        assert_non_null(strstr(r.f.log[0], "EINVAL"));
+        assert_non_null(strstr(r.f.log[0], "datalen 4010"));
+        assert_non_null(strstr(r.f.log[0], "hdrlen 13"));
+        r.f.fail_start = 0;
+        r.f.fail_any = EIO;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(r.f.nlog, 2);
+        wz_writer_closed(&r.w);
+        assert_int_equal(r.w.nstarted, 0);
+        rig_down(&r);
 }
 
 /* What the metric engine makes of the records: value lists, values, records dropped. */
@@ -697,39 +681,36 @@ static void a_pop_never_splits_a_list(void **state)
 static void a_failed_stop_reopens_the_device(void **state)
 {
         (void)state;
-        struct wz_writer w;
-        struct fake f;
-        writer_setup(&w, &f, 32);
-        struct wz_table t;
-        wz_table_init(&t, 10000);
-        fill(&t, 0, 100, 100); /* two records */
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        t.n = 10; /* record 1 is no longer needed */
-        f.short_stop = true;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
-        assert_int_equal(w.errors, 1);
-        assert_int_equal(f.nlog, 1);
-        assert_int_equal(f.loglevel[0], LOG_ERR);
-        assert_non_null(strstr(f.log[0], "STOP of record 1"));
-        assert_non_null(strstr(f.log[0], "reopening"));
-        wz_writer_closed(&w);
-        f.short_stop = false;
-        f.nbuf = 0; /* closing the device freed every buffer */
-        fill(&t, 10, 90, 100);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.nlog, 2); /* works again */
-        t.n = 10;
-        f.fail_stop = EPERM;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        assert_int_equal(f.loglevel[2], LOG_WARNING);
-        assert_int_equal(w.nstarted, 1);
-        fill(&t, 10, 90, 100);
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_OK);
-        t.n = 10;
-        f.fail_stop = ENOMEM;
-        assert_int_equal(wz_writer_pass(&w, &t, VEC_TOD_2026, true), WZ_REOPEN);
-        assert_int_equal(w.errors, 3);
-        wz_table_free(&t);
+        struct rig r;
+        rig_up(&r, 32, 10000);
+        fill(&r.t, 0, 100, 100); /* two records */
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        r.t.n = 10; /* record 1 is no longer needed */
+        r.f.short_stop = true;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(r.w.errors, 1);
+        assert_int_equal(r.f.nlog, 1);
+        assert_int_equal(r.f.loglevel[0], LOG_ERR);
+        assert_non_null(strstr(r.f.log[0], "STOP of record 1"));
+        assert_non_null(strstr(r.f.log[0], "reopening"));
+        wz_writer_closed(&r.w);
+        r.f.short_stop = false;
+        r.f.nbuf = 0; /* closing the device freed every buffer */
+        fill(&r.t, 10, 90, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.nlog, 2); /* works again */
+        r.t.n = 10;
+        r.f.fail_stop = EPERM;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.loglevel[2], LOG_WARNING);
+        assert_int_equal(r.w.nstarted, 1);
+        fill(&r.t, 10, 90, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        r.t.n = 10;
+        r.f.fail_stop = ENOMEM;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(r.w.errors, 3);
+        rig_down(&r);
 }
 
 static void filter_rules(void **state)
