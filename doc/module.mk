@@ -1,7 +1,9 @@
 # make check-readme: every relative link in every tracked Markdown file
 # (README.md, doc/, ...) leads to a tracked file, and every #anchor into a
 # Markdown file to one of its headings; and no tracked file cites a source
-# that is not in the repository (the research notes doc/facts/ replaces).
+# that is not in the repository (the research notes doc/facts/ replaces);
+# and no command a document gives loads less than it says (modprobe with
+# several modules and no -a: scripts/check-doc-commands.py).
 # The self-tests first prove each checker fails on what it must refuse, so a
 # pass means something.
 .PHONY: check-readme
@@ -11,5 +13,6 @@ check-readme:
 	@python3 scripts/check-links.py
 	@tests/citations/selftest.sh scripts/check-citations.py
 	@python3 scripts/check-citations.py
+	@python3 scripts/check-doc-commands.py --selftest
 
 CHECK_TARGETS += check-readme
