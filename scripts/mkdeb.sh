@@ -74,3 +74,25 @@ for d in "$OUT"/*_"$VERSION"_"$HOST".deb; do
 	echo "mkdeb: $(basename "$d"): $(stat -c %s "$d") bytes," \
 		"installed $(dpkg-deb -f "$d" Installed-Size) KiB"
 done
+
+# Every path collectd-zvm(5) names under FILES is in the package collectd-zvm,
+# unless its item says it comes from "make install" only: the page is
+# installed by the package, so it must describe the package's files.
+dpkg-deb -c "$OUT/collectd-zvm_${VERSION}_$HOST.deb" | awk '{ sub(/^\./, "", $6); print $6 }' >"$OUT/contents-$HOST.txt"
+python3 - man/collectd-zvm.5.pod "$OUT/contents-$HOST.txt" <<'PY' || fail "collectd-zvm(5) FILES names what the package does not hold"
+import re, sys
+pod = open(sys.argv[1]).read()
+files = pod.split("=head1 FILES", 1)[1].split("\n=head1 ", 1)[0]
+have = set(l.strip() for l in open(sys.argv[2]))
+bad = 0
+for item in files.split("=item ")[1:]:
+    head, _, text = item.partition("\n")
+    if "C<make install> only" in " ".join(text.split()):
+        continue
+    for path in re.findall(r"F<(/[^>]+)>", head):
+        if not (path in have or (path.endswith("/") and any(h.startswith(path) for h in have))):
+            print("mkdeb: collectd-zvm(5) FILES names %s, which the package does not hold" % path)
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
+echo "mkdeb: every file collectd-zvm(5) names is in collectd-zvm"
