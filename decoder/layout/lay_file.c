@@ -128,15 +128,16 @@ static int tokenize(struct parser *p, char *s, char *tok[MAXTOK])
 static bool number(struct parser *p, const char *what, const char *s, unsigned long max,
                    unsigned long *out)
 {
-        char *end;
-        if (!*s || *s == '-' || *s == '+')
+        /* Base 0 would read "020", a column lined up with a zero, as octal 16. */
+        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+        const char *digits = hex ? s + 2 : s;
+        size_t n = strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789");
+        if (!n || digits[n]) /* strtoul alone takes a sign, blanks, a second 0x */
                 return fail(p, "%s \"%s\" is not a number", what, s);
         errno = 0;
-        unsigned long v = strtoul(s, &end, 0);
-        if (errno || *end)
-                return fail(p, "%s \"%s\" is not a number", what, s);
-        if (v > max)
-                return fail(p, "%s %lu is above %lu", what, v, max);
+        unsigned long v = strtoul(digits, NULL, hex ? 16 : 10);
+        if (errno || v > max) /* ERANGE: the digits alone are checked */
+                return fail(p, "%s %s is above %lu", what, s, max);
         *out = v;
         return true;
 }

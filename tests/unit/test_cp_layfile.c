@@ -83,6 +83,8 @@ static void refuses_each_error(void **state)
             {"layout D0R2 SYTPRP min_len 100\n", ":1: expected: layout ID"},
             {"layout D0R2 SYTPRP min_len abc level \"l\" source \"s\"\n", "min_len \"abc\""},
             {"layout D0R2 SYTPRP min_len 5000 level \"l\" source \"s\"\n", "above 4096"},
+            {"layout D0R2 SYTPRP min_len 99999999999999999999999 level \"l\" source \"s\"\n",
+             "min_len 99999999999999999999999 is above 4096"},
             {"layout D0R2 SYTPRP min_len 10 level \"l\" source \"s\"\n", "below the 20-byte"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\nend\n",
              ":2: layout D0R2 has no fields"},
@@ -140,6 +142,9 @@ static void refuses_each_error(void **state)
              "field A -20 4 uint verified none - \"s\" \"d\"\n",
              "offset \"-20\" is not a number"},
             {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+             "field A 0x0x20 4 uint verified none - \"s\" \"d\"\n",
+             "offset \"0x0x20\" is not a number"},
+            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
              "field A;x 20 4 uint verified none - \"s\" \"d\"\n",
              "bad field name"},
             {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
@@ -176,6 +181,31 @@ static void refuses_each_error(void **state)
         assert_false(zl_load_text(big, 2999, "t", err, sizeof(err)));
         assert_non_null(strstr(err, ":1: line longer than"));
         free(big);
+}
+
+/*
+ * Offsets are copied from IBM's pages, in decimal or X'..' hex: a leading
+ * zero that lines up a column is still decimal, never C's octal.
+ */
+static void numbers_are_decimal_or_hex(void **state)
+{
+        (void)state;
+        static const char text[] =
+            "layout D0R2 SYTPRP min_len 400 level \"l\" source \"s\"\n"
+            "  field SYTPRP_PFXCPUAD 0020 02 uint verified none - \"s\" \"d\"\n"
+            "  field SYTPRP_PFXUTIME 032 010 hex verified none - \"s\" \"d\"\n"
+            "  field SYTPRP_PFXTOTWT 0X48 0x8 timer verified counter timer \"s\" \"d\"\n"
+            "end\n";
+        char err[256];
+        if (!zl_load_text(text, strlen(text), "t", err, sizeof(err)))
+                fail_msg("%s", err);
+        const struct zl_layout *l = zl_find_cp(0, 2, 400);
+        assert_int_equal(zl_field(l, "SYTPRP_PFXCPUAD")->off, 20);
+        assert_int_equal(zl_field(l, "SYTPRP_PFXCPUAD")->len, 2);
+        assert_int_equal(zl_field(l, "SYTPRP_PFXUTIME")->off, 32);
+        assert_int_equal(zl_field(l, "SYTPRP_PFXUTIME")->len, 10);
+        assert_int_equal(zl_field(l, "SYTPRP_PFXTOTWT")->off, 0x48);
+        zl_file_unload_all();
 }
 
 /* The built-in layouts written out in the file format load back unchanged. */
@@ -220,6 +250,7 @@ int main(void)
             cmocka_unit_test(loads_from_a_file),
             cmocka_unit_test(refuses_each_error),
             cmocka_unit_test(builtins_round_trip),
+            cmocka_unit_test(numbers_are_decimal_or_hex),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
