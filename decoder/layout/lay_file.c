@@ -11,6 +11,7 @@
 
 #include "layout/lay_file.h"
 #include "layout/layout.h"
+#include "layout/registry.h"
 
 /* Everything one loaded file owns: layouts, their fields, their strings. */
 struct blob {
@@ -166,6 +167,56 @@ static void cp_key(const char *id, int *dom, int *rec)
         }
 }
 
+/* "D<digits>R<digits>" in either case: meant as a CP record, whether cp_key took it or not. */
+static bool looks_cp(const char *id)
+{
+        if (*id != 'D' && *id != 'd')
+                return false;
+        size_t n = strspn(++id, "0123456789");
+        if (!n || (id[n] != 'R' && id[n] != 'r'))
+                return false;
+        id += n + 1;
+        n = strspn(id, "0123456789");
+        return n && !id[n];
+}
+
+extern const struct zl_table *const zl_builtin[]; /* lay_index.c, ends with NULL */
+
+static const struct zl_layout *builtin_id(const char *id)
+{
+        for (size_t t = 0; zl_builtin[t]; t++)
+                for (size_t i = 0; i < zl_builtin[t]->n; i++)
+                        if (strcmp(zl_builtin[t]->l[i].id, id) == 0)
+                                return &zl_builtin[t]->l[i];
+        return NULL;
+}
+
+/*
+ * The decoder looks payload and entry layouts up by the ids of its own
+ * tables only, and a record number one off puts fields on another record:
+ * either would be loaded and never read, or silently replace the wrong one.
+ */
+static bool known_id(struct parser *p, const char *id, const char *dsect, int dom, int rec)
+{
+        const struct zl_layout *b = builtin_id(id);
+        const struct zr_record *r = dom >= 0 ? zr_lookup((unsigned)dom, (unsigned)rec) : NULL;
+        const char *named = r ? r->dsect : b ? b->dsect : NULL;
+        if (dom < 0 && looks_cp(id))
+                return fail(p,
+                            "layout id \"%s\": a CP record is D<domain>R<record> in upper case, "
+                            "no leading zeros, domain 0-255, record 0-65535 (D0R2)",
+                            id);
+        if (dom < 0 && !b)
+                return fail(p,
+                            "layout id \"%s\" is neither a CP record (D<domain>R<record>) nor "
+                            "a built-in payload or entry layout (zvmmon layouts lists them)",
+                            id);
+        if (dom >= 0 && named && strcmp(named, dsect) != 0)
+                return fail(p, "layout %s is %s's record, not %s (check the record number)", id,
+                            named, dsect);
+        return true;
+}
+
 static bool valid_name(const char *s, size_t max)
 {
         size_t n = strlen(s);
@@ -207,11 +258,13 @@ static bool do_layout(struct parser *p, char **t, int n)
                 return fail(p, "bad layout id \"%s\"", t[1]);
         if (!valid_name(t[2], 16))
                 return fail(p, "bad DSECT name \"%s\"", t[2]);
+        int dom, rec;
+        cp_key(t[1], &dom, &rec);
+        if (!known_id(p, t[1], t[2], dom, rec))
+                return false;
         unsigned long min;
         if (!number(p, "min_len", t[4], 4096, &min))
                 return false;
-        int dom, rec;
-        cp_key(t[1], &dom, &rec);
         if (dom >= 0 && min < 20)
                 return fail(p, "min_len %lu of a CP record is below the 20-byte header", min);
         struct blob *b = p->b;

@@ -21,8 +21,8 @@ static const char good[] =
     "layout D99R7 XXXXXX min_len 24 level \"?\" source \"?\"\n"
     "  field XXXXXX_A 20 4 uint uncertain gauge count \"?\" \"new record\"\n"
     "end\n"
-    "layout MY.PAYLOAD MYPAY min_len 4 level \"1\" source \"me\"\n"
-    "  field MY_A 0 4 uint verified gauge - \"me\" \"payload field\"\n"
+    "layout D0R16.CPU SYTCUP min_len 4 level \"1\" source \"me\"\n"
+    "  field SYTCUP_A 0 4 uint verified gauge - \"me\" \"entry field\"\n"
     "end\n";
 
 static void loads_good_file(void **state)
@@ -46,8 +46,8 @@ static void loads_good_file(void **state)
         assert_int_equal(zl_find_cp(0, 2, 124)->min_len, 124);
         /* a record number nobody knew */
         assert_non_null(zl_find_cp(99, 7, 24));
-        assert_non_null(zl_find("MY.PAYLOAD", 4));
-        assert_null(zl_field(zl_find("MY.PAYLOAD", 4), "MY_A")->unit);
+        assert_string_equal(zl_find("D0R16.CPU", 4)->source, "me");
+        assert_null(zl_field(zl_find("D0R16.CPU", 4), "SYTCUP_A")->unit);
         zl_file_unload_all();
         assert_null(zl_find_cp(99, 7, 24));
         assert_int_equal(zl_find_cp(0, 2, 400)->min_len, 352);
@@ -91,72 +91,86 @@ static void refuses_each_error(void **state)
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 uint verified none - \"s\" \"d\"\n",
              ":2: file ends inside layout D0R2"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
-             "layout D0R3 S min_len 100 level \"l\" source \"s\"\n",
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "layout D0R3 SYTRSG min_len 100 level \"l\" source \"s\"\n",
              ":2: layout inside layout"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 uint verified none -\n",
              ":2: expected: field NAME"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 float verified none - \"s\" \"d\"\n",
              ":2: unknown type \"float\""},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 uint trusted none - \"s\" \"d\"\n",
              ":2: unknown provenance"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 uint verified rate - \"s\" \"d\"\n",
              ":2: unknown kind"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 10 2 uint verified none - \"s\" \"d\"\n",
              ":2: field A at 10 lies in the record header"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 96 8 uint verified none - \"s\" \"d\"\n",
              ":2: field A ends at 104, past min_len 100"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 12 uint verified none - \"s\" \"d\"\n",
              "longer than 8 bytes"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 timer verified none - \"s\" \"d\"\n",
              "must be 8 bytes"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 0 hex verified none - \"s\" \"d\"\n",
              "length 0"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\n"
              "field B 22 4 uint verified none - \"s\" \"d\"\n",
              ":3: field B overlaps A"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\n"
              "field A 30 4 uint verified none - \"s\" \"d\"\n",
              ":3: field A defined twice"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"\" \"d\"\n",
              "has no source"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s \"d\"\n",
              ":2: text after a closing quote"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\n",
              ":2: unterminated quoted string"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A -20 4 uint verified none - \"s\" \"d\"\n",
              "offset \"-20\" is not a number"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 0x0x20 4 uint verified none - \"s\" \"d\"\n",
              "offset \"0x0x20\" is not a number"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A;x 20 4 uint verified none - \"s\" \"d\"\n",
              "bad field name"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\nend extra\n",
              ":3: text after \"end\""},
             {"end\n", ":1: \"end\" without layout"},
+            /* ids nothing would look up, and a record under another's DSECT */
+            {"layout d0r2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
+             ":1: layout id \"d0r2\": a CP record is D<domain>R<record>"},
+            {"layout D00R2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
+             ":1: layout id \"D00R2\": a CP record is D<domain>R<record>"},
+            {"layout D256R2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
+             ":1: layout id \"D256R2\": a CP record is D<domain>R<record>"},
+            {"layout D0R16.CPUS SYTCUP min_len 4 level \"l\" source \"s\"\n",
+             ":1: layout id \"D0R16.CPUS\" is neither a CP record"},
+            {"layout D0R3 SYTPRP min_len 100 level \"l\" source \"s\"\n",
+             ":1: layout D0R3 is SYTRSG's record, not SYTPRP"},
+            {"layout D0R9 SYTPRP min_len 100 level \"l\" source \"s\"\n",
+             ":1: layout D0R9 is SYTCPC's record, not SYTPRP"},
             {"# only a comment\n", "no layouts"},
-            {"layout D0R2 S min_len 100 level \"l\" source \"s\"\n"
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\nend\n"
-             "layout D0R2 S min_len 100 level \"l\" source \"s\"\n",
+             "layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
              ":4: layout D0R2 min_len 100 defined twice"},
-            {"layout D0R2 S min_len 100 level \"l\x01\" source \"s\"\n", ":1: control character"},
+            {"layout D0R2 SYTPRP min_len 100 level \"l\x01\" source \"s\"\n",
+             ":1: control character"},
             {"a b c d e f g h i j k l m n o p q r\n", ":1: too many words"},
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
