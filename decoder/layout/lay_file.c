@@ -217,6 +217,31 @@ static bool known_id(struct parser *p, const char *id, const char *dsect, int do
         return true;
 }
 
+/*
+ * The engine asks for the readings its own tables name, and for none by
+ * name when it reads packed: a layout of any other reading is never used.
+ */
+static bool known_reading(struct parser *p, const char *name)
+{
+        char list[128] = " ", word[24]; /* " aligned ": each name between blanks */
+        size_t n = 1;
+        for (size_t t = 0; zl_builtin[t]; t++)
+                for (size_t i = 0; i < zl_builtin[t]->n; i++) {
+                        const char *r = zl_builtin[t]->l[i].reading;
+                        if (!r)
+                                continue;
+                        if (strcmp(r, name) == 0)
+                                return true;
+                        snprintf(word, sizeof(word), " %s ", r);
+                        if (!strstr(list, word) && n + strlen(r) + 1 < sizeof(list))
+                                n += (size_t)snprintf(list + n, sizeof(list) - n, "%s ", r);
+                }
+        if (strcmp(name, "packed") == 0)
+                return fail(p, "packed is the default reading: leave out \"reading packed\"");
+        list[n - 1] = '\0';
+        return fail(p, "unknown reading \"%s\" (%s)", name, list + 1);
+}
+
 static bool valid_name(const char *s, size_t max)
 {
         size_t n = strlen(s);
@@ -254,6 +279,8 @@ static bool do_layout(struct parser *p, char **t, int n)
                                "[reading NAME]");
         if (n == 11 && !valid_name(t[10], 16))
                 return fail(p, "bad reading name \"%s\"", t[10]);
+        if (n == 11 && !known_reading(p, t[10]))
+                return false;
         if (!valid_name(t[1], 32))
                 return fail(p, "bad layout id \"%s\"", t[1]);
         if (!valid_name(t[2], 16))

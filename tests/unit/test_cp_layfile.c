@@ -164,6 +164,11 @@ static void refuses_each_error(void **state)
              ":1: layout D0R3 is SYTRSG's record, not SYTPRP"},
             {"layout D0R9 SYTPRP min_len 100 level \"l\" source \"s\"\n",
              ":1: layout D0R9 is SYTCPC's record, not SYTPRP"},
+            /* a reading the engine never asks for: the layout would never be used */
+            {"layout D0R2 SYTPRP min_len 352 level \"l\" source \"s\" reading aligend\n",
+             ":1: unknown reading \"aligend\" (aligned)"},
+            {"layout D0R2 SYTPRP min_len 352 level \"l\" source \"s\" reading packed\n",
+             ":1: packed is the default reading: leave out \"reading packed\""},
             {"# only a comment\n", "no layouts"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\nend\n"
