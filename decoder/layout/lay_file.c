@@ -42,8 +42,10 @@ static bool fail(struct parser *p, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
-        if (p->errlen)
+        if (p->errlen && p->line)
                 snprintf(p->err, p->errlen, "%s:%u: %s", p->name, p->line, msg);
+        else if (p->errlen) /* the file as a whole: a "line 0" would send the reader looking */
+                snprintf(p->err, p->errlen, "%s: %s", p->name, msg);
         return false;
 }
 
@@ -459,8 +461,10 @@ static bool parse(struct parser *p, const char *text, size_t len)
         if (p->open)
                 return fail(p, "file ends inside layout %s (missing \"end\")",
                             p->b->l[p->b->nl - 1].id);
-        if (!p->b->nl)
-                return fail(p, "no layouts");
+        if (!p->b->nl) {
+                p->line = 0;
+                return fail(p, "no layout in the file");
+        }
         return true;
 }
 
@@ -503,12 +507,13 @@ bool zl_load_file(const char *path, char *err, size_t errlen)
                 fclose(fp);
                 return fail(&p, "out of memory");
         }
+        errno = 0;
         size_t n = fread(buf, 1, ZL_FILE_MAX_BYTES + 1, fp);
-        bool rerr = ferror(fp) != 0;
+        int rerr = ferror(fp) ? (errno ? errno : EIO) : 0; /* EISDIR: a directory opens */
         fclose(fp);
         if (rerr) {
                 free(buf);
-                return fail(&p, "read error");
+                return fail(&p, "read error: %s", strerror(rerr));
         }
         if (n > ZL_FILE_MAX_BYTES) {
                 free(buf);

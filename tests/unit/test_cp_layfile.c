@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "layout/lay_file.h"
 
@@ -67,8 +68,18 @@ static void loads_from_a_file(void **state)
         assert_non_null(zl_find_cp(99, 7, 24));
         zl_file_unload_all();
         remove(path);
+        /* what is wrong with the file as a whole has no line to name */
         assert_false(zl_load_file("/nonexistent/layouts", err, sizeof(err)));
-        assert_non_null(strstr(err, "/nonexistent/layouts:0: cannot open"));
+        assert_string_equal(err, "/nonexistent/layouts: cannot open: No such file or directory");
+        char dir[] = "/tmp/zvm-layouts-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        assert_false(zl_load_file(dir, err, sizeof(err)));
+        char want[256];
+        snprintf(want, sizeof(want), "%s: read error: Is a directory", dir);
+        assert_string_equal(err, want);
+        rmdir(dir);
+        assert_false(zl_load_text("", 0, "empty", err, sizeof(err)));
+        assert_string_equal(err, "empty: no layout in the file");
 }
 
 /* Each malformed file is refused with its line number, and registers nothing. */
@@ -169,7 +180,7 @@ static void refuses_each_error(void **state)
              ":1: unknown reading \"aligend\" (aligned)"},
             {"layout D0R2 SYTPRP min_len 352 level \"l\" source \"s\" reading packed\n",
              ":1: packed is the default reading: leave out \"reading packed\""},
-            {"# only a comment\n", "no layouts"},
+            {"# only a comment\n", "t: no layout in the file"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 4 uint verified none - \"s\" \"d\"\nend\n"
              "layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
