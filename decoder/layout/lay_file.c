@@ -32,6 +32,7 @@ struct parser {
         struct zl_field *f; /* fields of the open layout */
         size_t nf, capf;
         bool open;
+        unsigned open_line; /* where the open layout began: its missing "end" is found later */
 };
 
 static bool fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -274,7 +275,8 @@ static bool do_layout(struct parser *p, char **t, int n)
 {
         /* layout ID DSECT min_len N level "..." source "..." [reading NAME] */
         if (p->open)
-                return fail(p, "layout inside layout (missing \"end\")");
+                return fail(p, "layout %s inside layout %s of line %u (missing \"end\")",
+                            n > 1 ? t[1] : "", p->b->l[p->b->nl - 1].id, p->open_line);
         if ((n != 9 && n != 11) || strcmp(t[3], "min_len") != 0 || strcmp(t[5], "level") != 0 ||
             strcmp(t[7], "source") != 0 || (n == 11 && strcmp(t[9], "reading") != 0))
                 return fail(p, "expected: layout ID DSECT min_len N level \"...\" source \"...\" "
@@ -320,6 +322,7 @@ static bool do_layout(struct parser *p, char **t, int n)
         l->record = rec;
         l->min_len = (uint16_t)min;
         p->open = true;
+        p->open_line = p->line;
         return true;
 }
 
@@ -459,8 +462,8 @@ static bool parse(struct parser *p, const char *text, size_t len)
                         return false;
         }
         if (p->open)
-                return fail(p, "file ends inside layout %s (missing \"end\")",
-                            p->b->l[p->b->nl - 1].id);
+                return fail(p, "file ends inside layout %s of line %u (missing \"end\")",
+                            p->b->l[p->b->nl - 1].id, p->open_line);
         if (!p->b->nl) {
                 p->line = 0;
                 return fail(p, "no layout in the file");
@@ -470,7 +473,7 @@ static bool parse(struct parser *p, const char *text, size_t len)
 
 bool zl_load_text(const char *text, size_t len, const char *name, char *err, size_t errlen)
 {
-        struct parser p = {name ? name : "layouts", 0, err, errlen, NULL, NULL, 0, 0, false};
+        struct parser p = {.name = name ? name : "layouts", .err = err, .errlen = errlen};
         if (errlen)
                 err[0] = '\0';
         p.b = calloc(1, sizeof(*p.b));
@@ -498,7 +501,7 @@ bool zl_load_text(const char *text, size_t len, const char *name, char *err, siz
 
 bool zl_load_file(const char *path, char *err, size_t errlen)
 {
-        struct parser p = {path, 0, err, errlen, NULL, NULL, 0, 0, false};
+        struct parser p = {.name = path, .err = err, .errlen = errlen};
         FILE *fp = fopen(path, "rb");
         if (!fp)
                 return fail(&p, "cannot open: %s", strerror(errno));

@@ -99,12 +99,14 @@ static void refuses_each_error(void **state)
             {"layout D0R2 SYTPRP min_len 10 level \"l\" source \"s\"\n", "below the 20-byte"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\nend\n",
              ":2: layout D0R2 has no fields"},
+            /* a missing "end" is found lines later: the message names where it belongs */
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint verified none - \"s\" \"d\"\n",
-             ":2: file ends inside layout D0R2"},
+             "field A 20 2 uint verified none - \"s\" \"d\"\n\n",
+             ":3: file ends inside layout D0R2 of line 1 (missing \"end\")"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field A 20 2 uint verified none - \"s\" \"d\"\n"
              "layout D0R3 SYTRSG min_len 100 level \"l\" source \"s\"\n",
-             ":2: layout inside layout"},
+             ":3: layout D0R3 inside layout D0R2 of line 1 (missing \"end\")"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
              "field A 20 2 uint verified none -\n",
              ":2: expected: field NAME"},
