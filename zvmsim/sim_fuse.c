@@ -279,6 +279,34 @@ static long caller_tgid(void)
         return tgid;
 }
 
+/*
+ * Under the lock: the driver's open, logged.  An injected connect failure is
+ * also said on stderr, which stands for the kernel log, as the driver's
+ * pr_err does (monreader.c mon_open, mon_iucv_path_severed).
+ */
+static int open_reader(void)
+{
+        unsigned crc = G.mr.connect_rc;
+        int rc = sim_mr_open(&G.mr);
+        char detail[64];
+        if (rc == -EIO && crc) {
+                snprintf(detail, sizeof(detail), "EIO: IUCV CONNECT rc=%u", crc);
+                fprintf(stderr,
+                        "zvmsim: monreader: Connecting to the z/VM *MONITOR system service "
+                        "failed with rc=%u\n",
+                        crc);
+        } else if (rc == -EIO) {
+                snprintf(detail, sizeof(detail), "EIO: severed while connecting");
+                fputs("zvmsim: monreader: z/VM *MONITOR system service disconnected while "
+                      "connecting\n",
+                      stderr);
+        } else {
+                snprintf(detail, sizeof(detail), "%s", rc ? "EBUSY" : "ok");
+        }
+        log_event("open", detail);
+        return rc;
+}
+
 /* fh for the reader: the generation of its open, so a closed handle stays closed. */
 static int fs_open(const char *path, struct fuse_file_info *fi)
 {
@@ -298,8 +326,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
                         rc = -EACCES;
                         break;
                 }
-                rc = sim_mr_open(&G.mr);
-                log_event("open", rc ? "EBUSY" : "ok");
+                rc = open_reader();
                 if (rc)
                         break;
                 fi->fh = ++G.reader_gen;
@@ -355,12 +382,13 @@ static int read_status(char *buf, size_t size, off_t off)
             snprintf(text, sizeof(text),
                      "interval %llu\nsets %llu\nrecords %llu\nreader_open %d\nqueued %zu\n"
                      "delivered %llu\ndropped %llu\noverflows %llu\nwriter_buffers %u\n"
-                     "lost %llu\nlost_sets %llu\ndcss_pages %u\n",
+                     "lost %llu\nlost_sets %llu\ndcss_pages %u\ncut %llu\nopen_eio %llu\n",
                      (unsigned long long)sim_sys_interval_no(G.sys), (unsigned long long)c->sets,
                      (unsigned long long)c->records, G.mr.open, G.mr.nq,
                      (unsigned long long)G.mr.delivered, (unsigned long long)G.mr.dropped,
                      (unsigned long long)G.mr.overflows, G.mw.count, (unsigned long long)c->lost,
-                     (unsigned long long)c->lost_sets, sim_sys_dcss(G.sys)->npages);
+                     (unsigned long long)c->lost_sets, sim_sys_dcss(G.sys)->npages,
+                     (unsigned long long)G.mr.cut_sets, (unsigned long long)G.mr.open_eios);
         pthread_mutex_unlock(&G.lock);
         if (off >= n)
                 return 0;
@@ -428,6 +456,25 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         return (int)r;
 }
 
+/*
+ * "openeio [N]" and "connect RC [N]": the next N opens (1) fail with EIO, as
+ * when CP severs the path before it completes or IUCV CONNECT returns RC.
+ * The latest command counts; N 0 disarms.
+ */
+static int arm_open_failure(const char *verb, const char *cmd)
+{
+        unsigned long rc = 0, n = 1;
+        int k = strcmp(verb, "connect") == 0 ? sscanf(cmd, "%*s %lu %lu", &rc, &n)
+                                             : sscanf(cmd, "%*s %lu", &n);
+        if (strcmp(verb, "connect") == 0 && (k < 1 || rc == 0 || rc > 255))
+                return -EINVAL;
+        if (n > 1000000)
+                return -EINVAL;
+        G.mr.open_fails = (unsigned)n;
+        G.mr.connect_rc = (unsigned)rc;
+        return 0;
+}
+
 static int control(const char *cmd)
 {
         char verb[32] = "";
@@ -438,7 +485,10 @@ static int control(const char *cmd)
         log_event("control", cmd);
         if (strcmp(verb, "sever") == 0)
                 sim_mr_sever(&G.mr);
-        else if (strcmp(verb, "efault") == 0 || strcmp(verb, "eio") == 0) {
+        else if (strcmp(verb, "openeio") == 0 || strcmp(verb, "connect") == 0)
+                return arm_open_failure(verb, cmd);
+        else if (strcmp(verb, "efault") == 0 || strcmp(verb, "eio") == 0 ||
+                 strcmp(verb, "empty") == 0 || strcmp(verb, "cut") == 0) {
                 char arg[16] = "";
                 enum sim_mr_arm a = SIM_MR_ANY;
                 if (sscanf(cmd, "%*s %15s", arg) == 1) {
@@ -448,8 +498,12 @@ static int control(const char *cmd)
                 }
                 if (strcmp(verb, "efault") == 0)
                         G.mr.efault = a;
-                else
+                else if (strcmp(verb, "eio") == 0)
                         G.mr.eio = a;
+                else if (strcmp(verb, "empty") == 0)
+                        G.mr.empty = a;
+                else
+                        G.mr.cut = a;
         } else if (strcmp(verb, "vanish") == 0) {
                 /* Device nodes go (and come back with "vanish 0"); a reader that
                  * has monreader open loses its path, a writer's descriptors of

@@ -35,6 +35,7 @@ static void drop_all(struct sim_mr *m, const char *why)
                 m->nq--;
         }
         m->pos = 0;
+        m->looked = false;
         m->overflow_pending = false;
 }
 
@@ -49,6 +50,12 @@ int sim_mr_open(struct sim_mr *m)
 {
         if (m->open)
                 return -EBUSY;
+        if (m->open_fails) {
+                /* Nothing was connected: no configuration set, the device stays free. */
+                m->open_fails--;
+                m->open_eios++;
+                return -EIO;
+        }
         m->open = true;
         m->severed = false;
         m->efault = m->eio = SIM_MR_OFF;
@@ -60,7 +67,7 @@ void sim_mr_close(struct sim_mr *m)
 {
         m->open = false;
         m->severed = false;
-        m->efault = m->eio = SIM_MR_OFF;
+        m->efault = m->eio = m->empty = m->cut = SIM_MR_OFF;
         drop_all(m, "close");
 }
 
@@ -99,6 +106,30 @@ static bool meets(const struct sim_mr *m, enum sim_mr_arm a)
         return a == SIM_MR_ANY || (a == SIM_MR_SAMPLE && m->q[m->head]->type == 'S');
 }
 
+/*
+ * The driver checks the control area and the current MCE at every read
+ * (mon_check_mca) and replies at once when they fail: a bad area ends the
+ * set before its first byte, a bad last MCE right after the range before it.
+ * zvmsim decides at the set's first read, where an armed "empty" or "cut" meets it.
+ */
+static void first_look(struct sim_mr *m)
+{
+        const struct sim_set *s = m->q[m->head];
+        m->looked = true;
+        m->stop = s->len;
+        m->stop_why = NULL;
+        if (meets(m, m->empty)) {
+                m->empty = SIM_MR_OFF;
+                m->stop = 0;
+                m->stop_why = "empty";
+        } else if (meets(m, m->cut)) {
+                m->cut = SIM_MR_OFF;
+                /* A set of one MCE has nothing before the bad one: it comes empty. */
+                m->stop = s->nmce > 1 ? s->mce_off[s->nmce - 1] : 0;
+                m->stop_why = "cut";
+        }
+}
+
 ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
 {
         m->reads++;
@@ -110,11 +141,13 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
                 m->overflows++;
                 return -EOVERFLOW;
         }
+        if (m->nq && !m->looked)
+                first_look(m);
         /*
          * copy_to_user fails only on a read that copies: with a set queued and
          * bytes of it left (the read after its last bytes replies and copies nothing).
          */
-        if (m->nq && m->pos < m->q[m->head]->len && meets(m, m->efault)) {
+        if (m->nq && m->pos < m->stop && meets(m, m->efault)) {
                 /* Nothing advances; the set read so far is invalid. */
                 m->efault = SIM_MR_OFF;
                 fate(m, m->q[m->head], "efault", m->pos);
@@ -130,17 +163,21 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
         if (!m->nq)
                 return nonblock ? -EAGAIN : SIM_MR_WAIT;
         struct sim_set *s = m->q[m->head];
-        if (m->pos >= s->len) {
-                /* All MCEs consumed: reply to the message, report the end of the set. */
+        if (m->pos >= m->stop) {
+                /* All MCEs consumed (or the checks failed): reply, report the end of the set. */
                 if (m->limflag[m->head])
                         m->overflow_pending = true;
-                fate(m, s, "delivered", m->pos);
+                fate(m, s, m->stop_why ? m->stop_why : "delivered", m->pos);
+                if (m->stop_why)
+                        m->cut_sets++;
+                else
+                        m->delivered++;
                 sim_set_free(s);
                 m->q[m->head] = NULL;
                 m->head = (m->head + 1) % m->msglim;
                 m->nq--;
                 m->pos = 0;
-                m->delivered++;
+                m->looked = false;
                 return 0;
         }
         size_t end = s->len;

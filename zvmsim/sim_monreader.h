@@ -21,9 +21,10 @@ struct sim_set;
 
 /*
  * What became of a message (--delivery): "delivered" at its 0-byte read,
- * "efault" when a read into it failed (it stays queued), or why it was
- * dropped ("no-reader", "severed", "queue-full", "close", "sever", "eio").
- * done: bytes of it the reader had taken.
+ * "efault" when a read into it failed (it stays queued), "empty" or "cut"
+ * when the driver's checks of its control area ended it early (replied, so
+ * gone), or why it was dropped ("no-reader", "severed", "queue-full",
+ * "close", "sever", "eio").  done: bytes of it the reader had taken.
  */
 typedef void sim_mr_fate_fn(void *ctx, const struct sim_set *s, const char *fate, size_t done);
 
@@ -34,6 +35,18 @@ struct sim_mr {
         bool open, severed;
         enum sim_mr_arm efault;
         enum sim_mr_arm eio; /* sever the path at a read into the middle of a set */
+        /*
+         * CP's control area for the next set fails the driver's checks
+         * (monreader.c mon_check_mca): all of it (an empty set), or only its
+         * last MCE (the set ends before that MCE).  Decided at the set's first read.
+         */
+        enum sim_mr_arm empty, cut;
+        bool looked;          /* the set at the head had its first read: stop is known */
+        size_t stop;          /* where the driver replies to the set at the head */
+        const char *stop_why; /* "empty" or "cut" when stop is before the set's end */
+        /* The next open_fails opens get EIO: IUCV CONNECT returned connect_rc, or (0) CP
+         * severed the path before it completed. */
+        unsigned open_fails, connect_rc;
         unsigned msglim;
         struct sim_set **q; /* ring of queued messages */
         size_t head, nq;
@@ -41,13 +54,19 @@ struct sim_mr {
         size_t pos;    /* bytes of q[head] already read */
         bool overflow_pending;
         uint64_t delivered, dropped, overflows, reads;
+        uint64_t cut_sets;    /* sets replied early (empty or cut), counted apart from delivered */
+        uint64_t open_eios;   /* opens failed by open_fails */
         sim_mr_fate_fn *fate; /* NULL: nobody keeps the record */
         void *fate_ctx;
 };
 
 void sim_mr_init(struct sim_mr *m, unsigned msglim);
 void sim_mr_fini(struct sim_mr *m);
-/* open(): -EBUSY if already open.  The caller then pushes the configuration set. */
+/*
+ * open(): -EBUSY if already open, then -EIO while open_fails lasts (as the
+ * driver: the busy bit is taken before it connects).  The caller then pushes
+ * the configuration set.
+ */
 int sim_mr_open(struct sim_mr *m);
 /* close(): the path is severed and queued messages are dropped unreplied. */
 void sim_mr_close(struct sim_mr *m);

@@ -280,6 +280,111 @@ static void test_efault_needs_a_copy(void **state)
         sim_mr_fini(&m);
 }
 
+/*
+ * "empty": the control area fails the driver's checks, which reply at the
+ * first read: a 0-byte read with nothing before it.  An event set ahead of
+ * it passes with "sample".  The next set is whole again.
+ */
+static void test_empty(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 8);
+        m.fate = rec_fate;
+        nfates = 0;
+        sim_mr_open(&m);
+        m.empty = SIM_MR_SAMPLE;
+        sim_mr_push(&m, mkevent());
+        sim_mr_push(&m, mkset(10, 1000, 2));
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(read_set(&m), 0);
+        assert_string_equal(fates[0], "delivered");
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 0);
+        assert_string_equal(fates[1], "empty");
+        assert_int_equal(fate_done[1], 0);
+        assert_int_equal(m.empty, SIM_MR_OFF);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        assert_int_equal(read_set(&m), 0);
+        assert_string_equal(fates[2], "delivered");
+        assert_int_equal(m.delivered, 2);
+        assert_int_equal(m.cut_sets, 1);
+        /* An armed EFAULT waits: the read that meets an empty set copies nothing. */
+        m.empty = m.efault = SIM_MR_ANY;
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 0);
+        assert_int_equal(m.efault, SIM_MR_ANY);
+        sim_mr_fini(&m);
+}
+
+/*
+ * "cut": the last MCE fails the checks, so the reader gets every MCE and
+ * range before it, then the 0-byte read; a set of one MCE comes empty.
+ */
+static void test_cut(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 8);
+        m.fate = rec_fate;
+        nfates = 0;
+        sim_mr_open(&m);
+        struct sim_set *s = mkset(10, 1000, 1);
+        size_t nmce = s->nmce, last = s->mce_off[nmce - 1];
+        assert_true(nmce >= 3);
+        m.cut = SIM_MR_ANY;
+        sim_mr_push(&m, s);
+        size_t got = 0;
+        ssize_t r;
+        while ((r = sim_mr_read(&m, buf, sizeof(buf), true)) > 0)
+                got += (size_t)r;
+        assert_int_equal(r, 0);
+        assert_int_equal(got, last);
+        assert_string_equal(fates[0], "cut");
+        assert_int_equal(fate_done[0], last);
+        assert_int_equal(m.cut_sets, 1);
+        assert_int_equal(m.delivered, 0);
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), -EAGAIN);
+        m.cut = SIM_MR_ANY;
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 0);
+        assert_string_equal(fates[1], "cut");
+        assert_int_equal(fate_done[1], 0);
+        /* Closing disarms: a new reader's sets are whole. */
+        m.cut = SIM_MR_ANY;
+        sim_mr_close(&m);
+        sim_mr_open(&m);
+        sim_mr_push(&m, mkset(1, 100, 0));
+        assert_int_equal(sim_mr_read(&m, buf, sizeof(buf), true), 12);
+        sim_mr_fini(&m);
+}
+
+/*
+ * A failed connect: EIO for as many opens as armed, the device stays free
+ * (no configuration set, no reader); EBUSY still comes first, as the
+ * driver's busy bit is tested before it connects.
+ */
+static void test_open_fails(void **state)
+{
+        (void)state;
+        struct sim_mr m;
+        sim_mr_init(&m, 8);
+        m.open_fails = 2;
+        m.connect_rc = 11;
+        assert_int_equal(sim_mr_open(&m), -EIO);
+        assert_false(m.open);
+        assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
+        assert_int_equal(sim_mr_open(&m), -EIO);
+        assert_int_equal(sim_mr_open(&m), 0);
+        assert_int_equal(m.open_eios, 2);
+        m.open_fails = 1;
+        assert_int_equal(sim_mr_open(&m), -EBUSY);
+        assert_int_equal(m.open_fails, 1);
+        sim_mr_close(&m);
+        assert_int_equal(sim_mr_open(&m), -EIO);
+        assert_int_equal(sim_mr_open(&m), 0);
+        sim_mr_fini(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -289,6 +394,9 @@ int main(void)
             cmocka_unit_test_setup(test_sample_only, setup),
             cmocka_unit_test_setup(test_overflow_poll, setup),
             cmocka_unit_test_setup(test_efault_needs_a_copy, setup),
+            cmocka_unit_test_setup(test_empty, setup),
+            cmocka_unit_test_setup(test_cut, setup),
+            cmocka_unit_test_setup(test_open_fails, setup),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
