@@ -448,6 +448,66 @@ static void t_bigread(struct sim *s)
         close(fd);
 }
 
+/*
+ * The driver's checks of a message's control area (empty, cut) and a failed
+ * connect (connect RC, openeio), through the FUSE file.
+ */
+static void t_cut_empty(struct sim *s)
+{
+        struct setinfo si;
+        int fd = open_past_config(s, &si);
+        if (fd < 0)
+                return;
+        long cut0 = status(s, "cut");
+        /* empty: the first read is the 0-byte read, nothing before it. */
+        ctl(s, "empty sample");
+        ctl(s, "interval");
+        long first = -1, r;
+        for (int i = 0; i < 8 && (first = rd(fd, 65536)) > 0; i++)
+                while ((r = rd(fd, 65536)) > 0) /* an event set ahead of it passes whole */
+                        ;
+        CHECK(first == 0, "empty set: first read %ld, want 0", first);
+        CHECK(rd(fd, 100) == -EAGAIN, "after the empty set: EAGAIN (its data is gone)");
+        /* cut: the MCEs before the last, then 0: a sample set without Interval End. */
+        ctl(s, "bigset 12");
+        ctl(s, "cut sample");
+        ctl(s, "interval");
+        bool sample = false;
+        for (int i = 0; i < 8 && !sample && read_set(fd, 8192, &si); i++)
+                sample = set[0] == 0xE2;
+        CHECK(sample && si.ends == 0 && si.nmce >= 2,
+              "cut sample set: %zu MCEs, %zu Interval Ends; want several and none", si.nmce,
+              si.ends);
+        CHECK(status(s, "cut") == cut0 + 2, "status cut %ld, want %ld", status(s, "cut"), cut0 + 2);
+        /* The next set is whole again. */
+        ctl(s, "interval");
+        CHECK(read_sample(fd, 65536, &si) && si.ends == 1, "a whole set after cut");
+        close(fd);
+
+        /* EIO at open, twice; the device stays free, the third open connects. */
+        long eio0 = status(s, "open_eio");
+        CHECK(ctl(s, "connect") == -EINVAL, "connect without a return code refused");
+        CHECK(ctl(s, "connect 0") == -EINVAL, "connect rc 0 refused");
+        CHECK(ctl(s, "connect 11 2") == 0, "control connect 11 2");
+        CHECK(open_reader(s, O_NONBLOCK) == -EIO, "open with IUCV CONNECT rc 11: EIO");
+        CHECK(open_reader(s, O_NONBLOCK) == -EIO, "second open with rc 11: EIO");
+        fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "third open: %s", fd < 0 ? strerror(-fd) : "ok");
+        if (fd >= 0) {
+                CHECK(read_set(fd, 65536, &si) && si.ends == 1, "config set after failed opens");
+                close(fd);
+        }
+        ctl(s, "openeio");
+        CHECK(open_reader(s, O_NONBLOCK) == -EIO, "open severed while connecting: EIO");
+        CHECK(status(s, "reader_open") == 0, "a failed open leaves no reader");
+        fd = open_reader(s, O_NONBLOCK);
+        CHECK(fd >= 0, "open after openeio: %s", fd < 0 ? strerror(-fd) : "ok");
+        if (fd >= 0)
+                close(fd);
+        CHECK(status(s, "open_eio") == eio0 + 3, "status open_eio %ld, want %ld",
+              status(s, "open_eio"), eio0 + 3);
+}
+
 /* The thread ids of zvmsim's tasks, in directory order; how many. */
 static size_t task_ids(pid_t pid, long *ids, size_t max)
 {
@@ -527,6 +587,7 @@ int main(int argc, char **argv)
         t_sever_efault(&s);
         t_stall(&s);
         t_bigread(&s);
+        t_cut_empty(&s);
         t_workers_kept(&s);
         sim_stop(&s);
 
