@@ -456,6 +456,27 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         return (int)r;
 }
 
+/* "efault", "eio", "empty", "cut", each with an optional "sample"; false if malformed. */
+static bool arm_read_failure(const char *verb, const char *cmd)
+{
+        char arg[16] = "";
+        enum sim_mr_arm a = SIM_MR_ANY;
+        if (sscanf(cmd, "%*s %15s", arg) == 1) {
+                if (strcmp(arg, "sample") != 0)
+                        return false;
+                a = SIM_MR_SAMPLE;
+        }
+        if (strcmp(verb, "efault") == 0)
+                G.mr.efault = a;
+        else if (strcmp(verb, "eio") == 0)
+                G.mr.eio = a;
+        else if (strcmp(verb, "empty") == 0)
+                G.mr.empty = a;
+        else
+                G.mr.cut = a;
+        return true;
+}
+
 /*
  * "openeio [N]" and "connect RC [N]": the next N opens (1) fail with EIO, as
  * when CP severs the path before it completes or IUCV CONNECT returns RC.
@@ -489,21 +510,8 @@ static int control(const char *cmd)
                 return arm_open_failure(verb, cmd);
         else if (strcmp(verb, "efault") == 0 || strcmp(verb, "eio") == 0 ||
                  strcmp(verb, "empty") == 0 || strcmp(verb, "cut") == 0) {
-                char arg[16] = "";
-                enum sim_mr_arm a = SIM_MR_ANY;
-                if (sscanf(cmd, "%*s %15s", arg) == 1) {
-                        if (strcmp(arg, "sample") != 0)
-                                return -EINVAL;
-                        a = SIM_MR_SAMPLE;
-                }
-                if (strcmp(verb, "efault") == 0)
-                        G.mr.efault = a;
-                else if (strcmp(verb, "eio") == 0)
-                        G.mr.eio = a;
-                else if (strcmp(verb, "empty") == 0)
-                        G.mr.empty = a;
-                else
-                        G.mr.cut = a;
+                if (!arm_read_failure(verb, cmd))
+                        return -EINVAL;
         } else if (strcmp(verb, "vanish") == 0) {
                 /* Device nodes go (and come back with "vanish 0"); a reader that
                  * has monreader open loses its path, a writer's descriptors of

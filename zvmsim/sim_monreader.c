@@ -130,6 +130,26 @@ static void first_look(struct sim_mr *m)
         }
 }
 
+/* All MCEs consumed (or the checks failed): reply to the message, report the end of the set. */
+static ssize_t reply(struct sim_mr *m)
+{
+        struct sim_set *s = m->q[m->head];
+        if (m->limflag[m->head])
+                m->overflow_pending = true;
+        fate(m, s, m->stop_why ? m->stop_why : "delivered", m->pos);
+        if (m->stop_why)
+                m->cut_sets++;
+        else
+                m->delivered++;
+        sim_set_free(s);
+        m->q[m->head] = NULL;
+        m->head = (m->head + 1) % m->msglim;
+        m->nq--;
+        m->pos = 0;
+        m->looked = false;
+        return 0;
+}
+
 ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
 {
         m->reads++;
@@ -163,23 +183,8 @@ ssize_t sim_mr_read(struct sim_mr *m, uint8_t *buf, size_t size, bool nonblock)
         if (!m->nq)
                 return nonblock ? -EAGAIN : SIM_MR_WAIT;
         struct sim_set *s = m->q[m->head];
-        if (m->pos >= m->stop) {
-                /* All MCEs consumed (or the checks failed): reply, report the end of the set. */
-                if (m->limflag[m->head])
-                        m->overflow_pending = true;
-                fate(m, s, m->stop_why ? m->stop_why : "delivered", m->pos);
-                if (m->stop_why)
-                        m->cut_sets++;
-                else
-                        m->delivered++;
-                sim_set_free(s);
-                m->q[m->head] = NULL;
-                m->head = (m->head + 1) % m->msglim;
-                m->nq--;
-                m->pos = 0;
-                m->looked = false;
-                return 0;
-        }
+        if (m->pos >= m->stop)
+                return reply(m);
         size_t end = s->len;
         for (size_t i = 0; i < s->nends; i++)
                 if (s->ends[i] > m->pos) {
