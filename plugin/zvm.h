@@ -91,6 +91,8 @@ struct zvm_stats {
         uint64_t sets, bytes, records;
         uint64_t discarded_eio, discarded_efault, oversized, overflows;
         uint64_t discarded_nomem; /* data sets dropped because their buffer could not grow */
+        uint64_t empty_sets;      /* 0-byte reads with nothing before them */
+        uint64_t discarded_short; /* sample sets without their Interval End */
         uint64_t opens, reconnects, open_failures;
         uint64_t device_errors; /* read and poll errors not the driver's own: the device reopened */
         uint64_t dispatched, filtered, duplicates;

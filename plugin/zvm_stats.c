@@ -74,6 +74,8 @@ void zvm_stats_submit(void)
         derive("total_events", "discarded_efault", s.discarded_efault);
         derive("total_events", "oversized", s.oversized);
         derive("total_events", "discarded_nomem", s.discarded_nomem);
+        derive("total_events", "empty_sets", s.empty_sets);
+        derive("total_events", "discarded_short", s.discarded_short);
         derive("total_events", "overflow", s.overflows);
         derive("total_events", "reconnects", s.reconnects);
         derive("total_events", "open_failures", s.open_failures);

@@ -109,7 +109,11 @@ void *__wrap_realloc(void *p, size_t n)
         return fail_realloc_from && n >= fail_realloc_from ? NULL : __real_realloc(p, n);
 }
 
-/* A data set with one NET_SUM record of guest LINUX01 stamped +sec seconds. */
+/*
+ * A sample set with one NET_SUM record of guest LINUX01 stamped +sec seconds,
+ * closed by Interval End as CP closes every sample set (the reader drops one
+ * without it).
+ */
 struct set {
         uint8_t b[300];
         size_t n;
@@ -122,7 +126,8 @@ static void make_set(struct set *s, int sec)
         be64(data + 40, 1000 + (uint64_t)sec);
         vec_lx_prodid(pid, 3, "00");
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 96);
-        vec_mce(s->b, 0xE2, 0x00, 0x20, 0x200000, 0x200000 + (uint32_t)len - 1);
+        len += vec_hdr(rec + len, 20, 1, 11, VEC_TOD_2026 + ((uint64_t)sec * 1000000 << 12));
+        vec_mce(s->b, 0xE2, 0x40, 0x20, 0x200000, 0x200000 + (uint32_t)len - 1);
         memcpy(s->b + 12, rec, len);
         s->n = 12 + len;
 }
@@ -200,7 +205,7 @@ static void sets_decoded_after_zero_read(void **state)
         run(f, 2, 0);
         assert_int_equal(octets(), 2);
         assert_int_equal(zvm_stats()->sets, 2);
-        assert_int_equal(zvm_stats()->records, 2);
+        assert_int_equal(zvm_stats()->records, 4); /* each set's NET_SUM and Interval End */
         assert_true(zvm_stats()->connected);
         assert_int_equal(open_calls, 1);
 }
@@ -443,6 +448,36 @@ static void empty_set_is_harmless(void **state)
         run(f, 1, 0);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->sets, 0);
+        assert_int_equal(zvm_stats()->empty_sets, 1);
+        assert_non_null(strstr(cd_lastlog, "empty data set"));
+        assert_int_equal(close_calls, 0);
+}
+
+/*
+ * A sample set without Interval End was cut short by the driver: dropped,
+ * counted, said.  An event set has no closing record and is decoded as it is.
+ */
+static void short_sample_set_dropped_event_set_kept(void **state)
+{
+        struct fix *f = *state;
+        struct set a, b;
+        make_set(&a, 1);
+        make_set(&b, 2);
+        a.n -= 20; /* without its Interval End */
+        be32(a.b + 8, 0x200000 + (uint32_t)(a.n - 12) - 1);
+        deliver(&a);
+        run(f, 1, 0);
+        assert_int_equal(octets(), 0);
+        assert_int_equal(zvm_stats()->discarded_short, 1);
+        assert_int_equal(zvm_stats()->sets, 0);
+        assert_non_null(strstr(cd_lastlog, "without its Interval End"));
+        a.b[0] = 0xC5; /* the same records as an event set */
+        deliver(&a);
+        deliver(&b);
+        run(f, 1, 0);
+        assert_int_equal(zvm_stats()->discarded_short, 1);
+        assert_int_equal(zvm_stats()->sets, 2);
+        assert_int_equal(close_calls, 0);
 }
 
 /*
@@ -582,6 +617,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(unexpected_errors_counted_and_discard_said, setup,
                                             teardown),
             cmocka_unit_test_setup_teardown(empty_set_is_harmless, setup, teardown),
+            cmocka_unit_test_setup_teardown(short_sample_set_dropped_event_set_kept, setup,
+                                            teardown),
             cmocka_unit_test_setup_teardown(live_sets_paced, setup, teardown),
             cmocka_unit_test_setup_teardown(replayed_and_failed_files_counted, setup, teardown),
             cmocka_unit_test_setup_teardown(replay_stopped_by_shutdown, setup, teardown),
