@@ -250,7 +250,12 @@ static int add_guestfilter(struct zvm_config *c, const char *key, const char *s)
         /* Userids are upper case on the wire; patterns are matched in upper case. */
         char up[256];
         size_t i = 0;
-        for (; s[i] && i + 1 < sizeof(up); i++)
+        if (strlen(s) >= sizeof(up)) { /* cut, it would match other guests than written */
+                ERROR(ZVM_PLUGIN " plugin: %s: a pattern of %zu characters; up to %zu are taken",
+                      key, strlen(s), sizeof(up) - 1);
+                return -1;
+        }
+        for (; s[i]; i++)
                 up[i] = (char)toupper((unsigned char)s[i]);
         up[i] = 0;
         if (strcasecmp(key, "IncludeGuest") == 0)

@@ -683,6 +683,16 @@ static void filters(void **state)
         assert_non_null(cd_find("lnx1", "memory", "", "memory", "free"));
         zvm_dispatch_free(d);
         zvm_config_free(&c);
+
+        /* A pattern too long to keep is refused, not cut to one that matches more guests. */
+        char lng[300];
+        memset(lng, '?', 256);
+        strcpy(lng + 256, "*X");
+        zvm_config_defaults(&c);
+        ci = item("ExcludeGuest", 1, lng, NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), -1);
+        assert_non_null(strstr(cd_lastlog, "ExcludeGuest: a pattern of 258 characters"));
+        zvm_config_free(&c);
 }
 
 static void series_cap_per_guest(void **state)
