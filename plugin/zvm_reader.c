@@ -241,26 +241,6 @@ static void decode_set(struct zvm_reader *r)
         r->backoff = r->cfg->retry_min;
 }
 
-/*
- * A sample set without its Interval End.  CP ends every sample set with one
- * (doc/facts/monitor-stream.md 3.1); the driver hands over less only when its
- * checks refuse a later control element and it replies at once
- * (doc/facts/kernel-drivers.md 1.2).  Its records belong to an interval that
- * never closes: decoded, they would be dispatched alone or mixed into the
- * next interval.  Event sets have no closing record, so they cannot be judged.
- */
-static bool unclosed_sample_set(const struct zvm_reader *r)
-{
-        struct zd_mce m;
-        if (zd_mce_parse(zd_view_make(r->buf, r->n), &m) != ZD_E_NONE || m.type != ZD_MCE_SAMPLE)
-                return false;
-        static struct zd_decoder scan; /* the worker thread's only; too big for its stack */
-        struct zd_handler none = {0};
-        zd_decoder_init(&scan, &none);
-        zd_decode_dataset(&scan, zd_view_make(r->buf, r->n), 0, 0);
-        return scan.st.intervals == 0;
-}
-
 static void end_of_set(struct zvm_reader *r)
 {
         if (r->poisoned) {
@@ -287,7 +267,9 @@ static void end_of_set(struct zvm_reader *r)
                                       "area of a *MONITOR message invalid and replied to it "
                                       "unread, so its records are lost (total_events-empty_sets)",
                            r->cfg->device);
-        } else if (unclosed_sample_set(r)) {
+        } else if (zd_dataset_sample_cut(zd_view_make(r->buf, r->n))) {
+                /* decoded, its records would be dispatched alone or mixed into the next
+                   interval, which would never close as one */
                 zvm_stats_add(&zvm_stats()->discarded_short, 1);
                 c_complain(LOG_WARNING, &short_complaint,
                            ZVM_PLUGIN " plugin: a sample data set from %s ended without its "

@@ -159,5 +159,12 @@ bool zd_mce_has_domain(const struct zd_mce *m, unsigned domain);
  * Returns the number of records delivered.
  */
 size_t zd_decode_dataset(struct zd_decoder *d, zd_view set, uint64_t set_index, uint64_t offset);
+/*
+ * Was set cut short: does it hold sample data whose last frame has no
+ * Interval End?  CP ends every sample set with one (doc/facts/monitor-stream.md
+ * 3.1); monreader hands over less when its checks refuse a later control
+ * element.  Looks at the MCEs and the last frame only, not at every record.
+ */
+bool zd_dataset_sample_cut(zd_view set);
 
 #endif

@@ -66,3 +66,49 @@ size_t zd_decode_dataset(struct zd_decoder *d, zd_view set, uint64_t set_index, 
         }
         return delivered;
 }
+
+/* Does the last frame of a sample range (v at DCSS address start) hold Interval End? */
+static bool last_frame_closes(zd_view v, uint32_t start)
+{
+        if (!v.n)
+                return false;
+        /* in 64 bits: a range may end at the top of the 31-bit DCSS space and a bit beyond */
+        uint64_t last = (uint64_t)start + v.n - 1, frame = last & ~(uint64_t)(ZD_FRAME_SIZE - 1);
+        size_t off = frame > start ? (size_t)(frame - start) : 0;
+        struct zd_hdr h;
+        /* a record never crosses a frame, and the first one of a frame starts at its start */
+        for (; off < v.n && zd_hdr_parse(zd_view_tail(v, off), &h) == ZD_E_NONE; off += h.len) {
+                if (h.domain != 1)
+                        continue;
+                if (h.number == ZD_D1_INTERVAL_END)
+                        return true;
+                if (h.number == ZD_D1_END_OF_FRAME)
+                        return false;
+        }
+        return false;
+}
+
+bool zd_dataset_sample_cut(zd_view set)
+{
+        bool sample = false, closed = false;
+        for (size_t off = 0; off < set.n;) {
+                struct zd_mce m;
+                enum zd_err_kind e = zd_mce_parse(zd_view_tail(set, off), &m);
+                if (e == ZD_E_SET_SHORT || e == ZD_E_MCE_RANGE)
+                        break;
+                size_t declared = (size_t)m.end - m.start + 1;
+                size_t present = set.n - off - ZD_MCE_LEN;
+                zd_view recs;
+                if (e == ZD_E_NONE && m.type == ZD_MCE_SAMPLE) {
+                        sample = true;
+                        /* a range cut by the set's end lost its last frame */
+                        closed = declared <= present &&
+                                 zd_view_sub(set, off + ZD_MCE_LEN, declared, &recs) &&
+                                 last_frame_closes(recs, m.start);
+                }
+                if (declared > present)
+                        break;
+                off += ZD_MCE_LEN + declared;
+        }
+        return sample && !closed;
+}

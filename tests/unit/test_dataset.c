@@ -142,6 +142,52 @@ static void short_tail_and_empty(void **state)
         assert_int_equal(d.st.sets, 2);
 }
 
+/*
+ * A sample set ends with Interval End in its last frame (monitor-stream.md
+ * 3.1); one that does not was cut by the driver.  Frames are 4 KB of DCSS
+ * addresses: a range starting at 0x1FEC has 20 bytes in its first frame.
+ */
+static void a_sample_set_without_interval_end_is_cut(void **state)
+{
+        (void)state;
+        memset(set, 0, sizeof(set));
+        /* one frame: a 100-byte record, then Interval End */
+        vec_mce(set, 0xE2, 0x80, 0, 0x1000, 0x1000 + 120 - 1);
+        vec_hdr(set + 12, 100, 0, 1, 1);
+        vec_hdr(set + 112, 20, 1, 11, 1);
+        assert_false(zd_dataset_sample_cut(zd_view_make(set, 132)));
+        /* the same range ending before Interval End */
+        vec_mce(set, 0xE2, 0x80, 0, 0x1000, 0x1000 + 100 - 1);
+        assert_true(zd_dataset_sample_cut(zd_view_make(set, 112)));
+        /* declared whole but the set ends inside the range: its last frame is lost */
+        vec_mce(set, 0xE2, 0x80, 0, 0x1000, 0x1000 + 120 - 1);
+        assert_true(zd_dataset_sample_cut(zd_view_make(set, 131)));
+        /* an event set has no closing record to miss */
+        vec_mce(set, 0xC5, 0x80, 0, 0x1000, 0x1000 + 100 - 1);
+        assert_false(zd_dataset_sample_cut(zd_view_make(set, 112)));
+        /* nothing at all is not a cut sample set (the reader counts it as empty) */
+        assert_false(zd_dataset_sample_cut(zd_view_make(set, 0)));
+
+        /* two frames from 0x1FEC: End-of-Frame fills the first frame's last 20 bytes... */
+        memset(set, 0, sizeof(set));
+        vec_mce(set, 0xE2, 0x80, 0, 0x1FEC, 0x1FEC + 60 - 1);
+        vec_hdr(set + 12, 20, 1, 13, 1);
+        vec_hdr(set + 32, 20, 0, 1, 1); /* at 0x2000 */
+        vec_hdr(set + 52, 20, 1, 11, 1);
+        assert_false(zd_dataset_sample_cut(zd_view_make(set, 72)));
+        /* ...an Interval End in an earlier frame does not close the last one */
+        vec_hdr(set + 12, 20, 1, 11, 1);
+        vec_hdr(set + 52, 20, 0, 1, 1);
+        assert_true(zd_dataset_sample_cut(zd_view_make(set, 72)));
+        /* a second MCE, sample, whose range ends with Interval End closes the set */
+        vec_mce(set + 72, 0xE2, 0x80, 0, 0x3000, 0x3000 + 20 - 1);
+        vec_hdr(set + 84, 20, 1, 11, 1);
+        assert_false(zd_dataset_sample_cut(zd_view_make(set, 104)));
+        /* a header that lies about its length ends the look: not closed */
+        vec_hdr(set + 84, 4000, 1, 11, 1);
+        assert_true(zd_dataset_sample_cut(zd_view_make(set, 104)));
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -151,6 +197,7 @@ int main(void)
             cmocka_unit_test(bad_range_ends_set),
             cmocka_unit_test(lying_mce_length),
             cmocka_unit_test(short_tail_and_empty),
+            cmocka_unit_test(a_sample_set_without_interval_end_is_cut),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
