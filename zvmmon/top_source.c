@@ -4,7 +4,8 @@
  * a file of any format through a stream, or a monreader device whose data
  * sets end with a 0-byte read, as in capture_loop.c (EAGAIN: wait for poll;
  * EOVERFLOW: data was lost, go on; EFAULT: the partial set is dropped; EIO:
- * the path was severed, open again).  Each of these is said as it happens
+ * the path was severed, open again; a sample set without Interval End was cut
+ * by the driver's checks: dropped).  Each of these is said as it happens
  * (the full screen has no stderr while it is up: the message goes to the
  * caller's note function, the model's queue) and counted.
  */
@@ -200,7 +201,18 @@ static enum top_pump pump_dev(struct top_src *s)
                 pause_ms(50);
                 return TOP_SRC_WAIT;
         }
-        zd_decode_dataset(&s->dec, zd_view_make(s->set, s->n), s->sets++, 0);
+        if (zd_dataset_sample_cut(zd_view_make(s->set, s->n))) {
+                /* its interval would be shown from part of its records, and the laws judged
+                   on them */
+                s->ev[TOP_EV_CUT]++;
+                say(s, ZM_LOG_WARNING,
+                    "a sample data set of %zu bytes ended without its Interval End (monreader "
+                    "refused a later control element): dropped",
+                    s->n);
+        } else {
+                zd_decode_dataset(&s->dec, zd_view_make(s->set, s->n), s->sets, 0);
+        }
+        s->sets++;
         s->n = 0; /* a 0-byte read ended the data set */
         return TOP_SRC_MORE;
 }
@@ -232,10 +244,11 @@ int top_src_report(const struct top_src *s)
                 return 0;
         fprintf(stderr,
                 "zvmmon top: %s: %llu device error%s: %llu EOVERFLOW (data lost), %llu EFAULT, "
-                "%llu EIO (severed, reopened), %llu other\n",
+                "%llu EIO (severed, reopened), %llu sample set%s cut short, %llu other\n",
                 s->path, (unsigned long long)n, n == 1 ? "" : "s",
                 (unsigned long long)s->ev[TOP_EV_OVERFLOW], (unsigned long long)s->ev[TOP_EV_FAULT],
-                (unsigned long long)s->ev[TOP_EV_SEVER], (unsigned long long)s->ev[TOP_EV_OTHER]);
+                (unsigned long long)s->ev[TOP_EV_SEVER], (unsigned long long)s->ev[TOP_EV_CUT],
+                s->ev[TOP_EV_CUT] == 1 ? "" : "s", (unsigned long long)s->ev[TOP_EV_OTHER]);
         return 1;
 }
 

@@ -169,24 +169,26 @@ fi
 # end (exit 1: data was lost), stdout still one JSON object per interval; on the
 # full screen in the message line, counted in the status.
 if [ -z "${sim:-}" ]; then
-	"$SIM" run -m "$W/mnt" --interval 0 --guests 6 --linux 1 --seed 5 --msglim 10 >"$W/run2.log" 2>&1 &
+	"$SIM" run -m "$W/mnt" --interval 0 --guests 6 --linux 1 --seed 5 --msglim 10 --frames-per-mce 1 >"$W/run2.log" 2>&1 &
 	sim=$!
 	for _ in $(seq 50); do [ -e "$W/mnt/control" ] && break; sleep 0.1; done
 fi
 ctl() { echo "$*" >"$W/mnt/control"; sleep 0.5; }
 if [ -e "$W/mnt/control" ]; then
-	# 2 + 1 + 10 (the message limit: 5 of 15 intervals lost) + 3 after the sever
+	# 2 + 1 + 1 (of 2: the other cut, dropped) + 10 (the message limit: 5 of 15 intervals lost) + 3 after the sever
 	"$Z" top -b --json -n 16 --device "$W/mnt/monreader" >"$W/faults.json" 2>"$W/faults.err" &
 	top=$!
 	sleep 1
-	ctl interval 2; ctl efault; ctl interval 1; ctl overflow; ctl sever; ctl interval 3
+	ctl interval 2; ctl efault; ctl interval 1; ctl cut sample; ctl interval 2; ctl overflow; ctl sever
+	ctl interval 3
 	for _ in $(seq 30); do kill -0 $top 2>/dev/null || break; ctl interval 1; done
 	kill $top 2>/dev/null
 	wait $top; rc=$?
 	echo "--- what top -b said of the faulty device:"; grep monreader "$W/faults.err"
 	[ $rc -eq 1 ] && ok "device errors: exit 1 (data was lost)" || fail "device errors: exit $rc, want 1"
 	for what in 'interval [0-9]*: .*EFAULT' 'interval [0-9]*: .*EOVERFLOW' 'interval [0-9]*: .*EIO.*reopened' \
-		'^zvmmon top: .*monreader: 3 device errors'; do
+		'interval [0-9]*: .*without its Interval End.*dropped' \
+		'^zvmmon top: .*monreader: 4 device errors.* 1 sample set cut short'; do
 		grep -q "$what" "$W/faults.err" && ok "device errors: stderr has '$what'" || fail "device errors: no '$what' on stderr"
 	done
 	python3 -c 'import json,sys; n=[json.loads(l)["interval"] for l in open(sys.argv[1])]; sys.exit(n!=list(range(1,17)))' \
