@@ -292,14 +292,15 @@ static bool take_chunk(struct aws_state *s, zd_view v, const struct zd_pos *zp, 
                 s->bn = 0;
                 return true;
         }
+        /* Before any report: a chunk still arriving is looked at again on the next feed. */
+        if (v.n - AWS_HDR_LEN < h.cur && !final)
+                return false;
         if (h.prev != s->last_cur && !s->eot)
                 zd_report(s->d, ZD_E_AWS_HEADER, zp,
                           "AWSTAPE header at offset %llu gives the previous chunk as %u bytes, "
                           "it was %u",
                           off, (unsigned)h.prev, (unsigned)s->last_cur);
         if (v.n - AWS_HDR_LEN < h.cur) {
-                if (!final)
-                        return false;
                 zd_report(s->d, ZD_E_VB_TRUNCATED, zp,
                           "AWSTAPE image ends inside a chunk: %u bytes announced at offset "
                           "%llu, %zu present; dropped",

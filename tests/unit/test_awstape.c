@@ -156,6 +156,33 @@ static void damaged_headers(void **state)
         assert_int_equal(s.n, 3);
 }
 
+/*
+ * A header whose data has not all arrived is looked at again on the next
+ * feed: its broken chain is still one error, whatever the read size, and an
+ * image cut inside that chunk reports the chain and the truncation once each.
+ */
+static void chain_error_once_in_any_read_size(void **state)
+{
+        (void)state;
+        uint8_t b[2048];
+        size_t n = sample_aws(b);
+        size_t second = 6 + 4 + 80 + 96;
+        b[second + 2] ^= 0x01;
+        static const size_t step[] = {0, 1, 7, 64, 200};
+        for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+                struct hseen s;
+                hdecode(ZD_FMT_AWSTAPE, b, n, step[i], &s, NULL);
+                assert_int_equal(hseen_count_err(&s, ZD_E_AWS_HEADER), 1);
+                assert_int_equal(s.nerr, 1);
+                assert_int_equal(s.n, 4);
+                hdecode(ZD_FMT_AWSTAPE, b, second + 6 + 40, step[i], &s, NULL);
+                assert_int_equal(hseen_count_err(&s, ZD_E_AWS_HEADER), 1);
+                assert_int_equal(hseen_count_err(&s, ZD_E_VB_TRUNCATED), 1);
+                assert_int_equal(s.nerr, 2);
+                assert_int_equal(s.n, 2);
+        }
+}
+
 static void aws_with_cp_records(void **state)
 {
         (void)state;
@@ -226,9 +253,13 @@ static void detection(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(aws_decodes),     cmocka_unit_test(segmented_block_and_labels),
-            cmocka_unit_test(data_after_eot),  cmocka_unit_test(truncated_image),
-            cmocka_unit_test(damaged_headers), cmocka_unit_test(aws_with_cp_records),
+            cmocka_unit_test(aws_decodes),
+            cmocka_unit_test(segmented_block_and_labels),
+            cmocka_unit_test(data_after_eot),
+            cmocka_unit_test(truncated_image),
+            cmocka_unit_test(damaged_headers),
+            cmocka_unit_test(chain_error_once_in_any_read_size),
+            cmocka_unit_test(aws_with_cp_records),
             cmocka_unit_test(detection),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
