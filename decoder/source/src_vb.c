@@ -242,7 +242,8 @@ static bool decide_framing(struct zd_vb *vb, bool final)
 {
         if (!final && vb->n < DECIDE_HEAD)
                 return false;
-        zd_view all = zd_view_make(vb->buf, vb->n);
+        /* The same bytes whatever arrived in the read that crossed DECIDE_HEAD. */
+        zd_view all = zd_view_make(vb->buf, vb->n < DECIDE_HEAD ? vb->n : DECIDE_HEAD);
         int fam = vb->family, b = 0;
         if (fam < 0)
                 fam = zd_vb_score(all, ZD_FAM_VM370, NULL) >= zd_vb_score(all, ZD_FAM_CP, NULL)
