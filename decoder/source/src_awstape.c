@@ -187,6 +187,16 @@ static bool chunk_in_block(struct aws_state *s, const struct aws_hdr *h, const s
         return false;
 }
 
+/* Anything after the logical end of tape, a chunk or not, is reported once. */
+static void after_eot(struct aws_state *s, const struct zd_pos *pos)
+{
+        if (!s->eot_reported)
+                zd_report(s->d, ZD_E_TAPE_EOT, pos,
+                          "data at offset %llu after two tape marks (logical end of tape) ignored",
+                          (unsigned long long)pos->offset);
+        s->eot_reported = true;
+}
+
 /* One chunk: header h at input offset off, its data. */
 static void on_chunk(struct aws_state *s, const struct aws_hdr *h, zd_view data, uint64_t off)
 {
@@ -196,12 +206,7 @@ static void on_chunk(struct aws_state *s, const struct aws_hdr *h, zd_view data,
                 return;
         }
         if (s->eot) {
-                if (!s->eot_reported)
-                        zd_report(s->d, ZD_E_TAPE_EOT, &pos,
-                                  "data at offset %llu after two tape marks (logical end of tape) "
-                                  "ignored",
-                                  (unsigned long long)off);
-                s->eot_reported = true;
+                after_eot(s, &pos);
                 return;
         }
         s->marks_in_row = 0;
@@ -281,7 +286,9 @@ static bool take_chunk(struct aws_state *s, zd_view v, const struct zd_pos *zp, 
         struct aws_hdr h;
         get_hdr(v, 0, &h);
         if (!hdr_sane(&h)) {
-                if (!s->eot && !s->resync_reported)
+                if (s->eot)
+                        after_eot(s, zp);
+                else if (!s->resync_reported)
                         zd_report(s->d, ZD_E_AWS_HEADER, zp,
                                   "AWSTAPE header at offset %llu is damaged (length %u, previous "
                                   "%u, flags %02X %02X); scanning for the next header",

@@ -109,6 +109,13 @@ static void data_after_eot(void **state)
         hdecode(ZD_FMT_AWSTAPE, b, o, 0, &s, NULL);
         assert_int_equal(s.n, 4);
         assert_int_equal(hseen_count_err(&s, ZD_E_TAPE_EOT), 1);
+        /* Bytes that are no chunk at all are just as much data after the end. */
+        o = sample_aws(b);
+        memset(b + o, 0x33, 50);
+        hdecode(ZD_FMT_AWSTAPE, b, o + 50, 0, &s, NULL);
+        assert_int_equal(s.n, 4);
+        assert_int_equal(hseen_count_err(&s, ZD_E_TAPE_EOT), 1);
+        assert_int_equal(s.nerr, 1);
 }
 
 static void truncated_image(void **state)
