@@ -64,7 +64,9 @@ int zd_stream_feed(struct zd_stream *s, const void *buf, size_t len)
                 return -1;
         if (!s->ops) {
                 size_t take = DETECT_HEAD - s->nhead < len ? DETECT_HEAD - s->nhead : len;
-                memcpy(s->head + s->nhead, buf, take);
+                /* memcpy wants a pointer even for no bytes, and an empty piece may be NULL. */
+                if (take)
+                        memcpy(s->head + s->nhead, buf, take);
                 s->nhead += take;
                 if (s->nhead < DETECT_HEAD)
                         return 0;

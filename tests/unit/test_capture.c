@@ -126,6 +126,24 @@ static void detection(void **state)
         assert_null(zd_source_by_name("nonsense"));
 }
 
+/* A piece of no bytes, as a read() at end of file gives, is no piece at all, even NULL. */
+static void empty_piece_while_detecting(void **state)
+{
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_stream *st = zd_stream_new(ZD_FMT_UNKNOWN, &h);
+        assert_non_null(st);
+        size_t n = a_set(cap, 40, 1);
+        assert_int_equal(zd_stream_feed(st, NULL, 0), 0);
+        assert_int_equal(zd_stream_feed(st, cap, n), 0);
+        assert_int_equal(zd_stream_feed(st, NULL, 0), 0);
+        assert_int_equal(zd_stream_finish(st), 0);
+        assert_int_equal(zd_stream_format(st), ZD_FMT_DATASET);
+        assert_int_equal(s.n, 1);
+        zd_stream_free(st);
+}
+
 /* The library's own header writers agree with the documented layout. */
 static void header_writers_match_documented_layout(void **state)
 {
@@ -151,6 +169,7 @@ int main(void)
             cmocka_unit_test(capture_damage_resyncs),
             cmocka_unit_test(capture_bad_header),
             cmocka_unit_test(detection),
+            cmocka_unit_test(empty_piece_while_detecting),
             cmocka_unit_test(header_writers_match_documented_layout),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
