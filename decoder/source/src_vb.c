@@ -138,7 +138,8 @@ static void on_block(struct zd_vb *vb, zd_view blk, uint64_t off, bool partial)
         vb->d->st.blocks++;
         if (vb->family < 0)
                 vb->family = zd_vb_guess_family(blk);
-        if (vb->tape && blk.n > ZD_VM370_MAX_BLOCK && !partial)
+        /* The limit is VM/370 Monitor's: a tape of CP records may block up to 32760. */
+        if (vb->tape && vb->family == ZD_FAM_VM370 && blk.n > ZD_VM370_MAX_BLOCK && !partial)
                 zd_report(vb->d, ZD_E_TAPE_BLOCK, &pos,
                           "block %llu at offset %llu is %zu bytes (VM/370 Monitor writes at most "
                           "4096); decoding it anyway",

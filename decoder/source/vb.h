@@ -25,7 +25,7 @@ struct zd_vb;
 
 /* family: ZD_FAM_CP, ZD_FAM_VM370, or -1 (decided from the first block).
  * bdw: 1 blocked, 0 not, -1 decided from the first bytes.
- * tape: VM/370 tape rules (blocks above 4096 bytes are reported). */
+ * tape: VM/370 tape rules (blocks of VM/370 records above 4096 bytes are reported). */
 struct zd_vb *zd_vb_new(struct zd_decoder *d, int family, int bdw, bool tape);
 void zd_vb_free(struct zd_vb *vb);
 
