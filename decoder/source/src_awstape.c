@@ -117,11 +117,12 @@ static bool is_label(zd_view b)
         return false;
 }
 
-static void block_done(struct aws_state *s)
+/* partial: the image ended before the block did (reported by the caller). */
+static void block_done(struct aws_state *s, bool partial)
 {
         zd_view b = zd_view_make(s->blk, s->bn);
         if (!is_label(b))
-                zd_vb_block(s->vb, b, s->blk_off);
+                zd_vb_block(s->vb, b, s->blk_off, partial);
         s->bn = 0;
         s->in_block = false;
 }
@@ -231,7 +232,7 @@ static void on_chunk(struct aws_state *s, const struct aws_hdr *h, zd_view data,
                 return;
         }
         if (h->f1 & AWS_EOR)
-                block_done(s);
+                block_done(s, false);
 }
 
 /* Could a chunk header start at v[0]?  -1: need more bytes. */
@@ -310,9 +311,15 @@ static bool take_chunk(struct aws_state *s, zd_view v, const struct zd_pos *zp, 
         if (v.n - AWS_HDR_LEN < h.cur) {
                 zd_report(s->d, ZD_E_VB_TRUNCATED, zp,
                           "AWSTAPE image ends inside a chunk: %u bytes announced at offset "
-                          "%llu, %zu present; dropped",
+                          "%llu, %zu present; the whole records before the cut are decoded",
                           (unsigned)h.cur, off, v.n - AWS_HDR_LEN);
-                s->in_block = false;
+                /* The block's records up to the cut, as a plain tape's; its end is not here. */
+                struct aws_hdr cut = h;
+                cut.f1 &= (uint8_t)~AWS_EOR;
+                if (!s->eot)
+                        on_chunk(s, &cut, zd_view_tail(v, AWS_HDR_LEN), zp->offset);
+                if (s->in_block)
+                        block_done(s, true);
                 *took = v.n;
                 return true;
         }
@@ -369,9 +376,9 @@ static int aws_finish(void *st)
                 struct zd_pos pos = {.offset = s->blk_off, .set = s->file};
                 zd_report(s->d, ZD_E_VB_TRUNCATED, &pos,
                           "AWSTAPE image ends inside the block at offset %llu (no end-of-block "
-                          "chunk); dropped",
+                          "chunk); the whole records in it are decoded",
                           (unsigned long long)s->blk_off);
-                s->in_block = false;
+                block_done(s, true);
         }
         s->d->st.bytes += s->n;
         s->n = 0;

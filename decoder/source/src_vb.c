@@ -177,10 +177,12 @@ static void on_block(struct zd_vb *vb, zd_view blk, uint64_t off, bool partial)
         vb->block++;
 }
 
-void zd_vb_block(struct zd_vb *vb, zd_view blk, uint64_t off)
+void zd_vb_block(struct zd_vb *vb, zd_view blk, uint64_t off, bool partial)
 {
         uint16_t len = 0;
         struct zd_pos pos = {.offset = off, .set = vb->file, .block = vb->block};
+        if (partial && blk.n < 8) /* cut before a record could be whole: the cut is reported */
+                return;
         if (!zd_vb_dw_ok(blk, 0, &len) || len < 8) {
                 zd_report(
                     vb->d, ZD_E_VB_BDW, &pos,
@@ -191,7 +193,7 @@ void zd_vb_block(struct zd_vb *vb, zd_view blk, uint64_t off)
                 vb->d->st.blocks++;
                 return;
         }
-        if (len != blk.n) {
+        if (len < blk.n || (len > blk.n && !partial)) {
                 zd_report(
                     vb->d, ZD_E_VB_BDW, &pos,
                     "tape block %llu: BDW says %u bytes, the block has %zu; using the smaller",
@@ -199,7 +201,7 @@ void zd_vb_block(struct zd_vb *vb, zd_view blk, uint64_t off)
                 if (len < blk.n)
                         blk.n = len;
         }
-        on_block(vb, blk, off, false);
+        on_block(vb, blk, off, partial);
 }
 
 /* Could a block (or record, unblocked) start at v[0]?  -1: need more bytes. */

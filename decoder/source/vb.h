@@ -33,8 +33,12 @@ void zd_vb_free(struct zd_vb *vb);
 int zd_vb_feed(struct zd_vb *vb, zd_view bytes);
 int zd_vb_finish(struct zd_vb *vb);
 
-/* One physical tape block, BDW included, found at input offset off. */
-void zd_vb_block(struct zd_vb *vb, zd_view block, uint64_t off);
+/*
+ * One physical tape block, BDW included, found at input offset off; partial:
+ * the input ended inside it (the caller reported that), so only its whole
+ * records are delivered and its cut is no further error.
+ */
+void zd_vb_block(struct zd_vb *vb, zd_view block, uint64_t off, bool partial);
 /* The tape file (count of tape marks before) that following records come from. */
 void zd_vb_set_file(struct zd_vb *vb, uint64_t file);
 

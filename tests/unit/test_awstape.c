@@ -133,6 +133,27 @@ static void truncated_image(void **state)
         hdecode(ZD_FMT_AWSTAPE, b, first + 3, 0, &s, NULL);
         assert_int_equal(s.n, 2);
         assert_int_equal(hseen_count_err(&s, ZD_E_VB_TRUNCATED), 1);
+        /*
+         * Cut inside the first block's second record: the whole record before
+         * the cut is delivered, as from a plain tape (historic-formats.md).
+         */
+        hdecode(ZD_FMT_AWSTAPE, b, 6 + 4 + 80 + 40, 0, &s, NULL);
+        assert_int_equal(s.n, 1);
+        assert_int_equal(s.num[0], 97);
+        assert_int_equal(hseen_count_err(&s, ZD_E_VB_TRUNCATED), 1);
+        assert_int_equal(s.nerr, 1);
+        /* The same when the block's chunks all arrived but its end-of-block one did not. */
+        uint8_t c[1024], blk[512];
+        size_t o = 0;
+        (void)vm_block(blk, true, T1982, 10);
+        o += aws(c + o, 120, 0, 0x80);
+        memcpy(c + o, blk, 120);
+        o += 120;
+        hdecode(ZD_FMT_AWSTAPE, c, o, 0, &s, NULL);
+        assert_int_equal(s.n, 1);
+        assert_int_equal(s.num[0], 97);
+        assert_int_equal(hseen_count_err(&s, ZD_E_VB_TRUNCATED), 1);
+        assert_int_equal(s.nerr, 1);
         (void)n;
 }
 
