@@ -11,8 +11,6 @@
 #include "base/hash.h"
 #include "layout/layout.h"
 
-extern const struct zl_table *const zl_builtin[]; /* lay_index.c, ends with NULL */
-
 static const struct zl_layout **loaded;
 static size_t nloaded, caploaded;
 

@@ -183,8 +183,6 @@ static bool looks_cp(const char *id)
         return n && !id[n];
 }
 
-extern const struct zl_table *const zl_builtin[]; /* lay_index.c, ends with NULL */
-
 static const struct zl_layout *builtin_id(const char *id)
 {
         for (size_t t = 0; zl_builtin[t]; t++)

@@ -88,6 +88,8 @@ struct zl_table {
         size_t n;
 };
 #define ZL_TABLE(name, array) const struct zl_table zl_tab_##name = {array, ZL_COUNT(array)}
+/* Every built-in table, ending with NULL (lay_index.c): for the layout layer's own files. */
+extern const struct zl_table *const zl_builtin[];
 
 struct zl_value {
         const struct zl_field *f;
