@@ -10,9 +10,11 @@ need fusermount3
 M="$T/mnt"
 mkdir -p "$M"
 SIMPID=""
-sim_start() { # sim_start TRUTHFILE
+sim_start() { # sim_start TRUTHFILE [ZVMSIM OPTION...]
+	local truth=$1
+	shift
 	"$SIM" run -m "$M" --interval 0 --cpus 2 --guests 4 --linux 2 --devices 2 --vnics 2 \
-		--start 1795305600 --truth "$1" >"$T/zvmsim.log" 2>&1 &
+		--start 1795305600 --truth "$truth" "$@" >"$T/zvmsim.log" 2>&1 &
 	SIMPID=$!
 	for _ in $(seq 50); do [ -e "$M/monreader" ] && return 0; sleep 0.1; done
 	cat "$T/zvmsim.log"
@@ -27,7 +29,8 @@ sim_stop() { # unmounting ends zvmsim, which then completes its truth file
 	SIMPID=""
 }
 trap 'sim_stop; rm -rf "$T"' EXIT
-sim_start "$T/truth.jsonl"
+# A frame per control element: a sample set of several, so that `cut` leaves some of it.
+sim_start "$T/truth.jsonl" --frames-per-mce 1
 
 st() { awk -v k="$1" '$1 == k { print $2 }' "$M/status"; }
 ctl() { echo "$*" >"$M/control"; }
@@ -37,7 +40,8 @@ wait_open() { # wait_open 0|1 SECONDS
 }
 intervals() { for _ in $(seq "$1"); do ctl interval; sleep "${2:-0.3}"; done; }
 
-echo "== live zvmsim: EBUSY, values against the ground truth, sever, EFAULT, EOVERFLOW, oversized"
+echo "== live zvmsim: EBUSY, values against the ground truth, sever, EFAULT, EOVERFLOW, oversized,"
+echo "   a cut and an empty sample set, EIO at open"
 # Another program holds the device: the plugin must say so and wait.
 python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); time.sleep(4)' "$M/monreader" &
 HOLD=$!
@@ -75,6 +79,19 @@ intervals 2
 # A data set larger than MaxDataSetSize.
 i0=$(st interval); ctl bigset 100; ctl interval; sleep 0.5
 SKIP="$SKIP,$((i0 + 1))"
+intervals 2
+# A sample set whose last control element monreader refuses: it ends without Interval End.
+i0=$(st interval); ctl cut sample; ctl interval; sleep 0.5
+SKIP="$SKIP,$((i0 + 1))"
+intervals 2
+# A sample set whose control area monreader refuses: an empty set, its records lost.
+i0=$(st interval); ctl empty sample; ctl interval; sleep 0.5
+SKIP="$SKIP,$((i0 + 1))"
+intervals 2
+# Opens that fail with EIO (IUCV CONNECT refused, the path severed while connecting): retried.
+i0=$(st interval); ctl connect 13 2; ctl sever; wait_open 0 3; wait_open 1 8
+SKIP="$SKIP,$i0,$((i0 + 1))"
+[ "$(st open_eio)" = 2 ] || fail "zvmsim failed $(st open_eio) opens, not 2"
 intervals 3
 sleep 1.5 # one more read callback for the self-metrics
 t0=$(date +%s.%N)
@@ -88,6 +105,7 @@ H=collector/zvm-reader
 for k in total_events-reconnects total_events-open_failures total_events-discarded_efault \
 	total_events-discarded_eio total_events-overflow total_events-oversized errors-decode \
 	total_objects-datasets total_values-dispatched total_values-duplicate \
+	total_events-discarded_short total_events-empty_sets \
 	total_events-live_waits total_events-live_cuts queue_length-live_ahead; do
 	echo "  $k $(csvlast dev $H/$k)"
 done
@@ -96,11 +114,17 @@ done
 [ "$(csvlast dev $H/total_events-discarded_efault)" -ge 1 ] || fail "EFAULT not counted"
 [ "$(csvlast dev $H/total_events-overflow)" -ge 1 ] || fail "EOVERFLOW not counted"
 [ "$(csvlast dev $H/total_events-oversized)" -ge 1 ] || fail "oversized set not counted"
+[ "$(csvlast dev $H/total_events-discarded_short)" -ge 1 ] || fail "sample set without Interval End not counted"
+[ "$(csvlast dev $H/total_events-empty_sets)" -ge 1 ] || fail "empty data set not counted"
+[ "$(csvlast dev $H/total_events-open_failures)" -ge 3 ] || fail "EBUSY and two EIO at open: not all counted"
 [ "$(csvlast dev $H/errors-decode)" = 0 ] || fail "decode errors on zvmsim's data"
 [ "$(csvlast dev $H/total_events-live_waits)" -ge 1 ] || fail "LiveQueue 20: the reader never waited for the write thread"
 [ -n "$(ls "$T/dev/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "LiveQueue 20: no marker written"
 logged dev "reported EOVERFLOW"
 logged dev "larger than MaxDataSetSize"
+logged dev "ended without its Interval End record"
+logged dev "returned an empty data set"
+logged dev "the IUCV connection to \*MONITOR failed or was severed"
 sim_stop
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth.jsonl" "$T/dev/csv" "$T/dev/collectd.log" \
 	--skip-intervals "$SKIP" --min 200 --cp-min 5
