@@ -99,6 +99,7 @@ void zvm_stats_submit(void)
         derive("total_values", "appl_bad", s.engine.appl_bad);
         derive("total_values", "appl_unknown", s.engine.appl_unknown);
         derive("total_values", "appl_untracked", s.engine.appl_untracked);
+        derive("total_values", "appl_future", s.engine.appl_future);
         derive("total_values", "timer_resets", s.engine.timer_resets);
         derive("total_values", "hint_suppressed", s.engine.hint_suppressed);
         derive("total_values", "procd_torn", s.engine.procd_torn);

@@ -119,7 +119,7 @@ static void out_init(struct lx_out *o, struct zm_engine *e, const struct zd_reco
         o->e = e;
         zm_metric_init(&o->m, ZM_GUEST, r);
         memcpy(o->m.guest, a->userid, sizeof(o->m.guest)); /* both 9 bytes, NUL-terminated */
-        o->m.tod = tod;
+        o->m.tod = zm_guest_tod(e, a->userid, tod, r->tod);
 }
 
 /* o's next metric, named (never NULL names: literals or buffers) and keyed as lit_key's, or 0. */

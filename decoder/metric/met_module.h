@@ -56,6 +56,14 @@ static inline void zm_metric_derive(struct zm_metric *m, int64_t v)
 
 struct zm_counters *zm_counters_mut(struct zm_engine *e);
 /*
+ * The time to stamp a guest's value with, given the stamp the guest wrote
+ * (claimed) and CP's TOD of the record that brought it (cp_tod, 0 if
+ * unknown): claimed, unless it is more than ZM_GUEST_AHEAD_S seconds after
+ * cp_tod; then cp_tod, counted (appl_future) and logged once per guest.
+ */
+#define ZM_GUEST_AHEAD_S 300
+uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod);
+/*
  * Numbers in names, for code that runs per value or per record (snprintf
  * costs hundreds of instructions a call): v in decimal, or in upper-case hex
  * of at least four digits ("%04X"), written at out[o] of out[outsz], cut

@@ -321,7 +321,8 @@ static void keep_base(struct pguest *g)
         g->reported = true;
 }
 
-static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
+/* cp_tod: CP's time at the Interval End that closes the pass, a bound on when it was written. */
+static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g, uint64_t cp_tod)
 {
         uint64_t ts = g->cur[0].ts;
         for (size_t i = 1; i < g->ncur; i++)
@@ -334,21 +335,21 @@ static void report(struct zm_engine *e, struct pd_state *s, struct pguest *g)
         if (ts > UINT64_C(253402300799))
                 return; /* beyond year 9999: damage, not a time (as met_linux) */
         aggregate(s, g);
-        emit_selection(e, s, g, zd_unix_us_to_tod((int64_t)ts * 1000000));
+        emit_selection(
+            e, s, g, zm_guest_tod(e, g->userid, zd_unix_us_to_tod((int64_t)ts * 1000000), cp_tod));
         keep_base(g);
         g->done_ts = ts;
 }
 
 static void pd_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)
 {
-        (void)r;
         struct pd_state *s = state;
         if (!s)
                 return;
         for (size_t i = 0; i < s->ng; i++) {
                 struct pguest *g = &s->g[i];
                 if (g->ncur)
-                        report(e, s, g);
+                        report(e, s, g, r->tod);
                 g->ncur = 0;
         }
 }

@@ -230,7 +230,7 @@ static void emit_group(struct zm_engine *e, struct wz_state *s, const struct zd_
         memcpy(m.guest, a->userid, sizeof(m.guest));
         m.host = h->host; /* NUL-terminated by the parser, WZVM_HOST_MAX bytes at most */
         zm_metric_name(&m, g[0].plugin, g[0].plugin_instance, g[0].type, g[0].type_instance);
-        m.tod = g[0].time;
+        m.tod = zm_guest_tod(e, a->userid, g[0].time, r->tod);
         for (size_t i = 0; i < n; i++) {
                 if (g[i].ds_type == WZVM_DS_GAUGE)
                         zm_metric_gauge(&m, wzvm_bits_double(g[i].value));

@@ -70,6 +70,8 @@ struct zm_counters {
         uint64_t appl_unknown;    /* product ids we do not decode (kept opaque) */
         uint64_t appl_untracked;  /* samples and write_zvm values past a guest's share of the
                                      staleness tables (base/quota.h), reported unchecked */
+        uint64_t appl_future;     /* guest values stamped well after CP copied them: given
+                                     CP's time (zm_guest_tod) */
         uint64_t series_capped;   /* metrics dropped by the per-guest series cap */
         uint64_t timer_resets;    /* CPU timers that went backwards: interval dropped */
         uint64_t hint_suppressed; /* metrics from unproven fields held back */

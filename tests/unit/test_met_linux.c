@@ -318,6 +318,82 @@ static size_t fs_data(uint8_t *d, uint64_t secs, const char *dir)
         return 589;
 }
 
+struct logged {
+        int n;
+        char last[512];
+};
+
+static void keep_log(void *ctx, int level, const char *msg)
+{
+        struct logged *l = ctx;
+        (void)level;
+        l->n++;
+        snprintf(l->last, sizeof(l->last), "%s", msg);
+}
+
+struct got_log {
+        struct got g;
+        struct logged l;
+};
+
+static void collect_gl(void *ctx, const struct zm_metric *m)
+{
+        collect(&((struct got_log *)ctx)->g, m);
+}
+
+static void log_gl(void *ctx, int level, const char *msg)
+{
+        keep_log(&((struct got_log *)ctx)->l, level, msg);
+}
+
+#define SEC(s) ((uint64_t)(s)*1000000 << 12) /* seconds in TOD units (bit 51 = 1 us) */
+
+/*
+ * A guest's stamp up to 300 s after CP's record is the guest's time; later
+ * than that, CP's (VEC_TOD_2026): kept, a series stamped in year 9999 would
+ * take no later value.  Counted each time, logged once per guest.
+ */
+static void guest_stamp_far_ahead_of_cp_takes_cps_time(void **state)
+{
+        (void)state;
+        struct got_log gl;
+        memset(&gl, 0, sizeof(gl));
+        struct zm_engine *e = zm_engine_new(NULL, collect_gl, log_gl, &gl);
+        uint8_t data[589], rec[700], pid[16];
+        vec_lx_prodid(pid, 1, "00");
+        const uint64_t stamps[] = {VEC_TOD_2026 + SEC(300), VEC_TOD_2026 + SEC(301),
+                                   UINT64_C(0xFFFFFFFFFFFFF000), VEC_TOD_2026 + SEC(1)};
+        const uint64_t want[] = {VEC_TOD_2026 + SEC(300), VEC_TOD_2026, VEC_TOD_2026,
+                                 VEC_TOD_2026 + SEC(1)};
+        const int future[] = {0, 1, 2, 2}, lines[] = {0, 1, 1, 1};
+        for (int i = 0; i < 4; i++) {
+                gl.g.n = 0;
+                mem_data(data, stamps[i], 5, 5);
+                feed(e, rec, vec_d10(rec, 2, "LINUX01", pid, data, 144));
+                const struct zm_metric *m = find(&gl.g, "memory", "", "memory", "free");
+                assert_non_null(m);
+                assert_true(m->tod == want[i]);
+                assert_int_equal(zm_engine_counters(e)->appl_future, future[i]);
+                assert_int_equal(gl.l.n, lines[i]);
+        }
+        assert_non_null(strstr(gl.l.last, "guest LINUX01 stamps its values 301 s after CP"));
+        assert_non_null(strstr(gl.l.last, "appl_future"));
+
+        /* mon_fsstatd's stamp in seconds: the same bound, another guest logged on its own */
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
+        gl.g.n = 0;
+        feed(e, rec,
+             vec_d10(rec, 2, "LINUX02", pid, data,
+                     (uint16_t)fs_data(data, 1795305600 + 86400, "/")));
+        const struct zm_metric *m = find(&gl.g, "df", "root", "df_complex", "used");
+        assert_non_null(m);
+        assert_true(m->tod == VEC_TOD_2026);
+        assert_int_equal(zm_engine_counters(e)->appl_future, 3);
+        assert_int_equal(gl.l.n, 2);
+        assert_non_null(strstr(gl.l.last, "guest LINUX02 stamps its values 86400 s after CP"));
+        zm_engine_free(e);
+}
+
 static void fsstatd_maps_df(void **state)
 {
         (void)state;
@@ -539,6 +615,7 @@ int main(void)
             cmocka_unit_test(fsstatd_long_mount_points),
             cmocka_unit_test(procd_summary_maps_uptime_users_states),
             cmocka_unit_test(other_products_ignored),
+            cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),
             cmocka_unit_test(metric_ids_follow_names_and_guest),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,7 @@ static void interval_end(struct zm_engine *e)
         uint8_t h[20];
         vec_hdr(h, 20, 1, 11, VEC_TOD_2026);
         struct zd_record r = vec_record(h, 20);
+        r.tod = VEC_TOD_2026;
         zm_engine_interval_end(e, &r);
 }
 
@@ -211,6 +212,25 @@ static void reused_pid_new_for_both_counters(void **state)
         assert_int_equal(find(&g, "LINUX04", "cron", "ps_pagefaults")->derive[1], 5);
         assert_int_equal(find(&g, "LINUX04", "gzip", "ps_cputime")->derive[0], 30 * 10000);
         assert_int_equal(find(&g, "LINUX04", "gzip", "ps_pagefaults")->derive[1], 2);
+        zm_engine_free(e);
+        zm_procsel_free(sel);
+}
+
+/* A pass stamped a day after the Interval End that closes it carries CP's time (VEC_TOD_2026). */
+static void pass_stamped_far_ahead_takes_cps_time(void **state)
+{
+        (void)state;
+        struct zm_procsel *sel = zm_procsel_new();
+        char err[256];
+        assert_true(zm_procsel_add(sel, "httpd", NULL, err, sizeof(err)));
+        struct got g = {0};
+        struct zm_engine *e = engine(sel, &g);
+        struct tk p1[] = {{10, 100, 5, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd"}};
+        pass(e, "LINUX01", T1 + 86400, p1, 1);
+        const struct zm_metric *m = find(&g, "LINUX01", "httpd", "ps_count");
+        assert_non_null(m);
+        assert_true(m->tod == VEC_TOD_2026);
+        assert_int_equal(zm_engine_counters(e)->appl_future, 1);
         zm_engine_free(e);
         zm_procsel_free(sel);
 }
@@ -395,6 +415,7 @@ int main(void)
             cmocka_unit_test(workers_summed_and_counters_kept),
             cmocka_unit_test(reused_pid_new_for_both_counters),
             cmocka_unit_test(torn_pass_held_back),
+            cmocka_unit_test(pass_stamped_far_ahead_takes_cps_time),
             cmocka_unit_test(full_pass_newcomer_adds_nothing),
             cmocka_unit_test(match_rules),
             cmocka_unit_test(nothing_unless_configured),

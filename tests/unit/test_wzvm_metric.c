@@ -145,6 +145,25 @@ static void values_come_back_as_written(void **state)
         zm_engine_free(e);
 }
 
+/*
+ * Values a guest stamps more than 300 s after CP copied them (a day, here)
+ * carry CP's time: as stamped, the series would take no value until the
+ * guest's clock passed the claim.
+ */
+static void values_stamped_far_ahead_take_cps_time(void **state)
+{
+        (void)state;
+        struct seen s = {0};
+        struct zm_engine *e = zm_engine_new(NULL, emit, NULL, &s);
+        uint8_t data[REC_LEN], rec[REC_LEN + 52];
+        wz_data(data, 4, 4, VEC_TOD_2026 + (UINT64_C(86400000000) << 12), "lnx01");
+        feed(e, rec, d10(rec, data, REC_LEN, 0x7A76, 0));
+        assert_int_equal(s.n, 2);
+        assert_true(s.m[0].tod == VEC_TOD_2026 && s.m[1].tod == VEC_TOD_2026);
+        assert_int_equal(zm_engine_counters(e)->appl_future, 2);
+        zm_engine_free(e);
+}
+
 static void damaged_records_emit_nothing(void **state)
 {
         (void)state;
@@ -295,6 +314,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(values_come_back_as_written),
+            cmocka_unit_test(values_stamped_far_ahead_take_cps_time),
             cmocka_unit_test(damaged_records_emit_nothing),
             cmocka_unit_test(stale_buffers_known_at_scale),
             cmocka_unit_test(buffers_bounded_per_guest),
