@@ -12,6 +12,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(DEC_LIB) $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -Itests/unit -o $@ $< $(TEST_EXTRA_$*) $(DEC_LIB) \
 		$(LDFLAGS_ALL) $(CMOCKA_LIBS) $(YAJL_LIBS) -lm -lpthread
 
+# test_monwrite sees every heap request the MONWRITE source makes.
+TEST_EXTRA_test_monwrite := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+
 .PHONY: unit-tests run-unit check-unit check-valgrind
 unit-tests: $(UNIT_BINS)
 

@@ -24,7 +24,8 @@ struct mw_state {
         size_t nent;
         uint32_t *pages;
         size_t npages, got;
-        uint8_t *img; /* npages page images */
+        uint8_t *img;   /* the got page images so far */
+        size_t img_cap; /* images img has room for */
         bool in_group, in_garbage;
 };
 
@@ -208,6 +209,24 @@ static void *mw_create(struct zd_decoder *d)
         return s;
 }
 
+/*
+ * Room for one more page image.  The control record's page count is only a
+ * claim (a damaged or hostile file can claim 256 MB in a few bytes): room
+ * grows by doubling as images arrive, never beyond the claim.
+ */
+static int grow_img(struct mw_state *s)
+{
+        size_t cap = s->img_cap ? 2 * s->img_cap : 16;
+        if (cap > s->npages)
+                cap = s->npages;
+        uint8_t *img = realloc(s->img, cap * ZD_MW_BLOCK);
+        if (!img)
+                return -1;
+        s->img = img;
+        s->img_cap = cap;
+        return 0;
+}
+
 static int mw_feed(void *st, zd_view b)
 {
         struct mw_state *s = st;
@@ -229,13 +248,8 @@ static int mw_feed(void *st, zd_view b)
                 } else {
                         off += ZD_MW_BLOCK;
                 }
-                /* Page images are only needed once a group has started. */
-                if (s->in_group && s->got == 0) {
-                        uint8_t *img = realloc(s->img, s->npages * ZD_MW_BLOCK);
-                        if (!img)
-                                return -1;
-                        s->img = img;
-                }
+                if (s->in_group && s->got == s->img_cap && grow_img(s) != 0)
+                        return -1;
                 on_block(s, blk);
                 s->have = 0;
                 s->blockno++;
