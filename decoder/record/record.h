@@ -150,6 +150,15 @@ struct zd_mce {
         uint32_t start, end; /* end = address of the last byte */
 };
 enum zd_err_kind zd_mce_parse(zd_view v, struct zd_mce *m);
+/*
+ * Bytes in the MCE's range (start <= end).  64 bits: 0x00000000-0xFFFFFFFF
+ * is 2^32 bytes, which wraps to 0 in a 32-bit size_t; compare with the bytes
+ * present before narrowing.
+ */
+static inline uint64_t zd_mce_bytes(const struct zd_mce *m)
+{
+        return (uint64_t)m->end - m->start + 1;
+}
 /* Is domain d's bit set in the MCE's two domain bytes?  (MSB of byte 1 = domain 0) */
 bool zd_mce_has_domain(const struct zd_mce *m, unsigned domain);
 

@@ -31,30 +31,31 @@ size_t zd_decode_dataset(struct zd_decoder *d, zd_view set, uint64_t set_index, 
                 }
                 pos.dcss = m.start;
                 d->st.mces++;
-                size_t declared = (size_t)m.end - m.start + 1;
+                uint64_t declared = zd_mce_bytes(&m);
                 size_t present = set.n - off - ZD_MCE_LEN;
                 if (e != ZD_E_NONE) {
                         zd_report(d, e, &pos,
                                   "data set %llu, MCE %u (type %02X, domains %02X%02X, %08X-%08X): "
-                                  "%s; its %zu bytes skipped",
+                                  "%s; its %llu bytes skipped",
                                   (unsigned long long)set_index, (unsigned)i, m.type, m.dom0_7,
                                   m.dom8_15, (unsigned)m.start, (unsigned)m.end, zd_err_desc(e),
-                                  declared);
+                                  (unsigned long long)declared);
                         if (declared > present)
                                 break;
-                        off += ZD_MCE_LEN + declared;
+                        off += ZD_MCE_LEN + (size_t)declared;
                         continue;
                 }
-                size_t len = declared;
-                if (declared > present) {
+                size_t len = present;
+                if (declared > present)
                         zd_report(
                             d, ZD_E_MCE_LENGTH, &pos,
-                            "data set %llu, MCE %u declares %zu bytes (%08X-%08X) but %zu are "
+                            "data set %llu, MCE %u declares %llu bytes (%08X-%08X) but %zu are "
                             "present; walking what is there",
-                            (unsigned long long)set_index, (unsigned)i, declared, (unsigned)m.start,
-                            (unsigned)m.end, present);
-                        len = present;
-                }
+                            (unsigned long long)set_index, (unsigned)i,
+                            (unsigned long long)declared, (unsigned)m.start, (unsigned)m.end,
+                            present);
+                else
+                        len = (size_t)declared;
                 zd_view recs;
                 if (!zd_view_sub(set, off + ZD_MCE_LEN, len, &recs))
                         break; /* len was cut to what is present above: not reached */
@@ -96,19 +97,19 @@ bool zd_dataset_sample_cut(zd_view set)
                 enum zd_err_kind e = zd_mce_parse(zd_view_tail(set, off), &m);
                 if (e == ZD_E_SET_SHORT || e == ZD_E_MCE_RANGE)
                         break;
-                size_t declared = (size_t)m.end - m.start + 1;
+                uint64_t declared = zd_mce_bytes(&m);
                 size_t present = set.n - off - ZD_MCE_LEN;
                 zd_view recs;
                 if (e == ZD_E_NONE && m.type == ZD_MCE_SAMPLE) {
                         sample = true;
                         /* a range cut by the set's end lost its last frame */
                         closed = declared <= present &&
-                                 zd_view_sub(set, off + ZD_MCE_LEN, declared, &recs) &&
+                                 zd_view_sub(set, off + ZD_MCE_LEN, (size_t)declared, &recs) &&
                                  last_frame_closes(recs, m.start);
                 }
                 if (declared > present)
                         break;
-                off += ZD_MCE_LEN + declared;
+                off += ZD_MCE_LEN + (size_t)declared;
         }
         return sample && !closed;
 }

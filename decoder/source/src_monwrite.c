@@ -107,7 +107,7 @@ static void decode_group(struct mw_state *s, bool truncated)
         }
         for (size_t i = 0; i < s->nent; i++) {
                 const struct zd_mce *m = &s->ent[i];
-                size_t len = (size_t)m->end - m->start + 1;
+                uint64_t len = zd_mce_bytes(m);
                 /*
                  * The entry's DCSS range, walked where its page images lie: zd_mw_pages put
                  * every page of every range in the list, so a range's pages are consecutive
@@ -120,7 +120,7 @@ static void decode_group(struct mw_state *s, bool truncated)
                 size_t have = 0;
                 if (first_idx < s->got) {
                         size_t avail = (s->got - first_idx) * ZD_MW_BLOCK - (m->start & 0xFFF);
-                        have = len < avail ? len : avail;
+                        have = len < avail ? (size_t)len : avail;
                 } else {
                         first_idx = 0;
                 }

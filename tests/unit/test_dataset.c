@@ -123,6 +123,39 @@ static void lying_mce_length(void **state)
         assert_int_equal(s.err[1], ZD_E_HDR_OVERRUN);
 }
 
+/*
+ * A range over the whole 32-bit address space, 0x00000000-0xFFFFFFFF, is
+ * 2^32 bytes: more than any set holds, so reported and walked as any other
+ * range longer than its set, on a 32-bit size_t as on a 64-bit one (there
+ * end - start + 1 wrapped to 0: nothing was walked and the records were
+ * read as the next MCE).
+ */
+static void whole_address_space_range(void **state)
+{
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        memset(set, 0, sizeof(set));
+        vec_mce(set, 0xE2, 0x80, 0, 0x00000000, 0xFFFFFFFF);
+        vec_hdr(set + 12, 40, 0, 2, 1);
+        vec_hdr(set + 52, 20, 1, 11, 2);
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 72), 0, 0), 2);
+        assert_int_equal(s.nerr, 1);
+        assert_int_equal(s.err[0], ZD_E_MCE_LENGTH);
+        /* its last frame cannot be in the set: cut, though Interval End is there */
+        assert_true(zd_dataset_sample_cut(zd_view_make(set, 72)));
+        /* a damaged MCE of that range costs the rest of the set, as a longer one must */
+        set[0] = 0x00;
+        zd_decoder_init(&d, &h);
+        s.nerr = 0;
+        s.n = 0;
+        assert_int_equal(zd_decode_dataset(&d, zd_view_make(set, 72), 0, 0), 0);
+        assert_int_equal(s.nerr, 1);
+        assert_int_equal(s.err[0], ZD_E_MCE_TYPE);
+}
+
 static void short_tail_and_empty(void **state)
 {
         (void)state;
@@ -196,6 +229,7 @@ int main(void)
             cmocka_unit_test(bad_mce_type_skips_its_range),
             cmocka_unit_test(bad_range_ends_set),
             cmocka_unit_test(lying_mce_length),
+            cmocka_unit_test(whole_address_space_range),
             cmocka_unit_test(short_tail_and_empty),
             cmocka_unit_test(a_sample_set_without_interval_end_is_cut),
         };
