@@ -48,6 +48,15 @@ void zd_deliver(struct zd_decoder *d, const struct zd_record *r)
         }
 }
 
+static bool all_zero(zd_view v, size_t off, size_t n)
+{
+        uint8_t b = 0;
+        for (size_t i = 0; i < n; i++)
+                if (zd_u8(v, off + i, &b) && b != 0)
+                        return false;
+        return true;
+}
+
 size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char kind,
                       const struct zd_pos *base)
 {
@@ -62,12 +71,24 @@ size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char
                 pos.dcss = addr;
 
                 /*
-                 * Too little room for a header before the frame ends, or a zero
-                 * length: CP left the rest of the frame unused.
+                 * Too little room for a header before the frame or the set ends.
+                 * CP never leaves that after a record (End-of-Frame needs 20 bytes
+                 * and a range ends with its last record), so bytes there that are
+                 * not zero are a record cut short or a wrong length.
                  */
+                size_t room = frame_left < left ? frame_left : left;
+                if (room < ZD_HDR_LEN) {
+                        if (!all_zero(v, off, room))
+                                zd_report(d, ZD_E_HDR_TAIL, &pos,
+                                          "%zu bytes at DCSS %08X, too few for a record header, "
+                                          "are not all zero; skipping to the next frame",
+                                          room, (unsigned)addr);
+                        off += frame_left;
+                        continue;
+                }
+                /* A zero length: CP left the rest of the frame unused. */
                 uint16_t len = 0;
-                if (frame_left < ZD_HDR_LEN || left < ZD_HDR_LEN ||
-                    (zd_u16(v, off, &len) && len == 0)) {
+                if (zd_u16(v, off, &len) && len == 0) {
                         off += frame_left;
                         continue;
                 }

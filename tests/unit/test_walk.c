@@ -98,7 +98,7 @@ static void end_of_frame_uses_dcss_addresses(void **state)
         assert_int_equal(s.nerr, 0);
 }
 
-/* A remainder too short for a header, or a zero length, ends the frame silently. */
+/* A zero remainder too short for a header, or a zero length, ends the frame silently. */
 static void implicit_end_of_frame(void **state)
 {
         (void)state;
@@ -107,9 +107,8 @@ static void implicit_end_of_frame(void **state)
         struct zd_decoder d;
         zd_decoder_init(&d, &h);
         memset(buf, 0, sizeof(buf));
-        /* frame 0: a 4080-byte record leaves 16 bytes (< 20): implicit end of frame */
+        /* frame 0: a 4080-byte record leaves 16 zero bytes (< 20): implicit end of frame */
         vec_hdr(buf, 4080, 0, 8, 1);
-        memset(buf + 4080, 0xAB, 16);
         /* frame 1: one record then a zero length */
         vec_hdr(buf + 4096, 40, 0, 19, 2);
         /* frame 2: a record at its start */
@@ -120,6 +119,45 @@ static void implicit_end_of_frame(void **state)
         assert_int_equal(s.dcss[2], 0x01002000);
         assert_int_equal(s.nerr, 0);
         assert_int_equal(d.st.frames, 0);
+}
+
+/*
+ * CP closes a frame it does not fill with End-of-Frame, which needs 20
+ * bytes, so it never leaves 1 to 19 bytes after a record (monitor-stream.md
+ * 3.1); nor does a range, whose end is its last record's last byte, end
+ * inside a header.  Such bytes that are not all zero are a record cut short
+ * or a length that is wrong: reported (hdr_tail), and the walk goes on at
+ * the next frame.
+ */
+static void short_nonzero_remainder_is_reported(void **state)
+{
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        memset(buf, 0, sizeof(buf));
+        /* frame 0: a 4080-byte record, then 16 bytes of which one is not zero */
+        vec_hdr(buf, 4080, 0, 8, 1);
+        buf[4095] = 0x01;
+        /* frame 1: a record, then a set that ends 19 bytes into the next header */
+        vec_hdr(buf + 4096, 40, 0, 19, 2);
+        vec_hdr(buf + 4136, 20, 1, 11, 3);
+        assert_int_equal(zd_walk_recset(&d, zd_view_make(buf, 4136 + 19), 0x01000000, 'S', NULL),
+                         2);
+        assert_int_equal(s.dcss[1], 0x01001000);
+        assert_int_equal(s.nerr, 2);
+        assert_int_equal(s.err[0], ZD_E_HDR_TAIL);
+        assert_int_equal(s.err[1], ZD_E_HDR_TAIL);
+        assert_int_equal(d.st.errors[ZD_E_HDR_TAIL], 2);
+        /* the same 19 bytes all zero: silent, as a zero remainder in a frame */
+        zd_decoder_init(&d, &h);
+        s.n = s.nerr = 0;
+        memset(buf + 4136, 0, 20);
+        buf[4095] = 0;
+        assert_int_equal(zd_walk_recset(&d, zd_view_make(buf, 4136 + 19), 0x01000000, 'S', NULL),
+                         2);
+        assert_int_equal(s.nerr, 0);
 }
 
 static void bad_records_skip_to_next_frame(void **state)
@@ -183,6 +221,7 @@ int main(void)
             cmocka_unit_test(simple_set),
             cmocka_unit_test(end_of_frame_uses_dcss_addresses),
             cmocka_unit_test(implicit_end_of_frame),
+            cmocka_unit_test(short_nonzero_remainder_is_reported),
             cmocka_unit_test(bad_records_skip_to_next_frame),
             cmocka_unit_test(unknown_domain_counted_not_fatal),
         };
