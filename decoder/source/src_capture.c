@@ -94,6 +94,8 @@ static void cap_drain(struct cap_state *s)
                 (void)zd_u32(f, 0, &magic);
                 (void)zd_u32(f, 4, &len);
                 (void)zd_u64(f, 8, &t);
+                uint32_t status = 0;
+                (void)zd_u32(f, 16, &status);
                 if (magic != ZD_CAP_FRAME_MAGIC || len > CAP_MAX_SET) {
                         if (!s->resyncing) {
                                 pos.offset = s->consumed;
@@ -116,8 +118,18 @@ static void cap_drain(struct cap_state *s)
                 if (s->n - ZD_CAP_FRAME_LEN < len)
                         return; /* wait for the rest */
                 s->resyncing = false;
-                zd_decode_dataset(s->d, zd_view_make(s->buf + ZD_CAP_FRAME_LEN, len), s->sets++,
+                uint64_t set = s->sets++;
+                zd_decode_dataset(s->d, zd_view_make(s->buf + ZD_CAP_FRAME_LEN, len), set,
                                   s->consumed + ZD_CAP_FRAME_LEN);
+                /* after the set's records: the loss lies between it and the next set */
+                if (status & ZD_CAP_OVERFLOW) {
+                        pos.set = set;
+                        pos.offset = s->consumed;
+                        zd_report(s->d, ZD_E_CAP_OVERFLOW, &pos,
+                                  "capture frame at offset %llu: EOVERFLOW after data set %llu: "
+                                  "monitor data was lost between it and the next set",
+                                  (unsigned long long)s->consumed, (unsigned long long)set);
+                }
                 drop(s, ZD_CAP_FRAME_LEN + (size_t)len);
         }
 }
