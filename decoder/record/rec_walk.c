@@ -48,13 +48,24 @@ void zd_deliver(struct zd_decoder *d, const struct zd_record *r)
         }
 }
 
-static bool all_zero(zd_view v, size_t off, size_t n)
+/*
+ * Fewer than a header's bytes before the frame or the set ends.  CP never
+ * leaves that after a record (End-of-Frame needs 20 bytes and a range ends
+ * with its last record), so bytes there that are not zero are a record cut
+ * short or a wrong length.
+ */
+static void short_tail(struct zd_decoder *d, zd_view v, size_t off, size_t room,
+                       const struct zd_pos *pos)
 {
         uint8_t b = 0;
-        for (size_t i = 0; i < n; i++)
-                if (zd_u8(v, off + i, &b) && b != 0)
-                        return false;
-        return true;
+        for (size_t i = 0; i < room; i++)
+                if (zd_u8(v, off + i, &b) && b != 0) {
+                        zd_report(d, ZD_E_HDR_TAIL, pos,
+                                  "%zu bytes at DCSS %08X, too few for a record header, are not "
+                                  "all zero; skipping to the next frame",
+                                  room, (unsigned)pos->dcss);
+                        return;
+                }
 }
 
 size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char kind,
@@ -70,19 +81,9 @@ size_t zd_walk_recset(struct zd_decoder *d, zd_view v, uint32_t dcss_start, char
                 pos.offset = (base ? base->offset : 0) + off;
                 pos.dcss = addr;
 
-                /*
-                 * Too little room for a header before the frame or the set ends.
-                 * CP never leaves that after a record (End-of-Frame needs 20 bytes
-                 * and a range ends with its last record), so bytes there that are
-                 * not zero are a record cut short or a wrong length.
-                 */
                 size_t room = frame_left < left ? frame_left : left;
                 if (room < ZD_HDR_LEN) {
-                        if (!all_zero(v, off, room))
-                                zd_report(d, ZD_E_HDR_TAIL, &pos,
-                                          "%zu bytes at DCSS %08X, too few for a record header, "
-                                          "are not all zero; skipping to the next frame",
-                                          room, (unsigned)addr);
+                        short_tail(d, v, off, room, &pos);
                         off += frame_left;
                         continue;
                 }

@@ -60,33 +60,49 @@ static void drop(struct cap_state *s, size_t k)
         s->consumed += k;
 }
 
+static void report_overflow(struct cap_state *s, uint64_t set)
+{
+        struct zd_pos pos = {.set = set, .offset = s->consumed};
+        zd_report(s->d, ZD_E_CAP_OVERFLOW, &pos,
+                  "capture frame at offset %llu: EOVERFLOW after data set %llu: monitor data "
+                  "was lost between it and the next set",
+                  (unsigned long long)s->consumed, (unsigned long long)set);
+}
+
+/* The file header: false while it is incomplete or once it is found unusable. */
+static bool cap_header_done(struct cap_state *s)
+{
+        if (s->header_done)
+                return true;
+        if (s->n < ZD_CAP_HDR_LEN)
+                return false;
+        zd_view h = zd_view_make(s->buf, s->n);
+        uint16_t ver = 0, hlen = 0;
+        (void)zd_u16(h, 8, &ver);
+        (void)zd_u16(h, 10, &hlen);
+        if (memcmp(s->buf, ZD_CAP_MAGIC, 8) != 0 || ver != ZD_CAP_VERSION ||
+            hlen < ZD_CAP_HDR_LEN) {
+                struct zd_pos pos = {0};
+                zd_report(s->d, ZD_E_CAP_HEADER, &pos,
+                          "capture header: magic or version %u unknown (this build reads "
+                          "version %u)",
+                          (unsigned)ver, ZD_CAP_VERSION);
+                s->dead = true;
+                return false;
+        }
+        if (s->n < hlen)
+                return false;
+        drop(s, hlen);
+        s->header_done = true;
+        return true;
+}
+
 /* Decode every complete frame in the buffer. */
 static void cap_drain(struct cap_state *s)
 {
         struct zd_pos pos = {0};
-        if (s->dead)
+        if (s->dead || !cap_header_done(s))
                 return;
-        if (!s->header_done) {
-                if (s->n < ZD_CAP_HDR_LEN)
-                        return;
-                zd_view h = zd_view_make(s->buf, s->n);
-                uint16_t ver = 0, hlen = 0;
-                (void)zd_u16(h, 8, &ver);
-                (void)zd_u16(h, 10, &hlen);
-                if (memcmp(s->buf, ZD_CAP_MAGIC, 8) != 0 || ver != ZD_CAP_VERSION ||
-                    hlen < ZD_CAP_HDR_LEN) {
-                        zd_report(s->d, ZD_E_CAP_HEADER, &pos,
-                                  "capture header: magic or version %u unknown (this build reads "
-                                  "version %u)",
-                                  (unsigned)ver, ZD_CAP_VERSION);
-                        s->dead = true;
-                        return;
-                }
-                if (s->n < hlen)
-                        return;
-                drop(s, hlen);
-                s->header_done = true;
-        }
         while (s->n >= ZD_CAP_FRAME_LEN) {
                 zd_view f = zd_view_make(s->buf, s->n);
                 uint32_t magic = 0, len = 0;
@@ -122,14 +138,8 @@ static void cap_drain(struct cap_state *s)
                 zd_decode_dataset(s->d, zd_view_make(s->buf + ZD_CAP_FRAME_LEN, len), set,
                                   s->consumed + ZD_CAP_FRAME_LEN);
                 /* after the set's records: the loss lies between it and the next set */
-                if (status & ZD_CAP_OVERFLOW) {
-                        pos.set = set;
-                        pos.offset = s->consumed;
-                        zd_report(s->d, ZD_E_CAP_OVERFLOW, &pos,
-                                  "capture frame at offset %llu: EOVERFLOW after data set %llu: "
-                                  "monitor data was lost between it and the next set",
-                                  (unsigned long long)s->consumed, (unsigned long long)set);
-                }
+                if (status & ZD_CAP_OVERFLOW)
+                        report_overflow(s, set);
                 drop(s, ZD_CAP_FRAME_LEN + (size_t)len);
         }
 }
