@@ -215,16 +215,11 @@ static void queue_options(void **state)
 
 static void guest_metric_host_time_interval(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
+        struct dispatch_fx *f = *state;
 
         uint64_t tod = VEC_TOD_2026 + ((uint64_t)250000 << 12); /* +0.25 s */
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, tod, 42.5);
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_int_equal(cd_nvl, 1);
         const struct cd_vl *v = &cd_vls[0];
         assert_string_equal(v->host, "linux01");
@@ -236,52 +231,41 @@ static void guest_metric_host_time_interval(void **state)
         assert_true(v->time == (((cdtime_t)1795305600 << 30) | ((cdtime_t)1 << 28)));
         assert_true(v->interval == 0); /* interval unknown: collectd's default */
 
-        zm_set_interval(e, 60);
+        zm_set_interval(f->e, 60);
         m.tod += (uint64_t)60000000 << 12;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_int_equal(cd_nvl, 2);
         assert_true(cd_vls[1].interval == (cdtime_t)60 << 30);
         assert_true(cd_vls[1].time == cd_vls[0].time + ((cdtime_t)60 << 30));
         /* the time of the last TOD is kept: a zeroed TOD is now, never the one before */
         m.tod = 0;
         m.type_instance = "zeroed";
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_true(cd_vls[2].time == cd_now);
         m.tod = tod + ((uint64_t)120000000 << 12);
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_true(cd_vls[3].time == cd_vls[0].time + ((cdtime_t)120 << 30));
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 static void system_metric_host(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
+        struct dispatch_fx *f = *state;
         struct zm_metric m = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_string_equal(cd_vls[0].host, ""); /* collectd's Hostname until D1R4 is seen */
-        zm_set_system(e, "ZVMSYS01");
+        zm_set_system(f->e, "ZVMSYS01");
         m.tod += 4096;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_string_equal(cd_vls[1].host, "zvmsys01");
-        c.host = strdup("lpar1.example.com");
+        f->c.host = strdup("lpar1.example.com");
         m.tod += 4096;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_string_equal(cd_vls[2].host, "lpar1.example.com");
         /* A host the guest named itself (write_zvm) is not taken on its word. */
         struct zm_metric g = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         g.host = "web1.example.com";
-        dispatch(d, &g);
+        dispatch(f->d, &g);
         assert_string_equal(cd_vls[3].host, "linux01");
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -292,25 +276,20 @@ static void system_metric_host(void **state)
  */
 static void staged_values_keep_order_and_names(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
+        struct dispatch_fx *f = *state;
         struct zm_metric m = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
-        zvm_dispatch_metric(d, &m);
+        zvm_dispatch_metric(f->d, &m);
         assert_int_equal(cd_nvl, 0);
-        zm_set_system(e, "ZVMSYS01");
+        zm_set_system(f->e, "ZVMSYS01");
         m.tod += 4096;
-        zvm_dispatch_metric(d, &m);
+        zvm_dispatch_metric(f->d, &m);
         assert_int_equal(cd_nvl, 1); /* the first went out under the old name */
         assert_string_equal(cd_vls[0].host, "");
         m.tod += 4096;
         m.type_instance = "used";
-        zvm_dispatch_metric(d, &m);
+        zvm_dispatch_metric(f->d, &m);
         assert_int_equal(cd_nvl, 1);
-        zvm_dispatch_flush(d);
+        zvm_dispatch_flush(f->d);
         assert_int_equal(cd_nvl, 3);
         assert_string_equal(cd_vls[1].host, "zvmsys01");
         assert_string_equal(cd_vls[1].tinst, "free");
@@ -322,17 +301,14 @@ static void staged_values_keep_order_and_names(void **state)
         cd_ncounted = 0;
         for (int i = 0; i <= STAGE_MAX; i++) {
                 m.tod += 4096;
-                zvm_dispatch_metric(d, &m);
+                zvm_dispatch_metric(f->d, &m);
         }
         assert_int_equal(cd_ncounted, STAGE_MAX);
-        zvm_dispatch_flush(d);
+        zvm_dispatch_flush(f->d);
         assert_int_equal(cd_ncounted, STAGE_MAX + 1);
-        zvm_dispatch_flush(d); /* nothing staged: nothing again */
+        zvm_dispatch_flush(f->d); /* nothing staged: nothing again */
         assert_int_equal(cd_ncounted, STAGE_MAX + 1);
         cd_count_only = false;
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char *guest,
@@ -344,6 +320,23 @@ static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char
         dispatch(d, &m);
 }
 
+/* A TrustedGuestHost line the configuration takes. */
+static void trust(struct zvm_config *c, const char *userid, const char *host)
+{
+        oconfig_item_t ci = item("TrustedGuestHost", 2, userid, host);
+        assert_int_equal(zvm_config_item(c, &ci), 0);
+}
+
+/* The end of one of CP's intervals (D1R11): a guest's host claim waits for two. */
+static void interval_end(struct zm_engine *e)
+{
+        struct zd_record end;
+        memset(&end, 0, sizeof(end));
+        end.domain = 1;
+        end.number = 11;
+        zm_engine_interval_end(e, &end);
+}
+
 /*
  * Identity comes from CP's userid: a guest's claim to a host name holds only
  * for names TrustedGuestHost gives it, and never for the z/VM system, the
@@ -352,80 +345,64 @@ static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char
  */
 static void guest_host_claims(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        oconfig_item_t ci = item("TrustedGuestHost", 2, "web01", "web1.example.com");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL01", "zvmsys01");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL02", "linux001");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL03", "collector");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 1, "EVIL04", NULL); /* no host: refused */
-        assert_int_equal(zvm_config_item(&c, &ci), -1);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
-        zm_set_system(e, "ZVMSYS01");
+        struct dispatch_fx *f = *state;
+        trust(&f->c, "web01", "web1.example.com");
+        trust(&f->c, "EVIL01", "zvmsys01");
+        trust(&f->c, "EVIL02", "linux001");
+        trust(&f->c, "EVIL03", "collector");
+        oconfig_item_t ci = item("TrustedGuestHost", 1, "EVIL04", NULL); /* no host: refused */
+        assert_int_equal(zvm_config_item(&f->c, &ci), -1);
+        zm_set_system(f->e, "ZVMSYS01");
         uint64_t t = VEC_TOD_2026;
 
         /* Before CP's first interval has named the guests, no claim holds (not counted twice). */
-        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 3 * 4096);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 3 * 4096);
         assert_string_equal(cd_vls[0].host, "web01");
-        struct zd_record end;
-        memset(&end, 0, sizeof(end));
-        end.domain = 1;
-        end.number = 11;
-        zm_engine_interval_end(e, &end); /* the configuration set's */
+        interval_end(f->e); /* the configuration set's */
         cd_reset();
-        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 2 * 4096);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 2 * 4096);
         assert_non_null(cd_find("web01", "load", "", "memory", "free"));
         assert_null(cd_find("web1.example.com", "load", "", "memory", "free"));
-        zm_engine_interval_end(e, &end); /* the first sample interval's */
+        interval_end(f->e); /* the first sample interval's */
         cd_reset();
         zvm_stats_reset();
 
-        dispatch_one(d, ZM_GUEST, "WEB01", "web1.example.com", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "load", t);
         assert_string_equal(cd_vls[0].host, "web1.example.com"); /* trusted for that name */
-        dispatch_one(d, ZM_GUEST, "WEB01", "web2.example.com", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web2.example.com", "load", t);
         assert_string_equal(cd_vls[1].host, "web01"); /* but not for another */
-        dispatch_one(d, ZM_GUEST, "EVIL01", "zvmsys01", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL01", "zvmsys01", "load", t);
         assert_string_equal(cd_vls[2].host, "evil01"); /* never the z/VM system */
-        dispatch_one(d, ZM_GUEST, "LINUX001", "", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "LINUX001", "", "load", t);
         assert_string_equal(cd_vls[3].host, "linux001");
-        dispatch_one(d, ZM_GUEST, "EVIL02", "linux001", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL02", "linux001", "load", t);
         assert_string_equal(cd_vls[4].host, "evil02"); /* never another guest's host */
-        dispatch_one(d, ZM_GUEST, "EVIL03", "collector", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL03", "collector", "load", t);
         assert_string_equal(cd_vls[5].host, "evil03"); /* never the collector's Hostname */
-        dispatch_one(d, ZM_GUEST, "EVIL05", "someone.else", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "someone.else", "load", t);
         assert_string_equal(cd_vls[6].host, "evil05"); /* untrusted: its own host */
         assert_int_equal(zvm_stats()->host_refused, 5);
         int logs = cd_nlog;
-        dispatch_one(d, ZM_GUEST, "EVIL05", "someone.else", "load", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "someone.else", "load", t + 4096);
         assert_int_equal(cd_nlog, logs); /* logged once per guest, then counted */
         assert_int_equal(zvm_stats()->host_refused, 6);
 
         /* The plugin's own plugins are out of reach, whatever the host. */
         size_t n = cd_nvl;
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", "zvm", t);
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", "ZVM-reader", t);
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", "vm370", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "zvm", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "ZVM-reader", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "vm370", t);
         assert_int_equal(cd_nvl, n);
         assert_int_equal(zvm_stats()->names_refused, 3);
         assert_int_equal(cd_nlog, logs + 1);
-        dispatch_one(d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own data passes */
+        dispatch_one(f->d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own data passes */
         assert_int_equal(cd_nvl, n + 1);
         /* "vm370-tape" is plugin vm370, instance tape to collectd; "." and ".." make files */
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", "vm370-tape", t);
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", "..", t);
-        dispatch_one(d, ZM_GUEST, "EVIL05", "", ".hidden", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "vm370-tape", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "..", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", ".hidden", t);
         assert_int_equal(cd_nvl, n + 1);
         assert_int_equal(zvm_stats()->names_refused, 6);
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -436,26 +413,18 @@ static void guest_host_claims(void **state)
  */
 static void guest_data_without_a_userid_is_refused(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
-        zm_set_system(e, "ZVMSYS01");
+        struct dispatch_fx *f = *state;
+        zm_set_system(f->e, "ZVMSYS01");
         uint64_t t = VEC_TOD_2026;
-        dispatch_one(d, ZM_GUEST, "LINUX001", "", "memory", t);
+        dispatch_one(f->d, ZM_GUEST, "LINUX001", "", "memory", t);
         assert_int_equal(cd_nvl, 1);
-        dispatch_one(d, ZM_GUEST, "", "linux001", "memory", t + 4096);
-        dispatch_one(d, ZM_GUEST, "", "zvmsys01", "memory", t + 4096);
-        dispatch_one(d, ZM_GUEST, "", "collector", "memory", t + 4096);
-        dispatch_one(d, ZM_GUEST, "", "", "memory", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "", "linux001", "memory", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "", "zvmsys01", "memory", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "", "collector", "memory", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "", "", "memory", t + 4096);
         assert_int_equal(cd_nvl, 1);
         assert_int_equal(zvm_stats()->names_refused, 4);
         assert_int_equal(zvm_stats()->dispatched, 1);
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -466,28 +435,21 @@ static void guest_data_without_a_userid_is_refused(void **state)
  */
 static void guest_host_claims_case_and_order(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        c.guest_format = strdup("%u.zvm.example.com");
-        oconfig_item_t ci = item("TrustedGuestHost", 2, "EVIL01", "linux002.zvm.example.com");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "WEB01", "Web1.Example.com");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
+        f->c.guest_format = strdup("%u.zvm.example.com");
+        trust(&f->c, "EVIL01", "linux002.zvm.example.com");
+        trust(&f->c, "WEB01", "Web1.Example.com");
         uint64_t t = VEC_TOD_2026;
-        dispatch_one(d, ZM_GUEST, "WEB01", "WEB1.EXAMPLE.COM", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "WEB1.EXAMPLE.COM", "load", t);
         assert_string_equal(cd_vls[0].host, "Web1.Example.com"); /* as configured */
-        dispatch_one(d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t);
         assert_string_equal(cd_vls[1].host, "linux002.zvm.example.com"); /* nobody's yet */
-        dispatch_one(d, ZM_SYSTEM, "LINUX002", "", "zvm", t);            /* CP names LINUX002 */
-        dispatch_one(d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t + 4096);
+        dispatch_one(f->d, ZM_SYSTEM, "LINUX002", "", "zvm", t);         /* CP names LINUX002 */
+        dispatch_one(f->d, ZM_GUEST, "EVIL01", "LINUX002.zvm.example.com", "load", t + 4096);
         assert_string_equal(cd_vls[3].host, "evil01.zvm.example.com");
-        dispatch_one(d, ZM_GUEST, "LINUX002", "", "memory", t + 4096);
+        dispatch_one(f->d, ZM_GUEST, "LINUX002", "", "memory", t + 4096);
         assert_string_equal(cd_vls[4].host, "linux002.zvm.example.com");
         assert_int_equal(zvm_stats()->host_refused, 1);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -499,44 +461,28 @@ static void guest_host_claims_case_and_order(void **state)
  */
 static void guest_host_claims_alike_in_graphite(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        c.guest_format = strdup("%u.zvm");
-        oconfig_item_t ci = item("TrustedGuestHost", 2, "EVIL01", "LINUX002_ZVM");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL02", "db prod");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("GuestHost", 2, "DBPROD", "db.prod");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL03", "lpar1_example_com");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        ci = item("TrustedGuestHost", 2, "EVIL04", "web_01");
-        assert_int_equal(zvm_config_item(&c, &ci), 0);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
-        struct zm_engine *e = zm_engine_new(NULL, NULL, NULL, NULL);
-        zvm_dispatch_set_engine(d, e);
-        c.host = strdup("lpar1.example.com"); /* the z/VM system's host */
-        struct zd_record end;
-        memset(&end, 0, sizeof(end));
-        end.domain = 1;
-        end.number = 11;
-        zm_engine_interval_end(e, &end);
-        zm_engine_interval_end(e, &end);
+        struct dispatch_fx *f = *state;
+        f->c.guest_format = strdup("%u.zvm");
+        trust(&f->c, "EVIL01", "LINUX002_ZVM");
+        trust(&f->c, "EVIL02", "db prod");
+        oconfig_item_t ci = item("GuestHost", 2, "DBPROD", "db.prod");
+        assert_int_equal(zvm_config_item(&f->c, &ci), 0);
+        trust(&f->c, "EVIL03", "lpar1_example_com");
+        trust(&f->c, "EVIL04", "web_01");
+        f->c.host = strdup("lpar1.example.com"); /* the z/VM system's host */
+        interval_end(f->e);
+        interval_end(f->e);
         uint64_t t = VEC_TOD_2026;
-        dispatch_one(d, ZM_SYSTEM, "LINUX002", "", "zvm", t); /* CP names LINUX002 */
-        dispatch_one(d, ZM_GUEST, "EVIL01", "linux002_zvm", "load", t);
+        dispatch_one(f->d, ZM_SYSTEM, "LINUX002", "", "zvm", t); /* CP names LINUX002 */
+        dispatch_one(f->d, ZM_GUEST, "EVIL01", "linux002_zvm", "load", t);
         assert_non_null(cd_find("evil01.zvm", "load", "", "memory", "free"));
-        dispatch_one(d, ZM_GUEST, "EVIL02", "db prod", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL02", "db prod", "load", t);
         assert_non_null(cd_find("evil02.zvm", "load", "", "memory", "free"));
-        dispatch_one(d, ZM_GUEST, "EVIL03", "lpar1_example_com", "load", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL03", "lpar1_example_com", "load", t);
         assert_non_null(cd_find("evil03.zvm", "load", "", "memory", "free"));
-        dispatch_one(d, ZM_GUEST, "EVIL04", "web_01", "load", t); /* nobody's */
+        dispatch_one(f->d, ZM_GUEST, "EVIL04", "web_01", "load", t); /* nobody's */
         assert_non_null(cd_find("web_01", "load", "", "memory", "free"));
         assert_int_equal(zvm_stats()->host_refused, 3);
-        zm_engine_free(e);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -551,39 +497,31 @@ static void guest_host_claims_alike_in_graphite(void **state)
  */
 static void guest_plugin_names_every_writer_can_carry(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         uint64_t t = VEC_TOD_2026;
         static const char *const bad[] = {"my.app", "my-app",   "a b",   "3par",       "instance",
                                           "type",   "__name__", "app:x", "caf\xc3\xa9"};
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-                dispatch_one(d, ZM_GUEST, "LINUX01", "", bad[i], t);
+                dispatch_one(f->d, ZM_GUEST, "LINUX01", "", bad[i], t);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->names_refused, sizeof(bad) / sizeof(bad[0]));
         static const char *const good[] = {"my_app", "GenericJMX", "_x", "instances", "Type"};
         for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-                dispatch_one(d, ZM_GUEST, "LINUX01", "", good[i], t);
+                dispatch_one(f->d, ZM_GUEST, "LINUX01", "", good[i], t);
         assert_int_equal(cd_nvl, sizeof(good) / sizeof(good[0]));
-        dispatch_one(d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own names are the plugin's */
+        dispatch_one(f->d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own names are the plugin's */
         assert_int_equal(cd_nvl, sizeof(good) / sizeof(good[0]) + 1);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /* A type collectd does not know is refused and counted here, not once per value in its log. */
 static void unknown_type_counted(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
         m.type = "no_such_type_x";
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         m.tod += 4096;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->type_refused, 2);
         assert_int_equal(cd_nlog, 1);
@@ -591,34 +529,29 @@ static void unknown_type_counted(void **state)
          * (fuzz_names: the mapping passed them through). */
         m.type = "";
         m.tod += 4096;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         struct zm_metric p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
         p.plugin = "";
-        dispatch(d, &p);
+        dispatch(f->d, &p);
         p = metric(ZM_SYSTEM, "", 0, 2, VEC_TOD_2026, 1);
         p.type_instance = "a/b"; /* fuzz_names */
-        dispatch(d, &p);
+        dispatch(f->d, &p);
         assert_int_equal(cd_nvl, 0);
         assert_int_equal(zvm_stats()->names_refused, 3);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 static void each_identifier_and_time_once(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
-        dispatch(d, &m);
-        dispatch(d, &m);            /* same time again: refused */
+        dispatch(f->d, &m);
+        dispatch(f->d, &m);         /* same time again: refused */
         m.tod -= 4096 * 1000000ULL; /* older */
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         struct zm_metric o = metric(ZM_GUEST, "LINUX02", 10, 2, VEC_TOD_2026, 1);
-        dispatch(d, &o); /* another host: its own series */
+        dispatch(f->d, &o); /* another host: its own series */
         m.tod = VEC_TOD_2026 + 4096 * 1000000ULL;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_int_equal(cd_nvl, 3);
         assert_int_equal(zvm_stats()->duplicates, 2);
         assert_int_equal(zvm_stats()->dispatched, 3);
@@ -628,14 +561,12 @@ static void each_identifier_and_time_once(void **state)
                 char ti[16];
                 snprintf(ti, sizeof(ti), "s%d", i);
                 x.type_instance = ti;
-                dispatch(d, &x);
+                dispatch(f->d, &x);
         }
         m.tod = VEC_TOD_2026;
         size_t before = zvm_stats()->duplicates;
-        dispatch(d, &m);
+        dispatch(f->d, &m);
         assert_int_equal(zvm_stats()->duplicates, before + 1);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 static void filters(void **state)
@@ -819,16 +750,26 @@ int main(void)
             cmocka_unit_test(defaults_device_unless_files),
             cmocka_unit_test(guest_host_format_fits_the_host_field),
             cmocka_unit_test(queue_options),
-            cmocka_unit_test(guest_metric_host_time_interval),
-            cmocka_unit_test(system_metric_host),
-            cmocka_unit_test(staged_values_keep_order_and_names),
-            cmocka_unit_test(guest_host_claims),
-            cmocka_unit_test(guest_host_claims_case_and_order),
-            cmocka_unit_test(guest_host_claims_alike_in_graphite),
-            cmocka_unit_test(guest_data_without_a_userid_is_refused),
-            cmocka_unit_test(guest_plugin_names_every_writer_can_carry),
-            cmocka_unit_test(unknown_type_counted),
-            cmocka_unit_test(each_identifier_and_time_once),
+            cmocka_unit_test_setup_teardown(guest_metric_host_time_interval, setup_dispatch_engine,
+                                            teardown_dispatch),
+            cmocka_unit_test_setup_teardown(system_metric_host, setup_dispatch_engine,
+                                            teardown_dispatch),
+            cmocka_unit_test_setup_teardown(staged_values_keep_order_and_names,
+                                            setup_dispatch_engine, teardown_dispatch),
+            cmocka_unit_test_setup_teardown(guest_host_claims, setup_dispatch_engine,
+                                            teardown_dispatch),
+            cmocka_unit_test_setup_teardown(guest_host_claims_case_and_order, setup_dispatch,
+                                            teardown_dispatch),
+            cmocka_unit_test_setup_teardown(guest_host_claims_alike_in_graphite,
+                                            setup_dispatch_engine, teardown_dispatch),
+            cmocka_unit_test_setup_teardown(guest_data_without_a_userid_is_refused,
+                                            setup_dispatch_engine, teardown_dispatch),
+            cmocka_unit_test_setup_teardown(guest_plugin_names_every_writer_can_carry,
+                                            setup_dispatch, teardown_dispatch),
+            cmocka_unit_test_setup_teardown(unknown_type_counted, setup_dispatch,
+                                            teardown_dispatch),
+            cmocka_unit_test_setup_teardown(each_identifier_and_time_once, setup_dispatch,
+                                            teardown_dispatch),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),
