@@ -152,13 +152,19 @@ static void rec_fate(void *ctx, const struct sim_set *s, const char *what, size_
         }
 }
 
+/* A reader whose sets' fates are recorded from its first set on (fates[0]). */
+static void recorded_reader(struct sim_mr *m, unsigned msglim)
+{
+        sim_mr_init(m, msglim);
+        m->fate = rec_fate;
+        nfates = 0;
+}
+
 static void test_fates(void **state)
 {
         (void)state;
         struct sim_mr m;
-        sim_mr_init(&m, 2);
-        m.fate = rec_fate;
-        nfates = 0;
+        recorded_reader(&m, 2);
         assert_false(sim_mr_push(&m, mkset(1, 100, 0)));
         assert_string_equal(fates[0], "no-reader");
         sim_mr_open(&m);
@@ -202,9 +208,7 @@ static void test_sample_only(void **state)
 {
         (void)state;
         struct sim_mr m;
-        sim_mr_init(&m, 4);
-        m.fate = rec_fate;
-        nfates = 0;
+        recorded_reader(&m, 4);
         sim_mr_open(&m);
         m.efault = SIM_MR_SAMPLE;
         sim_mr_push(&m, mkevent());
@@ -289,9 +293,7 @@ static void test_empty(void **state)
 {
         (void)state;
         struct sim_mr m;
-        sim_mr_init(&m, 8);
-        m.fate = rec_fate;
-        nfates = 0;
+        recorded_reader(&m, 8);
         sim_mr_open(&m);
         m.empty = SIM_MR_SAMPLE;
         sim_mr_push(&m, mkevent());
@@ -324,9 +326,7 @@ static void test_cut(void **state)
 {
         (void)state;
         struct sim_mr m;
-        sim_mr_init(&m, 8);
-        m.fate = rec_fate;
-        nfates = 0;
+        recorded_reader(&m, 8);
         sim_mr_open(&m);
         struct sim_set *s = mkset(10, 1000, 1);
         size_t nmce = s->nmce, last = s->mce_off[nmce - 1];
