@@ -92,6 +92,11 @@ static inline int setup_dispatch_engine(void **state)
         return -1;
 }
 
+/* A test's entry in the cmocka table, with its fixture. */
+#define DISPATCH_TEST(t) cmocka_unit_test_setup_teardown(t, setup_dispatch, teardown_dispatch)
+#define DISPATCH_ENGINE_TEST(t)                                                                    \
+        cmocka_unit_test_setup_teardown(t, setup_dispatch_engine, teardown_dispatch)
+
 /* One metric through the dispatcher and out of its stage, as a data set's end does. */
 static inline void dispatch(struct zvm_dispatch *d, const struct zm_metric *m)
 {

@@ -19,10 +19,7 @@
  */
 static void series_laid_out_again(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         enum { N = 200 };
         for (int round = 0; round < 5; round++)
                 for (int k = 0; k < N; k++) {
@@ -35,7 +32,7 @@ static void series_laid_out_again(void **state)
                         char ti[16];
                         snprintf(ti, sizeof(ti), "s%d", i);
                         m.type_instance = ti;
-                        dispatch(d, &m);
+                        dispatch(f->d, &m);
                 }
         assert_int_equal(cd_nvl, 5 * N);
         for (size_t v = 0; v < cd_nvl; v++) {
@@ -54,12 +51,10 @@ static void series_laid_out_again(void **state)
                 char ti[16];
                 snprintf(ti, sizeof(ti), "s%d", i);
                 m.type_instance = ti;
-                dispatch(d, &m);
+                dispatch(f->d, &m);
         }
         assert_int_equal(cd_nvl, 5 * N);
         assert_int_equal(zvm_stats()->duplicates, N);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /* Value k of an interval: series "s<k>", guest G<k % 50>, at interval iv. */
@@ -83,25 +78,22 @@ static void value_of(struct zvm_dispatch *d, int k, int iv)
  */
 static void laid_out_when_an_interval_ends(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         enum { N = 200 };
         for (int k = 0; k < N + N / 2; k++)
-                value_of(d, k, 1);
-        zvm_dispatch_interval_end(d);
-        assert_int_equal(d->ns, N + N / 2);
-        for (size_t i = 0; i < d->ns; i++) /* still as made */
-                assert_int_equal(atoi(nm(&d->s[i], N_TINST) + 1), (int)i);
+                value_of(f->d, k, 1);
+        zvm_dispatch_interval_end(f->d);
+        assert_int_equal(f->d->ns, N + N / 2);
+        for (size_t i = 0; i < f->d->ns; i++) /* still as made */
+                assert_int_equal(atoi(nm(&f->d->s[i], N_TINST) + 1), (int)i);
         for (int k = N - 1; k >= 0; k--)
-                value_of(d, k, 2);
-        zvm_dispatch_interval_end(d);
+                value_of(f->d, k, 2);
+        zvm_dispatch_interval_end(f->d);
         for (int j = 0; j < N; j++) /* interval 2's order first, then the rest */
-                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), N - 1 - j);
+                assert_int_equal(atoi(nm(&f->d->s[j], N_TINST) + 1), N - 1 - j);
         for (int j = N; j < N + N / 2; j++)
-                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), j);
-        zvm_dispatch_flush(d);
+                assert_int_equal(atoi(nm(&f->d->s[j], N_TINST) + 1), j);
+        zvm_dispatch_flush(f->d);
         assert_int_equal(cd_nvl, 2 * N + N / 2);
         for (size_t v = 0; v < cd_nvl; v++) {
                 int k = atoi(cd_vls[v].tinst + 1);
@@ -112,13 +104,11 @@ static void laid_out_when_an_interval_ends(void **state)
         }
         /* interval 3 in interval 2's order: every value finds its series, no new ones */
         for (int k = N - 1; k >= 0; k--)
-                value_of(d, k, 3);
-        zvm_dispatch_flush(d);
-        assert_int_equal(d->ns, N + N / 2);
+                value_of(f->d, k, 3);
+        zvm_dispatch_flush(f->d);
+        assert_int_equal(f->d->ns, N + N / 2);
         assert_int_equal(cd_nvl, 3 * N + N / 2);
         assert_int_equal(zvm_stats()->duplicates, 0);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -128,24 +118,19 @@ static void laid_out_when_an_interval_ends(void **state)
  */
 static void laid_out_when_an_eighth_came_out_of_order(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         enum { N = 200 };
         int order[N];
         for (int j = 0; j < N; j++)
                 order[j] = j % 10 == 0 ? j + 1 : j % 10 == 1 ? j - 1 : j;
         for (int k = 0; k < N + N / 2; k++)
-                value_of(d, k, 1);
-        zvm_dispatch_interval_end(d);
+                value_of(f->d, k, 1);
+        zvm_dispatch_interval_end(f->d);
         for (int j = 0; j < N; j++)
-                value_of(d, order[j], 2);
-        zvm_dispatch_interval_end(d);
+                value_of(f->d, order[j], 2);
+        zvm_dispatch_interval_end(f->d);
         for (int j = 0; j < N; j++)
-                assert_int_equal(atoi(nm(&d->s[j], N_TINST) + 1), order[j]);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
+                assert_int_equal(atoi(nm(&f->d->s[j], N_TINST) + 1), order[j]);
 }
 
 /*
@@ -158,17 +143,14 @@ static void laid_out_when_an_eighth_came_out_of_order(void **state)
  */
 static void shuffled_orders_laid_out_ever_less(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
+        struct dispatch_fx *f = *state;
         cd_count_only = true;
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 200 };
         int order[N];
         uint32_t r = 12345;
         for (int k = 0; k < N; k++)
-                value_of(d, k, 1);
-        zvm_dispatch_interval_end(d);
+                value_of(f->d, k, 1);
+        zvm_dispatch_interval_end(f->d);
         for (int iv = 2; iv <= 20; iv++) {
                 for (int j = 0; j < N; j++)
                         order[j] = j;
@@ -179,23 +161,21 @@ static void shuffled_orders_laid_out_ever_less(void **state)
                         order[k] = t;
                 }
                 for (int j = 0; j < N; j++)
-                        value_of(d, order[j], iv);
-                zvm_dispatch_interval_end(d);
+                        value_of(f->d, order[j], iv);
+                zvm_dispatch_interval_end(f->d);
         }
         /* keep_order may lay out too (after 2, 4, 8 ... rounds of N): not counted apart */
-        assert_true(d->layouts >= 5 && d->layouts <= 7);
-        size_t before = d->layouts;
+        assert_true(f->d->layouts >= 5 && f->d->layouts <= 7);
+        size_t before = f->d->layouts;
         for (int iv = 21; iv <= 30; iv++) {
                 for (int j = 0; j < N; j++)
-                        value_of(d, order[j], iv);
-                zvm_dispatch_interval_end(d);
+                        value_of(f->d, order[j], iv);
+                zvm_dispatch_interval_end(f->d);
         }
-        assert_true(d->layouts <= before + 1);
-        zvm_dispatch_flush(d);
+        assert_true(f->d->layouts <= before + 1);
+        zvm_dispatch_flush(f->d);
         assert_int_equal(cd_ncounted, 30 * N);
         cd_count_only = false;
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -207,15 +187,12 @@ static void shuffled_orders_laid_out_ever_less(void **state)
  */
 static void relayout_keeps_shared_identifiers(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
+        struct dispatch_fx *f = *state;
         static const char *const guests[] = {"LINUXA", "LINUXB", "LINUXC"};
         for (int g = 0; g < 3; g++) {
                 oconfig_item_t ci = item("GuestHost", 2, guests[g], "shared");
-                assert_int_equal(zvm_config_item(&c, &ci), 0);
+                assert_int_equal(zvm_config_item(&f->c, &ci), 0);
         }
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 100, ROUNDS = 5 };
         const uint64_t step = (uint64_t)4096 * 1000000;
         for (int round = 0; round < ROUNDS; round++)
@@ -229,7 +206,7 @@ static void relayout_keeps_shared_identifiers(void **state)
                         char ti[16];
                         snprintf(ti, sizeof(ti), "s%d", i);
                         m.type_instance = ti;
-                        dispatch(d, &m);
+                        dispatch(f->d, &m);
                 }
         assert_int_equal(cd_nvl, ROUNDS * N);
         assert_int_equal(zvm_stats()->duplicates, ROUNDS * N);
@@ -240,9 +217,9 @@ static void relayout_keeps_shared_identifiers(void **state)
                 assert_true(cd_vls[v].v[0].gauge == 1000.0 * round + 10 * i + (round ? 1 : 0));
         }
         /* laid out again: the array no longer starts with the first series made, A0 */
-        assert_int_equal(d->ns, 2 * N);
-        assert_false(strcmp(d->s[0].guest, "LINUXA") == 0 &&
-                     strcmp(nm(&d->s[0], N_TINST), "s0") == 0);
+        assert_int_equal(f->d->ns, 2 * N);
+        assert_false(strcmp(f->d->s[0].guest, "LINUXA") == 0 &&
+                     strcmp(nm(&f->d->s[0], N_TINST), "s0") == 0);
         /* a new guest's series of the same names: the same identifiers, their times known */
         for (int i = 0; i < N; i++) {
                 struct zm_metric m = metric(ZM_GUEST, "LINUXC", 10, 2,
@@ -250,13 +227,11 @@ static void relayout_keeps_shared_identifiers(void **state)
                 char ti[16];
                 snprintf(ti, sizeof(ti), "s%d", i);
                 m.type_instance = ti;
-                dispatch(d, &m);
+                dispatch(f->d, &m);
         }
         assert_int_equal(cd_nvl, ROUNDS * N);
         assert_int_equal(zvm_stats()->duplicates, (ROUNDS + 1) * N);
-        assert_int_equal(d->nid, N);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
+        assert_int_equal(f->d->nid, N);
 }
 
 /*
@@ -266,11 +241,8 @@ static void relayout_keeps_shared_identifiers(void **state)
  */
 static void many_series_found_again(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
+        struct dispatch_fx *f = *state;
         cd_count_only = true;
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
         enum { N = 70000 };
         for (int round = 0; round < 3; round++)
                 for (int k = 0; k < N; k++) {
@@ -284,18 +256,16 @@ static void many_series_found_again(void **state)
                         char ti[16];
                         snprintf(ti, sizeof(ti), "s%d", i % 10);
                         m.type_instance = ti;
-                        dispatch(d, &m);
+                        dispatch(f->d, &m);
                 }
-        assert_int_equal(d->ns, N);
-        assert_int_equal(d->nid, N);
-        assert_true(d->six.cap >= 2 * (size_t)N && d->iix.cap >= 2 * (size_t)N);
-        assert_int_equal(d->six.cap, 262144); /* 65,536 then four times over */
+        assert_int_equal(f->d->ns, N);
+        assert_int_equal(f->d->nid, N);
+        assert_true(f->d->six.cap >= 2 * (size_t)N && f->d->iix.cap >= 2 * (size_t)N);
+        assert_int_equal(f->d->six.cap, 262144); /* 65,536 then four times over */
         /* rounds 0 and 1 share a time: round 1's values are duplicates */
         assert_int_equal(cd_ncounted, 2 * N);
         assert_int_equal(zvm_stats()->duplicates, N);
         cd_count_only = false;
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -307,16 +277,13 @@ static void many_series_found_again(void **state)
  */
 static void ids_confirm_within_a_guest_only(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         struct zm_metric a = metric(ZM_GUEST, "LINUXA", 10, 2, VEC_TOD_2026, 1);
         struct zm_metric b = metric(ZM_GUEST, "LINUXB", 10, 2, VEC_TOD_2026, 2);
         a.id = b.id = 0x5EED;
-        dispatch(d, &a);
-        dispatch(d, &b);
-        assert_int_equal(d->ns, 2);
+        dispatch(f->d, &a);
+        dispatch(f->d, &b);
+        assert_int_equal(f->d->ns, 2);
         assert_int_equal(cd_nvl, 2);
         assert_non_null(cd_find("linuxa", "memory", "", "memory", "free"));
         assert_non_null(cd_find("linuxb", "memory", "", "memory", "free"));
@@ -324,17 +291,15 @@ static void ids_confirm_within_a_guest_only(void **state)
            the guess (the series after the last value) */
         for (int round = 1; round <= 2; round++) {
                 a.tod = b.tod = VEC_TOD_2026 + (uint64_t)round * 4096000000;
-                dispatch(d, &a);
-                dispatch(d, &b);
+                dispatch(f->d, &a);
+                dispatch(f->d, &b);
         }
-        assert_int_equal(d->ns, 2);
+        assert_int_equal(f->d->ns, 2);
         assert_int_equal(cd_nvl, 6);
         size_t under_a = 0;
         for (size_t i = 0; i < cd_nvl; i++)
                 under_a += strcmp(cd_vls[i].host, "linuxa") == 0;
         assert_int_equal(under_a, 3);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -370,10 +335,7 @@ static void ids_are_keyed(void **state)
  */
 static void chosen_names_stay_apart(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         enum { PAIRS = 32 };
         char name[2 * PAIRS][17];
         for (int i = 0; i < PAIRS; i++)
@@ -396,16 +358,14 @@ static void chosen_names_stay_apart(void **state)
                         struct zm_metric m = metric(ZM_GUEST, "LINUXA", 10, 2,
                                                     VEC_TOD_2026 + (uint64_t)round * 4096000000, v);
                         m.plugin_instance = name[v];
-                        dispatch(d, &m);
+                        dispatch(f->d, &m);
                 }
-        assert_int_equal(d->ns, 2 * PAIRS);
+        assert_int_equal(f->d->ns, 2 * PAIRS);
         assert_int_equal(cd_nvl, 3 * 2 * PAIRS);
         for (size_t i = 0; i < cd_nvl; i++) {
                 int v = (int)cd_vls[i].v[0].gauge;
                 assert_string_equal(cd_vls[i].pinst, name[v]);
         }
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
 }
 
 /*
@@ -415,10 +375,7 @@ static void chosen_names_stay_apart(void **state)
  */
 static void guessed_series_confirmed_by_key(void **state)
 {
-        (void)state;
-        struct zvm_config c;
-        fresh(&c);
-        struct zvm_dispatch *d = zvm_dispatch_new(&c);
+        struct dispatch_fx *f = *state;
         static const char *const ti[3] = {"a", "b", "c"};
         static const int order[2][3] = {{0, 1, 2}, {0, 2, 1}};
         for (int round = 0; round < 2; round++)
@@ -429,14 +386,12 @@ static void guessed_series_confirmed_by_key(void **state)
                                    VEC_TOD_2026 + (uint64_t)round * 4096 * 1000000, i);
                         m.type_instance = ti[i];
                         m.key = (uint64_t)(0x100 + 2 * i + 1);
-                        dispatch(d, &m);
+                        dispatch(f->d, &m);
                 }
         assert_int_equal(cd_nvl, 6);
         for (size_t v = 0; v < cd_nvl; v++)
                 assert_string_equal(cd_vls[v].tinst, ti[(int)cd_vls[v].v[0].gauge]);
-        assert_int_equal(d->ns, 3);
-        zvm_dispatch_free(d);
-        zvm_config_free(&c);
+        assert_int_equal(f->d->ns, 3);
 }
 
 /*
@@ -468,16 +423,16 @@ static void key_ids_take_the_userid_to_its_end(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(series_laid_out_again),
-            cmocka_unit_test(relayout_keeps_shared_identifiers),
-            cmocka_unit_test(laid_out_when_an_interval_ends),
-            cmocka_unit_test(laid_out_when_an_eighth_came_out_of_order),
-            cmocka_unit_test(shuffled_orders_laid_out_ever_less),
-            cmocka_unit_test(many_series_found_again),
-            cmocka_unit_test(ids_confirm_within_a_guest_only),
+            DISPATCH_TEST(series_laid_out_again),
+            DISPATCH_TEST(relayout_keeps_shared_identifiers),
+            DISPATCH_TEST(laid_out_when_an_interval_ends),
+            DISPATCH_TEST(laid_out_when_an_eighth_came_out_of_order),
+            DISPATCH_TEST(shuffled_orders_laid_out_ever_less),
+            DISPATCH_TEST(many_series_found_again),
+            DISPATCH_TEST(ids_confirm_within_a_guest_only),
             cmocka_unit_test(ids_are_keyed),
-            cmocka_unit_test(chosen_names_stay_apart),
-            cmocka_unit_test(guessed_series_confirmed_by_key),
+            DISPATCH_TEST(chosen_names_stay_apart),
+            DISPATCH_TEST(guessed_series_confirmed_by_key),
             cmocka_unit_test(key_ids_take_the_userid_to_its_end),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
