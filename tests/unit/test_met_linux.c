@@ -56,6 +56,38 @@ static void feed(struct zm_engine *e, const uint8_t *rec, size_t len)
         zm_engine_record(e, &r);
 }
 
+/*
+ * Most tests' engine, with default options, and what it emitted; made and
+ * freed around the test by cmocka, so a failed assertion leaks nothing.
+ */
+struct engine_fx {
+        struct got g;
+        struct zm_engine *e;
+};
+
+static int setup_engine(void **state)
+{
+        struct engine_fx *fx = calloc(1, sizeof(*fx));
+        *state = fx;
+        if (!fx)
+                return -1;
+        fx->e = zm_engine_new(NULL, collect, NULL, &fx->g);
+        if (fx->e)
+                return 0;
+        free(fx); /* cmocka tears down only what was set up */
+        return -1;
+}
+
+static int teardown_engine(void **state)
+{
+        struct engine_fx *fx = *state;
+        zm_engine_free(fx->e);
+        free(fx);
+        return 0;
+}
+
+#define ENGINE_TEST(t) cmocka_unit_test_setup_teardown(t, setup_engine, teardown_engine)
+
 #define TS (VEC_TOD_2026 - (UINT64_C(5000000) << 12)) /* the guest's stamp: 5 s before CP's */
 
 /* MEM record (6.4), offsets from the table. */
@@ -81,40 +113,37 @@ static size_t mem_data(uint8_t *d, uint64_t ts, uint32_t s1, uint32_t s2)
 
 static void mem_maps_to_memory_swap_vmem(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[144], rec[256], pid[16];
         mem_data(data, TS, 5, 5);
         vec_lx_prodid(pid, 1, "00");
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
-        feed(e, rec, len);
+        feed(fx->e, rec, len);
 
-        const struct zm_metric *m = find(&g, "memory", "", "memory", "used");
+        const struct zm_metric *m = find(&fx->g, "memory", "", "memory", "used");
         assert_non_null(m);
         assert_int_equal(m->scope, ZM_GUEST);
         assert_string_equal(m->guest, "LINUX01");
         assert_true(m->tod == TS); /* the guest's own stamp, not the CP header's */
         assert_int_equal(m->ds[0], ZM_GAUGE);
         assert_true(m->gauge[0] == (100000.0 - 20000 - 5000 - 25000) * 1024);
-        assert_true(find(&g, "memory", "", "memory", "free")->gauge[0] == 20000.0 * 1024);
-        assert_true(find(&g, "memory", "", "memory", "buffered")->gauge[0] == 5000.0 * 1024);
-        assert_true(find(&g, "memory", "", "memory", "cached")->gauge[0] == 25000.0 * 1024);
-        assert_true(find(&g, "swap", "", "swap", "used")->gauge[0] == 2000.0 * 1024);
-        assert_true(find(&g, "swap", "", "swap", "free")->gauge[0] == 6000.0 * 1024);
-        m = find(&g, "swap", "", "swap_io", "in");
+        assert_true(find(&fx->g, "memory", "", "memory", "free")->gauge[0] == 20000.0 * 1024);
+        assert_true(find(&fx->g, "memory", "", "memory", "buffered")->gauge[0] == 5000.0 * 1024);
+        assert_true(find(&fx->g, "memory", "", "memory", "cached")->gauge[0] == 25000.0 * 1024);
+        assert_true(find(&fx->g, "swap", "", "swap", "used")->gauge[0] == 2000.0 * 1024);
+        assert_true(find(&fx->g, "swap", "", "swap", "free")->gauge[0] == 6000.0 * 1024);
+        m = find(&fx->g, "swap", "", "swap_io", "in");
         assert_int_equal(m->ds[0], ZM_DERIVE);
         assert_true(m->derive[0] == 30);
-        assert_true(find(&g, "swap", "", "swap_io", "out")->derive[0] == 40);
-        m = find(&g, "vmem", "", "vmpage_io", "memory");
+        assert_true(find(&fx->g, "swap", "", "swap_io", "out")->derive[0] == 40);
+        m = find(&fx->g, "vmem", "", "vmpage_io", "memory");
         assert_int_equal(m->nvalues, 2);
         assert_true(m->derive[0] == 1000 && m->derive[1] == 2000);
-        m = find(&g, "vmem", "", "vmpage_io", "swap");
+        m = find(&fx->g, "vmem", "", "vmpage_io", "swap");
         assert_true(m->derive[0] == 30 && m->derive[1] == 40);
-        m = find(&g, "vmem", "", "vmpage_faults", "");
+        m = find(&fx->g, "vmem", "", "vmpage_faults", "");
         assert_true(m->derive[0] == 9000 && m->derive[1] == 90);
-        assert_int_equal(g.n, 11);
-        zm_engine_free(e);
+        assert_int_equal(fx->g.n, 11);
 }
 
 /*
@@ -177,102 +206,88 @@ static void header_parsed_by_the_caller(void **state)
 
 static void mem_sync_mismatch_dropped_and_stale_not_repeated(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[144], rec[256], pid[16];
         vec_lx_prodid(pid, 1, "00");
         mem_data(data, TS, 6, 5); /* caught mid-update */
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
-        feed(e, rec, len);
-        assert_int_equal(g.n, 0);
-        assert_int_equal(zm_engine_counters(e)->appl_sync, 1);
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 0);
+        assert_int_equal(zm_engine_counters(fx->e)->appl_sync, 1);
 
         mem_data(data, TS, 6, 6);
         len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
-        feed(e, rec, len);
-        size_t first = g.n;
+        feed(fx->e, rec, len);
+        size_t first = fx->g.n;
         assert_int_equal(first, 11);
-        feed(e, rec, len); /* the next CP sample of an unchanged buffer */
-        assert_int_equal(g.n, first);
-        assert_int_equal(zm_engine_counters(e)->appl_stale, 1);
+        feed(fx->e, rec, len); /* the next CP sample of an unchanged buffer */
+        assert_int_equal(fx->g.n, first);
+        assert_int_equal(zm_engine_counters(fx->e)->appl_stale, 1);
         /* Another guest with the same stamp is not stale. */
         len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
-        feed(e, rec, len);
-        assert_int_equal(g.n, 2 * first);
-        zm_engine_free(e);
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 2 * first);
 }
 
 static void os_maps_load_processes_cpu(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[52 + 3 * 36], rec[400], pid[16];
         size_t dl = vec_lx_os(data, 3, 36, TS);
         be32(data + 52 + 2 * 36 + 32, 7); /* third entry is Linux CPU 7 */
         vec_lx_prodid(pid, 2, "01");
         size_t len = vec_d10(rec, 2, "LNXWEB", pid, data, (uint16_t)dl);
-        feed(e, rec, len);
+        feed(fx->e, rec, len);
 
-        const struct zm_metric *m = find(&g, "load", "", "load", "");
+        const struct zm_metric *m = find(&fx->g, "load", "", "load", "");
         assert_non_null(m);
         assert_int_equal(m->nvalues, 3);
         assert_true(m->gauge[0] == 0.5 && m->gauge[1] == 1.0 && m->gauge[2] == 2.5);
-        assert_true(find(&g, "processes", "", "ps_state", "running")->gauge[0] == 3);
-        assert_true(find(&g, "processes", "", "ps_state", "blocked")->gauge[0] == 1);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "running")->gauge[0] == 3);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "blocked")->gauge[0] == 1);
         /* vec_lx_os: entry i field f holds 1000*i + f + 1 (user, nice, system, idle, irq, softirq,
          * iowait, steal). */
         static const char *const st[] = {"user",      "nice",    "system", "idle",
                                          "interrupt", "softirq", "wait",   "steal"};
         for (int f = 0; f < 8; f++) {
-                m = find(&g, "cpu", "1", "cpu", st[f]);
+                m = find(&fx->g, "cpu", "1", "cpu", st[f]);
                 assert_non_null(m);
                 assert_int_equal(m->ds[0], ZM_DERIVE);
                 assert_true(m->derive[0] == 1000 + f + 1);
         }
-        assert_non_null(find(&g, "cpu", "7", "cpu", "steal"));
-        assert_null(find(&g, "cpu", "2", "cpu", "user"));
-        assert_int_equal(count_id(&g, "cpu", "cpu", "user"), 3);
-        zm_engine_free(e);
+        assert_non_null(find(&fx->g, "cpu", "7", "cpu", "steal"));
+        assert_null(find(&fx->g, "cpu", "2", "cpu", "user"));
+        assert_int_equal(count_id(&fx->g, "cpu", "cpu", "user"), 3);
 }
 
 static void os_mod00_has_no_steal(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[52 + 2 * 28], rec[400], pid[16];
         size_t dl = vec_lx_os(data, 2, 28, TS);
         vec_lx_prodid(pid, 2, "00");
         size_t len = vec_d10(rec, 2, "OLDLNX", pid, data, (uint16_t)dl);
-        feed(e, rec, len);
-        assert_non_null(find(&g, "cpu", "1", "cpu", "wait")); /* cpu number = entry index */
-        assert_int_equal(count_id(&g, "cpu", "cpu", "steal"), 0);
-        zm_engine_free(e);
+        feed(fx->e, rec, len);
+        assert_non_null(find(&fx->g, "cpu", "1", "cpu", "wait")); /* cpu number = entry index */
+        assert_int_equal(count_id(&fx->g, "cpu", "cpu", "steal"), 0);
 }
 
 static void os_lying_cpu_area_is_bad(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[52 + 2 * 36], rec[400], pid[16];
         size_t dl = vec_lx_os(data, 2, 36, TS);
         be32(data + 16, 50); /* nr_cpus claims 50 entries */
         vec_lx_prodid(pid, 2, "01");
         size_t len = vec_d10(rec, 2, "LIAR", pid, data, (uint16_t)dl);
-        feed(e, rec, len);
-        assert_int_equal(g.n, 0); /* nothing partial */
-        assert_true(zm_engine_counters(e)->appl_bad >= 1);
-        zm_engine_free(e);
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 0); /* nothing partial */
+        assert_true(zm_engine_counters(fx->e)->appl_bad >= 1);
 }
 
 static void net_maps_interface_all(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[96], rec[200], pid[16];
         memset(data, 0, sizeof(data));
         vec_lx_common(data, TS, 1, 1);
@@ -282,18 +297,17 @@ static void net_maps_interface_all(void **state)
                      100 + (uint64_t)i); /* rx_p tx_p rx_b tx_b rx_e tx_e rx_d tx_d coll */
         vec_lx_prodid(pid, 3, "00");
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 96);
-        feed(e, rec, len);
-        const struct zm_metric *m = find(&g, "interface", "all", "if_octets", "");
+        feed(fx->e, rec, len);
+        const struct zm_metric *m = find(&fx->g, "interface", "all", "if_octets", "");
         assert_non_null(m);
         assert_true(m->derive[0] == 102 && m->derive[1] == 103);
-        m = find(&g, "interface", "all", "if_packets", "");
+        m = find(&fx->g, "interface", "all", "if_packets", "");
         assert_true(m->derive[0] == 100 && m->derive[1] == 101);
-        m = find(&g, "interface", "all", "if_errors", "");
+        m = find(&fx->g, "interface", "all", "if_errors", "");
         assert_true(m->derive[0] == 104 && m->derive[1] == 105);
-        m = find(&g, "interface", "all", "if_dropped", "");
+        m = find(&fx->g, "interface", "all", "if_dropped", "");
         assert_true(m->derive[0] == 106 && m->derive[1] == 107);
-        assert_int_equal(g.n, 4);
-        zm_engine_free(e);
+        assert_int_equal(fx->g.n, 4);
 }
 
 /* mon_fsstatd data (7.1): 12-byte header, three strings, statvfs. */
@@ -396,27 +410,24 @@ static void guest_stamp_far_ahead_of_cp_takes_cps_time(void **state)
 
 static void fsstatd_maps_df(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[589], rec[700], pid[16];
         vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
         size_t len =
             vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)fs_data(data, 1795305000, "/"));
-        feed(e, rec, len);
+        feed(fx->e, rec, len);
         vec_lnx_prodid(pid, 1, 0, 0, 0, 2);
         len =
             vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)fs_data(data, 1795305000, "/var/log"));
-        feed(e, rec, len);
-        const struct zm_metric *m = find(&g, "df", "root", "df_complex", "used");
+        feed(fx->e, rec, len);
+        const struct zm_metric *m = find(&fx->g, "df", "root", "df_complex", "used");
         assert_non_null(m);
         assert_true(m->gauge[0] == 600.0 * 4096);
         assert_true(m->tod == zd_unix_us_to_tod(INT64_C(1795305000) * 1000000));
-        assert_true(find(&g, "df", "root", "df_complex", "free")->gauge[0] == 300.0 * 4096);
-        assert_true(find(&g, "df", "root", "df_complex", "reserved")->gauge[0] == 100.0 * 4096);
-        assert_non_null(find(&g, "df", "var-log", "df_complex", "free"));
-        assert_int_equal(g.n, 6);
-        zm_engine_free(e);
+        assert_true(find(&fx->g, "df", "root", "df_complex", "free")->gauge[0] == 300.0 * 4096);
+        assert_true(find(&fx->g, "df", "root", "df_complex", "reserved")->gauge[0] == 100.0 * 4096);
+        assert_non_null(find(&fx->g, "df", "var-log", "df_complex", "free"));
+        assert_int_equal(fx->g.n, 6);
 }
 
 /* FNV-1a, 64 bits, as published (offset basis 0xcbf29ce484222325, prime 0x100000001b3). */
@@ -435,9 +446,7 @@ static uint64_t fnv1a64(const char *s)
  */
 static void fsstatd_long_mount_points(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[589], rec[700], pid[16];
         char dir[3][200], inst[3][200];
         memset(dir, 0, sizeof(dir));
@@ -451,31 +460,28 @@ static void fsstatd_long_mount_points(void **state)
                 vec_lnx_prodid(pid, 1, 0, 0, 0, (uint16_t)i);
                 size_t len = vec_d10(rec, 2, "LINUX01", pid, data,
                                      (uint16_t)fs_data(data, 1795305000, dir[i]));
-                feed(e, rec, len);
+                feed(fx->e, rec, len);
                 /* collectd's df naming: leading '/' dropped, '/' -> '-' */
                 snprintf(inst[i], sizeof(inst[i]), "%s", dir[i] + 1);
                 for (char *c = inst[i]; *c; c++)
                         *c = *c == '/' ? '-' : *c;
         }
-        assert_int_equal(g.n, 9);
+        assert_int_equal(fx->g.n, 9);
         char want[2][ZM_NAME_LEN];
         for (int i = 0; i < 2; i++) {
                 snprintf(want[i], sizeof(want[i]), "%.110s~%016llx", inst[i],
                          (unsigned long long)fnv1a64(inst[i]));
                 assert_int_equal(strlen(want[i]), 127);
-                assert_non_null(find(&g, "df", want[i], "df_complex", "used"));
+                assert_non_null(find(&fx->g, "df", want[i], "df_complex", "used"));
         }
         assert_string_not_equal(want[0], want[1]);
         assert_int_equal(strlen(inst[2]), 127);
-        assert_non_null(find(&g, "df", inst[2], "df_complex", "used"));
-        zm_engine_free(e);
+        assert_non_null(find(&fx->g, "df", inst[2], "df_complex", "used"));
 }
 
 static void procd_summary_maps_uptime_users_states(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[178], rec[300], pid[16];
         memset(data, 0, sizeof(data));
         be64(data, 1795305000);
@@ -491,14 +497,13 @@ static void procd_summary_maps_uptime_users_states(void **state)
         be32(s + 46, 5);   /* zombie */
         vec_lnx_prodid(pid, 2, 0, 0, 0, 0);
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, sizeof(data));
-        feed(e, rec, len);
-        assert_true(find(&g, "uptime", "", "uptime", "")->gauge[0] == 86400);
-        assert_true(find(&g, "users", "", "users", "")->gauge[0] == 4);
-        assert_true(find(&g, "processes", "", "ps_state", "sleeping")->gauge[0] == 110);
-        assert_true(find(&g, "processes", "", "ps_state", "stopped")->gauge[0] == 3);
-        assert_true(find(&g, "processes", "", "ps_state", "zombies")->gauge[0] == 5);
-        assert_null(find(&g, "processes", "", "ps_state", "running")); /* the kernel record's */
-        zm_engine_free(e);
+        feed(fx->e, rec, len);
+        assert_true(find(&fx->g, "uptime", "", "uptime", "")->gauge[0] == 86400);
+        assert_true(find(&fx->g, "users", "", "users", "")->gauge[0] == 4);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "sleeping")->gauge[0] == 110);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "stopped")->gauge[0] == 3);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "zombies")->gauge[0] == 5);
+        assert_null(find(&fx->g, "processes", "", "ps_state", "running")); /* the kernel record's */
 }
 
 /*
@@ -553,68 +558,62 @@ static void metric_ids_follow_names_and_guest(void **state)
  */
 static void invented_product_ids_counted_as_untracked(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t data[144], rec[256], pid[16];
         mem_data(data, TS, 5, 5);
         vec_lx_prodid(pid, 1, "00");
         size_t len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
-        feed(e, rec, len);
+        feed(fx->e, rec, len);
         /* 256 ids (every record number at mod level 00), then a 257th: MEM at mod 01. */
         for (uint32_t i = 0; i < 256; i++) {
                 pid[9] = (uint8_t)i;
                 len = vec_d10(rec, 2, "EVIL", pid, data, 144);
-                feed(e, rec, len);
+                feed(fx->e, rec, len);
         }
         vec_lx_prodid(pid, 1, "01");
         len = vec_d10(rec, 2, "EVIL", pid, data, 144);
-        feed(e, rec, len);
-        const struct zm_counters *c = zm_engine_counters(e);
+        feed(fx->e, rec, len);
+        const struct zm_counters *c = zm_engine_counters(fx->e);
         assert_int_equal(c->appl_untracked, 1);
         assert_int_equal(c->appl_stale, 0);
-        size_t before = g.n;
-        feed(e, rec, len); /* the 257th id again: reported again, counted again */
+        size_t before = fx->g.n;
+        feed(fx->e, rec, len); /* the 257th id again: reported again, counted again */
         assert_int_equal(c->appl_untracked, 2);
-        assert_int_equal(g.n, before + 11);
+        assert_int_equal(fx->g.n, before + 11);
         vec_lx_prodid(pid, 1, "00");
         len = vec_d10(rec, 2, "LINUX02", pid, data, 144);
-        feed(e, rec, len);
+        feed(fx->e, rec, len);
         assert_int_equal(c->appl_stale, 1);
-        assert_int_equal(g.n, before + 11);
-        zm_engine_free(e);
+        assert_int_equal(fx->g.n, before + 11);
 }
 
 static void other_products_ignored(void **state)
 {
-        (void)state;
-        struct got g = {0};
-        struct zm_engine *e = zm_engine_new(NULL, collect, NULL, &g);
+        struct engine_fx *fx = *state;
         uint8_t rec[200], pid[16];
         memcpy(pid, "\xF5\xF6\xF8\xF4\xF1\xF1\xF2\xE2\xC6\xF1\xF0\xF1\xF0\xF1\xF0\xF0", 16);
         uint8_t data[40] = {0};
         size_t len = vec_d10(rec, 2, "SFSSRV", pid, data, sizeof(data));
-        feed(e, rec, len);
-        assert_int_equal(g.n, 0);
-        assert_int_equal(zm_engine_counters(e)->appl_unknown, 1);
-        zm_engine_free(e);
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 0);
+        assert_int_equal(zm_engine_counters(fx->e)->appl_unknown, 1);
 }
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(mem_maps_to_memory_swap_vmem),
+            ENGINE_TEST(mem_maps_to_memory_swap_vmem),
             cmocka_unit_test(header_parsed_by_the_caller),
-            cmocka_unit_test(mem_sync_mismatch_dropped_and_stale_not_repeated),
-            cmocka_unit_test(invented_product_ids_counted_as_untracked),
-            cmocka_unit_test(os_maps_load_processes_cpu),
-            cmocka_unit_test(os_mod00_has_no_steal),
-            cmocka_unit_test(os_lying_cpu_area_is_bad),
-            cmocka_unit_test(net_maps_interface_all),
-            cmocka_unit_test(fsstatd_maps_df),
-            cmocka_unit_test(fsstatd_long_mount_points),
-            cmocka_unit_test(procd_summary_maps_uptime_users_states),
-            cmocka_unit_test(other_products_ignored),
+            ENGINE_TEST(mem_sync_mismatch_dropped_and_stale_not_repeated),
+            ENGINE_TEST(invented_product_ids_counted_as_untracked),
+            ENGINE_TEST(os_maps_load_processes_cpu),
+            ENGINE_TEST(os_mod00_has_no_steal),
+            ENGINE_TEST(os_lying_cpu_area_is_bad),
+            ENGINE_TEST(net_maps_interface_all),
+            ENGINE_TEST(fsstatd_maps_df),
+            ENGINE_TEST(fsstatd_long_mount_points),
+            ENGINE_TEST(procd_summary_maps_uptime_users_states),
+            ENGINE_TEST(other_products_ignored),
             cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),
             cmocka_unit_test(metric_ids_follow_names_and_guest),
         };
