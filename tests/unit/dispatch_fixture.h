@@ -2,8 +2,8 @@
 /*
  * What the dispatcher's tests share: a metric as a module emits it, a
  * test's clean start (alone or as a fixture with a dispatcher) and one
- * metric through the dispatcher.  Included after
- * cd_stubs.h, whose capture the tests read.
+ * metric through the dispatcher.  Included after cd_stubs.h, whose capture
+ * the tests read.
  */
 #ifndef DISPATCH_FIXTURE_H
 #define DISPATCH_FIXTURE_H
