@@ -363,10 +363,18 @@ static void guest_host_claims(void **state)
         dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "load", t - 2 * 4096);
         assert_non_null(cd_find("web01", "load", "", "memory", "free"));
         assert_null(cd_find("web1.example.com", "load", "", "memory", "free"));
+        /* The configuration set's Interval End ended no sample interval (doc/plugin.md,
+         * TrustedGuestHost): a series first seen now is refused too, not only one seen before. */
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "cpu", t - 2 * 4096);
+        assert_non_null(cd_find("web01", "cpu", "", "memory", "free"));
+        assert_null(cd_find("web1.example.com", "cpu", "", "memory", "free"));
         interval_end(f->e); /* the first sample interval's */
         cd_reset();
         zvm_stats_reset();
 
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "cpu", t);
+        assert_string_equal(cd_vls[0].host, "web1.example.com");
+        cd_reset();
         dispatch_one(f->d, ZM_GUEST, "WEB01", "web1.example.com", "load", t);
         assert_string_equal(cd_vls[0].host, "web1.example.com"); /* trusted for that name */
         dispatch_one(f->d, ZM_GUEST, "WEB01", "web2.example.com", "load", t);
