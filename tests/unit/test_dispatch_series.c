@@ -237,15 +237,19 @@ static void relayout_keeps_shared_identifiers(void **state)
 /*
  * Past 32,768 series the indexes grow four times over (index_room): every
  * series and identifier is found again after that, none is made twice, and
- * each identifier knows its time.
+ * each identifier knows its time.  An index of 65,536 slots grows to
+ * 262,144 at once, not through 131,072 as doubling would (which reaches
+ * 262,144 too by 70,000 series).
  */
 static void many_series_found_again(void **state)
 {
         struct dispatch_fx *f = *state;
         cd_count_only = true;
         enum { N = 70000 };
+        size_t grown = 0;
         for (int round = 0; round < 3; round++)
                 for (int k = 0; k < N; k++) {
+                        size_t six = f->d->six.cap, iix = f->d->iix.cap;
                         /* rounds 1 and 2 in another order: the index finds them, not the guess */
                         int i = round == 0 ? k : (k * 7919) % N;
                         char guest[9];
@@ -257,7 +261,16 @@ static void many_series_found_again(void **state)
                         snprintf(ti, sizeof(ti), "s%d", i % 10);
                         m.type_instance = ti;
                         dispatch(f->d, &m);
+                        if (six >= 65536 && f->d->six.cap != six) {
+                                assert_int_equal(f->d->six.cap, 4 * six);
+                                grown++;
+                        }
+                        if (iix >= 65536 && f->d->iix.cap != iix) {
+                                assert_int_equal(f->d->iix.cap, 4 * iix);
+                                grown++;
+                        }
                 }
+        assert_int_equal(grown, 2); /* each index once, from 65,536 slots */
         assert_int_equal(f->d->ns, N);
         assert_int_equal(f->d->nid, N);
         assert_true(f->d->six.cap >= 2 * (size_t)N && f->d->iix.cap >= 2 * (size_t)N);
