@@ -40,9 +40,10 @@ static inline void fresh(struct zvm_config *c)
 
 /*
  * A dispatcher test's fixture (cmocka_unit_test_setup_teardown), freed by the
- * teardown even after a failed assertion.  The dispatcher keeps a pointer to
- * the configuration and reads it as each metric comes, so a test may still
- * change the configuration after the setup.
+ * teardown even after a failed assertion; the teardown also turns
+ * cd_count_only off, which a counting test sets.  The dispatcher keeps a
+ * pointer to the configuration and reads it as each metric comes, so a test
+ * may still change the configuration after the setup.
  */
 struct dispatch_fx {
         struct zvm_config c;
@@ -53,6 +54,7 @@ struct dispatch_fx {
 static inline int teardown_dispatch(void **state)
 {
         struct dispatch_fx *f = *state;
+        cd_count_only = false; /* a counting test that failed half way set it */
         if (!f)
                 return 0;
         zm_engine_free(f->e);

@@ -175,7 +175,6 @@ static void shuffled_orders_laid_out_ever_less(void **state)
         assert_true(f->d->layouts <= before + 1);
         zvm_dispatch_flush(f->d);
         assert_int_equal(cd_ncounted, 30 * N);
-        cd_count_only = false;
 }
 
 /*
@@ -278,7 +277,6 @@ static void many_series_found_again(void **state)
         /* rounds 0 and 1 share a time: round 1's values are duplicates */
         assert_int_equal(cd_ncounted, 2 * N);
         assert_int_equal(zvm_stats()->duplicates, N);
-        cd_count_only = false;
 }
 
 /*

@@ -308,7 +308,6 @@ static void staged_values_keep_order_and_names(void **state)
         assert_int_equal(cd_ncounted, STAGE_MAX + 1);
         zvm_dispatch_flush(f->d); /* nothing staged: nothing again */
         assert_int_equal(cd_ncounted, STAGE_MAX + 1);
-        cd_count_only = false;
 }
 
 static void dispatch_one(struct zvm_dispatch *d, enum zm_scope scope, const char *guest,
