@@ -493,6 +493,64 @@ static void guest_host_claims_alike_in_graphite(void **state)
 }
 
 /*
+ * A host name GuestHostFormat gives a guest CP has named (here through the
+ * engine alone: no value of that guest has come) is that guest's, read
+ * backwards through the format, up to the 8 characters of CP's longest
+ * userid; a guest trusted with its own host, in another case, keeps it as
+ * configured, and that is no refusal; the host of a guest CP has not named
+ * is nobody's (doc/plugin.md, TrustedGuestHost).
+ */
+static void guest_host_claims_on_guests_cp_named(void **state)
+{
+        struct dispatch_fx *f = *state;
+        f->c.guest_format = strdup("%u.zvm");
+        trust(&f->c, "EVIL01", "linux008.zvm");
+        trust(&f->c, "EVIL02", "web1.zvm");
+        trust(&f->c, "WEB01", "Web01.ZVM");
+        trust(&f->c, "EVIL03", "nobody.zvm");
+        static const char named[][9] = {"LINUX008", "WEB1", "WEB01"}; /* char[9], as CP names */
+        for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+                zm_note_guest(f->e, named[i]);
+        interval_end(f->e);
+        interval_end(f->e);
+        uint64_t t = VEC_TOD_2026;
+        dispatch_one(f->d, ZM_GUEST, "EVIL01", "linux008.zvm", "load", t);
+        assert_string_equal(cd_vls[0].host, "evil01.zvm");
+        dispatch_one(f->d, ZM_GUEST, "EVIL02", "web1.zvm", "load", t);
+        assert_string_equal(cd_vls[1].host, "evil02.zvm");
+        assert_int_equal(zvm_stats()->host_refused, 2);
+        dispatch_one(f->d, ZM_GUEST, "WEB01", "web01.zvm", "load", t);
+        assert_string_equal(cd_vls[2].host, "Web01.ZVM");
+        dispatch_one(f->d, ZM_GUEST, "EVIL03", "nobody.zvm", "load", t); /* not named by CP */
+        assert_string_equal(cd_vls[3].host, "nobody.zvm");
+        assert_int_equal(zvm_stats()->host_refused, 2);
+}
+
+/*
+ * No name a guest chooses may start with '.' (doc/plugin.md, threat model):
+ * write plugins make files of names.  The plugin name is a label name
+ * anyway; its instance, its type and the type's instance are checked here.
+ */
+static void guest_names_starting_with_a_dot_refused(void **state)
+{
+        struct dispatch_fx *f = *state;
+        struct zm_metric m = metric(ZM_GUEST, "LINUX01", 10, 2, VEC_TOD_2026, 1);
+        m.plugin_instance = "..";
+        dispatch(f->d, &m);
+        m.plugin_instance = "";
+        m.type_instance = ".hidden";
+        dispatch(f->d, &m);
+        m.type_instance = "free";
+        m.type = ".memory";
+        dispatch(f->d, &m);
+        assert_int_equal(cd_nvl, 0);
+        assert_int_equal(zvm_stats()->names_refused, 3);
+        m.type = "memory";
+        dispatch(f->d, &m);
+        assert_int_equal(cd_nvl, 1);
+}
+
+/*
  * collectd's write_prometheus (5.12) puts the plugin name, unchanged, into
  * the metric name and makes it a label name, next to its own "type" and
  * "instance" (doc/forwarding.md).  One value whose plugin is "my.app",
@@ -763,6 +821,8 @@ int main(void)
             DISPATCH_ENGINE_TEST(guest_host_claims),
             DISPATCH_TEST(guest_host_claims_case_and_order),
             DISPATCH_ENGINE_TEST(guest_host_claims_alike_in_graphite),
+            DISPATCH_ENGINE_TEST(guest_host_claims_on_guests_cp_named),
+            DISPATCH_TEST(guest_names_starting_with_a_dot_refused),
             DISPATCH_ENGINE_TEST(guest_data_without_a_userid_is_refused),
             DISPATCH_TEST(guest_plugin_names_every_writer_can_carry),
             DISPATCH_TEST(unknown_type_counted),
