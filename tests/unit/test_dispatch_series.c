@@ -234,6 +234,47 @@ static void relayout_keeps_shared_identifiers(void **state)
 }
 
 /*
+ * Values that come in array order, round after round, are never laid out
+ * again: keep_order counts how many came right after the last one's series
+ * and lays out only when fewer than half did.
+ */
+static void series_in_order_never_laid_out(void **state)
+{
+        struct dispatch_fx *f = *state;
+        enum { N = 100 };
+        for (int iv = 0; iv < 20; iv++)
+                for (int k = 0; k < N; k++)
+                        value_of(f->d, k, iv);
+        zvm_dispatch_flush(f->d);
+        assert_int_equal(f->d->ns, N);
+        assert_int_equal(f->d->layouts, 0);
+}
+
+/*
+ * A value whose names are those of another record's series is not taken for
+ * it, not even where that series came last time (the first guess):
+ * ExcludeRecord "D4" holds for it (doc/plugin.md).
+ */
+static void another_records_names_are_another_series(void **state)
+{
+        struct dispatch_fx *f = *state;
+        oconfig_item_t ci = item("ExcludeRecord", 1, "D4", NULL);
+        assert_int_equal(zvm_config_item(&f->c, &ci), 0);
+        uint64_t t = VEC_TOD_2026;
+        struct zm_metric x = metric(ZM_SYSTEM, "", 10, 2, t, 1);
+        struct zm_metric y = metric(ZM_SYSTEM, "", 0, 2, t + 4096, 2);
+        struct zm_metric z = metric(ZM_SYSTEM, "", 4, 2, t + 3 * 4096, 3); /* y's names, D4 */
+        dispatch(f->d, &x);
+        dispatch(f->d, &y);
+        x.tod = t + 2 * 4096;
+        dispatch(f->d, &x);
+        dispatch(f->d, &z); /* comes where y came after x */
+        assert_int_equal(cd_nvl, 3);
+        assert_int_equal(zvm_stats()->filtered, 1);
+        assert_int_equal(f->d->ns, 3);
+}
+
+/*
  * Past 32,768 series the indexes grow four times over (index_room): every
  * series and identifier is found again after that, none is made twice, and
  * each identifier knows its time.  An index of 65,536 slots grows to
@@ -439,6 +480,8 @@ int main(void)
             DISPATCH_TEST(laid_out_when_an_interval_ends),
             DISPATCH_TEST(laid_out_when_an_eighth_came_out_of_order),
             DISPATCH_TEST(shuffled_orders_laid_out_ever_less),
+            DISPATCH_TEST(series_in_order_never_laid_out),
+            DISPATCH_TEST(another_records_names_are_another_series),
             DISPATCH_TEST(many_series_found_again),
             DISPATCH_TEST(ids_confirm_within_a_guest_only),
             cmocka_unit_test(ids_are_keyed),

@@ -654,12 +654,14 @@ static void filters(void **state)
             metric(ZM_SYSTEM, "", 0, 3, t, 1),        /* not included */
             metric(ZM_GUEST, "TESTLX", 10, 2, t, 1),  /* guest excluded */
             metric(ZM_SYSTEM, "TESTLX", 4, 3, t, 1),  /* not included */
+            metric(ZM_SYSTEM, "TESTLX", 0, 2, t, 1),  /* CP's data of an excluded guest */
         };
         ms[2].tod++;
+        ms[6].tod += 2;
         for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
                 dispatch(d, &ms[i]);
         assert_int_equal(cd_nvl, 2);
-        assert_int_equal(zvm_stats()->filtered, 4);
+        assert_int_equal(zvm_stats()->filtered, 5);
         zvm_dispatch_free(d);
         zvm_config_free(&c);
 
