@@ -255,6 +255,22 @@ static void a_half_full_queue_wakes_the_writer(void **state)
         wz_queue_destroy(&q);
 }
 
+/* A value enters the table owed, whatever a producer left in its written and missed flags. */
+static void a_value_enters_owed(void **state)
+{
+        (void)state;
+        struct wz_table t;
+        wz_table_init(&t, 4);
+        struct wz_item a = item("h", "memory", "", "memory", "used", "value", 0, 1, 1);
+        a.written = a.missed = true;
+        assert_true(wz_table_put(&t, &a));
+        assert_false(t.v[0].written || t.v[0].missed);
+        assert_true(wz_table_put(&t, &a)); /* replaced before any pass: merged */
+        assert_int_equal(t.merged, 1);
+        assert_int_equal(t.dropped_space, 0);
+        wz_table_free(&t);
+}
+
 static void table_updates_in_place_sorted_and_expires(void **state)
 {
         (void)state;
@@ -669,6 +685,12 @@ static void a_pop_never_splits_a_list(void **state)
         assert_int_equal(wz_queue_pop_lists(&q, out, 2), 0);
         assert_int_equal(wz_queue_pop_lists(&q, out, 8), 3);
         assert_int_equal(out[2].e.ds_index, 2);
+        /* up to max items: lists that fill it exactly go out, a list of max items too */
+        assert_true(wz_queue_push(&q, it, 3));
+        assert_true(wz_queue_push(&q, it, 3));
+        assert_true(wz_queue_push(&q, it, 3));
+        assert_int_equal(wz_queue_pop_lists(&q, out, 6), 6);
+        assert_int_equal(wz_queue_pop_lists(&q, out, 3), 3);
         wz_queue_destroy(&q);
 }
 
@@ -738,6 +760,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(queue_is_bounded_and_all_or_nothing),
             cmocka_unit_test(a_half_full_queue_wakes_the_writer),
+            cmocka_unit_test(a_value_enters_owed),
             cmocka_unit_test(table_updates_in_place_sorted_and_expires),
             cmocka_unit_test(names_follow_the_format),
             cmocka_unit_test(plan_groups_hosts_and_types),
