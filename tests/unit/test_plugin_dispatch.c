@@ -399,8 +399,11 @@ static void guest_host_claims(void **state)
         dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "zvm", t);
         dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "ZVM-reader", t);
         dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "vm370", t);
+        /* in any case: label names both, but one series set to a reader matching without it */
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "ZVM_reader", t);
+        dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "Vm370", t);
         assert_int_equal(cd_nvl, n);
-        assert_int_equal(zvm_stats()->names_refused, 3);
+        assert_int_equal(zvm_stats()->names_refused, 5);
         assert_int_equal(cd_nlog, logs + 1);
         dispatch_one(f->d, ZM_SYSTEM, "", "", "zvm", t); /* CP's own data passes */
         assert_int_equal(cd_nvl, n + 1);
@@ -409,7 +412,7 @@ static void guest_host_claims(void **state)
         dispatch_one(f->d, ZM_GUEST, "EVIL05", "", "..", t);
         dispatch_one(f->d, ZM_GUEST, "EVIL05", "", ".hidden", t);
         assert_int_equal(cd_nvl, n + 1);
-        assert_int_equal(zvm_stats()->names_refused, 6);
+        assert_int_equal(zvm_stats()->names_refused, 8);
 }
 
 /*
