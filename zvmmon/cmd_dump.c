@@ -73,12 +73,20 @@ static void on_record(void *ctx, const struct zd_record *r)
         x->out_failed = zmon_stdout_failed();
 }
 
+/* Decimal digits only, as z/VM's tables number domains and records: strtol's
+ * base 0 read "010" as octal 8 (and refused "08"), and took blanks and signs. */
 static int number(const char *s, int max, int *out)
 {
-        char *end;
-        long v = strtol(s, &end, 0);
-        if (*s == '\0' || *end || v < 0 || v > max)
+        long v = 0;
+        if (*s == '\0')
                 return -1;
+        for (; *s; s++) {
+                if (!isdigit((unsigned char)*s))
+                        return -1;
+                v = v * 10 + (*s - '0');
+                if (v > max)
+                        return -1;
+        }
         *out = (int)v;
         return 0;
 }

@@ -111,6 +111,16 @@ done
 expect 2 "no file" -- "$Z" dump
 expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
 expect 2 "bad domain" -- "$Z" dump --domain x "$W/clean.cap"
+# Domain and record numbers are decimal, as z/VM's tables give them: 010 is ten,
+# not octal eight; 08 is eight; hex, signs and blanks are refused.
+expect 0 "dump --domain 010 --record 02" -- "$Z" dump --domain 010 --record 02 "$W/clean.cap"
+[ "$(jq -c '[.domain, .record]' "$W/out" | sort -u)" = "[10,2]" ] && ok "--domain 010 is domain 10" ||
+	fail "--domain 010 --record 02: $(jq -c '[.domain, .record]' "$W/out" | sort -u | tr '\n' ' ')"
+expect 0 "dump --domain 10 --record 08" -- "$Z" dump --domain 10 --record 08 "$W/clean.cap"
+for n in 0x0a " 10" +10 -0 10x ""; do
+	expect 2 "dump --domain '$n'" -- "$Z" dump --domain "$n" "$W/clean.cap"
+	grep -qx -- "zvmmon dump: --domain $n: not a domain number" "$W/err" || fail "--domain '$n': message $(cat "$W/err")"
+done
 expect 2 "bad --reading" -- "$Z" dump --reading compiled "$W/clean.cap"
 grep -q -- '--reading compiled: packed or aligned' "$W/err" && ok "bad --reading: the message names the option" ||
 	fail "bad --reading: message $(cat "$W/err")"
