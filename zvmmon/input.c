@@ -47,8 +47,9 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
         /* After a read error the input did not end, it broke off, and after a write
          * error the rest was left unread: finishing the stream would judge what came
          * so far as the whole input (empty, format not recognised, a cut set) and say
-         * so, after the real reason. */
-        else if (why == FED_END && rc == 0)
+         * so, after the real reason.  Nothing at all is "empty input", said below:
+         * finishing would add an in-band "format not recognised" and count it. */
+        else if (why == FED_END && rc == 0 && !empty)
                 rc = zd_stream_finish(s);
         *st = *zd_stream_stats(s);
         enum zd_format fmt = zd_stream_format(s);

@@ -100,6 +100,13 @@ expect 0 "dump raw data set" -- "$Z" dump "$W/set0.bin"
 printf 'this is not monitor data\n' >"$W/text"
 head -c 5000 /dev/urandom >"$W/random"
 expect 2 "empty input" -- "$Z" dump "$W/empty"
+# Empty input is said once, as such: no in-band "format not recognised", no error count.
+for cmd in "dump $W/empty" "stat $W/empty" "stat --format json /dev/null"; do
+	# shellcheck disable=SC2086 # the command's words
+	expect 2 "$cmd" -- "$Z" $cmd
+	[ ! -s "$W/out" ] && [ "$(cat "$W/err")" = "zvmmon: ${cmd##* }: empty input" ] &&
+		ok "$cmd: empty input, said once" || fail "$cmd: $(cat "$W/out" "$W/err")"
+done
 expect 2 "text input" -- "$Z" dump "$W/text"
 expect 2 "missing file" -- "$Z" dump "$W/nonexistent"
 # A read error is the reason, said once: no "empty input", no format error after it.
