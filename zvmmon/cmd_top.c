@@ -211,7 +211,9 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
         if (top_model_notes_dropped(t))
                 fprintf(stderr, "zvmmon top: %llu more messages not shown (too many at once)\n",
                         (unsigned long long)top_model_notes_dropped(t));
-        if (!shown)
+        /* An input that failed said why as it failed (top_source.c): "no monitor
+         * records" after "read error" would only repeat it, less precisely. */
+        if (!shown && r != TOP_SRC_FAIL)
                 fprintf(stderr, "zvmmon top: %s: %s\n", a->in.path, top_model_why_none(t));
         return r == TOP_SRC_FAIL ? ZMON_UNUSABLE : ZMON_OK;
 }

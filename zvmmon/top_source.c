@@ -32,6 +32,7 @@ struct top_src {
         size_t n, cap;
         uint64_t sets;
         bool regular; /* a plain file given as the device: its end is the end */
+        bool fed;     /* a file gave bytes: its end is not "empty input" */
         top_note_fn note;
         void *note_ctx;
         uint64_t ev[TOP_EV_N];
@@ -96,6 +97,7 @@ static enum top_pump pump_file(struct top_src *s)
 {
         static unsigned char buf[1 << 14];
         size_t n = fread(buf, 1, sizeof(buf), s->f);
+        s->fed |= n > 0;
         if (n > 0 && zd_stream_feed(s->s, buf, n) == 0)
                 return TOP_SRC_MORE;
         if (n > 0) { /* 64 KB and no format recognised, or the source gave up */
@@ -107,6 +109,11 @@ static enum top_pump pump_file(struct top_src *s)
         }
         if (ferror(s->f)) {
                 say(s, ZM_LOG_ERR, "read error: %s", strerror(errno));
+                return TOP_SRC_FAIL;
+        }
+        /* As dump says it: finishing would count and say "format not recognised". */
+        if (!s->fed) {
+                say(s, ZM_LOG_ERR, "empty input");
                 return TOP_SRC_FAIL;
         }
         zd_stream_finish(s->s);
@@ -178,8 +185,10 @@ static enum top_pump pump_dev(struct top_src *s)
         if (s->cap - s->n < (1 << 16)) {
                 size_t cap = s->cap ? s->cap * 2 : 1 << 17;
                 unsigned char *p = realloc(s->set, cap);
-                if (!p)
+                if (!p) {
+                        say(s, ZM_LOG_ERR, "out of memory for a data set of %zu bytes", s->n);
                         return TOP_SRC_FAIL;
+                }
                 s->set = p;
                 s->cap = cap;
         }

@@ -204,6 +204,17 @@ for n in 0.5 1.9 0 -1 " 1" 1x 99999999999999999999999; do
 	expect 2 "top -n '$n'" -- "$Z" top -b -n "$n" "$HERE/../../data/sample.monwrite"
 	grep -q -- "-n $n: a whole number of intervals" "$W/err" || fail "top -n '$n': message $(cat "$W/err")"
 done
+# Input top cannot read is said once, the reason only: no "no monitor records" after it.
+expect 2 "top -b a directory" -- "$Z" top -b "$W"
+[ "$(cat "$W/err")" = "zvmmon top: $W: read error: Is a directory" ] &&
+	ok "top -b a directory: the read error only" || fail "top -b a directory: $(cat "$W/err")"
+expect 2 "top -b empty input" -- "$Z" top -b "$W/empty"
+[ "$(cat "$W/err")" = "zvmmon top: $W/empty: empty input" ] &&
+	ok "top -b empty input: said once" || fail "top -b empty input: $(cat "$W/err")"
+expect 2 "top -b text input" -- "$Z" top -b "$W/text"
+grep -qx "zvmmon top: $W/text: not monitor data this build can read" "$W/err" &&
+	! grep -q "no monitor records" "$W/err" && ok "top -b text input: the reason, once" ||
+	fail "top -b text input: $(cat "$W/err")"
 expect 0 "top -b -n 2" -- "$Z" top -b -n 2 "$HERE/../../data/sample.monwrite"
 [ "$(grep -c ' interval [0-9]' "$W/out")" = 2 ] && ok "-n 2: two tables" ||
 	fail "-n 2: $(grep -c ' interval [0-9]' "$W/out") tables"
