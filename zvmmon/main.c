@@ -81,6 +81,35 @@ static int close_stdout(int rc)
         return ZMON_UNUSABLE;
 }
 
+/* argv[0] is the command's name. */
+static int command(int argc, char **argv)
+{
+        const char *cmd = argv[0];
+        /* getopt names argv[0] in its messages: "zvmmon dump: unrecognized option",
+         * as every message of ours begins, not a bare "dump:". */
+        char prog[64];
+        snprintf(prog, sizeof(prog), "zvmmon %s", cmd);
+        argv[0] = prog;
+        if (!strcmp(cmd, "dump"))
+                return zmon_cmd_dump(argc, argv);
+        if (!strcmp(cmd, "stat"))
+                return zmon_cmd_stat(argc, argv);
+        if (!strcmp(cmd, "capture"))
+                return zmon_cmd_capture(argc, argv);
+        if (!strcmp(cmd, "top"))
+                return zmon_cmd_top(argc, argv);
+        if (!strcmp(cmd, "layouts"))
+                return zmon_cmd_layouts(argc, argv);
+        if (!strcmp(cmd, "metrics"))
+                return zmon_cmd_metrics(argc, argv);
+        if (!strcmp(cmd, "help")) {
+                usage(stdout);
+                return ZMON_OK;
+        }
+        fprintf(stderr, "zvmmon: unknown command '%s' (try --help)\n", cmd);
+        return ZMON_UNUSABLE;
+}
+
 static int run(int argc, char **argv)
 {
         int i = 1;
@@ -115,29 +144,7 @@ static int run(int argc, char **argv)
                 usage(stderr);
                 return ZMON_UNUSABLE;
         }
-        const char *cmd = argv[i];
-        int sub_argc = argc - i;
-        char **sub_argv = argv + i;
-        int rc;
-        if (!strcmp(cmd, "dump"))
-                rc = zmon_cmd_dump(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "stat"))
-                rc = zmon_cmd_stat(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "capture"))
-                rc = zmon_cmd_capture(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "top"))
-                rc = zmon_cmd_top(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "layouts"))
-                rc = zmon_cmd_layouts(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "metrics"))
-                rc = zmon_cmd_metrics(sub_argc, sub_argv);
-        else if (!strcmp(cmd, "help")) {
-                usage(stdout);
-                rc = ZMON_OK;
-        } else {
-                fprintf(stderr, "zvmmon: unknown command '%s' (try --help)\n", cmd);
-                rc = ZMON_UNUSABLE;
-        }
+        int rc = command(argc - i, argv + i);
         zl_file_unload_all();
         return rc;
 }

@@ -117,6 +117,13 @@ for cmd in dump stat; do
 done
 expect 2 "no file" -- "$Z" dump
 expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
+# getopt's own messages name the program and the command, as every other message does.
+for cmd in "dump --bogus" "stat -q" "capture --device" "top --sort" "layouts --markdown=1" "metrics -x"; do
+	# shellcheck disable=SC2086 # the command's words
+	expect 2 "$cmd" -- "$Z" $cmd
+	grep -q "^zvmmon ${cmd%% *}: " "$W/err" && ok "$cmd: the message names zvmmon ${cmd%% *}" ||
+		fail "$cmd: message $(cat "$W/err")"
+done
 expect 2 "bad domain" -- "$Z" dump --domain x "$W/clean.cap"
 # Domain and record numbers are decimal, as z/VM's tables give them: 010 is ten,
 # not octal eight; 08 is eight; hex, signs and blanks are refused.
