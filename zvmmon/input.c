@@ -68,7 +68,8 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
                 fprintf(
                     stderr, "zvmmon: %s: not monitor data this build can read%s\n", in->path,
                     fmt == ZD_FMT_UNKNOWN
-                        ? " (not a capture, MONWRITE file, monreader data set or monwriter output)"
+                        ? " (not a capture, MONWRITE file, monreader data set, monwriter output, "
+                          "VB file, VM/370 tape or AWSTAPE image)"
                         : "");
                 return ZMON_UNUSABLE;
         }

@@ -148,6 +148,24 @@ expect 1 "capture cut inside a data set" -- "$Z" dump "$W/cut.cap"
 lines_parse "$W/out" "dump cut capture"
 
 expect 0 "--help" -- "$Z" --help
+# Every input format the decoder reads (doc/historic-formats.md adds vb, tape and
+# awstape to the four of zvmmon's first days) is accepted by --input and named by
+# --help, the manual page, and the message for input of no format.
+man=$HERE/../../../man/zvmmon.1
+"$Z" --help >"$W/help"
+before=$fails
+for n in capture monwrite dataset monwriter vb tape awstape; do
+	"$Z" dump --input "$n" "$W/text" >/dev/null 2>"$W/err"
+	grep -q "unknown format" "$W/err" && fail "--input $n: unknown format"
+	grep -A2 '^Input formats' "$W/help" | grep -qw -- "$n" || fail "--help does not name input format $n"
+	grep -A4 '^names it' "$man" | grep -qw -- "$n" || fail "zvmmon.1 does not name input format $n"
+done
+[ $fails -eq "$before" ] && ok "--input: seven formats, named by --help and zvmmon.1"
+"$Z" stat "$W/text" 2>"$W/err"
+grep -q "VB file, VM/370 tape or AWSTAPE image" "$W/err" && ok "not monitor data: the message names every format" ||
+	fail "not monitor data: $(cat "$W/err")"
+grep -q -- "--reading packed|aligned" "$W/help" && grep -q -- "stat \[--format text|json\]" "$W/help" &&
+	ok "--help shows dump --reading, stat --format" || fail "--help lacks dump --reading or stat --format"
 expect 0 "--version" -- "$Z" --version
 expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
