@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* zvmmon capture: options and the real device around capture_loop.c. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -99,10 +100,11 @@ static int64_t d_unix_us(void *ctx)
 
 static long parse_count(const char *opt, const char *s)
 {
-        char *end;
+        char *end = NULL;
         errno = 0; /* strtol says ERANGE only there: a huge count is LONG_MAX, not an error */
-        long v = strtol(s, &end, 10);
-        if (*s == '\0' || *end || v <= 0 || errno == ERANGE) {
+        /* Digits first, as top -n: strtol alone let " 5" and "+5" through. */
+        long v = isdigit((unsigned char)*s) ? strtol(s, &end, 10) : 0;
+        if (v <= 0 || *end || errno == ERANGE) {
                 fprintf(stderr, "zvmmon capture: %s %s: a positive number is needed\n", opt, s);
                 return -1;
         }

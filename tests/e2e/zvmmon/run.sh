@@ -273,6 +273,12 @@ expect 0 "dump the capture" -- "$Z" dump "$W/cap.cap"
 	ok "captured set decodes like the original" || fail "captured set differs"
 expect 2 "capture without -o" -- "$Z" capture --device "$W/dev" --sets 1
 for opt in --sets --seconds; do
+	# A whole number in digits, as top -n takes it: strtol let blanks and a sign through.
+	for n in " 1" +1 1.5 0x10 -1 0 ""; do
+		expect 2 "capture $opt '$n'" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" $opt "$n"
+		grep -qx -- "zvmmon capture: $opt $n: a positive number is needed" "$W/err" ||
+			fail "capture $opt '$n': message $(cat "$W/err")"
+	done
 	expect 2 "capture $opt out of range" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" $opt 99999999999999999999999
 	grep -q -- "$opt 99999999999999999999999: a positive number is needed" "$W/err" ||
 		fail "capture $opt out of range: message $(cat "$W/err")"
