@@ -79,6 +79,12 @@ static int option(struct args *a, int c)
                 }
                 return 0;
         case 'f':
+                /* Cut, a bracket expression loses its ']' and matches no guest. */
+                if (strlen(optarg) >= sizeof(a->o.glob)) {
+                        fprintf(stderr, "zvmmon top: --filter %s: at most %zu characters\n", optarg,
+                                sizeof(a->o.glob) - 1);
+                        return ZMON_UNUSABLE;
+                }
                 snprintf(a->o.glob, sizeof(a->o.glob), "%s", optarg);
                 return 0;
         case 'S':

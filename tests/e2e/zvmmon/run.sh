@@ -240,6 +240,12 @@ expect 2 "top -b text input" -- "$Z" top -b "$W/text"
 grep -qx "zvmmon top: $W/text: not monitor data this build can read" "$W/err" &&
 	! grep -q "no monitor records" "$W/err" && ok "top -b text input: the reason, once" ||
 	fail "top -b text input: $(cat "$W/err")"
+# --filter is kept in 31 characters: a longer glob is refused, not cut (a cut
+# bracket expression matched no guest at all).
+long='[ABCDEFGHIJKLMNOPQRSTUVWXYZ]INUX00[0123456789]'
+expect 2 "top --filter of ${#long} characters" -- "$Z" top -b --filter "$long" "$HERE/../../data/sample.monwrite"
+grep -qxF -- "zvmmon top: --filter $long: at most 31 characters" "$W/err" ||
+	fail "top --filter too long: message $(cat "$W/err")"
 expect 0 "top -b -n 2" -- "$Z" top -b -n 2 "$HERE/../../data/sample.monwrite"
 [ "$(grep -c ' interval [0-9]' "$W/out")" = 2 ] && ok "-n 2: two tables" ||
 	fail "-n 2: $(grep -c ' interval [0-9]' "$W/out") tables"
