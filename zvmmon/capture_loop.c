@@ -115,10 +115,17 @@ static bool on_read_error(struct cap *c, double left)
                 res->overflows++;
                 if (c->have_held)
                         c->held_status |= ZD_CAP_OVERFLOW;
-                fprintf(stderr,
-                        "zvmmon capture: %s: message limit reached (EOVERFLOW): monitor data "
-                        "was lost after data set %llu\n",
-                        dev, res->sets + c->have_held);
+                /* sets counted from 0, as dump's "set" and a replay's cap_overflow name them */
+                if (res->sets + c->have_held)
+                        fprintf(stderr,
+                                "zvmmon capture: %s: message limit reached (EOVERFLOW): monitor "
+                                "data was lost after data set %llu\n",
+                                dev, res->sets + c->have_held - 1);
+                else
+                        fprintf(stderr,
+                                "zvmmon capture: %s: message limit reached (EOVERFLOW): monitor "
+                                "data was lost before the first data set\n",
+                                dev);
                 return true;
         case EFAULT:
                 res->discarded += c->cur.n > 0;

@@ -159,10 +159,16 @@ static enum top_pump dev_error(struct top_src *s)
                 return TOP_SRC_WAIT;
         case EOVERFLOW: /* the sets before it are whole; the table goes on */
                 s->ev[TOP_EV_OVERFLOW]++;
-                say(s, ZM_LOG_WARNING,
-                    "EOVERFLOW: the message limit was reached, monitor data was lost after "
-                    "data set %llu",
-                    (unsigned long long)s->sets);
+                /* sets counted from 0, as dump's "set" and a replay's cap_overflow name them */
+                if (s->sets)
+                        say(s, ZM_LOG_WARNING,
+                            "EOVERFLOW: the message limit was reached, monitor data was lost "
+                            "after data set %llu",
+                            (unsigned long long)s->sets - 1);
+                else
+                        say(s, ZM_LOG_WARNING,
+                            "EOVERFLOW: the message limit was reached, monitor data was lost "
+                            "before the first data set");
                 return TOP_SRC_MORE;
         case EFAULT:
                 s->ev[TOP_EV_FAULT]++;

@@ -44,8 +44,16 @@ done
 [ $flagged -ge 1 ] && ok "$flagged set(s) flagged EOVERFLOW" || fail "no set flagged EOVERFLOW"
 [ $sets -ge 5 ] && ok "sets captured after the sever" || fail "only $sets sets"
 
+# The replay decodes everything and reports the loss the capture flagged, nothing else (exit 1).
 "$Z" stat --format json "$W/sim.cap" >"$W/stat.json"; src=$?
-[ $src -eq 0 ] && ok "captured data decodes without errors" || fail "stat exit $src: $(jq -c .errors "$W/stat.json")"
+[ $src -eq 1 ] && [ "$(jq -c .errors "$W/stat.json")" = "{\"cap_overflow\":$flagged}" ] &&
+	ok "captured data decodes; its only errors are the $flagged cap_overflow flagged" ||
+	fail "stat exit $src: $(jq -c .errors "$W/stat.json")"
+# Both name the set after which data was lost the same way (from 0, as dump's "set").
+live=$(sed -n 's/.*was lost after data set \([0-9]*\)$/\1/p' "$W/err" | head -n1)
+replay=$("$Z" dump "$W/sim.cap" | jq -r 'select(.type == "error" and .error == "cap_overflow") | .set' | head -n1)
+[ -n "$live" ] && [ "$live" = "$replay" ] && ok "capture and replay name the same set ($live)" ||
+	fail "capture named set '$live', the replay '$replay'"
 [ "$(jq '.appldata.linuxkrnl_mem > 0 and .appldata.lnxappl_fsstatd > 0' "$W/stat.json")" = true ] &&
 	ok "Linux guest records present" || fail "no Linux guest records: $(jq -c .appldata "$W/stat.json")"
 
