@@ -9,41 +9,18 @@
 
 #include "collect.h"
 #include "source/source.h"
+#include "alloc_wrap.h"
 
 #define BLK 4096
 static uint8_t file[16 * BLK];
 
-/*
- * The largest single heap request since armed (linked with --wrap for the
- * three, tests/module.mk): what a claim in a control record made the source
- * reserve.
- */
+/* The largest single heap request since armed (alloc_wrap.h): what a claim in a
+ * control record made the source reserve. */
 static size_t largest_request;
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-static void note(size_t n)
+static void alloc_seen(size_t n)
 {
         if (n > largest_request)
                 largest_request = n;
-}
-void *__wrap_malloc(size_t n)
-{
-        note(n);
-        return __real_malloc(n);
-}
-void *__wrap_calloc(size_t k, size_t n)
-{
-        note(k * n);
-        return __real_calloc(k, n);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-        note(n);
-        return __real_realloc(p, n);
 }
 
 /* Control record with n entries; the MCA address is arbitrary but consistent. */

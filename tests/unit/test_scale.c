@@ -14,34 +14,16 @@
 #include "cp_feed.h"
 #include "base/hash.h"
 #include "zvm.h"
+#include "alloc_wrap.h"
 
 #define T0 VEC_TOD_2026
 
 static size_t allocs;
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t m);
-void *__wrap_realloc(void *p, size_t n);
-
-void *__wrap_malloc(size_t n)
+static void alloc_seen(size_t n)
 {
+        (void)n;
         allocs++;
-        return __real_malloc(n);
-}
-
-void *__wrap_calloc(size_t n, size_t m)
-{
-        allocs++;
-        return __real_calloc(n, m);
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-        allocs++;
-        return __real_realloc(p, n);
 }
 
 /* D6R3 IODDEV, 202 bytes (doc/metrics-cp.md, zpmd's z/VM 5.3 layout): 52 SCMSSCH (16 bits),
