@@ -117,68 +117,104 @@ static struct zm_engine *engine(struct zm_procsel *sel, struct got *g)
         return zm_engine_new(&o, collect, NULL, g);
 }
 
+/*
+ * A selection, the metrics it gave and the engine, set up and freed by cmocka
+ * (rig_setup, rig_teardown), so that a failed assertion leaks nothing.  A test
+ * adds its rules to sel, then calls rig_start.
+ */
+struct rig {
+        struct zm_procsel *sel;
+        struct zm_engine *e;
+        struct got g;
+};
+
+static int rig_setup(void **state)
+{
+        struct rig *r = calloc(1, sizeof(*r));
+        if (!r || !(r->sel = zm_procsel_new())) {
+                free(r);
+                return -1;
+        }
+        *state = r;
+        return 0;
+}
+
+static int rig_teardown(void **state)
+{
+        struct rig *r = *state;
+        zm_engine_free(r->e);
+        zm_procsel_free(r->sel);
+        free(r);
+        return 0;
+}
+
+/* Each of names (NULL-ended) as a Process with no pattern, then the engine. */
+static struct zm_engine *rig_start(struct rig *r, const char *const *names)
+{
+        char err[256];
+        for (; names && *names; names++)
+                assert_true(zm_procsel_add(r->sel, *names, NULL, err, sizeof(err)));
+        r->e = engine(r->sel, &r->g);
+        assert_non_null(r->e);
+        return r->e;
+}
+
 static void workers_summed_and_counters_kept(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
-        char err[256];
-        assert_true(zm_procsel_add(sel, "httpd", NULL, err, sizeof(err)));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"httpd", NULL});
         struct tk p1[] = {
             {10, 100, 5, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd -k start"},
             {11, 200, 7, 2000, 500, 20, 600, "httpd", "/usr/sbin/httpd -k start"},
             {12, 900, 1, 9000, 900, 90, 900, "sshd", "/usr/sbin/sshd -D"},
         };
         pass(e, "LINUX01", T1, p1, 3);
-        const struct zm_metric *m = find(&g, "LINUX01", "httpd", "ps_count");
+        const struct zm_metric *m = find(&r->g, "LINUX01", "httpd", "ps_count");
         assert_non_null(m);
         assert_int_equal(m->nvalues, 2);
         assert_true(m->gauge[0] == 2);
         assert_true(isnan(m->gauge[1])); /* mon_procd counts no threads */
         assert_true(m->tod == zd_unix_us_to_tod((int64_t)T1 * 1000000));
-        assert_true(find(&g, "LINUX01", "httpd", "ps_vm")->gauge[0] == 3000.0 * 1024);
-        assert_true(find(&g, "LINUX01", "httpd", "ps_rss")->gauge[0] == 900.0 * 1024);
-        assert_true(find(&g, "LINUX01", "httpd", "ps_code")->gauge[0] == 30.0 * 1024);
-        assert_true(find(&g, "LINUX01", "httpd", "ps_data")->gauge[0] == 900.0 * 1024);
-        m = find(&g, "LINUX01", "httpd", "ps_cputime");
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_vm")->gauge[0] == 3000.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_rss")->gauge[0] == 900.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_code")->gauge[0] == 30.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_data")->gauge[0] == 900.0 * 1024);
+        m = find(&r->g, "LINUX01", "httpd", "ps_cputime");
         assert_int_equal(m->ds[0], ZM_DERIVE);
         assert_int_equal(m->derive[0], 0); /* the first pass is the base */
         assert_int_equal(m->derive[1], 0);
-        assert_int_equal(find(&g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 0);
-        assert_null(find(&g, "LINUX01", "sshd", "ps_count"));
+        assert_int_equal(find(&r->g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 0);
+        assert_null(find(&r->g, "LINUX01", "sshd", "ps_count"));
 
         /* Pass 2: both grow, a new worker (the pass lists every task: it is new). */
-        g.n = 0;
+        r->g.n = 0;
         struct tk p2[] = {
             {10, 150, 6, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd -k start"},
             {11, 260, 9, 2000, 500, 20, 600, "httpd", "/usr/sbin/httpd -k start"},
             {13, 40, 2, 1000, 100, 10, 100, "httpd", "/usr/sbin/httpd -k start"},
         };
         pass(e, "LINUX01", T1 + 60, p2, 3);
-        m = find(&g, "LINUX01", "httpd", "ps_cputime");
+        m = find(&r->g, "LINUX01", "httpd", "ps_cputime");
         assert_int_equal(m->derive[0], (50 + 60 + 40) * 10000); /* 1/100 s to microseconds */
-        assert_int_equal(find(&g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 1 + 2 + 2);
-        assert_true(find(&g, "LINUX01", "httpd", "ps_count")->gauge[0] == 3);
+        assert_int_equal(find(&r->g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 1 + 2 + 2);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_count")->gauge[0] == 3);
 
         /* Pass 3: worker 11 gone; pid 13 reused by a new process (its counter fell). */
-        g.n = 0;
+        r->g.n = 0;
         struct tk p3[] = {
             {10, 170, 6, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd -k start"},
             {13, 5, 0, 1000, 100, 10, 100, "httpd", "/usr/sbin/httpd -k start"},
         };
         pass(e, "LINUX01", T1 + 120, p3, 2);
-        m = find(&g, "LINUX01", "httpd", "ps_cputime");
+        m = find(&r->g, "LINUX01", "httpd", "ps_cputime");
         assert_int_equal(m->derive[0], (150 + 20 + 5) * 10000); /* never goes back */
-        assert_int_equal(find(&g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 5);
+        assert_int_equal(find(&r->g, "LINUX01", "httpd", "ps_pagefaults")->derive[1], 5);
 
         /* The same pass copied again by CP: not reported twice. */
-        g.n = 0;
+        r->g.n = 0;
         pass(e, "LINUX01", T1 + 120, p3, 2);
-        assert_int_equal(g.n, 0);
+        assert_int_equal(r->g.n, 0);
         assert_int_equal(zm_engine_counters(e)->procd_torn, 0);
-        zm_engine_free(e);
-        zm_procsel_free(sel);
 }
 
 /*
@@ -188,19 +224,14 @@ static void workers_summed_and_counters_kept(void **state)
  */
 static void reused_pid_new_for_both_counters(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
-        char err[256];
-        assert_true(zm_procsel_add(sel, "cron", NULL, err, sizeof(err)));
-        assert_true(zm_procsel_add(sel, "gzip", NULL, err, sizeof(err)));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"cron", "gzip", NULL});
         struct tk p1[] = {
             {20, 500, 3, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd -k start"},
             {21, 10, 9, 1000, 400, 10, 300, "gzip", "gzip -9 big.log"},
         };
         pass(e, "LINUX04", T1, p1, 2);
-        g.n = 0;
+        r->g.n = 0;
         /* Pid 20: CPU time fell (500 -> 4), major faults did not (3 -> 5): a new cron.
          * Pid 21: major faults fell (9 -> 2), CPU time did not (10 -> 30): a new gzip. */
         struct tk p2[] = {
@@ -208,96 +239,74 @@ static void reused_pid_new_for_both_counters(void **state)
             {21, 30, 2, 1000, 400, 10, 300, "gzip", "gzip -9 other.log"},
         };
         pass(e, "LINUX04", T1 + 60, p2, 2);
-        assert_int_equal(find(&g, "LINUX04", "cron", "ps_cputime")->derive[0], 4 * 10000);
-        assert_int_equal(find(&g, "LINUX04", "cron", "ps_pagefaults")->derive[1], 5);
-        assert_int_equal(find(&g, "LINUX04", "gzip", "ps_cputime")->derive[0], 30 * 10000);
-        assert_int_equal(find(&g, "LINUX04", "gzip", "ps_pagefaults")->derive[1], 2);
-        zm_engine_free(e);
-        zm_procsel_free(sel);
+        assert_int_equal(find(&r->g, "LINUX04", "cron", "ps_cputime")->derive[0], 4 * 10000);
+        assert_int_equal(find(&r->g, "LINUX04", "cron", "ps_pagefaults")->derive[1], 5);
+        assert_int_equal(find(&r->g, "LINUX04", "gzip", "ps_cputime")->derive[0], 30 * 10000);
+        assert_int_equal(find(&r->g, "LINUX04", "gzip", "ps_pagefaults")->derive[1], 2);
 }
 
 /* A pass stamped a day after the Interval End that closes it carries CP's time (VEC_TOD_2026). */
 static void pass_stamped_far_ahead_takes_cps_time(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
-        char err[256];
-        assert_true(zm_procsel_add(sel, "httpd", NULL, err, sizeof(err)));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"httpd", NULL});
         struct tk p1[] = {{10, 100, 5, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd"}};
         pass(e, "LINUX01", T1 + 86400, p1, 1);
-        const struct zm_metric *m = find(&g, "LINUX01", "httpd", "ps_count");
+        const struct zm_metric *m = find(&r->g, "LINUX01", "httpd", "ps_count");
         assert_non_null(m);
         assert_true(m->tod == VEC_TOD_2026);
         assert_int_equal(zm_engine_counters(e)->appl_future, 1);
-        zm_engine_free(e);
-        zm_procsel_free(sel);
 }
 
 static void torn_pass_held_back(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
-        char err[256];
-        assert_true(zm_procsel_add(sel, "java", NULL, err, sizeof(err)));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"java", NULL});
         struct tk t[] = {{1, 100, 0, 10, 10, 1, 1, "java", "java -jar a.jar"},
                          {2, 100, 0, 10, 10, 1, 1, "java", "java -jar b.jar"}};
         pass(e, "LINUX02", T1, t, 2);
-        g.n = 0;
+        r->g.n = 0;
         /* CP copied while mon_procd was writing: one buffer new, one old. */
         feed_task(e, "LINUX02", 0, T1 + 60, &t[0]);
         feed_task(e, "LINUX02", 2, T1, &t[1]);
         interval_end(e);
-        assert_int_equal(g.n, 0);
+        assert_int_equal(r->g.n, 0);
         assert_int_equal(zm_engine_counters(e)->procd_torn, 1);
         t[0].total_time = 130;
         t[1].total_time = 110;
         pass(e, "LINUX02", T1 + 60, t, 2);
-        assert_int_equal(find(&g, "LINUX02", "java", "ps_cputime")->derive[0], 40 * 10000);
-        zm_engine_free(e);
-        zm_procsel_free(sel);
+        assert_int_equal(find(&r->g, "LINUX02", "java", "ps_cputime")->derive[0], 40 * 10000);
 }
 
 /* A pass cut at mon_procd's 100 tasks: a pid not seen before may be old, so it adds nothing. */
 static void full_pass_newcomer_adds_nothing(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
-        char err[256];
-        assert_true(zm_procsel_add(sel, "w", NULL, err, sizeof(err)));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"w", NULL});
         static struct tk t[100];
         for (uint32_t i = 0; i < 100; i++)
                 t[i] = (struct tk){100 + i, 1000, 10, 1, 1, 1, 1, "w", "w"};
         pass(e, "LINUX03", T1, t, 100);
-        g.n = 0;
+        r->g.n = 0;
         t[99].pid = 999; /* entered the top 100 with 1000/100 s behind it */
         for (int i = 0; i < 99; i++)
                 t[i].total_time = 1001;
         pass(e, "LINUX03", T1 + 60, t, 100);
-        assert_int_equal(find(&g, "LINUX03", "w", "ps_cputime")->derive[0], 99 * 10000);
-        assert_true(find(&g, "LINUX03", "w", "ps_count")->gauge[0] == 100);
-        zm_engine_free(e);
-        zm_procsel_free(sel);
+        assert_int_equal(find(&r->g, "LINUX03", "w", "ps_cputime")->derive[0], 99 * 10000);
+        assert_true(find(&r->g, "LINUX03", "w", "ps_count")->gauge[0] == 100);
 }
 
 static void match_rules(void **state)
 {
-        (void)state;
-        struct zm_procsel *sel = zm_procsel_new();
+        struct rig *r = *state;
         char err[256];
         assert_true(
-            zm_procsel_add(sel, "db", "^/usr/bin/(db2sysc|postgres)( |$)", err, sizeof(err)));
-        assert_true(zm_procsel_add(sel, "kthreads", "^kworker", err, sizeof(err)));
-        assert_true(zm_procsel_add(sel, "post", "postgres$", err, sizeof(err)));
-        assert_true(zm_procsel_add(sel, "web", "httpd", err, sizeof(err)));
-        assert_true(zm_procsel_add_guest(sel, "linux1*"));
-        struct got g = {0};
-        struct zm_engine *e = engine(sel, &g);
+            zm_procsel_add(r->sel, "db", "^/usr/bin/(db2sysc|postgres)( |$)", err, sizeof(err)));
+        assert_true(zm_procsel_add(r->sel, "kthreads", "^kworker", err, sizeof(err)));
+        assert_true(zm_procsel_add(r->sel, "post", "postgres$", err, sizeof(err)));
+        assert_true(zm_procsel_add(r->sel, "web", "httpd", err, sizeof(err)));
+        assert_true(zm_procsel_add_guest(r->sel, "linux1*"));
+        struct zm_engine *e = rig_start(r, NULL);
         struct tk t[] = {
             {1, 0, 0, 1, 1, 1, 1, "db2sysc", "/usr/bin/db2sysc"},
             {2, 0, 0, 1, 1, 1, 1, "postgres", "/usr/bin/postgres   "}, /* trailing blanks */
@@ -305,16 +314,14 @@ static void match_rules(void **state)
             {4, 0, 0, 1, 1, 1, 1, "httpd", "/usr/sbin/httpd"},
         };
         pass(e, "LINUX10", T1, t, 4);
-        assert_true(find(&g, "LINUX10", "db", "ps_count")->gauge[0] == 2);
-        assert_true(find(&g, "LINUX10", "kthreads", "ps_count")->gauge[0] == 1);
-        assert_true(find(&g, "LINUX10", "post", "ps_count")->gauge[0] == 1); /* in two entries */
-        assert_true(find(&g, "LINUX10", "web", "ps_count")->gauge[0] == 1);
-        g.n = 0;
+        assert_true(find(&r->g, "LINUX10", "db", "ps_count")->gauge[0] == 2);
+        assert_true(find(&r->g, "LINUX10", "kthreads", "ps_count")->gauge[0] == 1);
+        assert_true(find(&r->g, "LINUX10", "post", "ps_count")->gauge[0] == 1); /* in two entries */
+        assert_true(find(&r->g, "LINUX10", "web", "ps_count")->gauge[0] == 1);
+        r->g.n = 0;
         pass(e, "LINUX20", T1, t, 4);
-        assert_null(find(&g, "LINUX20", "web", "ps_count")); /* Guest "LINUX1*" only */
-        assert_non_null(find(&g, "LINUX20", "db", "ps_count"));
-        zm_engine_free(e);
-        zm_procsel_free(sel);
+        assert_null(find(&r->g, "LINUX20", "web", "ps_count")); /* Guest "LINUX1*" only */
+        assert_non_null(find(&r->g, "LINUX20", "db", "ps_count"));
 }
 
 static void nothing_unless_configured(void **state)
@@ -412,12 +419,16 @@ static void plugin_options(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(workers_summed_and_counters_kept),
-            cmocka_unit_test(reused_pid_new_for_both_counters),
-            cmocka_unit_test(torn_pass_held_back),
-            cmocka_unit_test(pass_stamped_far_ahead_takes_cps_time),
-            cmocka_unit_test(full_pass_newcomer_adds_nothing),
-            cmocka_unit_test(match_rules),
+            cmocka_unit_test_setup_teardown(workers_summed_and_counters_kept, rig_setup,
+                                            rig_teardown),
+            cmocka_unit_test_setup_teardown(reused_pid_new_for_both_counters, rig_setup,
+                                            rig_teardown),
+            cmocka_unit_test_setup_teardown(torn_pass_held_back, rig_setup, rig_teardown),
+            cmocka_unit_test_setup_teardown(pass_stamped_far_ahead_takes_cps_time, rig_setup,
+                                            rig_teardown),
+            cmocka_unit_test_setup_teardown(full_pass_newcomer_adds_nothing, rig_setup,
+                                            rig_teardown),
+            cmocka_unit_test_setup_teardown(match_rules, rig_setup, rig_teardown),
             cmocka_unit_test(nothing_unless_configured),
             cmocka_unit_test(selection_refuses_bad_entries),
             cmocka_unit_test(plugin_options),
