@@ -547,41 +547,57 @@ static int opt_live_queue(struct zvm_config *c, const oconfig_item_t *ci)
         return get_queue(ci, &c->live_queue);
 }
 
-/* Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case. */
+/*
+ * Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case.
+ * once: an option of one value; given again it would silently replace the
+ * first (a second Device left over in a copied block), so it is refused.
+ */
 static const struct {
         const char *key;
         int (*parse)(struct zvm_config *c, const oconfig_item_t *ci);
+        bool once;
 } options[] = {
-    {"Device", opt_device},
-    {"File", opt_file},
-    {"MaxDataSetSize", opt_max_set},
-    {"RetryInterval", opt_retry},
-    {"MaxRetryInterval", opt_max_retry},
-    {"Host", opt_host},
-    {"GuestHostFormat", opt_host_format},
-    {"GuestHost", add_map},
-    {"TrustedGuestHost", add_trust},
-    {"IncludeRecord", opt_recfilter},
-    {"ExcludeRecord", opt_recfilter},
-    {"IncludeGuest", opt_guestfilter},
-    {"ExcludeGuest", opt_guestfilter},
-    {"MaxSeriesPerGuest", opt_series_cap},
-    {"UnverifiedFields", opt_unverified},
-    {"CPReading", opt_reading},
-    {"VerifyIntervals", opt_verify_intervals},
-    {"Process", add_process},
-    {"ProcessMatch", add_process},
-    {"ReportStats", opt_report_stats},
-    {"ReplayQueue", opt_replay_queue},
-    {"LiveQueue", opt_live_queue},
-    {"LayoutFile", opt_layout_file},
+    {"Device", opt_device, true},
+    {"File", opt_file, false},
+    {"MaxDataSetSize", opt_max_set, true},
+    {"RetryInterval", opt_retry, true},
+    {"MaxRetryInterval", opt_max_retry, true},
+    {"Host", opt_host, true},
+    {"GuestHostFormat", opt_host_format, true},
+    {"GuestHost", add_map, false},
+    {"TrustedGuestHost", add_trust, false},
+    {"IncludeRecord", opt_recfilter, false},
+    {"ExcludeRecord", opt_recfilter, false},
+    {"IncludeGuest", opt_guestfilter, false},
+    {"ExcludeGuest", opt_guestfilter, false},
+    {"MaxSeriesPerGuest", opt_series_cap, true},
+    {"UnverifiedFields", opt_unverified, true},
+    {"CPReading", opt_reading, true},
+    {"VerifyIntervals", opt_verify_intervals, true},
+    {"Process", add_process, false},
+    {"ProcessMatch", add_process, false},
+    {"ReportStats", opt_report_stats, true},
+    {"ReplayQueue", opt_replay_queue, true},
+    {"LiveQueue", opt_live_queue, true},
+    {"LayoutFile", opt_layout_file, false},
 };
 
 int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
 {
-        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-                if (strcasecmp(ci->key, options[i].key) == 0)
-                        return options[i].parse(c, ci);
+        _Static_assert(sizeof(options) / sizeof(options[0]) <= 32, "given is 32 bits");
+        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+                if (strcasecmp(ci->key, options[i].key) != 0)
+                        continue;
+                if (options[i].once && (c->given & 1u << i)) {
+                        ERROR(ZVM_PLUGIN " plugin: %s given twice; it takes one value, and the "
+                                         "second would replace the first",
+                              options[i].key);
+                        return -1;
+                }
+                int rc = options[i].parse(c, ci);
+                c->given |= options[i].once && rc == 0 ? 1u << i : 0;
+                return rc;
+        }
         ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", ci->key);
         return -1;
 }

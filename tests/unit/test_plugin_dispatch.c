@@ -49,6 +49,7 @@ static void guest_host_naming(void **state)
         assert_int_equal(zvm_config_item(&c, &ci), 0);
         assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
         assert_string_equal(h, "zvm-linux01.example.com%");
+        c.given = 0; /* the next as in a block of its own: once each */
         ci = item("GuestHostFormat", 1, "%U", NULL);
         assert_int_equal(zvm_config_item(&c, &ci), 0);
         assert_true(zvm_guest_host(&c, "LINUX01", h, sizeof(h)));
@@ -123,6 +124,7 @@ static void guest_host_format_names_each_guest(void **state)
         }
         static const char *const good[] = {"%U", "%u.vmsys1", "lnx-%u%%"};
         for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+                c.given = 0; /* each as in a block of its own: once each */
                 oconfig_item_t ci = item("GuestHostFormat", 1, good[i], NULL);
                 assert_int_equal(zvm_config_item(&c, &ci), 0);
         }
@@ -146,6 +148,40 @@ static void defaults_device_unless_files(void **state)
         assert_int_equal(zvm_config_item(&c, &ci), 0);
         assert_int_equal(zvm_config_finish(&c), 0);
         assert_null(c.device);
+        assert_int_equal(c.nfiles, 2);
+        zvm_config_free(&c);
+}
+
+/*
+ * An option of one value given twice is refused, in any case of its name: the
+ * second would replace the first without a word.  Those that add (File, GuestHost,
+ * Process, the filters) may repeat.
+ */
+static void single_options_given_once(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        zvm_config_defaults(&c);
+        oconfig_item_t ci = item("Device", 1, "/dev/monreader", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("DEVICE", 1, "/dev/other", NULL);
+        cd_lastlog[0] = 0;
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_non_null(strstr(cd_lastlog, "Device given twice"));
+        assert_string_equal(c.device, "/dev/monreader");
+        ci = item("Host", 1, "zvm1", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        assert_string_equal(c.host, "zvm1");
+        /* a refused value does not count as given: the block failed anyway */
+        ci = item("CPReading", 1, "sideways", NULL);
+        assert_int_not_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("CPReading", 1, "packed", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("File", 1, "/a.cap", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("File", 1, "/b.cap", NULL);
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
         assert_int_equal(c.nfiles, 2);
         zvm_config_free(&c);
 }
@@ -198,6 +234,7 @@ static void queue_options(void **state)
                 oconfig_item_t ci = {.key = (char *)keys[k], .values = &v, .values_num = 1};
                 const double good[] = {0, 1, 200000}, bad[] = {-1, 0.5, 2e9};
                 for (size_t i = 0; i < 3; i++) {
+                        c.given = 0; /* each value as in a block of its own: once each */
                         v.value.number = good[i];
                         assert_int_equal(zvm_config_item(&c, &ci), 0);
                         assert_int_equal(*mine, (uint64_t)good[i]);
@@ -818,6 +855,7 @@ int main(void)
             cmocka_unit_test(guest_host_naming),
             cmocka_unit_test(guest_host_format_names_each_guest),
             cmocka_unit_test(defaults_device_unless_files),
+            cmocka_unit_test(single_options_given_once),
             cmocka_unit_test(guest_host_format_fits_the_host_field),
             cmocka_unit_test(queue_options),
             DISPATCH_ENGINE_TEST(guest_metric_host_time_interval),
