@@ -163,13 +163,40 @@ static int cfg_filter(const oconfig_item_t *ci, bool include)
         return 0;
 }
 
+/*
+ * An option of one value given a second time in the block: refused, where it
+ * would silently replace the first (a second Device left over in a copied
+ * block).  Include and Exclude add, and may repeat.
+ */
+static bool given_twice(const char *key, uint32_t *given)
+{
+        static const char *const single[] = {"Device",        "ApplicationID", "StoreRates",
+                                             "WriteInterval", "RetryInterval", "Timeout",
+                                             "QueueLength",   "MaxRecords",    "ReportStats"};
+        for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
+                if (strcasecmp(key, single[i]) != 0)
+                        continue;
+                if (*given & 1u << i) {
+                        ERROR(PLUGIN " plugin: %s given twice; it takes one value, and the "
+                                     "second would replace the first.",
+                              single[i]);
+                        return true;
+                }
+                *given |= 1u << i;
+        }
+        return false;
+}
+
 static int wz_config(oconfig_item_t *ci)
 {
         int bad = 0;
+        uint32_t given = 0;
         for (int i = 0; i < ci->children_num; i++) {
                 oconfig_item_t *c = ci->children + i;
                 int rc;
-                if (strcasecmp(c->key, "Device") == 0)
+                if (given_twice(c->key, &given))
+                        rc = -1;
+                else if (strcasecmp(c->key, "Device") == 0)
                         rc = cfg_device(c);
                 else if (strcasecmp(c->key, "ApplicationID") == 0) {
                         rc = cfg_int(c, &cfg.applid, 1, 65535);

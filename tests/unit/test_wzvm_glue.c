@@ -57,6 +57,27 @@ static int config1(const char *key, oconfig_value_t *vals, int n)
         return wz_config(&top);
 }
 
+/* An option of one value given twice in one block: refused, the first kept; Include may repeat. */
+static void config_option_given_twice(void **state)
+{
+        (void)state;
+        oconfig_value_t a = sval("/tmp/first"), b = sval("/tmp/second"), f = sval("cpu");
+        oconfig_item_t kids[4] = {{.key = "Device", .values = &a, .values_num = 1},
+                                  {.key = "Include", .values = &f, .values_num = 1},
+                                  {.key = "Include", .values = &f, .values_num = 1},
+                                  {.key = "DEVICE", .values = &b, .values_num = 1}};
+        oconfig_item_t top = {.key = "Plugin", .children = kids, .children_num = 4};
+        nlog = 0;
+        assert_int_not_equal(wz_config(&top), 0);
+        assert_int_equal(nlog, 1);
+        assert_non_null(strstr(logbuf[0], "Device given twice"));
+        assert_string_equal(cfg.device, "/tmp/first");
+        assert_int_equal(cfg.filter.ninc, 2);
+        top.children_num = 3; /* the same block without the second Device */
+        wz_filter_free(&cfg.filter);
+        assert_int_equal(wz_config(&top), 0);
+}
+
 static data_source_t if_ds[2] = {{"rx", DS_TYPE_DERIVE, 0, NAN}, {"tx", DS_TYPE_DERIVE, 0, NAN}};
 static data_set_t if_octets = {"if_octets", 2, if_ds};
 static data_source_t g_ds[1] = {{"value", DS_TYPE_GAUGE, NAN, NAN}};
@@ -453,6 +474,7 @@ static void shutdown_writes_what_arrived_since_the_last_pass(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+            cmocka_unit_test_setup_teardown(config_option_given_twice, setup, teardown),
             cmocka_unit_test_setup_teardown(config_options, setup, teardown),
             cmocka_unit_test_setup_teardown(write_queues_each_data_source, setup, teardown),
             cmocka_unit_test_setup_teardown(store_rates_turns_counters_into_gauges, setup,
