@@ -141,6 +141,12 @@ static int option(struct args *a, int c)
                 }
                 return 0;
         case 'u':
+                /* "" would match no userid and dump nothing, with exit 0: a mistake, said. */
+                if (!*optarg) {
+                        fprintf(stderr, "zvmmon dump: --userid: empty; give a userid or a glob "
+                                        "such as LINUX*\n");
+                        return ZMON_UNUSABLE;
+                }
                 /* z/VM userids are upper case: match the glob case-insensitively. */
                 for (char *p = optarg; *p; p++)
                         *p = (char)toupper((unsigned char)*p);

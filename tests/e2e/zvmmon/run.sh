@@ -135,6 +135,9 @@ for n in 0x0a " 10" +10 -0 10x ""; do
 	expect 2 "dump --domain '$n'" -- "$Z" dump --domain "$n" "$W/clean.cap"
 	grep -qx -- "zvmmon dump: --domain $n: not a domain number" "$W/err" || fail "--domain '$n': message $(cat "$W/err")"
 done
+expect 2 "dump --userid ''" -- "$Z" dump --userid "" "$W/clean.cap"
+grep -qx -- "zvmmon dump: --userid: empty; give a userid or a glob such as LINUX\*" "$W/err" ||
+	fail "--userid '': message $(cat "$W/err")"
 expect 2 "bad --reading" -- "$Z" dump --reading compiled "$W/clean.cap"
 grep -q -- '--reading compiled: packed or aligned' "$W/err" && ok "bad --reading: the message names the option" ||
 	fail "bad --reading: message $(cat "$W/err")"
