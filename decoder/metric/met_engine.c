@@ -101,6 +101,7 @@ struct zm_engine {
         const struct zd_record *appl_rec;
         enum zd_err_kind appl_err;
         struct zd_appl appl;
+        const struct zd_appl_info *appl_info; /* the caller's examination of appl_rec, or NULL */
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
@@ -197,7 +198,25 @@ void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const
         e->appl_err = err;
         e->appl_of = e->delivered + 1;
         e->appl_rec = r;
+        e->appl_info = NULL;
         zm_engine_record(e, r);
+}
+
+void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
+                               const struct zd_appl_info *ai)
+{
+        e->appl = ai->a;
+        e->appl_err = ai->err;
+        e->appl_of = e->delivered + 1;
+        e->appl_rec = r;
+        e->appl_info = ai;
+        zm_engine_record(e, r);
+        e->appl_info = NULL; /* the caller's, valid for this delivery only */
+}
+
+const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r)
+{
+        return e->appl_info && e->appl_of == e->delivered && e->appl_rec == r ? e->appl_info : NULL;
 }
 
 enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)
@@ -206,6 +225,7 @@ enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const s
                 e->appl_err = zd_appl_parse(r, &e->appl);
                 e->appl_of = e->delivered;
                 e->appl_rec = r;
+                e->appl_info = NULL;
         }
         *out = &e->appl;
         return e->appl_err;

@@ -203,13 +203,13 @@ static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 
 /* Kernel MEM record (doc/facts/kernel-drivers.md 4.4): amounts in KB, counters in pages. */
 static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                   const struct zd_appl *a, uint64_t tod)
+                   const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
 {
         enum { PGIN, PGOUT, SWIN, SWOUT, TOTAL, FREE, BUF, CACHED, STOT, SFREE, FLT, MAJ, N };
         static const char *const names[N] = {"pgpgin",    "pgpgout",  "pswpin",    "pswpout",
                                              "totalram",  "freeram",  "bufferram", "cached",
                                              "totalswap", "freeswap", "pgfault",   "pgmajfault"};
-        const struct zl_layout *l = zl_find("LINUXKRNL.MEM", a->data.n);
+        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.MEM", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_MEM], l, a->data, names, v, N)) {
                 bad(e, a, "MEM record shorter than its 144-byte layout");
@@ -236,19 +236,25 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
 
 /* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
 static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                  const struct zd_appl *a, uint64_t tod)
+                  const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
 {
         enum { RUN, IOWAIT, AVG1, AVG5, AVG15, N };
         static const char *const hdr[N] = {"nr_running", "nr_iowait", "avenrun_1", "avenrun_5",
                                            "avenrun_15"};
-        const struct zl_layout *l = zl_find("LINUXKRNL.OS", a->data.n);
+        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.OS", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_OS], l, a->data, hdr, v, N)) {
                 bad(e, a, "OS record shorter than its 52-byte header");
                 return;
         }
         struct zd_lx_cpus cpus;
-        enum zd_err_kind k = zd_lx_os_cpus(a, &cpus);
+        enum zd_err_kind k;
+        if (x) {
+                cpus = x->cpus;
+                k = x->cpus_err;
+        } else {
+                k = zd_lx_os_cpus(a, &cpus);
+        }
         if (k != ZD_E_NONE) {
                 bad(e, a,
                     "per-CPU area (nr_cpus, per_cpu_size, cpu_offset) lies outside the record");
@@ -280,11 +286,11 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
                 /* pinst is a buffer: the key has the number it was made of, + 1 (never 0) */
                 for (size_t j = 0; j < LX_NSTATES; j++) {
-                        uint64_t x;
-                        if (zl_ref_u64(f[1 + j], ent, &x))
+                        uint64_t jf;
+                        if (zl_ref_u64(f[1 + j], ent, &jf))
                                 derive_keyed(o, "cpu", pinst, "cpu", lx_states[j],
                                              zh_step(s->cpu_key[j], (uint64_t)(unsigned)id + 1) | 1,
-                                             1, x, 0);
+                                             1, jf, 0);
                 }
         }
 }
@@ -295,13 +301,13 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
  * name there; no interface is called "all").
  */
 static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                   const struct zd_appl *a, uint64_t tod)
+                   const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
 {
         enum { RXP, TXP, RXB, TXB, RXE, TXE, RXD, TXD, N };
         static const char *const names[N] = {"rx_packets", "tx_packets", "rx_bytes",
                                              "tx_bytes",   "rx_errors",  "tx_errors",
                                              "rx_dropped", "tx_dropped"};
-        const struct zl_layout *l = zl_find("LINUXKRNL.NET", a->data.n);
+        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.NET", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_NET], l, a->data, names, v, N)) {
                 bad(e, a, "NET_SUM record shorter than its 96-byte layout");
@@ -405,9 +411,9 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
 }
 
 /* false (counted) if the buffer's stamp has not changed since its last sample. */
-static bool fresh(struct zm_engine *e, struct lx_state *s, const struct zd_appl *a, uint64_t ts)
+static bool fresh(struct zm_engine *e, enum zd_track verdict)
 {
-        switch (zd_appl_tracker_check(s->fresh, a, ts)) {
+        switch (verdict) {
         case ZD_TRACK_STALE:
                 zm_counters_mut(e)->appl_stale++;
                 return false;
@@ -419,46 +425,71 @@ static bool fresh(struct zm_engine *e, struct lx_state *s, const struct zd_appl 
         }
 }
 
-/* A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM. */
+/*
+ * A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM.  x: the
+ * caller's examination, or NULL.  One that asked its tracker found the record
+ * whole, consistent and stamped, its layout and per-CPU area: the checks
+ * below, made once.  Any other is read here, as if not examined.
+ */
 static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                      const struct zd_appl *a)
+                      const struct zd_appl *a, const struct zd_appl_info *x)
 {
         uint64_t ts;
-        if (!zd_u64(a->data, 0, &ts)) {
-                bad(e, a, "shorter than its timestamp");
-                return;
-        }
-        /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
-        if (!zd_lx_consistent(a->data)) {
+        enum zd_track verdict;
+        if (x && x->sync_bad) {
                 zm_counters_mut(e)->appl_sync++;
                 return;
         }
-        if (!fresh(e, s, a, ts))
+        if (x && x->tracked) {
+                ts = x->timestamp;
+                verdict = x->track;
+        } else {
+                x = NULL;
+                if (!zd_u64(a->data, 0, &ts)) {
+                        bad(e, a, "shorter than its timestamp");
+                        return;
+                }
+                /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
+                if (!zd_lx_consistent(a->data)) {
+                        zm_counters_mut(e)->appl_sync++;
+                        return;
+                }
+                verdict = zd_appl_tracker_check(s->fresh, a, ts);
+        }
+        if (!fresh(e, verdict))
                 return;
         if (a->recnum == ZD_LX_MEM)
-                lx_mem(e, s, r, a, ts);
+                lx_mem(e, s, r, a, x, ts);
         else if (a->recnum == ZD_LX_OS)
-                lx_os(e, s, r, a, ts);
+                lx_os(e, s, r, a, x, ts);
         else if (a->recnum == ZD_LX_NET)
-                lx_net(e, s, r, a, ts);
+                lx_net(e, s, r, a, x, ts);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }
 
 /* A summary record of mon_fsstatd or mon_procd (LNXAPPL). */
 static void lnxappl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                    const struct zd_appl *a)
+                    const struct zd_appl *a, const struct zd_appl_info *x)
 {
         bool fs = a->applid == 1 && a->recnum == 0, procd = a->applid == 2 && a->recnum == 0;
         if (!fs && !procd)
                 return; /* per-process records: met_procd.c; other writers: not mapped */
         uint64_t secs;
         zd_view body;
-        if (!lnx_header(a, &secs, &body)) {
-                bad(e, a, "LNXAPPL data header lengths lie");
-                return;
+        enum zd_track verdict;
+        if (x && x->tracked) { /* its header and entries whole, its stamp set (as linuxkrnl) */
+                secs = x->timestamp;
+                body = x->body;
+                verdict = x->track;
+        } else {
+                if (!lnx_header(a, &secs, &body)) {
+                        bad(e, a, "LNXAPPL data header lengths lie");
+                        return;
+                }
+                verdict = zd_appl_tracker_check(s->fresh, a, secs);
         }
-        if (!fresh(e, s, a, secs))
+        if (!fresh(e, verdict))
                 return;
         /* Beyond year 9999 the stamp is damage, not a time. */
         if (secs > UINT64_C(253402300799)) {
@@ -483,10 +514,11 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
                 return;
         }
         zm_note_guest(e, a->userid); /* CP stamped it: this guest exists */
+        const struct zd_appl_info *x = zm_appl_examined(e, r);
         if (a->kind == ZD_APPL_LINUXKRNL)
-                linuxkrnl(e, s, r, a);
+                linuxkrnl(e, s, r, a, x);
         else if (a->kind == ZD_APPL_LNXAPPL)
-                lnxappl(e, s, r, a);
+                lnxappl(e, s, r, a, x);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }

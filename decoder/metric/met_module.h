@@ -86,6 +86,9 @@ bool zm_first(struct zm_engine *e, uint64_t key);
 struct zd_appl;
 enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r,
                          const struct zd_appl **out);
+/* The caller's examination of r (zm_engine_record_examined), or NULL. */
+struct zd_appl_info;
+const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r);
 /* CP named this guest (a user record, or the userid CP stamps on its APPLDATA); a char[9]. */
 void zm_note_guest(struct zm_engine *e, const char *userid);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);

@@ -121,6 +121,16 @@ void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
 struct zd_appl;
 void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
                            enum zd_err_kind err);
+/*
+ * The same for a record the caller examined (zd_appl_examine of r): the
+ * engine takes the whole examination, its tracker's verdict too, instead of
+ * asking a tracker of its own.  So the caller's tracker must see every
+ * domain 10 record it hands over this way; examined without one (t NULL),
+ * the engine asks its own.
+ */
+struct zd_appl_info;
+void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
+                               const struct zd_appl_info *ai);
 /* Feed Interval End records (the handler's interval_end callback). */
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r);
 const struct zm_counters *zm_engine_counters(const struct zm_engine *e);

@@ -192,7 +192,7 @@ static void on_record(void *ctx, const struct zd_record *r)
                         zd_appl_examine(NULL, x->t, r, &ai);
                         appl_fields(x, &ai);
                         if (x->eng)
-                                zm_engine_record_appl(x->eng, r, &ai.a, ai.err);
+                                zm_engine_record_examined(x->eng, r, &ai);
                         return;
                 }
         }

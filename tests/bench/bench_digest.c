@@ -78,7 +78,7 @@ static void on_record(void *ctx, const struct zd_record *r)
             (r->number == 1 || r->number == 2)) {
                 struct zd_appl_info ai;
                 zd_appl_examine(NULL, d->t, r, &ai);
-                zm_engine_record_appl(d->eng, r, &ai.a, ai.err);
+                zm_engine_record_examined(d->eng, r, &ai);
                 return;
         }
         zm_engine_record(d->eng, r);

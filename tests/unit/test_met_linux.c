@@ -332,6 +332,79 @@ static size_t fs_data(uint8_t *d, uint64_t secs, const char *dir)
         return 589;
 }
 
+/* One record, examined by the caller and then handed whole to eb; the metrics it made. */
+static size_t examined(struct zm_engine *eb, struct got *b, struct zd_appl_tracker *t,
+                       const uint8_t *rec, size_t len)
+{
+        struct zd_record r = vec_record(rec, len);
+        r.tod = VEC_TOD_2026;
+        struct zd_appl_info ai;
+        zd_appl_examine(NULL, t, &r, &ai);
+        size_t before = b->n;
+        zm_engine_record_examined(eb, &r, &ai);
+        return b->n - before;
+}
+
+/*
+ * A record the caller examined (zm_engine_record_examined) gives the metrics
+ * the engine's own reading gives, and the engine takes the examination's
+ * verdict on staleness rather than asking a tracker of its own: a record
+ * examined again with a tracker that never saw it is fresh, however often
+ * the engine had it.  Examined without a tracker, the engine asks its own.
+ */
+static void record_examined_by_the_caller(void **state)
+{
+        (void)state;
+        struct got a = {0}, b = {0};
+        struct zm_engine *ea = zm_engine_new(NULL, collect, NULL, &a);
+        struct zm_engine *eb = zm_engine_new(NULL, collect, NULL, &b);
+        struct zd_appl_tracker *t = zd_appl_tracker_new();
+        uint8_t mem[144], os[52 + 3 * 36], fs[589], rec[800], pid[16];
+        mem_data(mem, TS, 5, 5);
+        size_t dl = vec_lx_os(os, 3, 36, TS);
+        size_t fl = fs_data(fs, 1700000000, "/srv");
+        struct {
+                const uint8_t *data;
+                size_t n;
+                int lnx; /* 0: kernel record recnum, else LNXAPPL applid */
+                uint8_t recnum;
+        } in[] = {{mem, 144, 0, 1}, {os, dl, 0, 2}, {fs, fl, 1, 0}};
+        for (size_t i = 0; i < 3; i++) {
+                if (in[i].lnx)
+                        vec_lnx_prodid(pid, 1, 0, 1, 0, 0);
+                else
+                        vec_lx_prodid(pid, in[i].recnum, "01");
+                size_t len = vec_d10(rec, 2, "LINUX01", pid, in[i].data, (uint16_t)in[i].n);
+                feed(ea, rec, len);
+                size_t n = examined(eb, &b, t, rec, len);
+                assert_true(n > 0);
+                assert_int_equal(n, a.n);
+                for (size_t k = 0; k < a.n; k++) {
+                        const struct zm_metric *x = &a.m[k], *y = &b.m[b.n - n + k];
+                        assert_string_equal(y->plugin_instance, x->plugin_instance);
+                        assert_string_equal(y->type_instance, x->type_instance);
+                        assert_true(y->key == x->key && y->tod == x->tod &&
+                                    y->derive[0] == x->derive[0] && y->gauge[0] == x->gauge[0]);
+                }
+                a.n = 0;
+                /* the same sample again: stale by the caller's tracker, counted by the engine */
+                uint64_t stale = zm_engine_counters(eb)->appl_stale;
+                assert_int_equal(examined(eb, &b, t, rec, len), 0);
+                assert_true(zm_engine_counters(eb)->appl_stale == stale + 1);
+                /* a tracker that never saw it: fresh, though the engine had it twice */
+                struct zd_appl_tracker *t2 = zd_appl_tracker_new();
+                assert_int_equal(examined(eb, &b, t2, rec, len), n);
+                zd_appl_tracker_free(t2);
+                /* no tracker: the engine asks its own, which the examinations above spared */
+                assert_int_equal(examined(eb, &b, NULL, rec, len), n);
+                assert_int_equal(examined(eb, &b, NULL, rec, len), 0);
+                assert_true(zm_engine_counters(eb)->appl_stale == stale + 2);
+        }
+        zd_appl_tracker_free(t);
+        zm_engine_free(ea);
+        zm_engine_free(eb);
+}
+
 struct logged {
         int n;
         char last[512];
@@ -604,6 +677,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             ENGINE_TEST(mem_maps_to_memory_swap_vmem),
             cmocka_unit_test(header_parsed_by_the_caller),
+            cmocka_unit_test(record_examined_by_the_caller),
             ENGINE_TEST(mem_sync_mismatch_dropped_and_stale_not_repeated),
             ENGINE_TEST(invented_product_ids_counted_as_untracked),
             ENGINE_TEST(os_maps_load_processes_cpu),

@@ -26,6 +26,7 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                 return;
         }
         o->timestamp = h.time_stamp;
+        o->body = h.data;
         const char *k = zd_appl_kind_name(&o->a);
         if (strcmp(k, "fsstatd") == 0) {
                 zd_view rest = h.data;
@@ -73,10 +74,9 @@ static void check_kernel(struct zd_decoder *d, const struct zd_record *r, struct
         }
         o->timestamp = zd_lx_timestamp(a->data);
         if (a->recnum == ZD_LX_OS) {
-                struct zd_lx_cpus c;
                 /* The three fields only tell what went wrong: read by name when something did. */
                 uint64_t n = 0, size = 0, off = 0;
-                if (zd_lx_os_cpus(a, &c) != ZD_E_NONE) {
+                if ((o->cpus_err = zd_lx_os_cpus(a, &o->cpus)) != ZD_E_NONE) {
                         (void)zl_get_u64(o->layout, a->data, "nr_cpus", &n);
                         (void)zl_get_u64(o->layout, a->data, "per_cpu_size", &size);
                         (void)zl_get_u64(o->layout, a->data, "cpu_offset", &off);
@@ -119,6 +119,9 @@ void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const stru
                 check_kernel(d, r, o);
         else
                 check_lnxappl(d, r, o);
-        if (!o->truncated && !o->sync_bad && o->timestamp)
-                o->stale = !zd_appl_tracker_fresh(t, &o->a, o->timestamp);
+        if (t && !o->truncated && !o->sync_bad && o->timestamp) {
+                o->tracked = true;
+                o->track = zd_appl_tracker_check(t, &o->a, o->timestamp);
+                o->stale = o->track == ZD_TRACK_STALE;
+        }
 }
