@@ -113,6 +113,35 @@ static bool cp_userid(const char *u)
         return true;
 }
 
+/*
+ * A guest's userid, converted and checked once: every record of the guest
+ * carries the same 8 EBCDIC bytes, and converting and checking them was
+ * half of a header's parse.  Direct-mapped by those bytes, per thread like
+ * zl_find's cache; a guest that misses costs what every guest cost before.
+ */
+#define UID_BITS 9
+static _Thread_local struct uid_slot {
+        uint64_t raw;
+        char text[9];
+        bool ok, set;
+} uid_memo[1u << UID_BITS];
+
+static bool userid_of(const uint8_t *p, char out[9])
+{
+        uint64_t raw;
+        memcpy(&raw, p, 8);
+        struct uid_slot *u = &uid_memo[(raw * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - UID_BITS)];
+        if (!u->set || u->raw != raw) {
+                memset(u->text, 0, sizeof(u->text));
+                (void)zd_ebcdic_to_utf8(zd_view_make(p, 8), ZD_CP037, u->text, sizeof(u->text));
+                u->ok = cp_userid(u->text);
+                u->raw = raw;
+                u->set = true;
+        }
+        memcpy(out, u->text, 9);
+        return u->ok;
+}
+
 enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
 {
         memset(out, 0, sizeof(*out));
@@ -121,8 +150,7 @@ enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
                 return ZD_E_APPL_SHORT;
         (void)zd_s16(rec, 20, &out->dataof);
         (void)zd_s16(rec, 22, &out->dataln);
-        (void)zd_ebcdic_to_utf8(zd_view_make(rec.p + 24, 8), ZD_CP037, out->userid,
-                                sizeof(out->userid));
+        bool userid_ok = userid_of(rec.p + 24, out->userid);
         memcpy(out->prodid, rec.p + 32, 16);
         out->status = rec.p[48];
         classify(out);
@@ -131,7 +159,7 @@ enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
         if (out->dataln < 0 || (size_t)out->dataln > rec.n - (size_t)out->dataof)
                 return ZD_E_APPL_LENGTH;
         out->data = zd_view_make(rec.p + out->dataof, (size_t)out->dataln);
-        return cp_userid(out->userid) ? ZD_E_NONE : ZD_E_APPL_USERID;
+        return userid_ok ? ZD_E_NONE : ZD_E_APPL_USERID;
 }
 
 const char *zd_appl_kind_name(const struct zd_appl *a)
