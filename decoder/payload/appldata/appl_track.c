@@ -45,6 +45,7 @@ struct zd_appl_tracker {
         struct slot *s;
         size_t cap, n;       /* cap is a power of two, kept at most half full */
         struct zq_table ids; /* the ids each guest holds in s */
+        uint64_t seed;       /* zh_secret, kept: asked for every record */
 };
 
 struct zd_appl_tracker *zd_appl_tracker_new(void)
@@ -53,6 +54,7 @@ struct zd_appl_tracker *zd_appl_tracker_new(void)
         if (!t)
                 return NULL;
         t->cap = 64;
+        t->seed = zh_secret();
         t->s = calloc(t->cap, sizeof(*t->s));
         if (!t->s) {
                 free(t);
@@ -76,10 +78,11 @@ static struct key key_of(const struct zd_appl *a)
                             {zd_uN_load8(a->prodid), zd_uN_load8(a->prodid + 8)}};
 }
 
-static struct slot *lookup(struct slot *s, size_t cap, const struct key *k)
+static struct slot *lookup(struct slot *s, size_t cap, uint64_t seed, const struct key *k)
 {
-        /* keyed: the product ids are the guest's to choose */
-        size_t h = (size_t)zh_u64(zh_u64(zh_u64(zh_secret(), k->user), k->prod[0]), k->prod[1]);
+        /* keyed: the product ids are the guest's to choose (a chain from the secret, as
+         * zm_series_id's; three finalisers a word were a third of a record's tracking) */
+        size_t h = (size_t)zh_mix(zh_step(zh_step(zh_step(seed, k->user), k->prod[0]), k->prod[1]));
         for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
                 if (!s[i].used || (s[i].k.user == k->user && s[i].k.prod[0] == k->prod[0] &&
                                    s[i].k.prod[1] == k->prod[1]))
@@ -101,7 +104,7 @@ static bool grow(struct zd_appl_tracker *t)
                 return false;
         for (size_t i = 0; i < t->cap; i++)
                 if (t->s[i].used)
-                        *lookup(s, cap, &t->s[i].k) = t->s[i];
+                        *lookup(s, cap, t->seed, &t->s[i].k) = t->s[i];
         free(t->s);
         t->s = s;
         t->cap = cap;
@@ -114,7 +117,7 @@ enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_a
         if (!t)
                 return ZD_TRACK_FRESH;
         struct key k = key_of(a);
-        struct slot *e = lookup(t->s, t->cap, &k);
+        struct slot *e = lookup(t->s, t->cap, t->seed, &k);
         if (e->used) {
                 bool fresh = e->ts != timestamp;
                 e->ts = timestamp;
@@ -123,7 +126,7 @@ enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_a
         if (2 * (t->n + 1) > t->cap) {
                 if (!grow(t))
                         return ZD_TRACK_FRESH; /* out of memory: report rather than hide data */
-                e = lookup(t->s, t->cap, &k);
+                e = lookup(t->s, t->cap, t->seed, &k);
         }
         switch (zq_take(&t->ids, k.user, ZD_TRACK_PER_GUEST)) {
         case ZQ_FULL:
