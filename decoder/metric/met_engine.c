@@ -245,6 +245,11 @@ const struct zm_counters *zm_engine_counters(const struct zm_engine *e)
         return &e->cnt;
 }
 
+struct zm_sink zm_engine_sink(struct zm_engine *e)
+{
+        return (struct zm_sink){e->emit, e->ctx, &e->cnt.metrics};
+}
+
 struct zm_counters *zm_counters_mut(struct zm_engine *e)
 {
         return &e->cnt;

@@ -31,6 +31,18 @@ struct zm_module {
 
 /* Emit one metric (the engine names its series, applies the series cap and counts it). */
 void zm_emit(struct zm_engine *e, struct zm_metric *m);
+/*
+ * zm_emit's work for a metric of scope ZM_SYSTEM (no series cap; its id 0),
+ * for a module that hands over many at once and does it in its own loop:
+ * one added to *metrics, then emit(ctx, m) unless emit is NULL.  What
+ * zm_emit asks of every metric the module knows once for all of them.
+ */
+struct zm_sink {
+        zm_emit_fn emit;
+        void *ctx;
+        uint64_t *metrics;
+};
+struct zm_sink zm_engine_sink(struct zm_engine *e);
 /* Start a metric: scope, source record and time filled in, everything else empty. */
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r);
 /* Set plugin / instance / type / type_instance in one call (NULL = ""). */

@@ -73,18 +73,15 @@ static double pct(double part, double whole)
 }
 
 /*
- * The entry's plugin instance: formatted when the entry is new, kept while it
- * lives (on the heap: an entry's 128 bytes for a name of a dozen made every
- * pass over the tables carry them).  Out of memory, it is formatted into
- * scratch (ZM_NAME_LEN bytes) each time instead.
+ * The entry's plugin instance, formatted when the entry is new (prep) and
+ * kept while it lives (on the heap: an entry's 128 bytes for a name of a
+ * dozen made every pass over the tables carry them).  Out of memory, it is
+ * formatted into scratch (ZM_NAME_LEN bytes) each time instead.
  */
-static const char *pinst(struct cp_ent *x, const char *p, char *scratch)
+static __attribute__((noinline)) const char *pinst_scratch(const struct cp_ent *x, const char *p,
+                                                           char *scratch)
 {
-        if (x->label)
-                return x->label;
-        cp_pattern(scratch, ZM_NAME_LEN, p, x->id, x->name);
-        x->label = strdup(scratch);
-        return scratch;
+        return cp_pattern(scratch, ZM_NAME_LEN, p, x->id, x->name);
 }
 
 static uint32_t operands(const struct cp_metric *m)
@@ -92,134 +89,194 @@ static uint32_t operands(const struct cp_metric *m)
         return (1u << m->a) | (m->b >= 0 ? 1u << m->b : 0);
 }
 
-static int64_t derive(uint64_t v, const struct cp_metric *m)
-{
-        /* most rows count in the field's own unit: no 64-bit division (tens of cycles) */
-        uint64_t x = m->div == 1 ? v * m->mul : v * m->mul / m->div;
-        return (int64_t)(x & INT64_MAX);
-}
-
-/* Which of a row's names are patterns ("cpu<id>"). */
+/* Which of a row's names are patterns ("cpu<cpu>"). */
 enum { PAT_PINST = 1, PAT_TINST = 2 };
 
 /*
  * What a row says for every entry, worked out once per interval rather
  * than per value: its masks, its patterns, its check and whether the law
- * lets it out now (laws change only before the metrics are emitted), and
- * the metric itself with every name that is not a pattern filled in.
+ * lets it out now (laws change only before the metrics are emitted), the
+ * operands of its computation, and its metric with every name that is not a
+ * pattern filled in, its key if no pattern, and the kinds and count of its
+ * values: a value then fills in only what differs from one entry to the next.
+ * A row's loop copies it into locals, so that none of it is read again from
+ * memory after each call to the consumer.
  */
 struct row {
         const struct cp_metric *m;
+        struct zm_metric *out;
         uint32_t need;     /* slots that must have a value (a delta, or a reading) */
         uint32_t vouch;    /* slots whose provenance decides the check */
-        bool allowed;      /* a metric with a check may be published this interval */
+        uint32_t hold;     /* slots that hold the metric back this interval: vouch, or none */
         bool guest;        /* per-guest data: the userid goes with the metric (one) */
+        bool per_vcpu;     /* percentages of the elapsed time times the virtual CPUs */
         unsigned pat;      /* PAT_* */
+        int a, b;          /* the slots (b < 0: none; see VAR_B) */
+        uint64_t mul, div; /* unit conversion */
         const char *check; /* the check of a metric from a HINT field */
-        uint64_t key;      /* zm_metric's key, the entry's part aside (row_key) */
-        struct zm_metric out;
+        uint64_t key;      /* zm_metric's key, the entry's part aside (entry_hash) */
+        /* A type instance "<tpre bytes><cpu><tsuf>", formatted without cp_pattern's
+         * search; tsuf NULL: any other pattern, formatted by cp_pattern. */
+        size_t tpre;
+        const char *tsuf;
+};
+
+/* What every value is handed over with: the consumer and the counters. */
+struct hand {
+        struct zm_sink sink;
+        uint64_t *suppressed;
 };
 
 /*
- * The key of row r's metric for entry x (zm_metric's key): a row's names are
+ * The entry's part of its metrics' keys (zm_metric's key): a row's names are
  * its table entry's literals, and its patterns are filled from the entry's
- * id and name only (cp_pattern), so the row's address with those stands for
- * the names.  A row without patterns names the same series for every entry.
- * The entry's part is hashed once in its life, as its label is formatted.
+ * id and name only (cp_pattern), so the row's key (a hash of its address)
+ * with a hash of those stands for the names.  A row without patterns names
+ * the same series for every entry.  Hashed once in the entry's life, as its
+ * label is formatted (prep); a metric's key is then the two hashes XORed.
  */
-static uint64_t entry_hash(const struct row *r, struct cp_ent *x)
+static void entry_hash(enum cp_kind kind, struct cp_ent *x)
 {
         /* the name is at most 16 bytes and NUL-terminated in its 17 */
         bool ended;
         /* a guest's id counts its virtual CPUs, which no name uses and which
            may differ when it comes back: left out, so its keys stay */
-        uint64_t id = r->m->kind == CP_GUEST ? 0 : x->id;
+        uint64_t id = kind == CP_GUEST ? 0 : x->id;
         uint64_t h = zh_step(UINT64_C(0x454E54), id); /* "ENT" */
         h = zh_step(h, zh_word8_ended(x->name, &ended));
         if (!ended)
                 h = zh_step(h, zh_word8(x->name + 8));
         x->kh = h | 1;
-        return x->kh;
 }
 
-static ALWAYS_INLINE uint64_t row_key(const struct row *r, struct cp_ent *x)
+/*
+ * What entries e[0..n) of a group's table need for the names and keys of
+ * metrics from patterns (pinst: the group's plugin instance, if a pattern), made once in
+ * an entry's life: a pass over a block, rather than a test for every value.
+ */
+static void prep(enum cp_kind kind, const char *pinst, struct cp_ent *e, size_t n)
 {
-        if (!r->pat)
-                return r->key;
-        return zh_step(r->key, x->kh ? x->kh : entry_hash(r, x)) | 1;
+        char scratch[ZM_NAME_LEN];
+        for (size_t i = 0; i < n; i++) {
+                struct cp_ent *x = &e[i];
+                if (!x->cur)
+                        continue;
+                if (!x->kh)
+                        entry_hash(kind, x);
+                if (pinst && !x->label)
+                        x->label =
+                            strdup(cp_pattern(scratch, sizeof(scratch), pinst, x->id, x->name));
+        }
 }
 
 static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
-                     struct row *r)
+                     struct row *r, struct zm_metric *out)
 {
         r->m = m;
+        r->out = out;
         r->need = operands(m) | m->need;
         r->vouch = m->vouch ? m->vouch : operands(m);
         r->pat = (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
                  (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
         const char *law = m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law);
         r->check = law ? law : "layout";
-        r->allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
-                                        : zv_law_allowed(s->v, e, (enum zv_law)m->law);
+        bool allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
+                                          : zv_law_allowed(s->v, e, (enum zv_law)m->law);
+        r->hold = allowed ? 0 : r->vouch;
         r->key = zh_step(UINT64_C(0x4350), (uintptr_t)m) | 1; /* "CP" */
+        const char *cpu = r->pat & PAT_TINST ? strstr(m->tinst, "<cpu>") : NULL;
+        r->tpre = cpu ? (size_t)(cpu - m->tinst) : 0;
+        r->tsuf = cpu && strlen(m->tinst) < ZM_NAME_LEN / 2 && !memchr(m->tinst, '<', r->tpre) &&
+                          !strchr(cpu + 5, '<')
+                      ? cpu + 5
+                      : NULL;
         /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
          * plugin's userid filters too; the host stays the z/VM system. */
         r->guest = m->domain == 4 || m->domain == 8;
-        zm_metric_init(&r->out, ZM_SYSTEM, NULL);
-        r->out.domain = m->domain;
-        r->out.record = m->record;
-        zm_metric_name(&r->out, "zvm", m->pinst, m->type, m->tinst);
+        r->per_vcpu = m->kind == CP_GUEST;
+        r->a = m->a;
+        r->b = m->b;
+        r->mul = m->mul;
+        r->div = m->div;
+        zm_metric_init(out, ZM_SYSTEM, NULL);
+        out->domain = m->domain;
+        out->record = m->record;
+        zm_metric_name(out, "zvm", m->pinst, m->type, m->tinst);
+        out->key = r->key;
+        /* The values' kinds and count, and the other member of each pair 0, as
+         * zm_metric_gauge and zm_metric_derive leave them: each value sets only its own. */
+        bool derive = cp_calc_ds((enum cp_calc)m->calc) == ZM_DERIVE;
+        out->nvalues = m->calc == CP_SUM2 ? 2 : 1;
+        for (size_t i = 0; i < out->nvalues; i++) {
+                out->ds[i] = derive ? ZM_DERIVE : ZM_GAUGE;
+                out->gauge[i] = 0;
+                out->derive[i] = 0;
+        }
 }
 
-/* The time row m's percentages are of, for entry x: per virtual CPU for a guest, so that
+/* The time row r's percentages are of, for entry x: per virtual CPU for a guest, so that
  * "percent" stays within 0-100. */
-static double elapsed(const struct cp_metric *m, const struct cp_ent *x)
+static ALWAYS_INLINE double elapsed(const struct row *r, const struct cp_ent *x)
 {
         double el = (double)cp_elapsed_us(x);
-        return m->kind == CP_GUEST ? el * (double)(x->id ? x->id : 1) : el;
+        return r->per_vcpu ? el * (double)(x->id ? x->id : 1) : el;
 }
 
 /*
- * The value of row m for entry x (values from v), into out; false when the
- * entry cannot give it this interval.  Always inlined with calc a constant,
- * so that each computation gets its own loop over the entries (emit_row).
+ * What else a row's loop is made for, besides its computation: whether the row
+ * has a slot b, whether it divides (most rows count in the field's own unit: no
+ * 64-bit division, tens of cycles), which of its names are patterns, whether
+ * the userid goes with it.  Constants in the loop (emit_row).
  */
-static ALWAYS_INLINE bool compute(enum cp_calc calc, const struct cp_metric *m,
+enum { VAR_B = 1, VAR_DIV = 2, VAR_PINST = 4, VAR_TINST = 8, VAR_GUEST = 16 };
+
+static ALWAYS_INLINE int64_t derive(uint64_t v, const struct row *r, unsigned var)
+{
+        uint64_t x = var & VAR_DIV ? v * r->mul / r->div : v * r->mul;
+        return (int64_t)(x & INT64_MAX);
+}
+
+/*
+ * The value of row r for entry x (values from v), into the row's metric;
+ * false when the entry cannot give it this interval.  Always inlined with
+ * calc a constant, so that each computation gets its own loop over the
+ * entries (emit_row).
+ */
+static ALWAYS_INLINE bool compute(enum cp_calc calc, unsigned var, const struct row *r,
                                   const struct cp_ent *x, const struct cp_ent *v,
                                   struct zm_metric *out)
 {
         switch (calc) {
         case CP_PCT: {
-                double el = elapsed(m, x);
+                double el = elapsed(r, x);
                 if (el <= 0)
                         return false;
-                zm_metric_gauge(out, pct(m->b >= 0 ? (double)v->d[m->a] + (double)v->d[m->b]
-                                                   : (double)v->d[m->a],
-                                         el));
+                out->gauge[0] = pct(
+                    var & VAR_B ? (double)v->d[r->a] + (double)v->d[r->b] : (double)v->d[r->a], el);
                 return true;
         }
         case CP_PCT_DIFF: {
-                double el = elapsed(m, x);
-                if (el <= 0 || v->d[m->b] > v->d[m->a])
+                double el = elapsed(r, x);
+                if (el <= 0 || v->d[r->b] > v->d[r->a])
                         return false;
-                zm_metric_gauge(out, pct((double)(v->d[m->a] - v->d[m->b]), el));
+                out->gauge[0] = pct((double)(v->d[r->a] - v->d[r->b]), el);
                 return true;
         }
         case CP_SUM:
-                zm_metric_derive(out, derive(v->acc[m->a] + (m->b >= 0 ? v->acc[m->b] : 0), m));
+                out->derive[0] = derive(v->acc[r->a] + (var & VAR_B ? v->acc[r->b] : 0), r, var);
                 return true;
         case CP_SUM2:
-                zm_metric_derive(out, derive(v->acc[m->a], m));
-                zm_metric_derive(out, derive(v->acc[m->b], m));
+                out->derive[0] = derive(v->acc[r->a], r, var);
+                out->derive[1] = derive(v->acc[r->b], r, var);
                 return true;
         case CP_VAL:
-                zm_metric_gauge(out, (double)CP_V(v)[m->a] * m->mul / m->div);
+                out->gauge[0] = (double)CP_V(v)[r->a] * (double)r->mul / (double)r->div;
                 return true;
         case CP_VAL_DIFF: {
-                double a = (double)CP_V(v)[m->a], b = (double)CP_V(v)[m->b];
+                double a = (double)CP_V(v)[r->a], b = (double)CP_V(v)[r->b];
                 if (a < b)
                         return false;
-                zm_metric_gauge(out, (a - b) * m->mul / m->div);
+                out->gauge[0] = (a - b) * (double)r->mul / (double)r->div;
                 return true;
         }
         default:
@@ -227,73 +284,111 @@ static ALWAYS_INLINE bool compute(enum cp_calc calc, const struct cp_metric *m,
         }
 }
 
-/* Row r for entry x: true if the entry gave the metric (emitted, or held back by its law). */
-static ALWAYS_INLINE bool one(struct zm_engine *e, enum cp_calc calc, struct row *r,
-                              struct cp_ent *x, const struct cp_ent *v)
+/* Row r's type instance for entry x, into out (ZM_NAME_LEN bytes): as cp_pattern makes it. */
+static const char *tinst(const struct row *r, const struct cp_ent *x, char *out)
 {
-        const struct cp_metric *m = r->m;
-        struct zm_metric *out = &r->out;
+        if (!r->tsuf)
+                return cp_pattern(out, ZM_NAME_LEN, r->m->tinst, x->id, x->name);
+        memcpy(out, r->m->tinst, r->tpre);
+        size_t o = zm_put_dec(out, ZM_NAME_LEN, r->tpre, x->id);
+        memcpy(out + o, r->tsuf, strlen(r->tsuf) + 1); /* fits: tinst is under half of out */
+        return out;
+}
+
+/*
+ * Row r for entry x: true if the entry gave the metric (handed over, or held
+ * back by its law).  What zm_emit does for a metric is done here (h): a CP
+ * metric is the system's, never under the series cap.
+ */
+static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned var,
+                              const struct row *r, struct cp_ent *x, const struct cp_ent *v,
+                              uint64_t *handed)
+{
         /* a constant where calc is one (row_loop) */
         bool delta = calc != CP_VAL && calc != CP_VAL_DIFF;
         if (((delta ? x->dok : x->have) & r->need) != r->need)
                 return false;
-        out->nvalues = 0;
-        if (!compute(calc, m, x, v, out))
+        struct zm_metric *out = r->out;
+        if (!compute(calc, var, r, x, v, out))
                 return false;
+        if (x->hint & r->hold) {
+                (*h->suppressed)++;
+                return true;
+        }
         char ti[ZM_NAME_LEN], pi[ZM_NAME_LEN];
-        out->tod = x->tod;
-        if (r->pat & PAT_PINST)
-                out->plugin_instance = pinst(x, m->pinst, pi);
-        if (r->pat & PAT_TINST)
-                out->type_instance = cp_pattern(ti, sizeof(ti), m->tinst, x->id, x->name);
         out->check = x->hint & r->vouch ? r->check : NULL;
-        out->key = row_key(r, x);
-        if (r->guest)
+        out->tod = x->tod;
+        if (var & VAR_PINST)
+                out->plugin_instance = x->label ? x->label : pinst_scratch(x, r->m->pinst, pi);
+        if (var & VAR_TINST)
+                out->type_instance = tinst(r, x, ti);
+        if (var & (VAR_PINST | VAR_TINST))
+                out->key = (r->key ^ x->kh) | 1; /* both set: row_init, prep */
+        if (var & VAR_GUEST)
                 memcpy(out->guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
-        if (out->check && !r->allowed)
-                zm_counters_mut(e)->hint_suppressed++;
-        else
-                zm_emit(e, out);
+        (*handed)++;
+        if (h->sink.emit)
+                h->sink.emit(h->sink.ctx, out);
         return true;
 }
 
-static ALWAYS_INLINE void row_loop(struct zm_engine *e, enum cp_calc calc, struct row *r,
-                                   const struct source *src)
+static ALWAYS_INLINE void row_loop(const struct hand *hp, enum cp_calc calc, unsigned var,
+                                   const struct row *rp, struct cp_ent *e, size_t n)
 {
-        for (size_t i = 0; i < src->n; i++)
-                if (src->e[i].cur)
-                        (void)one(e, calc, r, &src->e[i], &src->e[i]);
+        /* Copies whose address is not taken: the consumer's call cannot change them, so
+         * they stay in registers across it. */
+        const struct hand h = *hp;
+        const struct row r = *rp;
+        uint64_t handed = 0;
+        for (size_t i = 0; i < n; i++)
+                if (e[i].cur)
+                        (void)one(&h, calc, var, &r, &e[i], &e[i], &handed);
+        *h.sink.metrics += handed;
 }
 
 /*
- * Row r for every entry of src (a block, group): what a row decides (its
+ * Row r for entries e[0..n) (a block, group): what a row decides (its
  * computation, its masks, its names) is decided once for all of them.
  */
-static void emit_row(struct zm_engine *e, struct row *r, const struct source *src)
+static unsigned row_var(const struct row *r)
 {
-        switch ((enum cp_calc)r->m->calc) {
-        case CP_PCT:
-                row_loop(e, CP_PCT, r, src);
-                break;
-        case CP_PCT_DIFF:
-                row_loop(e, CP_PCT_DIFF, r, src);
-                break;
-        case CP_SUM:
-                row_loop(e, CP_SUM, r, src);
-                break;
-        case CP_SUM2:
-                row_loop(e, CP_SUM2, r, src);
-                break;
-        case CP_VAL:
-                row_loop(e, CP_VAL, r, src);
-                break;
-        case CP_VAL_DIFF:
-                row_loop(e, CP_VAL_DIFF, r, src);
-                break;
-        default:
-                break;
-        }
+        return (r->b >= 0 ? VAR_B : 0u) | (r->div != 1 ? VAR_DIV : 0u) |
+               (r->pat & PAT_PINST ? VAR_PINST : 0u) | (r->pat & PAT_TINST ? VAR_TINST : 0u) |
+               (r->guest ? VAR_GUEST : 0u);
 }
+
+/*
+ * The rows of met_cp_metrics.c by computation and variant, each a loop of its
+ * own: a row of any other kind (a row added to the table) takes the loop that
+ * decides them per value.
+ */
+#define PI VAR_PINST
+#define VARIANTS(X)                                                                                \
+        X(CP_PCT, PI)                                                                              \
+        X(CP_PCT, PI | VAR_B) X(CP_PCT, PI | VAR_GUEST) X(CP_PCT, PI | VAR_TINST)                  \
+            X(CP_PCT_DIFF, PI | VAR_TINST | VAR_B) X(CP_SUM, PI) X(CP_SUM, PI | VAR_B)             \
+                X(CP_SUM, PI | VAR_GUEST) X(CP_SUM, PI | VAR_DIV)                                  \
+                    X(CP_SUM2, PI | VAR_B | VAR_GUEST) X(CP_SUM2, VAR_B) X(CP_VAL, 0)              \
+                        X(CP_VAL, PI | VAR_GUEST) X(CP_VAL_DIFF, VAR_B)
+
+/*
+ * Row r for entries e[0..n) (a block, group): what a row decides (its
+ * computation, its masks, its names) is decided once for all of them.
+ */
+static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n)
+{
+        enum cp_calc calc = (enum cp_calc)r->m->calc;
+        unsigned var = row_var(r);
+#define CASE(c, v)                                                                                 \
+        if (calc == (c) && var == (v)) {                                                           \
+                row_loop(h, c, v, r, e, n);                                                        \
+                return;                                                                            \
+        }
+        VARIANTS(CASE)
+#undef CASE
+        row_loop(h, calc, var, r, e, n);
+}
+#undef PI
 
 /*
  * Entries per block.  The rows go over a block of entries at a time, not over
@@ -307,25 +402,39 @@ static void emit_row(struct zm_engine *e, struct row *r, const struct source *sr
 #define BLOCK    32
 #define MAX_ROWS 16 /* rows of a group made ready at once; a larger group goes in parts */
 
+/* prep for rows r[0..nr) of group m (they share their plugin instance), if any has a pattern. */
+static void prep_rows(const struct cp_metric *m, const struct row *r, size_t nr, struct cp_ent *e,
+                      size_t n)
+{
+        unsigned pat = 0;
+        for (size_t k = 0; k < nr; k++)
+                pat |= r[k].pat;
+        if (pat)
+                prep((enum cp_kind)m->kind, pat & PAT_PINST ? m->pinst : NULL, e, n);
+}
+
 /*
  * A group published once (SYTSYP's sums): entry by entry, up to the first that gives them.
  * The rows are made ready once, in parts of MAX_ROWS as group's are.
  */
-static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n,
-                       const struct source *src)
+static void group_once(const struct hand *h, struct zm_engine *e, struct cp_state *s,
+                       const struct cp_metric *m, size_t n, const struct source *src)
 {
         struct row r[MAX_ROWS];
+        struct zm_metric out[MAX_ROWS];
         for (size_t k0 = 0; k0 < n; k0 += MAX_ROWS) {
                 size_t nr = n - k0 < MAX_ROWS ? n - k0 : MAX_ROWS;
                 for (size_t k = 0; k < nr; k++)
-                        row_init(e, s, &m[k0 + k], &r[k]);
+                        row_init(e, s, &m[k0 + k], &r[k], &out[k]);
+                prep_rows(m, r, nr, src->e, src->n);
                 for (size_t i = 0; i < src->n; i++) {
                         struct cp_ent *x = &src->e[i];
                         if (!x->cur)
                                 continue;
                         bool made = false;
                         for (size_t k = 0; k < nr; k++)
-                                made |= one(e, (enum cp_calc)r[k].m->calc, &r[k], x, src->vals);
+                                made |= one(h, (enum cp_calc)r[k].m->calc, row_var(&r[k]), &r[k], x,
+                                            src->vals, h->sink.metrics);
                         if (made)
                                 break;
                 }
@@ -333,32 +442,34 @@ static void group_once(struct zm_engine *e, struct cp_state *s, const struct cp_
 }
 
 /* Rows m[0..n) share their kind and record. */
-static void group(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m, size_t n)
+static void group(const struct hand *h, struct zm_engine *e, struct cp_state *s,
+                  const struct cp_metric *m, size_t n)
 {
         struct source src;
         if (!source(s, m, &src))
                 return;
         if (src.once) {
-                group_once(e, s, m, n, &src);
+                group_once(h, e, s, m, n, &src);
                 return;
         }
         struct row r[MAX_ROWS];
+        struct zm_metric out[MAX_ROWS];
         for (size_t k0 = 0; k0 < n; k0 += MAX_ROWS) {
                 size_t nr = n - k0 < MAX_ROWS ? n - k0 : MAX_ROWS;
                 for (size_t k = 0; k < nr; k++)
-                        row_init(e, s, &m[k0 + k], &r[k]);
+                        row_init(e, s, &m[k0 + k], &r[k], &out[k]);
                 for (size_t b = 0; b < src.n; b += BLOCK) {
-                        struct source blk = src;
-                        blk.e = src.e + b;
-                        blk.n = src.n - b < BLOCK ? src.n - b : BLOCK;
+                        size_t bn = src.n - b < BLOCK ? src.n - b : BLOCK;
+                        prep_rows(m, r, nr, src.e + b, bn);
                         for (size_t k = 0; k < nr; k++)
-                                emit_row(e, &r[k], &blk);
+                                emit_row(h, &r[k], src.e + b, bn);
                 }
         }
 }
 
 void cp_emit_all(struct zm_engine *e, struct cp_state *s)
 {
+        const struct hand h = {zm_engine_sink(e), &zm_counters_mut(e)->hint_suppressed};
         for (size_t i = 0, j; i < cp_nmetrics; i = j) {
                 const struct cp_metric *m = &cp_metrics[i];
                 for (j = i + 1;
@@ -366,6 +477,6 @@ void cp_emit_all(struct zm_engine *e, struct cp_state *s)
                      cp_metrics[j].domain == m->domain && cp_metrics[j].record == m->record;
                      j++)
                         ;
-                group(e, s, m, j - i);
+                group(&h, e, s, m, j - i);
         }
 }
