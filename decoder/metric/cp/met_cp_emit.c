@@ -363,13 +363,23 @@ static unsigned row_var(const struct row *r)
  * decides them per value.
  */
 #define PI VAR_PINST
+/* clang-format off */
 #define VARIANTS(X)                                                                                \
         X(CP_PCT, PI)                                                                              \
         X(CP_PCT, PI | VAR_B)                                                                      \
-        X(CP_PCT, PI | VAR_GUEST) X(CP_PCT, PI | VAR_TINST) X(CP_PCT_DIFF, PI | VAR_TINST | VAR_B) \
-            X(CP_SUM, PI) X(CP_SUM, PI | VAR_B) X(CP_SUM, PI | VAR_GUEST) X(CP_SUM, PI | VAR_DIV)  \
-                X(CP_SUM2, PI | VAR_B | VAR_GUEST) X(CP_SUM2, VAR_B) X(CP_VAL, 0)                  \
-                    X(CP_VAL, PI | VAR_GUEST) X(CP_VAL_DIFF, VAR_B)
+        X(CP_PCT, PI | VAR_GUEST)                                                                  \
+        X(CP_PCT, PI | VAR_TINST)                                                                  \
+        X(CP_PCT_DIFF, PI | VAR_TINST | VAR_B)                                                     \
+        X(CP_SUM, PI)                                                                              \
+        X(CP_SUM, PI | VAR_B)                                                                      \
+        X(CP_SUM, PI | VAR_GUEST)                                                                  \
+        X(CP_SUM, PI | VAR_DIV)                                                                    \
+        X(CP_SUM2, PI | VAR_B | VAR_GUEST)                                                         \
+        X(CP_SUM2, VAR_B)                                                                          \
+        X(CP_VAL, 0)                                                                               \
+        X(CP_VAL, PI | VAR_GUEST)                                                                  \
+        X(CP_VAL_DIFF, VAR_B)
+/* clang-format on */
 
 /*
  * Row r for entries e[0..n) (a block, group): what a row decides (its
