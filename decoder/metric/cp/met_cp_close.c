@@ -61,31 +61,39 @@ static inline __attribute__((always_inline)) void ctrs(struct cp_ent *x, int fir
         x->dok |= slots;
 }
 
-/* Add virtual CPU x's slots into guest g, by cp_guest_sums (met_cp_take.c). */
+/* Guest slot gs of g += virtual CPU x's slots first..last, as cp_guest_sums says (met_cp_take.h):
+ * inlined with its slots constants. */
+static inline __attribute__((always_inline)) void add_sum(struct cp_ent *g, const struct cp_ent *x,
+                                                          int gs, int first, int last, bool reading)
+{
+        uint32_t bits = (2u << last) - (1u << first);
+        uint32_t gbit = 1u << gs;
+        if (reading) {
+                if ((x->have & bits) != bits)
+                        return;
+                for (int i = first; i <= last; i++)
+                        CP_V(g)[gs] += CP_V(x)[i];
+                g->have |= gbit;
+        } else {
+                if ((x->dok & bits) != bits)
+                        return;
+                uint64_t sum = 0;
+                for (int i = first; i <= last; i++)
+                        sum += x->d[i];
+                g->d[gs] += sum;
+                g->acc[gs] += sum;
+                g->dok |= gbit;
+        }
+        if (x->hint & bits)
+                g->hint |= gbit;
+}
+
+/* Add virtual CPU x's slots into guest g. */
 static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 {
-        for (size_t k = 0; k < cp_nguest_sums; k++) {
-                const struct cp_sum *m = &cp_guest_sums[k];
-                uint32_t gbit = 1u << m->g;
-                if (m->reading) {
-                        if ((x->have & m->bits) != m->bits)
-                                continue;
-                        for (int i = m->first; i <= m->last; i++)
-                                CP_V(g)[m->g] += CP_V(x)[i];
-                        g->have |= gbit;
-                } else {
-                        if ((x->dok & m->bits) != m->bits)
-                                continue;
-                        uint64_t sum = 0;
-                        for (int i = m->first; i <= m->last; i++)
-                                sum += x->d[i];
-                        g->d[m->g] += sum;
-                        g->acc[m->g] += sum;
-                        g->dok |= gbit;
-                }
-                if (x->hint & m->bits)
-                        g->hint |= gbit;
-        }
+#define ADD(gs, first, last, reading) add_sum(g, x, gs, first, last, reading);
+        CP_GUEST_SUMS(ADD)
+#undef ADD
 }
 
 /* Virtual CPU x into its guest's sums; false when the guest table cannot grow. */

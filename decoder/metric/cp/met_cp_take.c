@@ -113,14 +113,8 @@ const struct cp_take *cp_take_find(unsigned domain, unsigned record)
         return NULL;
 }
 
-#define SUM(g, first, last, reading)                                                               \
-        {                                                                                          \
-                g, first, last, reading, (2u << (last)) - (1u << (first))                          \
-        }
-const struct cp_sum cp_guest_sums[] = {
-    SUM(G_TT, A_TT, A_TT, false),    SUM(G_VT, A_VT, A_VT, false),  SUM(G_PGR, A_PGR, A_PGR, false),
-    SUM(G_PGW, A_PGW, A_PGW, false), SUM(G_VIO, A_VC, A_VO, false), SUM(G_RES, A_RES, A_RES, true),
-};
+#define SUM(g, first, last, reading) {g, first, last, reading, (2u << (last)) - (1u << (first))},
+const struct cp_sum cp_guest_sums[] = {CP_GUEST_SUMS(SUM)};
 #undef SUM
 
 const size_t cp_nguest_sums = sizeof(cp_guest_sums) / sizeof(cp_guest_sums[0]);

@@ -65,6 +65,17 @@ struct cp_sum {
         uint32_t bits; /* slots first..last as a mask: the close adds for every virtual CPU */
 };
 
+/* The sums as X(g, first, last, reading), one per guest slot: cp_guest_sums is made of it, and
+ * the close expands it into straight code (a loop over the table, for every virtual CPU of every
+ * interval, could not be specialised by the compiler). */
+#define CP_GUEST_SUMS(X)                                                                           \
+        X(G_TT, A_TT, A_TT, false)                                                                 \
+        X(G_VT, A_VT, A_VT, false)                                                                 \
+        X(G_PGR, A_PGR, A_PGR, false)                                                              \
+        X(G_PGW, A_PGW, A_PGW, false)                                                              \
+        X(G_VIO, A_VC, A_VO, false)                                                                \
+        X(G_RES, A_RES, A_RES, true)
+
 extern const struct cp_sum cp_guest_sums[];
 extern const size_t cp_nguest_sums;
 
