@@ -469,11 +469,53 @@ static void guest_sums_start_over(void **state)
         feed_free(f);
 }
 
+/*
+ * A virtual CPU keeps its guest's place in the guest table from one interval
+ * to the next (met_cp_close.c, to_guest).  When a guest logs off, the guests
+ * after it move down: LINUXB goes away after interval 1, LINUXC and LINUXD
+ * take its place and LINUXD's, and each must still get only its own sums
+ * (2 s and 4 s of CPU an interval).
+ */
+static void guest_sums_follow_moved_guests(void **state)
+{
+        (void)state;
+        enum { IVALS = 5 };
+        static const char *const user[] = {"LINUXA", "LINUXB", "LINUXC", "LINUXD"};
+        struct feed *f = feed_new(1, 3);
+        size_t mark[IVALS + 1] = {0};
+        for (unsigned i = 0; i < IVALS; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                mark[i] = f->n;
+                feed_cpus(f, t, i, 2);
+                for (unsigned g = 0; g < 4; g++)
+                        if (g != 1 || i < 2)
+                                feed_useact(f, t, user[g], 0, US(1000000) * (g + 1) * i,
+                                            US(500000) * i, 100, 0, 0);
+                feed_end(f, t + SEC(1));
+        }
+        mark[IVALS] = f->n;
+        for (unsigned i = 2; i < IVALS; i++)
+                for (unsigned g = 2; g < 4; g++) {
+                        char inst[32];
+                        snprintf(inst, sizeof(inst), "user-%s", user[g]);
+                        const struct zm_metric *m =
+                            feed_find(f, mark[i], inst, "percent", "cpu-total");
+                        assert_non_null(m);
+                        assert_true(m < f->m + mark[i + 1]);
+                        double pct = 100.0 * (g + 1) / 60;
+                        if (m->gauge[0] < pct - 0.001 || m->gauge[0] > pct + 0.001)
+                                fail_msg("interval %u: %s at %.4f %%, not %.4f", i, user[g],
+                                         m->gauge[0], pct);
+                }
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(cpu_percentages),
             cmocka_unit_test(guest_sums_start_over),
+            cmocka_unit_test(guest_sums_follow_moved_guests),
             cmocka_unit_test(entries_follow_names_not_places),
             cmocka_unit_test(guest_keys_stay_when_vcpus_change),
             cmocka_unit_test(guest_values_come_together),

@@ -97,11 +97,22 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 }
 
 /* Virtual CPU x into its guest's sums; false when the guest table cannot grow. */
-static bool to_guest(struct cp_state *s, const struct cp_ent *x)
+static bool to_guest(struct cp_state *s, struct cp_ent *x)
 {
-        struct cp_ent *g = cp_tab_get(&s->guest, x->name);
-        if (!g)
-                return false;
+        /* The guest's position, kept from the interval before: the table's lookup was 65
+         * instructions a virtual CPU.  Entries are only appended between two changes of gen,
+         * and x's name is part of its key, so the position still holds x's guest. */
+        struct cp_tab *t = &s->guest;
+        struct cp_ent *g;
+        if (x->gpos && x->ggen == t->gen && x->gpos <= t->n) {
+                g = &t->e[x->gpos - 1];
+        } else {
+                g = cp_tab_get(t, x->name);
+                if (!g)
+                        return false;
+                x->gpos = (uint32_t)(g - t->e) + 1;
+                x->ggen = t->gen;
+        }
         if (!g->cur) {
                 /* The guest's sums start over each interval, here rather than at the
                  * roll: the entry is at hand now, and the roll writes no more than

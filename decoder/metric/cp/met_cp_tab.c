@@ -62,6 +62,7 @@ struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key)
 
 void cp_tab_reindex(struct cp_tab *t)
 {
+        t->gen++; /* positions kept elsewhere (a virtual CPU's guest) are stale */
         zh_clear(&t->ix);
         for (size_t i = 0; i < t->n; i++)
                 (void)zh_add(&t->ix, t->e[i].hash, i); /* cannot fail: the index only shrank */

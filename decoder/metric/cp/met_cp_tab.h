@@ -46,6 +46,9 @@ struct cp_ent {
         uint32_t down;        /* bit i: slot i is a timer counting down */
         uint32_t hint;        /* bit i: slot i comes from a HINT field (needs its law) */
         uint32_t dok;         /* bit i: d[i] is this interval's delta */
+        /* A virtual CPU's guest: its position in cp_state.guest plus 1 (0: none yet), valid
+         * while that table's gen is ggen (met_cp_close.c to_guest). */
+        uint32_t gpos, ggen;
         uint64_t tod, ptod;
         uint64_t kh; /* id and name hashed once for its metrics' keys; 0: not yet */
         char *label; /* its plugin instance, formatted once (met_cp_emit.c) */
@@ -72,6 +75,7 @@ struct cp_ent {
 struct cp_tab {
         struct cp_ent *e;
         size_t n, cap, next; /* next: where the following record usually is */
+        uint32_t gen;        /* changes whenever entries move (cp_tab_reindex) */
         struct zh_index ix;  /* key -> position in e */
 };
 
@@ -119,7 +123,7 @@ void cp_each(struct cp_state *s, void (*tab_fn)(struct cp_tab *), void (*one_fn)
 struct cp_ent *cp_tab_get(struct cp_tab *t, const char *key);
 /* What an entry holds besides itself (its label): before it is dropped or overwritten. */
 void cp_ent_drop(struct cp_ent *x);
-/* After the caller moved or dropped entries of t: index them again. */
+/* After the caller moved or dropped entries of t: index them again (and change t->gen). */
 void cp_tab_reindex(struct cp_tab *t);
 void cp_tab_free(struct cp_tab *t);
 /* Timer delta in microseconds; -1 for a reset (counted by the caller), -2 for none.  Inline:
