@@ -12,15 +12,18 @@
 #include "metric/cp/met_cp_take.h"
 #include "base/tod.h"
 
-/* Largest believable timer delta: twice the elapsed time, plus a second of skew. */
-static uint64_t max_us(const struct cp_ent *x)
+/* Largest believable timer delta: twice the elapsed time el, plus a second of skew. */
+static uint64_t max_us(uint64_t el)
 {
-        return cp_elapsed_us(x) * 2 + 1000000;
+        return el * 2 + 1000000;
 }
 
-static void timer(struct zm_engine *e, struct cp_ent *x, int i, bool either_way)
+/* Slot i's timer delta, no larger than max (max_us): inline, with max worked out once per entry,
+ * for the two timers of every virtual CPU of every interval. */
+static inline __attribute__((always_inline)) void timer(struct zm_engine *e, struct cp_ent *x,
+                                                        int i, bool either_way, uint64_t max)
 {
-        int64_t d = cp_delta_timer(x, i, max_us(x), either_way);
+        int64_t d = cp_delta_timer(x, i, max, either_way);
         if (d == -1) {
                 zm_counters_mut(e)->timer_resets++;
                 return;
@@ -138,22 +141,24 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
 {
         for (size_t i = 0; i < s->prp.n; i++) {
                 struct cp_ent *x = &s->prp.e[i];
-                if (!cp_elapsed_us(x))
+                uint64_t el = cp_elapsed_us(x);
+                if (!el)
                         continue;
-                timer(e, x, P_UT, false);
-                timer(e, x, P_SYS, false);
+                timer(e, x, P_UT, false, max_us(el));
+                timer(e, x, P_SYS, false, max_us(el));
                 /* IBM states PFXPRBTM's direction (down) only from 6.4 on. */
-                timer(e, x, P_PRB, true);
-                timer(e, x, P_WT, false);
+                timer(e, x, P_PRB, true, max_us(el));
+                timer(e, x, P_WT, false, max_us(el));
         }
         for (size_t i = 0; i < s->syp.n; i++)
                 ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4);
         bool guests = true;
         for (size_t i = 0; i < s->vcpu.n; i++) {
                 struct cp_ent *x = &s->vcpu.e[i];
-                if (cp_elapsed_us(x)) {
-                        timer(e, x, A_TT, false);
-                        timer(e, x, A_VT, false);
+                uint64_t el = cp_elapsed_us(x);
+                if (el) {
+                        timer(e, x, A_TT, false, max_us(el));
+                        timer(e, x, A_VT, false, max_us(el));
                 }
                 ctrs(x, A_PGR, A_VO, 4);
                 /* Summed into its guest while at hand: a pass of its own read the table
@@ -167,11 +172,13 @@ static void deltas(struct zm_engine *e, struct cp_state *s)
         }
         for (size_t i = 0; i < s->nic.n; i++)
                 ctrs(&s->nic.e[i], N_TXB, N_RXD, 8);
-        for (size_t i = 0; i < s->lpar.n; i++)
-                if (cp_elapsed_us(&s->lpar.e[i])) {
-                        timer(e, &s->lpar.e[i], L_ACT, false);
-                        timer(e, &s->lpar.e[i], L_LP, false);
+        for (size_t i = 0; i < s->lpar.n; i++) {
+                uint64_t el = cp_elapsed_us(&s->lpar.e[i]);
+                if (el) {
+                        timer(e, &s->lpar.e[i], L_ACT, false, max_us(el));
+                        timer(e, &s->lpar.e[i], L_LP, false, max_us(el));
                 }
+        }
         for (size_t i = 0; i < s->syp.n; i++) {
                 struct cp_ent *x = &s->syp.e[i];
                 if (x->dok & (1u << Y_PIOPR))
