@@ -463,6 +463,7 @@ static void cp_destroy(void *state)
                 return;
         cp_each(s, cp_tab_free, cp_ent_drop);
         cp_ent_drop(&s->paging);
+        cp_close_free(s);
         zv_free(s->v);
         free(s->cache);
         free(s);

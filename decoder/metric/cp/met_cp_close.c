@@ -9,6 +9,7 @@
 #include "metric/cp/met_cp_close.h"
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_laws.h"
+#include "metric/cp/met_cp_rows.h"
 #include "metric/cp/met_cp_take.h"
 #include "base/tod.h"
 
@@ -249,4 +250,9 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
         zv_emit(s->v, e, &r);
         cp_each(s, roll, roll_ent);
         s->lpar_badnow = false;
+}
+
+void cp_close_free(struct cp_state *s)
+{
+        cp_rows_free(s);
 }

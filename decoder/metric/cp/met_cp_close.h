@@ -7,4 +7,6 @@
 
 /* Close the interval: nothing happens when no entry has readings. */
 void cp_close(struct zm_engine *e, struct cp_state *s);
+/* What the closes keep from one interval to the next besides the tables: when the state goes. */
+void cp_close_free(struct cp_state *s);
 #endif

@@ -10,7 +10,7 @@
 #include "base/hash.h"
 
 #include "metric/cp/met_cp_emit.h"
-#include "metric/cp/met_cp_metrics.h"
+#include "metric/cp/met_cp_rows.h"
 
 /* For the functions a row's loop is made of: inlined with the computation a constant, each
  * computation gets its own loop, with no switch per value (emit_row). */
@@ -84,135 +84,11 @@ static __attribute__((noinline)) const char *pinst_scratch(const struct cp_ent *
         return cp_pattern(scratch, ZM_NAME_LEN, p, x->id, x->name);
 }
 
-static uint32_t operands(const struct cp_metric *m)
-{
-        return (1u << m->a) | (m->b >= 0 ? 1u << m->b : 0);
-}
-
-/* Which of a row's names are patterns ("cpu<cpu>"). */
-enum { PAT_PINST = 1, PAT_TINST = 2 };
-
-/*
- * What a row says for every entry, worked out once per interval rather
- * than per value: its masks, its patterns, its check and whether the law
- * lets it out now (laws change only before the metrics are emitted), the
- * operands of its computation, and its metric with every name that is not a
- * pattern filled in, its key if no pattern, and the kinds and count of its
- * values: a value then fills in only what differs from one entry to the next.
- * A row's loop copies it into locals, so that none of it is read again from
- * memory after each call to the consumer.
- */
-struct row {
-        const struct cp_metric *m;
-        struct zm_metric *out;
-        uint32_t need;     /* slots that must have a value (a delta, or a reading) */
-        uint32_t vouch;    /* slots whose provenance decides the check */
-        uint32_t hold;     /* slots that hold the metric back this interval: vouch, or none */
-        bool guest;        /* per-guest data: the userid goes with the metric (one) */
-        bool per_vcpu;     /* percentages of the elapsed time times the virtual CPUs */
-        unsigned pat;      /* PAT_* */
-        int a, b;          /* the slots (b < 0: none; see VAR_B) */
-        uint64_t mul, div; /* unit conversion */
-        const char *check; /* the check of a metric from a HINT field */
-        uint64_t key;      /* zm_metric's key, the entry's part aside (entry_hash) */
-        /* A type instance "<tpre bytes><cpu><tsuf>", formatted without cp_pattern's
-         * search; tsuf NULL: any other pattern, formatted by cp_pattern. */
-        size_t tpre;
-        const char *tsuf;
-};
-
 /* What every value is handed over with: the consumer and the counters. */
 struct hand {
         struct zm_sink sink;
         uint64_t *suppressed;
 };
-
-/*
- * The entry's part of its metrics' keys (zm_metric's key): a row's names are
- * its table entry's literals, and its patterns are filled from the entry's
- * id and name only (cp_pattern), so the row's key (a hash of its address)
- * with a hash of those stands for the names.  A row without patterns names
- * the same series for every entry.  Hashed once in the entry's life, as its
- * label is formatted (prep); a metric's key is then the two hashes XORed.
- */
-static void entry_hash(enum cp_kind kind, struct cp_ent *x)
-{
-        /* the name is at most 16 bytes and NUL-terminated in its 17 */
-        bool ended;
-        /* a guest's id counts its virtual CPUs, which no name uses and which
-           may differ when it comes back: left out, so its keys stay */
-        uint64_t id = kind == CP_GUEST ? 0 : x->id;
-        uint64_t h = zh_step(UINT64_C(0x454E54), id); /* "ENT" */
-        h = zh_step(h, zh_word8_ended(x->name, &ended));
-        if (!ended)
-                h = zh_step(h, zh_word8(x->name + 8));
-        x->kh = h | 1;
-}
-
-/*
- * What entries e[0..n) of a group's table need for the names and keys of
- * metrics from patterns (pinst: the group's plugin instance, if a pattern), made once in
- * an entry's life: a pass over a block, rather than a test for every value.
- */
-static void prep(enum cp_kind kind, const char *pinst, struct cp_ent *e, size_t n)
-{
-        char scratch[ZM_NAME_LEN];
-        for (size_t i = 0; i < n; i++) {
-                struct cp_ent *x = &e[i];
-                if (!x->cur)
-                        continue;
-                if (!x->kh)
-                        entry_hash(kind, x);
-                if (pinst && !x->label)
-                        x->label =
-                            strdup(cp_pattern(scratch, sizeof(scratch), pinst, x->id, x->name));
-        }
-}
-
-static void row_init(struct zm_engine *e, struct cp_state *s, const struct cp_metric *m,
-                     struct row *r, struct zm_metric *out)
-{
-        r->m = m;
-        r->out = out;
-        r->need = operands(m) | m->need;
-        r->vouch = m->vouch ? m->vouch : operands(m);
-        r->pat = (strchr(m->pinst, '<') ? PAT_PINST : 0u) |
-                 (m->tinst && strchr(m->tinst, '<') ? PAT_TINST : 0u);
-        const char *law = m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law);
-        r->check = law ? law : "layout";
-        bool allowed = m->law == CP_NOLAW ? zv_allowed(s->v, e, r->check)
-                                          : zv_law_allowed(s->v, e, (enum zv_law)m->law);
-        r->hold = allowed ? 0 : r->vouch;
-        r->key = zh_step(UINT64_C(0x4350), (uintptr_t)m) | 1; /* "CP" */
-        const char *cpu = r->pat & PAT_TINST ? strstr(m->tinst, "<cpu>") : NULL;
-        r->tpre = cpu ? (size_t)(cpu - m->tinst) : 0;
-        r->tsuf = cpu && strlen(m->tinst) < ZM_NAME_LEN / 2 && !memchr(m->tinst, '<', r->tpre) &&
-                          !strchr(cpu + 5, '<')
-                      ? cpu + 5
-                      : NULL;
-        /* Per-guest CP data (user domain, a guest's virtual NIC) obeys the
-         * plugin's userid filters too; the host stays the z/VM system. */
-        r->guest = m->domain == 4 || m->domain == 8;
-        r->per_vcpu = m->kind == CP_GUEST;
-        r->a = m->a;
-        r->b = m->b;
-        r->mul = m->mul;
-        r->div = m->div;
-        zm_metric_init(out, ZM_SYSTEM, NULL);
-        out->domain = m->domain;
-        out->record = m->record;
-        zm_metric_name(out, "zvm", m->pinst, m->type, m->tinst);
-        out->key = r->key;
-        /* The values' kinds and count, and the other member of each pair 0, as
-         * zm_metric_gauge and zm_metric_derive leave them: each value sets only its own. */
-        bool derive = cp_calc_ds((enum cp_calc)m->calc) == ZM_DERIVE;
-        out->nvalues = m->calc == CP_SUM2 ? 2 : 1;
-        for (size_t i = 0; i < out->nvalues; i++) {
-                out->ds[i] = derive ? ZM_DERIVE : ZM_GAUGE;
-                out->gauge[i] = 0;
-                out->derive[i] = 0;
-        }
-}
 
 /* The time row r's percentages are of, for entry x: per virtual CPU for a guest, so that
  * "percent" stays within 0-100. */
@@ -412,17 +288,6 @@ static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e
 #define BLOCK    32
 #define MAX_ROWS 16 /* rows of a group made ready at once; a larger group goes in parts */
 
-/* prep for rows r[0..nr) of group m (they share their plugin instance), if any has a pattern. */
-static void prep_rows(const struct cp_metric *m, const struct row *r, size_t nr, struct cp_ent *e,
-                      size_t n)
-{
-        unsigned pat = 0;
-        for (size_t k = 0; k < nr; k++)
-                pat |= r[k].pat;
-        if (pat)
-                prep((enum cp_kind)m->kind, pat & PAT_PINST ? m->pinst : NULL, e, n);
-}
-
 /*
  * A group published once (SYTSYP's sums): entry by entry, up to the first that gives them.
  * The rows are made ready once, in parts of MAX_ROWS as group's are.
@@ -430,13 +295,12 @@ static void prep_rows(const struct cp_metric *m, const struct row *r, size_t nr,
 static void group_once(const struct hand *h, struct zm_engine *e, struct cp_state *s,
                        const struct cp_metric *m, size_t n, const struct source *src)
 {
-        struct row r[MAX_ROWS];
+        struct row scratch[MAX_ROWS];
         struct zm_metric out[MAX_ROWS];
         for (size_t k0 = 0; k0 < n; k0 += MAX_ROWS) {
                 size_t nr = n - k0 < MAX_ROWS ? n - k0 : MAX_ROWS;
-                for (size_t k = 0; k < nr; k++)
-                        row_init(e, s, &m[k0 + k], &r[k], &out[k]);
-                prep_rows(m, r, nr, src->e, src->n);
+                const struct row *r = cp_rows_ready(e, s, &m[k0], nr, scratch, out);
+                cp_prep_rows(m, r, nr, src->e, src->n);
                 for (size_t i = 0; i < src->n; i++) {
                         struct cp_ent *x = &src->e[i];
                         if (!x->cur)
@@ -462,15 +326,14 @@ static void group(const struct hand *h, struct zm_engine *e, struct cp_state *s,
                 group_once(h, e, s, m, n, &src);
                 return;
         }
-        struct row r[MAX_ROWS];
+        struct row scratch[MAX_ROWS];
         struct zm_metric out[MAX_ROWS];
         for (size_t k0 = 0; k0 < n; k0 += MAX_ROWS) {
                 size_t nr = n - k0 < MAX_ROWS ? n - k0 : MAX_ROWS;
-                for (size_t k = 0; k < nr; k++)
-                        row_init(e, s, &m[k0 + k], &r[k], &out[k]);
+                const struct row *r = cp_rows_ready(e, s, &m[k0], nr, scratch, out);
                 for (size_t b = 0; b < src.n; b += BLOCK) {
                         size_t bn = src.n - b < BLOCK ? src.n - b : BLOCK;
-                        prep_rows(m, r, nr, src.e + b, bn);
+                        cp_prep_rows(m, r, nr, src.e + b, bn);
                         for (size_t k = 0; k < nr; k++)
                                 emit_row(h, &r[k], src.e + b, bn);
                 }

@@ -5,6 +5,7 @@
  *   met_cp_take.c   which field fills which slot of which entry, per record
  *   met_cp_metrics.c the metrics as a table, one row each
  *   met_cp_laws.c   the conservation laws over this interval's deltas
+ *   met_cp_rows.c   the metric table's rows made ready once for the emission
  *   met_cp_emit.c   the metrics emitted from that table, each held back
  *                   until its law holds
  *   met_cp_close.c  closing an interval: deltas, laws, metrics, roll
@@ -115,6 +116,7 @@ struct cp_state {
         uint64_t last_tod;      /* newest record TOD of the interval being gathered */
         bool taken;             /* a record came since the interval last closed */
         struct cp_cache *cache; /* what met_cp.c finds once and keeps: layouts, fields, names */
+        struct cp_rows *rows;   /* the metric rows made ready once (met_cp_rows.c) */
 };
 
 /* tab_fn on each of the state's tables, one_fn on each of its entries of one (roll, free). */
