@@ -2,20 +2,16 @@
 /*
  * Linux guests' own data (domain 10): kernel APPLDATA records (LINUXKRNL
  * MEM, OS, NET_SUM) and the s390-tools monwriter records (mon_fsstatd,
- * mon_procd summary), turned into the identifiers collectd's own Linux
+ * mon_procd summary: met_lnxappl.c), turned into the identifiers collectd's own Linux
  * plugins use (memory, swap, vmem, load, cpu, processes, interface, df,
  * uptime, users), so dashboards built for those plugins work unchanged.
  * The host is the guest (scope ZM_GUEST); the time is the guest's own stamp.
  * Every identifier, its source field and unit: doc/plugin.md.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "payload/appldata/appl.h"
-#include "base/hash.h"
-#include "metric/met_module.h"
-#include "base/tod.h"
+#include "metric/met_linux.h"
 
 /*
  * A record kind's fields, found by name once per layout (zl_generation tells
@@ -66,28 +62,6 @@ static void lx_destroy(void *state)
         free(s);
 }
 
-/*
- * The module's key for a metric (zm_metric's key): the addresses of its
- * names, which must be string literals (an address then stands for one
- * text for the life of the process), and inst, the number a name was made
- * from when one was (a CPU's), else 0.  The engine then need not hash the
- * names of every value.  Names from buffers (mon_fsstatd's mount points)
- * get no key: a buffer's address says nothing of what it holds.
- */
-static uint64_t lit_pre(const char *plugin, const char *pinst, const char *type, const char *tinst)
-{
-        uint64_t h = zh_step(UINT64_C(0x4C494E5558), (uintptr_t)plugin); /* "LINUX" */
-        h = zh_step(h, (uintptr_t)pinst);
-        h = zh_step(h, (uintptr_t)type);
-        return zh_step(h, (uintptr_t)tinst);
-}
-
-static uint64_t lit_key(const char *plugin, const char *pinst, const char *type, const char *tinst,
-                        uint64_t inst)
-{
-        return zh_step(lit_pre(plugin, pinst, type, tinst), inst) | 1;
-}
-
 static void *lx_create(struct zm_engine *e)
 {
         (void)e;
@@ -100,59 +74,6 @@ static void *lx_create(struct zm_engine *e)
         for (size_t j = 0; s && j < LX_NSTATES; j++)
                 s->cpu_key[j] = lit_pre("cpu", NULL, "cpu", lx_states[j]);
         return s;
-}
-
-/*
- * A guest's metrics from one record share their scope, guest, source record
- * and time: those are filled once per record, so that a value costs its
- * names, its key and itself (filling a whole metric for each was half of
- * this module's cost).
- */
-struct lx_out {
-        struct zm_engine *e;
-        struct zm_metric m;
-};
-
-static void out_init(struct lx_out *o, struct zm_engine *e, const struct zd_record *r,
-                     const struct zd_appl *a, uint64_t tod)
-{
-        o->e = e;
-        zm_metric_init(&o->m, ZM_GUEST, r);
-        memcpy(o->m.guest, a->userid, sizeof(o->m.guest)); /* both 9 bytes, NUL-terminated */
-        o->m.tod = zm_guest_tod(e, a->userid, tod, r->tod);
-}
-
-/* o's next metric, named (never NULL names: literals or buffers) and keyed as lit_key's, or 0. */
-static struct zm_metric *named(struct lx_out *o, const char *plugin, const char *pinst,
-                               const char *type, const char *tinst, uint64_t key)
-{
-        struct zm_metric *m = &o->m;
-        m->plugin = plugin;
-        m->plugin_instance = pinst;
-        m->type = type;
-        m->type_instance = tinst;
-        m->key = key;
-        m->nvalues = 0;
-        return m;
-}
-
-/* A gauge named by string literals only (lit_key). */
-static void gauge(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
-                  const char *tinst, double v)
-{
-        struct zm_metric *m =
-            named(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
-        zm_metric_gauge(m, v);
-        zm_emit(o->e, m);
-}
-
-/* A gauge with a name from a buffer: no key, the engine hashes the names. */
-static void gauge_named(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
-                        const char *tinst, double v)
-{
-        struct zm_metric *m = named(o, plugin, pinst, type, tinst, 0);
-        zm_metric_gauge(m, v);
-        zm_emit(o->e, m);
 }
 
 /*
@@ -189,8 +110,7 @@ static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
         return true;
 }
 
-/* Counted always; logged once per guest and kind, however many buffers the guest fills. */
-static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
+void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 {
         zm_counters_mut(e)->appl_bad++;
         if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
@@ -212,7 +132,7 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.MEM", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_MEM], l, a->data, names, v, N)) {
-                bad(e, a, "MEM record shorter than its 144-byte layout");
+                lx_bad(e, a, "MEM record shorter than its 144-byte layout");
                 return;
         }
         struct lx_out out, *o = &out;
@@ -244,7 +164,7 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
         const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.OS", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_OS], l, a->data, hdr, v, N)) {
-                bad(e, a, "OS record shorter than its 52-byte header");
+                lx_bad(e, a, "OS record shorter than its 52-byte header");
                 return;
         }
         struct zd_lx_cpus cpus;
@@ -256,8 +176,8 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
                 k = zd_lx_os_cpus(a, &cpus);
         }
         if (k != ZD_E_NONE) {
-                bad(e, a,
-                    "per-CPU area (nr_cpus, per_cpu_size, cpu_offset) lies outside the record");
+                lx_bad(e, a,
+                       "per-CPU area (nr_cpus, per_cpu_size, cpu_offset) lies outside the record");
                 return;
         }
 
@@ -310,7 +230,7 @@ static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.NET", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_NET], l, a->data, names, v, N)) {
-                bad(e, a, "NET_SUM record shorter than its 96-byte layout");
+                lx_bad(e, a, "NET_SUM record shorter than its 96-byte layout");
                 return;
         }
         struct lx_out out, *o = &out;
@@ -319,110 +239,6 @@ static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         derive(o, "interface", "all", "if_packets", "", 2, v[RXP], v[TXP]);
         derive(o, "interface", "all", "if_errors", "", 2, v[RXE], v[TXE]);
         derive(o, "interface", "all", "if_dropped", "", 2, v[RXD], v[TXD]);
-}
-
-/* The 12-byte LNXAPPL data header (7.1, 7.2): Unix seconds, data_len, data_offset. */
-static bool lnx_header(const struct zd_appl *a, uint64_t *secs, zd_view *body)
-{
-        uint16_t len, off;
-        if (!zd_u64(a->data, 0, secs) || !zd_u16(a->data, 8, &len) || !zd_u16(a->data, 10, &off))
-                return false;
-        return off >= 12 && zd_view_sub(a->data, off, len, body);
-}
-
-/* collectd's df plugin names a mount point: "/" is "root", else slashes become dashes. */
-static void df_instance(const uint8_t *dir, size_t n, char *out, size_t outsz)
-{
-        if (n == 1 && dir[0] == '/') {
-                snprintf(out, outsz, "root");
-                return;
-        }
-        size_t o = 0;
-        for (size_t i = dir[0] == '/' ? 1 : 0; i < n && o + 1 < outsz; i++) {
-                uint8_t c = dir[i];
-                out[o++] = c == '/' ? '-' : (c > 0x20 && c < 0x7F ? (char)c : '_');
-        }
-        out[o] = 0;
-}
-
-/*
- * mon_fsstatd (applid 1, record 0; doc/facts/s390-tools.md 2): three
- * length-prefixed strings (device, mount point, type), then statvfs as 9 u64.
- * Same arithmetic as collectd's df plugin: used = (blocks - bfree) * frsize,
- * free = bavail * frsize, reserved = (bfree - bavail) * frsize.
- */
-static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                   zd_view b, uint64_t tod)
-{
-        size_t off = 0, dir_off = 0;
-        uint16_t n[3];
-        for (int i = 0; i < 3; i++) {
-                if (!zd_u16(b, off, &n[i]) || !zd_view_has(b, off + 2, n[i])) {
-                        bad(e, a, "mon_fsstatd name lengths run past the record");
-                        return;
-                }
-                if (i == 1)
-                        dir_off = off + 2;
-                off += 2 + (size_t)n[i];
-        }
-        uint64_t sv[9]; /* bsize frsize blocks bfree bavail files ffree favail flag */
-        for (int i = 0; i < 9; i++)
-                if (!zd_u64(b, off + 8 * (size_t)i, &sv[i])) {
-                        bad(e, a, "mon_fsstatd statvfs block cut short");
-                        return;
-                }
-        uint64_t frsize = sv[1] ? sv[1] : sv[0];
-        if (n[1] == 0 || sv[3] > sv[2] || sv[4] > sv[3]) {
-                bad(e, a, "mon_fsstatd: no mount point, or free blocks above the total");
-                return;
-        }
-        struct lx_out out, *o = &out;
-        out_init(o, e, r, a, tod);
-        char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
-        df_instance(b.p + dir_off, n[1], full, sizeof(full));
-        zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
-        gauge_named(o, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
-        gauge_named(o, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
-        gauge_named(o, "df", pinst, "df_complex", "reserved", (double)(sv[3] - sv[4]) * frsize);
-}
-
-/*
- * mon_procd summary (applid 2, record 0; 7.2): uptime, users and the task
- * states the kernel OS record lacks.  Its memory, swap and CPU figures repeat
- * what the kernel records carry exactly, so they are not reported twice.
- */
-static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                      zd_view b, uint64_t tod)
-{
-        uint64_t uptime;
-        uint32_t users, sleeping, stopped, zombie;
-        if (!zd_u64(b, 0, &uptime) || !zd_u32(b, 8, &users) || !zd_u32(b, 38, &sleeping) ||
-            !zd_u32(b, 42, &stopped) || !zd_u32(b, 46, &zombie)) {
-                bad(e, a, "mon_procd summary shorter than 50 bytes");
-                return;
-        }
-        struct lx_out out, *o = &out;
-        out_init(o, e, r, a, tod);
-        gauge(o, "uptime", "", "uptime", "", (double)uptime);
-        gauge(o, "users", "", "users", "", (double)users);
-        gauge(o, "processes", "", "ps_state", "sleeping", (double)sleeping);
-        gauge(o, "processes", "", "ps_state", "stopped", (double)stopped);
-        gauge(o, "processes", "", "ps_state", "zombies", (double)zombie);
-}
-
-/* false (counted) if the buffer's stamp has not changed since its last sample. */
-static bool fresh(struct zm_engine *e, enum zd_track verdict)
-{
-        switch (verdict) {
-        case ZD_TRACK_STALE:
-                zm_counters_mut(e)->appl_stale++;
-                return false;
-        case ZD_TRACK_UNTRACKED:
-                zm_counters_mut(e)->appl_untracked++;
-                return true;
-        default:
-                return true;
-        }
 }
 
 /*
@@ -446,7 +262,7 @@ static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_r
         } else {
                 x = NULL;
                 if (!zd_u64(a->data, 0, &ts)) {
-                        bad(e, a, "shorter than its timestamp");
+                        lx_bad(e, a, "shorter than its timestamp");
                         return;
                 }
                 /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
@@ -468,41 +284,6 @@ static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_r
                 zm_counters_mut(e)->appl_unknown++;
 }
 
-/* A summary record of mon_fsstatd or mon_procd (LNXAPPL). */
-static void lnxappl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                    const struct zd_appl *a, const struct zd_appl_info *x)
-{
-        bool fs = a->applid == 1 && a->recnum == 0, procd = a->applid == 2 && a->recnum == 0;
-        if (!fs && !procd)
-                return; /* per-process records: met_procd.c; other writers: not mapped */
-        uint64_t secs;
-        zd_view body;
-        enum zd_track verdict;
-        if (x && x->tracked) { /* its header and entries whole, its stamp set (as linuxkrnl) */
-                secs = x->timestamp;
-                body = x->body;
-                verdict = x->track;
-        } else {
-                if (!lnx_header(a, &secs, &body)) {
-                        bad(e, a, "LNXAPPL data header lengths lie");
-                        return;
-                }
-                verdict = zd_appl_tracker_check(s->fresh, a, secs);
-        }
-        if (!fresh(e, verdict))
-                return;
-        /* Beyond year 9999 the stamp is damage, not a time. */
-        if (secs > UINT64_C(253402300799)) {
-                bad(e, a, "LNXAPPL time stamp out of range");
-                return;
-        }
-        uint64_t tod = zd_unix_us_to_tod((int64_t)secs * 1000000);
-        if (fs)
-                lnx_fs(e, r, a, body, tod);
-        else
-                lnx_procd(e, r, a, body, tod);
-}
-
 static void lx_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct lx_state *s = state;
@@ -518,7 +299,7 @@ static void lx_record(struct zm_engine *e, void *state, const struct zd_record *
         if (a->kind == ZD_APPL_LINUXKRNL)
                 linuxkrnl(e, s, r, a, x);
         else if (a->kind == ZD_APPL_LNXAPPL)
-                lnxappl(e, s, r, a, x);
+                lx_lnxappl(e, s->fresh, r, a, x);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }

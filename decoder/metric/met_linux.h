@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the two halves of the Linux module share: the kernel's APPLDATA
+ * (met_linux.c, which owns the module) and the monwriter summaries of
+ * LNXAPPL (met_lnxappl.c).  Inline: a guest's record comes through here
+ * for every value it carries.
+ */
+#ifndef ZD_MET_LINUX_H
+#define ZD_MET_LINUX_H
+
+#include <string.h>
+
+#include "base/hash.h"
+#include "metric/met_module.h"
+#include "payload/appldata/appl.h"
+
+/*
+ * The module's key for a metric (zm_metric's key): the addresses of its
+ * names, which must be string literals (an address then stands for one
+ * text for the life of the process), and inst, the number a name was made
+ * from when one was (a CPU's), else 0.  The engine then need not hash the
+ * names of every value.  Names from buffers (mon_fsstatd's mount points)
+ * get no key: a buffer's address says nothing of what it holds.
+ */
+static inline uint64_t lit_pre(const char *plugin, const char *pinst, const char *type,
+                               const char *tinst)
+{
+        uint64_t h = zh_step(UINT64_C(0x4C494E5558), (uintptr_t)plugin); /* "LINUX" */
+        h = zh_step(h, (uintptr_t)pinst);
+        h = zh_step(h, (uintptr_t)type);
+        return zh_step(h, (uintptr_t)tinst);
+}
+
+static inline uint64_t lit_key(const char *plugin, const char *pinst, const char *type,
+                               const char *tinst, uint64_t inst)
+{
+        return zh_step(lit_pre(plugin, pinst, type, tinst), inst) | 1;
+}
+
+/*
+ * A guest's metrics from one record share their scope, guest, source record
+ * and time: those are filled once per record, so that a value costs its
+ * names, its key and itself (filling a whole metric for each was half of
+ * this module's cost).
+ */
+struct lx_out {
+        struct zm_engine *e;
+        struct zm_metric m;
+};
+
+static inline void out_init(struct lx_out *o, struct zm_engine *e, const struct zd_record *r,
+                            const struct zd_appl *a, uint64_t tod)
+{
+        o->e = e;
+        zm_metric_init(&o->m, ZM_GUEST, r);
+        memcpy(o->m.guest, a->userid, sizeof(o->m.guest)); /* both 9 bytes, NUL-terminated */
+        o->m.tod = zm_guest_tod(e, a->userid, tod, r->tod);
+}
+
+/* o's next metric, named (never NULL names: literals or buffers) and keyed as lit_key's, or 0. */
+static inline struct zm_metric *named(struct lx_out *o, const char *plugin, const char *pinst,
+                                      const char *type, const char *tinst, uint64_t key)
+{
+        struct zm_metric *m = &o->m;
+        m->plugin = plugin;
+        m->plugin_instance = pinst;
+        m->type = type;
+        m->type_instance = tinst;
+        m->key = key;
+        m->nvalues = 0;
+        return m;
+}
+
+/* A gauge named by string literals only (lit_key). */
+static inline void gauge(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
+                         const char *tinst, double v)
+{
+        struct zm_metric *m =
+            named(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
+        zm_metric_gauge(m, v);
+        zm_emit(o->e, m);
+}
+
+/* Counted always; logged once per guest and kind, however many buffers the guest fills. */
+void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what);
+
+/* false (counted) if the buffer's stamp has not changed since its last sample. */
+static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
+{
+        switch (verdict) {
+        case ZD_TRACK_STALE:
+                zm_counters_mut(e)->appl_stale++;
+                return false;
+        case ZD_TRACK_UNTRACKED:
+                zm_counters_mut(e)->appl_untracked++;
+                return true;
+        default:
+                return true;
+        }
+}
+
+/*
+ * A summary record of mon_fsstatd or mon_procd (LNXAPPL); tracker: the
+ * module's tracker, asked when the caller did not examine the record.
+ */
+void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
+                const struct zd_appl *a, const struct zd_appl_info *x);
+#endif
