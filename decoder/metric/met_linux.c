@@ -33,10 +33,38 @@ enum { LX_F_MEM, LX_F_OS, LX_F_CPU, LX_F_NET, LX_F_N };
 static const char *const lx_states[LX_NSTATES] = {"user",      "nice",    "system", "idle",
                                                   "interrupt", "softirq", "wait",   "steal"};
 
+/*
+ * A guest's CPUs times eight states a record, the module's largest part:
+ * the names and keys of the first LX_CPUS_NAMED CPU numbers are made once
+ * (they are the same for every guest), and the entry's jiffies fields
+ * checked against an entry's length once, not a field at a time.
+ */
+#define LX_CPUS_NAMED 64
+
+struct lx_cpu_name {
+        char text[12];            /* up to 4294967295 */
+        uint64_t key[LX_NSTATES]; /* lit_pre of cpu/<n>/cpu/<state> with n + 1 (never 0) */
+};
+
+struct lx_cpu_plan {
+        const struct zl_layout *l; /* made from s->fields[LX_F_CPU] with this layout, generation */
+        size_t gen;
+        uint32_t need; /* the entry length that holds 8 bytes at every state's base */
+        uint8_t n;     /* the states present: */
+        struct lx_cpu_read {
+                uint8_t j;     /* which (lx_states[]) */
+                uint8_t shift; /* its integer is (the 8 bytes at base >> shift) & mask */
+                uint16_t base;
+                uint64_t mask; /* zl_ref's, and the low 63 bits of a DERIVE */
+        } st[LX_NSTATES];
+};
+
 struct lx_state {
         struct zd_appl_tracker *fresh;
         struct lx_fields fields[LX_F_N];
         uint64_t cpu_key[LX_NSTATES]; /* lit_pre of cpu/<n>/cpu/<state>: a CPU's value adds n */
+        struct lx_cpu_name cpu[LX_CPUS_NAMED];
+        struct lx_cpu_plan plan;
 };
 
 /* names[0..n) of l, n <= LX_MAXF; an entry reads nothing when l lacks that field. */
@@ -62,6 +90,14 @@ static void lx_destroy(void *state)
         free(s);
 }
 
+/* CPU id's name (pinst, a buffer: its key has the number it was made of, + 1). */
+static void cpu_name(const struct lx_state *s, unsigned id, struct lx_cpu_name *out)
+{
+        out->text[zm_put_dec(out->text, sizeof(out->text), 0, id)] = '\0';
+        for (size_t j = 0; j < LX_NSTATES; j++)
+                out->key[j] = zh_step(s->cpu_key[j], (uint64_t)id + 1) | 1;
+}
+
 static void *lx_create(struct zm_engine *e)
 {
         (void)e;
@@ -70,9 +106,10 @@ static void *lx_create(struct zm_engine *e)
                 free(s);
                 return NULL;
         }
-        /* a guest's CPUs times eight states a record: their keys' common part made once */
         for (size_t j = 0; s && j < LX_NSTATES; j++)
                 s->cpu_key[j] = lit_pre("cpu", NULL, "cpu", lx_states[j]);
+        for (unsigned id = 0; s && id < LX_CPUS_NAMED; id++)
+                cpu_name(s, id, &s->cpu[id]);
         return s;
 }
 
@@ -89,7 +126,7 @@ static void derive_keyed(struct lx_out *o, const char *plugin, const char *pinst
         zm_metric_derive(m, (int64_t)(v0 & INT64_MAX));
         if (nv > 1)
                 zm_metric_derive(m, (int64_t)(v1 & INT64_MAX));
-        zm_emit(o->e, m);
+        lx_emit(o);
 }
 
 static void derive(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
@@ -154,6 +191,86 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         derive(o, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
 }
 
+/* cpu_id first, then the states in the order of lx_states[] */
+static const char *const lx_cpu_fields[1 + LX_NSTATES] = {
+    "cpu_id",      "per_cpu_user",    "per_cpu_nice",   "per_cpu_system", "per_cpu_idle",
+    "per_cpu_irq", "per_cpu_softirq", "per_cpu_iowait", "per_cpu_steal"};
+
+/* The per-CPU entry's fields (f, from s->fields[LX_F_CPU]) as lx_cpu_plan says. */
+static const struct lx_cpu_plan *cpu_plan(struct lx_state *s, const struct zl_layout *entry,
+                                          const struct zl_ref **f)
+{
+        const struct lx_fields *c = &s->fields[LX_F_CPU];
+        *f = resolve(&s->fields[LX_F_CPU], entry, lx_cpu_fields, 1 + LX_NSTATES);
+        struct lx_cpu_plan *p = &s->plan;
+        if (p->l == c->l && p->gen == c->gen)
+                return p;
+        *p = (struct lx_cpu_plan){.l = c->l, .gen = c->gen};
+        for (uint8_t j = 0; j < LX_NSTATES; j++) {
+                struct zl_ref r = (*f)[1 + j];
+                if (r.need == UINT32_MAX)
+                        continue; /* no such field: never read */
+                /* a field in the entry's first 8 bytes (per_cpu_user): the 8 from its start */
+                uint32_t base = r.at >= 8 ? r.at - 8 : 0;
+                p->st[p->n++] = (struct lx_cpu_read){j, (uint8_t)((base + 8 - r.at) * 8),
+                                                     (uint16_t)base, r.mask & INT64_MAX};
+                p->need = r.need > p->need ? r.need : p->need;
+                p->need = base + 8 > p->need ? base + 8 : p->need;
+        }
+        return p;
+}
+
+/* One CPU's states: a DERIVE each, keyed as cpu_name's. */
+static void cpu_states(struct lx_out *o, const struct lx_cpu_plan *p, const struct zl_ref *f,
+                       zd_view ent, const struct lx_cpu_name *name)
+{
+        struct zm_metric *m = &o->m;
+        m->plugin_instance = name->text;
+        if (ent.n >= p->need) {
+                for (const struct lx_cpu_read *t = p->st; t < p->st + p->n; t++) {
+                        m->type_instance = lx_states[t->j];
+                        m->key = name->key[t->j];
+                        m->derive[0] =
+                            (int64_t)(zd_uN_load8(ent.p + t->base) >> t->shift & t->mask);
+                        lx_emit(o);
+                }
+                return;
+        }
+        for (size_t j = 0; j < LX_NSTATES; j++) {
+                uint64_t jf;
+                if (!zl_ref_u64(f[1 + j], ent, &jf))
+                        continue;
+                m->type_instance = lx_states[j];
+                m->key = name->key[j];
+                m->derive[0] = (int64_t)(jf & INT64_MAX);
+                lx_emit(o);
+        }
+}
+
+/* The OS record's per-CPU entries: one metric, its names, key and value changed per state. */
+static void lx_cpus(struct lx_out *o, struct lx_state *s, zd_view data,
+                    const struct zd_lx_cpus *cpus)
+{
+        const struct zl_ref *f;
+        const struct lx_cpu_plan *p = cpu_plan(s, cpus->entry, &f);
+        struct zm_metric *m = named(o, "cpu", NULL, "cpu", NULL, 0);
+        zm_metric_derive(m, 0);
+        for (uint32_t i = 0; i < cpus->n; i++) {
+                zd_view ent;
+                if (!zd_view_sub(data, cpus->off + i * cpus->step, cpus->step, &ent))
+                        break;
+                uint64_t id = i;
+                (void)zl_ref_u64(f[0], ent, &id); /* mod level 00 has none */
+                struct lx_cpu_name made;
+                const struct lx_cpu_name *name = &made;
+                if ((unsigned)id < LX_CPUS_NAMED)
+                        name = &s->cpu[(unsigned)id];
+                else
+                        cpu_name(s, (unsigned)id, &made);
+                cpu_states(o, p, f, ent, name);
+        }
+}
+
 /* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
 static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
                   const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
@@ -186,33 +303,10 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
         struct zm_metric *m = named(o, "load", "", "load", "", lit_key("load", "", "load", "", 0));
         for (int i = AVG1; i <= AVG15; i++)
                 zm_metric_gauge(m, (uint32_t)v[i] / 2048.0);
-        zm_emit(e, m);
+        lx_emit(o);
         gauge(o, "processes", "", "ps_state", "running", (double)v[RUN]);
         gauge(o, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
-
-        /* cpu_id first, then the states in the order of lx_states[] */
-        static const char *const names[] = {"cpu_id",          "per_cpu_user",   "per_cpu_nice",
-                                            "per_cpu_system",  "per_cpu_idle",   "per_cpu_irq",
-                                            "per_cpu_softirq", "per_cpu_iowait", "per_cpu_steal"};
-        const struct zl_ref *f =
-            resolve(&s->fields[LX_F_CPU], cpus.entry, names, sizeof(names) / sizeof(names[0]));
-        for (uint32_t i = 0; i < cpus.n; i++) {
-                zd_view ent;
-                if (!zd_view_sub(a->data, cpus.off + i * cpus.step, cpus.step, &ent))
-                        break;
-                uint64_t id = i;
-                (void)zl_ref_u64(f[0], ent, &id); /* mod level 00 has none */
-                char pinst[16];
-                pinst[zm_put_dec(pinst, sizeof(pinst), 0, (unsigned)id)] = '\0';
-                /* pinst is a buffer: the key has the number it was made of, + 1 (never 0) */
-                for (size_t j = 0; j < LX_NSTATES; j++) {
-                        uint64_t jf;
-                        if (zl_ref_u64(f[1 + j], ent, &jf))
-                                derive_keyed(o, "cpu", pinst, "cpu", lx_states[j],
-                                             zh_step(s->cpu_key[j], (uint64_t)(unsigned)id + 1) | 1,
-                                             1, jf, 0);
-                }
-        }
+        lx_cpus(o, s, a->data, &cpus);
 }
 
 /*

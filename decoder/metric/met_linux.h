@@ -46,15 +46,37 @@ static inline uint64_t lit_key(const char *plugin, const char *pinst, const char
 struct lx_out {
         struct zm_engine *e;
         struct zm_metric m;
+        /*
+         * What zm_emit does for a guest's metric when no series cap applies
+         * (its id 0, one counted, the callback), done here: a record's
+         * values are the module's whole cost, and the call was a fifth of it.
+         */
+        struct zm_sink sink;
+        bool capped; /* a series cap is set: zm_emit decides */
 };
 
 static inline void out_init(struct lx_out *o, struct zm_engine *e, const struct zd_record *r,
                             const struct zd_appl *a, uint64_t tod)
 {
         o->e = e;
+        o->sink = zm_engine_sink(e);
+        o->capped = zm_engine_options(e)->max_series_per_guest != 0;
         zm_metric_init(&o->m, ZM_GUEST, r);
         memcpy(o->m.guest, a->userid, sizeof(o->m.guest)); /* both 9 bytes, NUL-terminated */
         o->m.tod = zm_guest_tod(e, a->userid, tod, r->tod);
+}
+
+/* o's metric as zm_emit would emit it. */
+static inline void lx_emit(struct lx_out *o)
+{
+        if (o->capped) {
+                zm_emit(o->e, &o->m);
+                return;
+        }
+        o->m.id = 0;
+        ++*o->sink.metrics;
+        if (o->sink.emit)
+                o->sink.emit(o->sink.ctx, &o->m);
 }
 
 /* o's next metric, named (never NULL names: literals or buffers) and keyed as lit_key's, or 0. */
@@ -78,7 +100,7 @@ static inline void gauge(struct lx_out *o, const char *plugin, const char *pinst
         struct zm_metric *m =
             named(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0));
         zm_metric_gauge(m, v);
-        zm_emit(o->e, m);
+        lx_emit(o);
 }
 
 /* Counted always; logged once per guest and kind, however many buffers the guest fills. */

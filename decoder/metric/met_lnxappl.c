@@ -19,7 +19,7 @@ static void gauge_named(struct lx_out *o, const char *plugin, const char *pinst,
 {
         struct zm_metric *m = named(o, plugin, pinst, type, tinst, 0);
         zm_metric_gauge(m, v);
-        zm_emit(o->e, m);
+        lx_emit(o);
 }
 
 /* The 12-byte LNXAPPL data header (7.1, 7.2): Unix seconds, data_len, data_offset. */

@@ -625,6 +625,42 @@ static void metric_ids_follow_names_and_guest(void **state)
 }
 
 /*
+ * The names and keys of CPU numbers below 64 are made once; a number above
+ * is named as it comes, with the same key rule (the series cap's ids
+ * follow the names either way).
+ */
+static void cpu_numbers_past_the_kept_names(void **state)
+{
+        (void)state;
+        struct got g = {0};
+        struct zm_options o;
+        memset(&o, 0, sizeof(o));
+        o.max_series_per_guest = 1000;
+        o.unverified = -1;
+        struct zm_engine *e = zm_engine_new(&o, collect, NULL, &g);
+        uint8_t data[600], rec[800], pid[16];
+        vec_lx_prodid(pid, 2, "01");
+        static const uint32_t ids[][3] = {{0, 63, 64}, {64, 4000000000u, 63}};
+        for (int k = 0; k < 2; k++) {
+                size_t dl = vec_lx_os(data, 3, 36, TS + (uint64_t)k * (UINT64_C(5000000) << 12));
+                for (int c = 0; c < 3; c++)
+                        be32(data + 52 + (size_t)c * 36 + 32, ids[k][c]);
+                size_t len = vec_d10(rec, 2, "LNXWEB", pid, data, (uint16_t)dl);
+                feed(e, rec, len);
+        }
+        assert_int_equal(g.n, 2 * (1 + 2 + 3 * 8));
+        assert_int_equal(count_id(&g, "cpu", "cpu", "steal"), 6);
+        const struct zm_metric *m = find(&g, "cpu", "4000000000", "cpu", "idle");
+        assert_non_null(m);
+        assert_true(m->derive[0] == 1000 + 3 + 1); /* the second entry's, as vec_lx_os fills it */
+        assert_non_null(find(&g, "cpu", "64", "cpu", "user"));
+        assert_non_null(find(&g, "cpu", "63", "cpu", "steal"));
+        assert_ids_follow_names(g.m, g.n, false);
+        assert_int_equal(zm_engine_counters(e)->series_capped, 0);
+        zm_engine_free(e);
+}
+
+/*
  * Product ids are the guest's to choose: past the 256 remembered for one
  * guest, its samples are reported every time and counted, and another
  * guest's unchanged buffer stays stale.
@@ -690,6 +726,7 @@ int main(void)
             ENGINE_TEST(other_products_ignored),
             cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),
             cmocka_unit_test(metric_ids_follow_names_and_guest),
+            cmocka_unit_test(cpu_numbers_past_the_kept_names),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
