@@ -34,6 +34,56 @@ static const char *const lx_states[LX_NSTATES] = {"user",      "nice",    "syste
                                                   "interrupt", "softirq", "wait",   "steal"};
 
 /*
+ * The kernel records' metrics other than the CPUs', their names as
+ * literals in one table and their keys (lit_key) made once from them: a
+ * record's values then cost no hashing.
+ */
+enum {
+        LX_MEM_USED,
+        LX_MEM_FREE,
+        LX_MEM_BUF,
+        LX_MEM_CACHED,
+        LX_SWAP_USED,
+        LX_SWAP_FREE,
+        LX_SWAP_IN,
+        LX_SWAP_OUT,
+        LX_VM_MEM,
+        LX_VM_SWAP,
+        LX_VM_FLT,
+        LX_LOAD,
+        LX_RUNNING,
+        LX_BLOCKED,
+        LX_IF_OCTETS,
+        LX_IF_PACKETS,
+        LX_IF_ERRORS,
+        LX_IF_DROPPED,
+        LX_N
+};
+static const struct lx_name {
+        const char *plugin, *pinst, *type, *tinst;
+} lx_names[LX_N] = {
+    [LX_MEM_USED] = {"memory", "", "memory", "used"},
+    [LX_MEM_FREE] = {"memory", "", "memory", "free"},
+    [LX_MEM_BUF] = {"memory", "", "memory", "buffered"},
+    [LX_MEM_CACHED] = {"memory", "", "memory", "cached"},
+    [LX_SWAP_USED] = {"swap", "", "swap", "used"},
+    [LX_SWAP_FREE] = {"swap", "", "swap", "free"},
+    [LX_SWAP_IN] = {"swap", "", "swap_io", "in"},
+    [LX_SWAP_OUT] = {"swap", "", "swap_io", "out"},
+    [LX_VM_MEM] = {"vmem", "", "vmpage_io", "memory"},
+    [LX_VM_SWAP] = {"vmem", "", "vmpage_io", "swap"},
+    /* As collectd's vmem plugin: minflt carries pgfault (all faults), majflt pgmajfault. */
+    [LX_VM_FLT] = {"vmem", "", "vmpage_faults", ""},
+    [LX_LOAD] = {"load", "", "load", ""},
+    [LX_RUNNING] = {"processes", "", "ps_state", "running"},
+    [LX_BLOCKED] = {"processes", "", "ps_state", "blocked"},
+    [LX_IF_OCTETS] = {"interface", "all", "if_octets", ""},
+    [LX_IF_PACKETS] = {"interface", "all", "if_packets", ""},
+    [LX_IF_ERRORS] = {"interface", "all", "if_errors", ""},
+    [LX_IF_DROPPED] = {"interface", "all", "if_dropped", ""},
+};
+
+/*
  * A guest's CPUs times eight states a record, the module's largest part:
  * the names and keys of the first LX_CPUS_NAMED CPU numbers are made once
  * (they are the same for every guest), and the entry's jiffies fields
@@ -64,6 +114,7 @@ struct lx_state {
         struct lx_fields fields[LX_F_N];
         uint64_t cpu_key[LX_NSTATES]; /* lit_pre of cpu/<n>/cpu/<state>: a CPU's value adds n */
         struct lx_cpu_name cpu[LX_CPUS_NAMED];
+        uint64_t key[LX_N]; /* lx_names[i]'s lit_key */
         struct lx_cpu_plan plan;
 };
 
@@ -108,6 +159,10 @@ static void *lx_create(struct zm_engine *e)
         }
         for (size_t j = 0; s && j < LX_NSTATES; j++)
                 s->cpu_key[j] = lit_pre("cpu", NULL, "cpu", lx_states[j]);
+        for (size_t i = 0; s && i < LX_N; i++) {
+                const struct lx_name *n = &lx_names[i];
+                s->key[i] = lit_key(n->plugin, n->pinst, n->type, n->tinst, 0);
+        }
         for (unsigned id = 0; s && id < LX_CPUS_NAMED; id++)
                 cpu_name(s, id, &s->cpu[id]);
         return s;
@@ -129,11 +184,24 @@ static void derive_keyed(struct lx_out *o, const char *plugin, const char *pinst
         lx_emit(o);
 }
 
-static void derive(struct lx_out *o, const char *plugin, const char *pinst, const char *type,
-                   const char *tinst, int nv, uint64_t v0, uint64_t v1)
+/* lx_names[i], its key kept in s. */
+static struct zm_metric *named_id(struct lx_out *o, const struct lx_state *s, size_t i)
 {
-        derive_keyed(o, plugin, pinst, type, tinst, lit_key(plugin, pinst, type, tinst, 0), nv, v0,
-                     v1);
+        const struct lx_name *n = &lx_names[i];
+        return named(o, n->plugin, n->pinst, n->type, n->tinst, s->key[i]);
+}
+
+static void gauge_id(struct lx_out *o, const struct lx_state *s, size_t i, double v)
+{
+        zm_metric_gauge(named_id(o, s, i), v);
+        lx_emit(o);
+}
+
+static void derive_id(struct lx_out *o, const struct lx_state *s, size_t i, int nv, uint64_t v0,
+                      uint64_t v1)
+{
+        const struct lx_name *n = &lx_names[i];
+        derive_keyed(o, n->plugin, n->pinst, n->type, n->tinst, s->key[i], nv, v0, v1);
 }
 
 /* Read named fields of a payload layout; false if any is missing. */
@@ -176,19 +244,18 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         out_init(o, e, r, a, tod);
         uint64_t nonfree = v[FREE] + v[BUF] + v[CACHED];
         double used = v[TOTAL] > nonfree ? (double)(v[TOTAL] - nonfree) : 0;
-        gauge(o, "memory", "", "memory", "used", used * 1024);
-        gauge(o, "memory", "", "memory", "free", (double)v[FREE] * 1024);
-        gauge(o, "memory", "", "memory", "buffered", (double)v[BUF] * 1024);
-        gauge(o, "memory", "", "memory", "cached", (double)v[CACHED] * 1024);
+        gauge_id(o, s, LX_MEM_USED, used * 1024);
+        gauge_id(o, s, LX_MEM_FREE, (double)v[FREE] * 1024);
+        gauge_id(o, s, LX_MEM_BUF, (double)v[BUF] * 1024);
+        gauge_id(o, s, LX_MEM_CACHED, (double)v[CACHED] * 1024);
         double sused = v[STOT] > v[SFREE] ? (double)(v[STOT] - v[SFREE]) : 0;
-        gauge(o, "swap", "", "swap", "used", sused * 1024);
-        gauge(o, "swap", "", "swap", "free", (double)v[SFREE] * 1024);
-        derive(o, "swap", "", "swap_io", "in", 1, v[SWIN], 0);
-        derive(o, "swap", "", "swap_io", "out", 1, v[SWOUT], 0);
-        derive(o, "vmem", "", "vmpage_io", "memory", 2, v[PGIN], v[PGOUT]);
-        derive(o, "vmem", "", "vmpage_io", "swap", 2, v[SWIN], v[SWOUT]);
-        /* As collectd's vmem plugin: minflt carries pgfault (all faults), majflt pgmajfault. */
-        derive(o, "vmem", "", "vmpage_faults", "", 2, v[FLT], v[MAJ]);
+        gauge_id(o, s, LX_SWAP_USED, sused * 1024);
+        gauge_id(o, s, LX_SWAP_FREE, (double)v[SFREE] * 1024);
+        derive_id(o, s, LX_SWAP_IN, 1, v[SWIN], 0);
+        derive_id(o, s, LX_SWAP_OUT, 1, v[SWOUT], 0);
+        derive_id(o, s, LX_VM_MEM, 2, v[PGIN], v[PGOUT]);
+        derive_id(o, s, LX_VM_SWAP, 2, v[SWIN], v[SWOUT]);
+        derive_id(o, s, LX_VM_FLT, 2, v[FLT], v[MAJ]);
 }
 
 /* cpu_id first, then the states in the order of lx_states[] */
@@ -300,12 +367,12 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
 
         struct lx_out out, *o = &out;
         out_init(o, e, r, a, tod);
-        struct zm_metric *m = named(o, "load", "", "load", "", lit_key("load", "", "load", "", 0));
+        struct zm_metric *m = named_id(o, s, LX_LOAD);
         for (int i = AVG1; i <= AVG15; i++)
                 zm_metric_gauge(m, (uint32_t)v[i] / 2048.0);
         lx_emit(o);
-        gauge(o, "processes", "", "ps_state", "running", (double)v[RUN]);
-        gauge(o, "processes", "", "ps_state", "blocked", (double)v[IOWAIT]);
+        gauge_id(o, s, LX_RUNNING, (double)v[RUN]);
+        gauge_id(o, s, LX_BLOCKED, (double)v[IOWAIT]);
         lx_cpus(o, s, a->data, &cpus);
 }
 
@@ -329,10 +396,10 @@ static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         }
         struct lx_out out, *o = &out;
         out_init(o, e, r, a, tod);
-        derive(o, "interface", "all", "if_octets", "", 2, v[RXB], v[TXB]);
-        derive(o, "interface", "all", "if_packets", "", 2, v[RXP], v[TXP]);
-        derive(o, "interface", "all", "if_errors", "", 2, v[RXE], v[TXE]);
-        derive(o, "interface", "all", "if_dropped", "", 2, v[RXD], v[TXD]);
+        derive_id(o, s, LX_IF_OCTETS, 2, v[RXB], v[TXB]);
+        derive_id(o, s, LX_IF_PACKETS, 2, v[RXP], v[TXP]);
+        derive_id(o, s, LX_IF_ERRORS, 2, v[RXE], v[TXE]);
+        derive_id(o, s, LX_IF_DROPPED, 2, v[RXD], v[TXD]);
 }
 
 /*
