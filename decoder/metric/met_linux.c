@@ -24,6 +24,16 @@ struct lx_fields {
         const struct zl_layout *l;
         size_t gen;
         struct zl_ref f[LX_MAXF]; /* zl_ref: one compare and one load a field */
+        /*
+         * A record that holds need bytes holds them all: each field is then
+         * read without its own compare, its integer (the 8 bytes at base >>
+         * shift) & f's mask (a field in the first 8 bytes: the 8 from 0).
+         */
+        uint32_t need; /* UINT32_MAX when one is missing */
+        struct lx_at {
+                uint16_t base;
+                uint8_t shift;
+        } at[LX_MAXF];
 };
 
 enum { LX_F_MEM, LX_F_OS, LX_F_CPU, LX_F_NET, LX_F_N };
@@ -126,8 +136,14 @@ static const struct zl_ref *resolve(struct lx_fields *c, const struct zl_layout 
         if (c->l != l || c->gen != gen) {
                 c->l = l;
                 c->gen = gen;
-                for (size_t i = 0; i < n && i < LX_MAXF; i++)
-                        c->f[i] = zl_ref_make(zl_field(l, names[i]));
+                c->need = 0;
+                for (size_t i = 0; i < n && i < LX_MAXF; i++) {
+                        struct zl_ref r = c->f[i] = zl_ref_make(zl_field(l, names[i]));
+                        uint32_t base = r.at >= 8 ? r.at - 8 : 0;
+                        c->at[i] = (struct lx_at){(uint16_t)base, (uint8_t)((base + 8 - r.at) * 8)};
+                        c->need = r.need > c->need ? r.need : c->need;
+                        c->need = base + 8 > c->need ? base + 8 : c->need;
+                }
         }
         return c->f;
 }
@@ -209,6 +225,11 @@ static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
                    const char *const *names, uint64_t *out, size_t n)
 {
         const struct zl_ref *f = resolve(c, l, names, n);
+        if (v.n >= c->need) {
+                for (size_t i = 0; i < n; i++)
+                        out[i] = zd_uN_load8(v.p + c->at[i].base) >> c->at[i].shift & f[i].mask;
+                return true;
+        }
         for (size_t i = 0; i < n; i++)
                 if (!zl_ref_u64(f[i], v, &out[i]))
                         return false;
