@@ -9,7 +9,7 @@
 
 #include "base/ebcdic.h"
 #include "base/hash.h"
-#include "layout/layout.h"
+#include "layout/lay_fast.h"
 
 static const struct zl_layout **loaded;
 static size_t nloaded, caploaded;
@@ -291,19 +291,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
         return NULL;
 }
 
-/* The low len bytes of an 8-byte load, by len (1..8). */
-static const uint64_t low_bytes[9] = {
-    0,
-    UINT64_C(0xFF),
-    UINT64_C(0xFFFF),
-    UINT64_C(0xFFFFFF),
-    UINT64_C(0xFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFFFFFFFF),
-};
-
 static inline bool read_field(const struct zl_field *f, zd_view rec, struct zl_value *out)
 {
         size_t off = f->off, len = f->len;
@@ -424,15 +411,7 @@ size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64
 
 struct zl_ref zl_ref_make(const struct zl_field *f)
 {
-        struct zl_ref r = {0, UINT32_MAX, 0};
-        if (!f)
-                return r;
-        size_t n = f->len < 8 ? f->len : 8;
-        r.need = (uint32_t)f->off + f->len;
-        r.at = (uint32_t)(f->off + n);
-        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n)
-                r.mask = low_bytes[n];
-        return r;
+        return f ? zl_ref_of(f) : (struct zl_ref){0, UINT32_MAX, 0};
 }
 
 uint64_t zl_ref_slow(struct zl_ref r, zd_view rec)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every built-in layout table.  A new lay_*.c file ends with
- * ZL_TABLE(name, its_layouts); and adds its name to TABLES here.
+ * ZL_TABLE(name, its_layouts); and adds its name to TABLES here; one that
+ * compiles readers of its tables (lay_fast.h) adds its name to FAST too.
  */
 #include "layout/layout.h"
 
@@ -31,5 +32,17 @@ const struct zl_table *const zl_builtin[] = {
 #define ENTRY(name) &zl_tab_##name,
     TABLES(ENTRY)
 #undef ENTRY
+        NULL,
+};
+
+/* The compiled readers (lay_fast.h), by file. */
+#define FAST(X)            X(d0) X(d1) X(d10) X(d11) X(d3) X(d4) X(d5) X(d6) X(d8) X(hdr)
+#define DECLARE_FAST(name) extern const struct zl_fast zl_fast_##name[];
+FAST(DECLARE_FAST)
+#undef DECLARE_FAST
+const struct zl_fast *const zl_fast_builtin[] = {
+#define ENTRY_FAST(name) zl_fast_##name,
+    FAST(ENTRY_FAST)
+#undef ENTRY_FAST
         NULL,
 };

@@ -8,10 +8,12 @@
  * the 8-byte load starts, how far to shift, what to mask, which sign bit to
  * extend.  A record long enough for every field is then read without a
  * bound per field; a shorter one (an older level's record, a guest's cut
- * buffer) field by field, with the bound.
+ * buffer) field by field, with the bound.  A layout that is a whole
+ * built-in table has those steps compiled with the table (lay_fast.h):
+ * for a record that reaches every field, that function reads it.
  */
 #include "base/ebcdic.h"
-#include "layout/layout.h"
+#include "layout/lay_fast.h"
 
 bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
 {
@@ -25,25 +27,21 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
         for (size_t i = 0; i < l->nfields; i++) {
                 const struct zl_field *f = &l->fields[i];
                 struct zl_step *s = &r->step[i];
-                /* which bytes are the integer is zl_ref's; the step adds where to load
-                   them from and, for a ZL_SINT, the sign bit of the mask's top byte */
-                struct zl_ref ref = zl_ref_make(f);
-                uint32_t at = ref.at;
-                s->need = ref.need;
-                s->mask = ref.mask;
-                s->base = (uint16_t)(at >= 8 ? at - 8 : 0);
-                /* a field of no bytes at offset 0 would shift by 64: it reads as 0 anyway */
-                s->shift = (uint8_t)(at >= 8 || !s->mask ? 0 : (8 - at) * 8);
-                s->sign = f->type == ZL_SINT && s->mask ? (s->mask >> 1) + 1 : 0;
+                /* the same step a table's compiled reader folds (lay_fast.h) */
+                *s = zl_step_of(f);
                 if (s->shift || s->sign)
                         r->odd[r->nodd++] = (uint16_t)i;
-                s->counted = f->type != ZL_RSVD;
                 if (s->need > r->reach)
                         r->reach = s->need;
                 r->ncounted += s->counted;
                 if (f->type == ZL_EBCDIC || f->type == ZL_ASCII)
                         r->text[r->ntext++] = (uint16_t)i;
         }
+        r->fast = NULL;
+        for (size_t t = 0; zl_fast_builtin[t] && !r->fast; t++)
+                for (const struct zl_fast *c = zl_fast_builtin[t]; c->read; c++)
+                        if (c->fields == l->fields && c->n == l->nfields)
+                                r->fast = c->read;
         r->l = l;
         return true;
 }
@@ -58,6 +56,10 @@ static inline uint64_t take(const struct zl_step *s, const uint8_t *p)
 size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
 {
         const struct zl_step *s = r->step;
+        if (rec.n >= r->reach && r->fast) {
+                r->fast(rec.p, u);
+                return r->ncounted;
+        }
         if (rec.n >= r->reach) {
                 /* Every field as if it were unsigned and ended at byte 8 or later, two at a
                  * time (the loop's own instructions were a third of a field's), then the odd

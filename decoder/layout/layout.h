@@ -197,7 +197,8 @@ size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64
  * that resolves fields once.  Layouts of more than ZL_READER_MAX fields
  * are refused (zl_read_ints reads them).  Most fields end at byte 8 or
  * later and are unsigned: those take a load and a mask, and the few others
- * (odd[]) are read again with their shift and sign.
+ * (odd[]) are read again with their shift and sign.  A layout that is a
+ * whole built-in table is read by the reader compiled with it (fast).
  */
 #define ZL_READER_MAX 64
 
@@ -210,8 +211,22 @@ struct zl_step {
         bool counted;  /* not reserved: counted among the fields */
 };
 
+/*
+ * A reader compiled with its table (lay_fast.h): every field of fields[0 ..
+ * n-1] into u, from a record that reaches them all.
+ */
+typedef void zl_fast_fn(const uint8_t *p, uint64_t *u);
+struct zl_fast {
+        const struct zl_field *fields;
+        size_t n;
+        zl_fast_fn *read;
+};
+/* Every compiled reader, ending with {NULL} (lay_index.c). */
+extern const struct zl_fast *const zl_fast_builtin[];
+
 struct zl_reader {
         const struct zl_layout *l;
+        zl_fast_fn *fast; /* l's fields compiled (zl_fast), or NULL: the steps below */
         size_t gen;
         uint32_t reach;    /* the record length that holds every field (and 8 bytes) */
         uint16_t nfields;  /* l->nfields */

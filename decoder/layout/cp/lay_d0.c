@@ -13,6 +13,7 @@
  * added in 2023 while "reconstruction in progress" (marked TODO), the least
  * trusted.  The source string of every HINT field says which (lay_short.h).
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D0R1 SYTSYP: 96 bytes (4.2-5.1), 116 (6.4, 7.3). */
@@ -247,3 +248,25 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d0, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(sytsyp)
+ZL_FAST(sytprp)
+ZL_FAST(sytprp64)
+ZL_FAST(sytprp_al)
+ZL_FAST(sytprp64_al)
+ZL_FAST(sytrsg51)
+ZL_FAST(sytrsg52)
+ZL_FAST(sytrsg75)
+ZL_FAST(sytrsp)
+ZL_FAST(sytusr)
+ZL_FAST(sytcug)
+ZL_FAST(sytcup)
+ZL_FAST(sytcup_cpu)
+ZL_FAST(sytsyg)
+const struct zl_fast zl_fast_d0[] = {
+    ZL_FAST_ENTRY(sytsyp),     ZL_FAST_ENTRY(sytprp),      ZL_FAST_ENTRY(sytprp64),
+    ZL_FAST_ENTRY(sytprp_al),  ZL_FAST_ENTRY(sytprp64_al), ZL_FAST_ENTRY(sytrsg51),
+    ZL_FAST_ENTRY(sytrsg52),   ZL_FAST_ENTRY(sytrsg75),    ZL_FAST_ENTRY(sytrsp),
+    ZL_FAST_ENTRY(sytusr),     ZL_FAST_ENTRY(sytcug),      ZL_FAST_ENTRY(sytcup),
+    ZL_FAST_ENTRY(sytcup_cpu), ZL_FAST_ENTRY(sytsyg),      {NULL, 0, NULL}};

@@ -5,6 +5,7 @@
  * sources by age in lay_short.h.  zpmd's 2009 main.c decodes MTREPR, MTRPRP
  * and MTRSPR; it declares MTRSYS (struct d1r4) but never reads it.
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */
@@ -185,3 +186,22 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d1, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(mtrepr)
+ZL_FAST(mtrecm)
+ZL_FAST(mtrsys)
+ZL_FAST(mtrsys_al)
+ZL_FAST(mtrprp)
+ZL_FAST(mtrspr)
+ZL_FAST(mtrscm)
+ZL_FAST(mtrusr)
+ZL_FAST(mtrmcc)
+ZL_FAST(mtrssi)
+ZL_FAST(mtrsrv)
+ZL_FAST(mtrfcc)
+const struct zl_fast zl_fast_d1[] = {
+    ZL_FAST_ENTRY(mtrepr), ZL_FAST_ENTRY(mtrecm), ZL_FAST_ENTRY(mtrsys), ZL_FAST_ENTRY(mtrsys_al),
+    ZL_FAST_ENTRY(mtrprp), ZL_FAST_ENTRY(mtrspr), ZL_FAST_ENTRY(mtrscm), ZL_FAST_ENTRY(mtrusr),
+    ZL_FAST_ENTRY(mtrmcc), ZL_FAST_ENTRY(mtrssi), ZL_FAST_ENTRY(mtrsrv), ZL_FAST_ENTRY(mtrfcc),
+    {NULL, 0, NULL}};

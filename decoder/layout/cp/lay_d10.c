@@ -6,6 +6,7 @@
  * structs, so they are HINTs that appl_hdr.c proves on every record (the
  * data offset and length must fit the record, or the record is refused).
  */
+#include "layout/lay_fast.h"
 #include "layout/layout.h"
 
 #define SRC_S                                                                                      \
@@ -35,3 +36,9 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d10, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(edt_fields)
+ZL_FAST(sdt_fields)
+const struct zl_fast zl_fast_d10[] = {
+    ZL_FAST_ENTRY(edt_fields), ZL_FAST_ENTRY(sdt_fields), {NULL, 0, NULL}};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Domain 11 (SSI) record layouts.  Facts: doc/facts/cp-records.md 14; all VERIFIED. */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define S6 "IBM mon620 MRSSISMI"
@@ -55,3 +56,10 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d11, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(ssismi)
+ZL_FAST(ssiscs)
+ZL_FAST(ssislt)
+const struct zl_fast zl_fast_d11[] = {
+    ZL_FAST_ENTRY(ssismi), ZL_FAST_ENTRY(ssiscs), ZL_FAST_ENTRY(ssislt), {NULL, 0, NULL}};

@@ -3,6 +3,7 @@
  * Domain 3 (Storage) record layouts.  Only what IBM prints is decoded
  * (doc/facts/cp-records.md 6, 15); no zpmd offsets are used for this domain.
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D3R1 STORSG: 464 (6.2), 780 (6.3), 844 (6.4); the first fields hold at every level. */
@@ -47,3 +48,10 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d3, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(storsg)
+ZL_FAST(storsp)
+ZL_FAST(stoshs)
+const struct zl_fast zl_fast_d3[] = {
+    ZL_FAST_ENTRY(storsg), ZL_FAST_ENTRY(storsp), ZL_FAST_ENTRY(stoshs), {NULL, 0, NULL}};

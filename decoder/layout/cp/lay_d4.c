@@ -19,6 +19,7 @@
  * at least 8 bytes too many and some of its offsets are wrong, which ones
  * unknown.  D4R9 USEATE itself therefore gets no layout past its header.
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define HL Z23 ", USELOF alignment"
@@ -114,3 +115,14 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d4, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(useact)
+ZL_FAST(useint)
+ZL_FAST(uselon)
+ZL_FAST(uselof)
+ZL_FAST(userdc)
+ZL_FAST(usescp)
+const struct zl_fast zl_fast_d4[] = {
+    ZL_FAST_ENTRY(useact), ZL_FAST_ENTRY(useint), ZL_FAST_ENTRY(uselon), ZL_FAST_ENTRY(uselof),
+    ZL_FAST_ENTRY(userdc), ZL_FAST_ENTRY(usescp), {NULL, 0, NULL}};

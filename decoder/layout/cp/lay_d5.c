@@ -3,6 +3,7 @@
  * Domain 5 (Processor) record layouts.  Facts: doc/facts/cp-records.md 8, 17;
  * zpmd's 2009 main.c decodes PRCPRP (sources by age in lay_short.h).
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D5R3 PRCPRP: 124 (4.3, 5.1), 384 (5.4 - 7.5). */
@@ -55,3 +56,14 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d5, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(prcprp43)
+ZL_FAST(prcprp54)
+ZL_FAST(prcvof)
+ZL_FAST(prccfn)
+const struct zl_fast zl_fast_d5[] = {ZL_FAST_ENTRY(prcprp43),
+                                     ZL_FAST_ENTRY(prcprp54),
+                                     ZL_FAST_ENTRY(prcvof),
+                                     ZL_FAST_ENTRY(prccfn),
+                                     {NULL, 0, NULL}};

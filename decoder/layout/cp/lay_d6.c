@@ -11,6 +11,7 @@
  * SCMCNTIM + SCMDDTIM + SCMDATIM).  No page read says CP stores them
  * unconverted, so the unit is a HINT too: the device-time law proves it.
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define ZP Z23 ", +20 header"
@@ -78,3 +79,8 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d6, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(ioddev)
+ZL_FAST(iodmof)
+const struct zl_fast zl_fast_d6[] = {ZL_FAST_ENTRY(ioddev), ZL_FAST_ENTRY(iodmof), {NULL, 0, NULL}};

@@ -5,6 +5,7 @@
  * the record holds but no offset is confirmed; the layout is zpmd's
  * (316 bytes in 5.3, marked untested by its author).
  */
+#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define ZP ZUT
@@ -57,3 +58,8 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d8, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(vndses)
+ZL_FAST(vndlsd)
+const struct zl_fast zl_fast_d8[] = {ZL_FAST_ENTRY(vndses), ZL_FAST_ENTRY(vndlsd), {NULL, 0, NULL}};

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "layout/lay_fast.h"
 #include "layout/layout.h"
 
 /* MRHDR / MRRECHDR, identical from z/VM 4.2 to 7.5 (doc/facts/monitor-stream.md 1). */
@@ -20,3 +21,7 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(hdr, layouts);
+
+/* The tables above compiled into readers (lay_fast.h). */
+ZL_FAST(hdr_fields)
+const struct zl_fast zl_fast_hdr[] = {ZL_FAST_ENTRY(hdr_fields), {NULL, 0, NULL}};
