@@ -56,6 +56,9 @@ static inline uint64_t zl_step_take(struct zl_step s, const uint8_t *p)
                 _Pragma("GCC unroll 64") for (size_t i = 0; i < ZL_COUNT(f); i++) u[i] =           \
                     zl_step_take(zl_step_of(&f[i]), p);                                            \
         }
-#define ZL_FAST_ENTRY(f) {f, ZL_COUNT(f), zl_fast_##f}
+#define ZL_FAST_ENTRY(f)                                                                           \
+        {                                                                                          \
+                f, ZL_COUNT(f), zl_fast_##f                                                        \
+        }
 
 #endif

@@ -53,13 +53,10 @@ static inline uint64_t take(const struct zl_step *s, const uint8_t *p)
         return (v ^ s->sign) - s->sign;
 }
 
-size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
+/* zl_reader_ints without a compiled reader, or for a record that does not reach every field. */
+size_t zl_reader_steps(const struct zl_reader *r, zd_view rec, uint64_t *u)
 {
         const struct zl_step *s = r->step;
-        if (rec.n >= r->reach && r->fast) {
-                r->fast(rec.p, u);
-                return r->ncounted;
-        }
         if (rec.n >= r->reach) {
                 /* Every field as if it were unsigned and ended at byte 8 or later, two at a
                  * time (the loop's own instructions were a third of a field's), then the odd
@@ -99,13 +96,9 @@ size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
         return in;
 }
 
-size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out, size_t outsz)
+size_t zl_reader_text_any(const struct zl_reader *r, size_t k, zd_view rec, char *out, size_t outsz)
 {
         const struct zl_field *f = &r->l->fields[r->text[k]];
-        if (f->type == ZL_EBCDIC &&
-            (size_t)f->off + f->len <= rec.n) /* zl_text's, without a zl_value */
-                return zd_ebcdic_to_utf8(zd_view_make(rec.p + f->off, f->len), ZD_CP037, out,
-                                         outsz);
         struct zl_value v;
         (void)zl_read(f, rec, &v);
         return zl_text(&v, out, outsz); /* "" when not inside */

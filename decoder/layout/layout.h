@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ebcdic.h"
 #include "base/view.h"
 
 enum zl_type {
@@ -110,6 +111,14 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len);
  */
 const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
                                            const char *reading);
+/*
+ * zl_find_cp's answer with the record lengths it holds for: every length in
+ * [*lo, *hi) gets the same layout (or the same NULL), so a reader that keeps
+ * one thing per record kind (a layout made ready, zl_reader) asks again only
+ * for a length outside them.  Always searches: for a cache, not per record.
+ */
+const struct zl_layout *zl_find_cp_span(int domain, int record, size_t rec_len, size_t *lo,
+                                        size_t *hi);
 const struct zl_layout *zl_find(const char *id, size_t len);
 /* Every built-in and loaded layout, for docs and tests; NULL past the end. */
 const struct zl_layout *zl_layout_at(size_t i);
@@ -248,13 +257,33 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
  * Every field of r's layout in rec: u[i] as zl_read_ints gives it (u holds
  * r->nfields).  Returns how many fields not reserved lie inside rec.
  */
-size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u);
+size_t zl_reader_steps(const struct zl_reader *r, zd_view rec, uint64_t *u);
+/* The compiled reader inline, so a caller of a few records' kinds calls it directly. */
+static inline size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
+{
+        if (rec.n >= r->reach && r->fast) {
+                r->fast(rec.p, u);
+                return r->ncounted;
+        }
+        return zl_reader_steps(r, rec, u);
+}
 /*
  * Text field k of r (r->text[k]) in rec, as zl_text gives it, into out; its
  * length.  A field not inside rec gives "" (zl_inside tells it from an
  * empty one).
  */
-size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out, size_t outsz);
+size_t zl_reader_text_any(const struct zl_reader *r, size_t k, zd_view rec, char *out,
+                          size_t outsz);
+/* An EBCDIC field inside rec converted inline (zl_text's, without a zl_value): most of them. */
+static inline size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out,
+                                    size_t outsz)
+{
+        const struct zl_field *f = &r->l->fields[r->text[k]];
+        if (f->type == ZL_EBCDIC && (size_t)f->off + f->len <= rec.n)
+                return zd_ebcdic_to_utf8(zd_view_make(rec.p + f->off, f->len), ZD_CP037, out,
+                                         outsz);
+        return zl_reader_text_any(r, k, rec, out, outsz);
+}
 /* Field f lies wholly inside rec (zl_value's present). */
 static inline bool zl_inside(const struct zl_field *f, zd_view rec)
 {

@@ -15,6 +15,7 @@
 
 #include "base/hash.h"
 #include "metric/met_module.h"
+#include "metric/met_read.h"
 #include "payload/appldata/appl.h"
 
 /* Every metric module, in the order records are offered to them. */
@@ -102,6 +103,12 @@ struct zm_engine {
         enum zd_err_kind appl_err;
         struct zd_appl appl;
         const struct zd_appl_info *appl_info; /* the caller's examination of appl_rec, or NULL */
+        /* The reading of the record being delivered (zm_engine_record_read, zm_ints). */
+        struct zm_readers *readers; /* made at the first zm_engine_record_read */
+        uint64_t read_of;           /* reading is of record read_of, read_rec */
+        const struct zd_record *read_rec;
+        struct zm_read read;
+        uint64_t ints[ZL_READER_MAX];
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
@@ -159,6 +166,7 @@ void zm_engine_free(struct zm_engine *e)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->destroy)
                         modules[i]->destroy(e->state[i]);
+        zm_readers_free(e->readers);
         free(e->guests);
         zh_free(&e->guest_ix);
         free(e->known);
@@ -217,6 +225,31 @@ void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
 const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r)
 {
         return e->appl_info && e->appl_of == e->delivered && e->appl_rec == r ? e->appl_info : NULL;
+}
+
+const struct zm_read *zm_engine_record_read(struct zm_engine *e, const struct zd_record *r)
+{
+        if (!e->readers && !(e->readers = zm_readers_new())) {
+                zm_engine_record(e, r);
+                return NULL;
+        }
+        struct zm_read *rd = &e->read;
+        rd->reader = zm_readers_find(e->readers, r, &rd->layout);
+        rd->u = rd->reader ? e->ints : NULL;
+        rd->inside = rd->reader ? zl_reader_ints(rd->reader, r->rec, e->ints) : 0;
+        e->read_of = rd->reader ? e->delivered + 1 : 0;
+        e->read_rec = r;
+        zm_engine_record(e, r);
+        return rd;
+}
+
+const uint64_t *zm_ints(const struct zm_engine *e, const struct zd_record *r,
+                        const struct zl_layout **l)
+{
+        if (e->read_of != e->delivered || e->read_rec != r)
+                return NULL;
+        *l = e->read.layout;
+        return e->ints;
 }
 
 enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)

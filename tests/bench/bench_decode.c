@@ -9,8 +9,16 @@
  * record with a layout is read through the layouts (the fields zvmmon dump
  * shows, without its JSON: the integers by the layout made ready (zl_reader), the whole record at
  * once, the text converted as dump converts it), and every record goes to
- * the metric engine (as the plugin feeds it, with no emit callback:
- * collectd is not measured).
+ * the metric engine (with no emit callback: collectd is not measured).
+ *
+ * The full decode reads each record once, as a consumer doing both would:
+ * a record that is not APPLDATA goes to zm_engine_record_read, which finds
+ * its layout (zl_find_cp's) and reads every field with the layout made ready,
+ * takes its own values from those integers, and hands them to the field
+ * walk, which sums them and converts the text; an APPLDATA record's header
+ * is parsed by the field walk and handed to the engine
+ * (zm_engine_record_examined).  "walk + engine" feeds zm_engine_record, as the
+ * plugin does, which reads only the fields the engine needs.
  *
  * Each pass starts from a new stream and engine: the engine keeps state
  * across intervals, and a second pass over the same file would look to it
@@ -108,16 +116,12 @@ static const struct zl_reader *reader_of(struct run *x, const struct zl_layout *
         return NULL;
 }
 
-/* The same, by l's reader: every integer at once, then the text fields. */
-static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
+/* The fields of rec as r read them (u, and inside of them inside rec): the integers, the text. */
+static inline __attribute__((always_inline)) void
+fields_read(struct run *x, const struct zl_reader *r, zd_view rec, const uint64_t *u, size_t inside)
 {
-        const struct zl_reader *r = reader_of(x, l);
-        if (!r) {
-                fields_any(x, l, rec);
-                return;
-        }
-        uint64_t u[ZL_READER_MAX], s[4] = {0, 0, 0, 0};
-        x->present += zl_reader_ints(r, rec, u);
+        uint64_t s[4] = {0, 0, 0, 0};
+        x->present += inside;
         x->fields += r->ncounted;
         /* Four sums side by side: touching a value costs this consumer about one
          * instruction, where one running sum cost four (a tenth of the field walk). */
@@ -132,6 +136,19 @@ static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
                 char t[512];
                 x->sink += zl_reader_text(r, k, rec, t, sizeof(t)) + (unsigned char)t[0];
         }
+}
+
+/* The same, by l's reader: every integer at once, then the text fields. */
+static void fields(struct run *x, const struct zl_layout *l, zd_view rec)
+{
+        const struct zl_reader *r = reader_of(x, l);
+        if (!r) {
+                fields_any(x, l, rec);
+                return;
+        }
+        uint64_t u[ZL_READER_MAX];
+        size_t inside = zl_reader_ints(r, rec, u);
+        fields_read(x, r, rec, u, inside);
 }
 
 /* The Linux data of a domain 10 record, as emit_core.c's appl() walks it. */
@@ -178,23 +195,44 @@ static void appl_fields(struct run *x, const struct zd_appl_info *ai)
         }
 }
 
-/* The engine takes the APPLDATA header the field walk parsed, as a consumer doing both would. */
+/*
+ * The full decode reads each record once: the engine reads its fields and
+ * the field walk takes what it read (zm_engine_record_read), and the engine
+ * takes the APPLDATA header the field walk parsed, as a consumer doing both
+ * would.
+ */
 static void on_record(void *ctx, const struct zd_record *r)
 {
         struct run *x = ctx;
-        if (x->mode == M_FIELDS || x->mode == M_FULL) {
-                const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
-                if (l)
-                        fields(x, l, r->rec);
-                if (r->family == ZD_FAM_CP && r->domain == 10 &&
-                    (r->number == 1 || r->number == 2)) {
-                        struct zd_appl_info ai;
-                        zd_appl_examine(NULL, x->t, r, &ai);
-                        appl_fields(x, &ai);
-                        if (x->eng)
-                                zm_engine_record_examined(x->eng, r, &ai);
-                        return;
+        if (x->mode != M_FIELDS && x->mode != M_FULL) { /* the walk, or the plugin's way */
+                if (x->eng)
+                        zm_engine_record(x->eng, r);
+                return;
+        }
+        bool appl = r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2);
+        if (x->mode == M_FULL && !appl) {
+                const struct zm_read *rd = zm_engine_record_read(x->eng, r);
+                if (!rd) { /* out of memory: the engine has it, the walk reads it itself */
+                        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+                        if (l)
+                                fields(x, l, r->rec);
+                } else if (rd->reader) {
+                        fields_read(x, rd->reader, r->rec, rd->u, rd->inside);
+                } else if (rd->layout) {
+                        fields_any(x, rd->layout, r->rec);
                 }
+                return;
+        }
+        const struct zl_layout *l = zl_find_cp(r->domain, r->number, r->rec.n);
+        if (l)
+                fields(x, l, r->rec);
+        if (appl) {
+                struct zd_appl_info ai;
+                zd_appl_examine(NULL, x->t, r, &ai);
+                appl_fields(x, &ai);
+                if (x->eng)
+                        zm_engine_record_examined(x->eng, r, &ai);
+                return;
         }
         if (x->eng)
                 zm_engine_record(x->eng, r);

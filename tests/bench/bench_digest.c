@@ -8,9 +8,10 @@
  * judges the benchmark's rounds (README.md).
  *
  * Usage: bench_digest FILE [examine]
- *   examine: domain 10 records go through zd_appl_examine and
- *   zm_engine_record_appl, as bench_decode's full decode feeds them; else
- *   zm_engine_record, as the plugin does.
+ *   examine: records are fed as bench_decode's full decode feeds them:
+ *   domain 10 records through zd_appl_examine and zm_engine_record_examined,
+ *   the others through zm_engine_record_read; else zm_engine_record, as
+ *   the plugin does.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,7 +82,10 @@ static void on_record(void *ctx, const struct zd_record *r)
                 zm_engine_record_examined(d->eng, r, &ai);
                 return;
         }
-        zm_engine_record(d->eng, r);
+        if (d->t)
+                (void)zm_engine_record_read(d->eng, r);
+        else
+                zm_engine_record(d->eng, r);
 }
 
 static void on_interval_end(void *ctx, const struct zd_record *r)

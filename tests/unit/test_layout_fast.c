@@ -81,9 +81,8 @@ static void compiled_where_whole(void **state)
                 int d, r;
                 size_t len;
                 bool fast;
-        } cases[] = {{4, 3, 508, true},  {6, 3, 202, true},  {8, 1, 300, true},
-                     {0, 2, 352, true},  {0, 1, 116, true},  {0, 1, 96, false},
-                     {0, 2, 104, false}, {5, 3, 200, true}};
+        } cases[] = {{4, 3, 508, true}, {6, 3, 202, true}, {8, 1, 300, true},  {0, 2, 352, true},
+                     {0, 1, 116, true}, {0, 1, 96, false}, {0, 2, 104, false}, {5, 3, 200, true}};
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 const struct zl_layout *l = zl_find_cp(cases[i].d, cases[i].r, cases[i].len);
                 struct zl_reader r;

@@ -16,6 +16,7 @@
 #include "metric/cp/met_cp_close.h"
 #include "metric/cp/met_cp_take.h"
 #include "metric/met_module.h"
+#include "metric/met_read.h"
 #include "base/tod.h"
 
 /*
@@ -37,6 +38,15 @@ struct cp_fields {
         struct zl_ref rid, ref[CP_NV]; /* id and field[] made ready to read (zl_ref) */
         uint32_t slots, down, hint;
         uint32_t reach; /* a record this long holds every slot's field, each 8 bytes in or more */
+        /*
+         * Where the slots are among the layout's fields, for a record whose
+         * integers were read already (zm_ints): slot[k] is field idx[k].  ints
+         * false when one of them is signed (a reader extends the sign, a
+         * slot keeps the bytes); need: a record this long holds every one.
+         */
+        bool ints;
+        uint8_t nidx, slot[CP_NV], idx[CP_NV];
+        uint32_t need;
 };
 
 static void resolve(struct cp_fields *c, const struct cp_take *t, const struct zl_layout *l,
@@ -49,7 +59,9 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
         c->name = t->name ? zl_field(l, t->name) : NULL;
         c->rid = zl_ref_make(c->id);
         c->slots = c->down = c->hint = 0;
-        c->reach = 0;
+        c->reach = c->need = 0;
+        c->nidx = 0;
+        c->ints = true;
         for (int i = 0; i < CP_NV; i++) {
                 const struct zl_field *f = t->field[i] ? zl_field(l, t->field[i]) : NULL;
                 c->field[i] = f && f->prov != ZL_UNCERTAIN ? f : NULL;
@@ -62,6 +74,10 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
                 /* a field ending before byte 8 is read byte by byte (zl_ref_slow): never fast */
                 uint32_t r = c->ref[i].at >= 8 ? c->ref[i].need : UINT32_MAX;
                 c->reach = r > c->reach ? r : c->reach;
+                c->need = c->ref[i].need > c->need ? c->ref[i].need : c->need;
+                c->ints &= f->type != ZL_SINT && f - l->fields < ZL_READER_MAX;
+                c->slot[c->nidx] = (uint8_t)i;
+                c->idx[c->nidx++] = (uint8_t)(f - l->fields);
         }
 }
 
@@ -96,12 +112,28 @@ struct cp_name {
         char name[17];
 };
 
+/*
+ * A record kind's row fields in the layout its records were read with
+ * (zm_ints), by (domain, record): the layout comes with the record, so no
+ * key is hashed.  f NULL: the module reads no such record.  f points into
+ * cp_cache.fields, so it is trusted only while it is still for l.
+ */
+#define CP_KIND_DOMAINS 16
+#define CP_KIND_RECORDS 64
+
+struct cp_kind {
+        const struct zl_layout *l;
+        size_t gen;
+        const struct cp_fields *f;
+};
+
 struct cp_cache {
         struct cp_fields fields[1u << CP_FIELD_BITS];
         struct cp_rec recs[1u << CP_REC_BITS];
         /* per two-way set (zh_set2), the way hit last (zh_way_fill) */
         uint8_t fields_last[1u << CP_FIELD_BITS], recs_last[1u << CP_REC_BITS];
         struct cp_name names[CP_NAME_SLOTS];
+        struct cp_kind kinds[CP_KIND_DOMAINS][CP_KIND_RECORDS];
 };
 
 /* SYTCUP asks for two of these in turn (its fixed part's, its entries'): two ways a set. */
@@ -336,11 +368,11 @@ static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *
         return true;
 }
 
-/* The bytes of p's name field in rec (none: 0); false when they cannot stand for the name. */
-static bool name_bytes(const struct cp_rec *p, zd_view rec, uint64_t *raw)
+/* The bytes of f's name field in rec (none: 0); false when they cannot stand for the name. */
+static bool name_bytes(const struct cp_fields *f, zd_view rec, uint64_t *raw)
 {
         *raw = 0;
-        return !p->t->name || name_raw(p->f.name, rec, raw);
+        return !f->t->name || name_raw(f->name, rec, raw);
 }
 
 /*
@@ -352,10 +384,10 @@ static bool name_bytes(const struct cp_rec *p, zd_view rec, uint64_t *raw)
  * outgrew read_name's cache and the guests zm_note_guest's, and each of the
  * 65,000 USEACT records an interval paid for both.  NULL: the long way.
  */
-static struct cp_ent *expected_entry(struct cp_state *s, const struct cp_rec *p, zd_view rec,
-                                     uint64_t tod)
+static inline __attribute__((always_inline)) struct cp_ent *
+expected_entry(struct cp_state *s, const struct cp_fields *f, zd_view rec, uint64_t tod)
 {
-        const struct cp_take *t = p->t;
+        const struct cp_take *t = f->t;
         if (t->key == CP_KEY_ONE)
                 return NULL;
         struct cp_tab *tab = (struct cp_tab *)((char *)s + t->at);
@@ -363,8 +395,8 @@ static struct cp_ent *expected_entry(struct cp_state *s, const struct cp_rec *p,
                 return NULL;
         struct cp_ent *x = &tab->e[tab->next];
         uint64_t id, raw;
-        if (!x->src_ok || x->cur || x->src_f != p->f.name || x->src_gen != zl_generation() ||
-            !zl_ref_u64(p->f.rid, rec, &id) || id != x->id || !name_bytes(p, rec, &raw) ||
+        if (!x->src_ok || x->cur || x->src_f != f->name || x->src_gen != zl_generation() ||
+            !zl_ref_u64(f->rid, rec, &id) || id != x->id || !name_bytes(f, rec, &raw) ||
             raw != x->src_raw)
                 return NULL;
         tab->next++;
@@ -374,25 +406,48 @@ static struct cp_ent *expected_entry(struct cp_state *s, const struct cp_rec *p,
         return x;
 }
 
-/* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
-static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_rec *p,
-                        const struct zd_record *r)
+/*
+ * rec's readings into x from u, the integers of rec's layout read already
+ * (zm_ints): the slots by index, as fill reads them from rec.  Only for a
+ * record that holds every slot's field (f->need) and fields whose integer
+ * the reader gives as a slot keeps it (f->ints).
+ */
+static void fill_ints(struct cp_ent *x, const struct cp_fields *f, const uint64_t *u)
 {
-        struct cp_ent *x = expected_entry(s, p, r->rec, r->tod);
+        uint64_t *v = CP_V(x);
+        for (size_t k = 0; k < f->nidx; k++)
+                v[f->slot[k]] = u[f->idx[k]];
+        x->have |= f->slots;
+        x->down = (x->down & ~f->slots) | f->down;
+        x->hint = (x->hint & ~f->slots) | f->hint;
+}
+
+/*
+ * A record that is one entry: every row of met_cp_take.c but SYTCUP's.  u:
+ * the integers of its fields, read already (zm_ints), or NULL.
+ */
+static inline __attribute__((always_inline)) void
+take_record(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f,
+            const struct zd_record *r, const uint64_t *u)
+{
+        struct cp_ent *x = expected_entry(s, f, r->rec, r->tod);
         if (!x) {
                 char name[17] = "";
-                if (p->t->name) {
-                        read_name(s, p->f.name, r->rec, name);
+                if (f->t->name) {
+                        read_name(s, f->name, r->rec, name);
                         if (!name[0])
                                 return;
                 }
-                if (!(x = take_entry(e, s, p->t, &p->f, r->rec, r->tod, name)))
+                if (!(x = take_entry(e, s, f->t, f, r->rec, r->tod, name)))
                         return;
-                x->src_ok = p->t->key != CP_KEY_ONE && name_bytes(p, r->rec, &x->src_raw);
-                x->src_f = p->f.name;
+                x->src_ok = f->t->key != CP_KEY_ONE && name_bytes(f, r->rec, &x->src_raw);
+                x->src_f = f->name;
                 x->src_gen = zl_generation();
         }
-        fill(x, &p->f, r->rec);
+        if (u && f->ints && r->rec.n >= f->need)
+                fill_ints(x, f, u);
+        else
+                fill(x, f, r->rec);
 }
 
 /*
@@ -469,12 +524,53 @@ static void cp_destroy(void *state)
         free(s);
 }
 
+/* The row fields of r's kind in l, the layout r was read with (zm_ints); NULL: no row. */
+static const struct cp_fields *kind_fields(struct cp_state *s, const struct zd_record *r,
+                                           const struct zl_layout *l)
+{
+        size_t gen = zl_generation();
+        if ((unsigned)r->domain >= CP_KIND_DOMAINS || (unsigned)r->number >= CP_KIND_RECORDS)
+                return NULL; /* no row's */
+        struct cp_kind *k = &s->cache->kinds[r->domain][r->number];
+        if (k->l == l && k->gen == gen && (!k->f || (k->f->l == l && k->f->gen == gen)))
+                return k->f;
+        const struct cp_take *t = cp_take_find((unsigned)r->domain, (unsigned)r->number);
+        k->l = l;
+        k->gen = gen;
+        k->f = t ? row_fields(s, t, l) : NULL;
+        return k->f;
+}
+
+/*
+ * A record read already (zm_engine_record_read) in the default reading:
+ * its layout came with it, and its slots come from its integers.
+ */
+static void cp_record_read(struct zm_engine *e, struct cp_state *s, const struct zd_record *r,
+                           const struct zl_layout *l, const uint64_t *u)
+{
+        if (r->tod > s->last_tod)
+                s->last_tod = r->tod;
+        s->taken = true;
+        const struct cp_fields *f = kind_fields(s, r, l);
+        if (f && f->t->entry)
+                on_sytcup(e, s, f->t, r, l);
+        else if (f)
+                take_record(e, s, f, r, u);
+}
+
 static void cp_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct cp_state *s = state;
         if (!s || r->kind == 'E')
                 return;
-        const struct cp_rec *p = rec_plan(s, r, zm_engine_reading(e));
+        const struct zl_layout *l = NULL;
+        const uint64_t *u = zm_ints(e, r, &l);
+        const char *reading = zm_engine_reading(e);
+        if (u && !reading) { /* read under the default reading: l is this module's layout too */
+                cp_record_read(e, s, r, l, u);
+                return;
+        }
+        const struct cp_rec *p = rec_plan(s, r, reading);
         if (!p->l)
                 return;
         if (r->tod > s->last_tod)
@@ -482,8 +578,8 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
         s->taken = true;
         if (p->t && p->t->entry)
                 on_sytcup(e, s, p->t, r, p->l);
-        else if (p->t)
-                take_record(e, s, p, r);
+        else if (p->t) /* under another reading the record is read here, whatever was handed */
+                take_record(e, s, &p->f, r, NULL);
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)
