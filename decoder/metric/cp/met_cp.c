@@ -36,6 +36,9 @@ struct cp_fields {
         size_t gen;
         const struct zl_field *id, *name, *field[CP_NV];
         struct zl_ref rid, ref[CP_NV]; /* id and field[] made ready to read (zl_ref) */
+        /* the name field's bytes as one word (name_bytes), when it has 1 to 8 of them */
+        struct zl_ref rname;
+        bool name_ok;
         uint32_t slots, down, hint;
         uint32_t reach; /* a record this long holds every slot's field, each 8 bytes in or more */
         /*
@@ -58,6 +61,10 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
         c->id = t->id ? zl_field(l, t->id) : NULL;
         c->name = t->name ? zl_field(l, t->name) : NULL;
         c->rid = zl_ref_make(c->id);
+        /* a text field's ref reads as 0: its bytes are the name's, so keep them all */
+        c->rname = zl_ref_make(c->name);
+        c->name_ok = c->name && c->name->len >= 1 && c->name->len <= 8;
+        c->rname.mask = c->name_ok ? ~(uint64_t)0 >> (8 - c->name->len) * 8 : 0;
         c->slots = c->down = c->hint = 0;
         c->reach = c->need = 0;
         c->nidx = 0;
@@ -368,11 +375,14 @@ static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *
         return true;
 }
 
-/* The bytes of f's name field in rec (none: 0); false when they cannot stand for the name. */
+/*
+ * The bytes of f's name field in rec (none: 0), what name_raw reads, by the
+ * field made ready; false when they cannot stand for the name.
+ */
 static bool name_bytes(const struct cp_fields *f, zd_view rec, uint64_t *raw)
 {
         *raw = 0;
-        return !f->t->name || name_raw(f->name, rec, raw);
+        return !f->t->name || (f->name_ok && zl_ref_u64(f->rname, rec, raw));
 }
 
 /*
