@@ -579,6 +579,16 @@ static void procd_summary_maps_uptime_users_states(void **state)
         assert_null(find(&fx->g, "processes", "", "ps_state", "running")); /* the kernel record's */
 }
 
+/* An engine with a series cap, so that every guest metric gets its id (zm_emit). */
+static struct zm_engine *capped_engine(struct got *g)
+{
+        struct zm_options o;
+        memset(&o, 0, sizeof(o));
+        o.max_series_per_guest = 1000;
+        o.unverified = -1;
+        return zm_engine_new(&o, collect, NULL, g);
+}
+
 /*
  * With a series cap the engine names every guest series by an id.  Kernel
  * metrics get theirs from the module's key (the names are literals, a CPU's
@@ -590,11 +600,7 @@ static void metric_ids_follow_names_and_guest(void **state)
 {
         (void)state;
         struct got g = {0};
-        struct zm_options o;
-        memset(&o, 0, sizeof(o));
-        o.max_series_per_guest = 1000;
-        o.unverified = -1;
-        struct zm_engine *e = zm_engine_new(&o, collect, NULL, &g);
+        struct zm_engine *e = capped_engine(&g);
         uint8_t data[600], rec[800], pid[16];
         vec_lx_prodid(pid, 2, "01");
         const char *who[] = {"LNXWEB", "LNXWEB", "LNXDB"};
@@ -633,11 +639,7 @@ static void cpu_numbers_past_the_kept_names(void **state)
 {
         (void)state;
         struct got g = {0};
-        struct zm_options o;
-        memset(&o, 0, sizeof(o));
-        o.max_series_per_guest = 1000;
-        o.unverified = -1;
-        struct zm_engine *e = zm_engine_new(&o, collect, NULL, &g);
+        struct zm_engine *e = capped_engine(&g);
         uint8_t data[600], rec[800], pid[16];
         vec_lx_prodid(pid, 2, "01");
         static const uint32_t ids[][3] = {{0, 63, 64}, {64, 4000000000u, 63}};
