@@ -44,7 +44,7 @@ struct top_frame {
         uint64_t tod; /* the Interval End record's TOD; 0: the input has no time */
         double interval;
         char system[16];
-        unsigned ncpu;
+        unsigned ncpu; /* CPUs with a busy figure; 0 in the first interval: shown "-" */
         struct top_cell sys[TOP_NSYS];
         struct top_row *rows;
         size_t nrows;

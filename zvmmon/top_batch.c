@@ -104,7 +104,12 @@ static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
         }
         str(s, "system", f->system);
         num(s, "interval_seconds", f->interval);
-        num(s, "cpus", f->ncpu);
+        if (f->ncpu) {
+                num(s, "cpus", f->ncpu);
+        } else { /* the first interval: no CPU has a busy figure yet */
+                s->key(s->ctx, "cpus");
+                s->num(s->ctx, "null");
+        }
         char tod[24];
         snprintf(tod, sizeof(tod), "%" PRIu64, f->tod); /* all 64 bits: not through a double */
         s->key(s->ctx, "tod");

@@ -98,7 +98,11 @@ void top_fmt_sys(char *buf, size_t n, const struct top_frame *f)
 {
         const struct top_cell *s = f->sys;
         /* Narrow: the whole line fits 80 columns with a large system's figures. */
-        snprintf(buf, n, "cpus %u busy", f->ncpu);
+        /* No CPU has a busy figure before its second interval (busy is a rate). */
+        if (f->ncpu)
+                snprintf(buf, n, "cpus %u busy", f->ncpu);
+        else
+                snprintf(buf, n, "cpus - busy");
         cell(buf, n, &s[TOP_S_BUSY], 6, 1);
         add(buf, n, "%%  storage MiB used ");
         cell(buf, n, &s[TOP_S_USED], 0, 0);

@@ -120,6 +120,30 @@ static void a_cell_that_is_not_a_number_is_null(void **state)
         free(buf);
 }
 
+/*
+ * The first interval has no busy figure for any CPU (busy is a rate): the
+ * count of processors is unknown then, "-" and null, never "cpus 0".
+ */
+static void no_busy_figure_is_no_cpu_count(void **state)
+{
+        (void)state;
+        char line[256];
+        struct top_frame f = frame(0);
+        top_fmt_sys(line, sizeof(line), &f);
+        assert_int_equal(strncmp(line, "cpus 2 busy", 11), 0);
+        char *buf = batch_json(&f, TOP_CPU);
+        assert_non_null(strstr(buf, "\"cpus\":2,"));
+        free(buf);
+
+        f.ncpu = 0;
+        top_fmt_sys(line, sizeof(line), &f);
+        assert_int_equal(strncmp(line, "cpus - busy", 11), 0);
+        buf = batch_json(&f, TOP_CPU);
+        assert_non_null(strstr(buf, "\"cpus\":null,"));
+        assert_null(strstr(buf, "\"cpus\":0"));
+        free(buf);
+}
+
 static void replays_are_paced_whatever_the_time(void **state)
 {
         (void)state;
@@ -141,6 +165,7 @@ int main(void)
             cmocka_unit_test(too_many_notes_are_counted_not_kept),
             cmocka_unit_test(no_time_is_unknown_not_1900),
             cmocka_unit_test(a_cell_that_is_not_a_number_is_null),
+            cmocka_unit_test(no_busy_figure_is_no_cpu_count),
             cmocka_unit_test(replays_are_paced_whatever_the_time),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
