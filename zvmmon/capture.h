@@ -35,6 +35,7 @@ struct zmon_cap_opts {
 struct zmon_cap_result {
         unsigned long long sets, bytes, overflows, discarded, empty, reopens;
         bool write_failed, device_lost, no_memory;
+        bool empty_warned; /* ZMON_EMPTY_RUN_WARN (zvmmon.h) empty reads in a row were said */
 };
 
 /* Write the capture file header and every complete data set to out. */

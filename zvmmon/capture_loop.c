@@ -14,6 +14,7 @@
 
 #include "capture.h"
 #include "source/source.h"
+#include "zvmmon.h"
 
 struct buf {
         unsigned char *p;
@@ -41,6 +42,7 @@ struct cap {
         FILE *out;
         struct zmon_cap_result *res;
         struct buf cur, held; /* the set being read; the last complete set, not yet written */
+        unsigned empty_run;   /* empty reads since the last byte */
         bool have_held;
         uint32_t held_status;
         int64_t held_time;
@@ -71,6 +73,14 @@ static void complete(struct cap *c)
 {
         if (c->cur.n == 0) {
                 c->res->empty++; /* an invalid MCA is answered with an immediate 0-byte read */
+                if (++c->empty_run == ZMON_EMPTY_RUN_WARN && !c->res->empty_warned) {
+                        fprintf(stderr,
+                                "zvmmon capture: %s: %u empty reads in a row and no data: not a "
+                                "monitor stream? (monreader reads empty only after a data set "
+                                "or for a control element it cannot read; going on)\n",
+                                c->o->dev, c->empty_run);
+                        c->res->empty_warned = true;
+                }
                 return;
         }
         flush_held(c);
@@ -171,6 +181,7 @@ void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon
                 if (n > 0) {
                         flush_held(&c); /* no EOVERFLOW came for it */
                         c.cur.n += (size_t)n;
+                        c.empty_run = 0;
                 } else if (n == 0) {
                         bool was_empty = c.cur.n == 0;
                         complete(&c);

@@ -196,8 +196,13 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
                 if (!f) {
                         if (r == TOP_SRC_END || r == TOP_SRC_FAIL)
                                 break;
-                        if ((r = top_src_pump(src)) == TOP_SRC_WAIT)
+                        if ((r = top_src_pump(src)) == TOP_SRC_WAIT) {
+                                /* No table yet to go with: a device that gives nothing says
+                                   why now, not when (if ever) a table comes. */
+                                if (!shown)
+                                        notes(t, UINT64_MAX, 0);
                                 poll(&(struct pollfd){top_src_fd(src), POLLIN, 0}, 1, 1000);
+                        }
                         continue;
                 }
                 if (a->speed_set && shown && !top_src_is_device(src))

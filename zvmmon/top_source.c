@@ -20,6 +20,7 @@
 
 #include "metric/metric.h"
 #include "top.h"
+#include "zvmmon.h"
 
 struct top_src {
         bool device;
@@ -31,8 +32,9 @@ struct top_src {
         unsigned char *set;
         size_t n, cap;
         uint64_t sets;
-        bool regular; /* a plain file given as the device: its end is the end */
-        bool fed;     /* a file gave bytes: its end is not "empty input" */
+        bool regular;       /* a plain file given as the device: its end is the end */
+        bool fed;           /* a file gave bytes: its end is not "empty input" */
+        unsigned empty_run; /* empty reads since the last byte */
         top_note_fn note;
         void *note_ctx;
         uint64_t ev[TOP_EV_N];
@@ -203,6 +205,7 @@ static enum top_pump pump_dev(struct top_src *s)
                 return dev_error(s);
         if (got > 0) {
                 s->n += (size_t)got;
+                s->empty_run = 0;
                 return TOP_SRC_MORE;
         }
         if (!s->n && s->regular) { /* a monreader's 0-byte reads never end; a file's do */
@@ -213,6 +216,12 @@ static enum top_pump pump_dev(struct top_src *s)
                 return TOP_SRC_END;
         }
         if (!s->n) { /* an invalid MCA is answered with an immediate 0-byte read: no spin */
+                if (++s->empty_run == ZMON_EMPTY_RUN_WARN)
+                        say(s, ZM_LOG_WARNING,
+                            "%u empty reads in a row and no data: not a monitor stream? "
+                            "(monreader reads empty only after a data set or for a control "
+                            "element it cannot read; going on)",
+                            s->empty_run);
                 pause_ms(50);
                 return TOP_SRC_WAIT;
         }

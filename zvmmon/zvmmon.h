@@ -11,6 +11,13 @@
 
 #define ZVMMON_VERSION "0.1.0"
 
+/*
+ * monreader answers a control element it cannot read with one empty read;
+ * this many in a row, and no byte between, is not a monitor stream (/dev/null,
+ * a wrong device): capture and top say so once and go on (about 2 s of reads).
+ */
+#define ZMON_EMPTY_RUN_WARN 40
+
 /* Exit codes (zvmmon.1 EXIT STATUS). */
 enum { ZMON_OK = 0, ZMON_ERRORS = 1, ZMON_UNUSABLE = 2 };
 

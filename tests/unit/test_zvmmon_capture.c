@@ -235,6 +235,37 @@ static void counts_only_what_was_written(void **state)
         assert_memory_equal(mem + 16 + 24, "first", 5);
 }
 
+/*
+ * Empty reads and nothing else (/dev/null, a wrong device): said once after
+ * ZMON_EMPTY_RUN_WARN of them in a row; a byte between starts the count again.
+ */
+static void endless_empty_reads_are_said_once(void **state)
+{
+        (void)state;
+        struct step s[3 * 40];
+        for (size_t i = 0; i < 3 * 40; i++)
+                s[i] = (struct step){ZERO, NULL, 0};
+        struct script sc = {s, 39, 0, 0, 0, 0, 0};
+        struct zmon_cap_result r = run(&sc, 0);
+        assert_int_equal(r.empty, 39);
+        assert_false(r.empty_warned);
+        free(outbuf);
+
+        s[39] = (struct step){DATA, "x", 0}; /* 39 empty, a byte, 39 empty: never 40 in a row */
+        sc = (struct script){s, 79, 0, 0, 0, 0, 0};
+        r = run(&sc, 0);
+        assert_false(r.empty_warned);
+        free(outbuf);
+
+        sc = (struct script){s + 40, 80, 0, 0, 0, 0, 0};
+        r = run(&sc, 0);
+        assert_int_equal(r.empty, 80);
+        assert_true(r.empty_warned);
+        assert_int_equal(r.sets, 0);
+        assert_int_equal(sc.pauses, 80); /* each waited: no spin */
+        free(outbuf);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -243,6 +274,7 @@ int main(void)
             cmocka_unit_test(eio_and_efault_discard_partial_sets),
             cmocka_unit_test(stops_after_n_sets),
             cmocka_unit_test(counts_only_what_was_written),
+            cmocka_unit_test(endless_empty_reads_are_said_once),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,6 +89,12 @@ timeout 20 "$Z" top -b --device "$W/a.mw" >"$W/devfile.txt" 2>"$W/devfile.err"; 
 [ $rc -ne 124 ] && grep -q 'end of file' "$W/devfile.err" && ok "a device that ends: said, exit $rc" ||
 	{ cat "$W/devfile.err"; fail "a device that ends: exit $rc (124: it waited forever)"; }
 
+# 1e. A device that reads empty for ever (/dev/null): said once, and top waits on.
+timeout 4 "$Z" top -b --device /dev/null >"$W/devnull.txt" 2>"$W/devnull.err"; rc=$?
+[ $rc -eq 124 ] && [ "$(grep -c 'empty reads in a row and no data: not a monitor stream' "$W/devnull.err")" = 1 ] &&
+	ok "a device that reads empty for ever: said once" ||
+	{ cat "$W/devnull.err"; fail "a device that reads empty for ever: exit $rc, not said once"; }
+
 # 2. The full screen under tmux, stepped interval by interval.
 T="tmux -L zvmmon-top-$$ -f /dev/null"
 cleanup() { $T kill-server 2>/dev/null; fusermount3 -u "$W/mnt" 2>/dev/null

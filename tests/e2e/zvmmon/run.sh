@@ -292,6 +292,10 @@ for opt in --sets --seconds; do
 	grep -q -- "$opt 99999999999999999999999: a positive number is needed" "$W/err" ||
 		fail "capture $opt out of range: message $(cat "$W/err")"
 done
+# Nothing but empty reads (/dev/null, a wrong device): said once, and the capture goes on to its end.
+expect 0 "capture from /dev/null for 3 s" -- "$Z" capture -o "$W/null.cap" --device /dev/null --seconds 3
+[ "$(grep -c 'empty reads in a row and no data: not a monitor stream' "$W/err")" = 1 ] &&
+	ok "capture from /dev/null: the empty reads said once" || fail "capture from /dev/null: $(cat "$W/err")"
 expect 2 "capture from a missing device" -- "$Z" capture -o "$W/x.cap" --device "$W/nodev" --sets 1
 # A directory opens; it must be refused as unusable before the output is made.
 expect 2 "capture from a directory" -- "$Z" capture -o "$W/dir.cap" --device "$W" --sets 1
