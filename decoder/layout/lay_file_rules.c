@@ -70,18 +70,19 @@ static bool known_id(struct parser *p, const char *id, const char *dsect, int do
         const struct zr_record *r = dom >= 0 ? zr_lookup((unsigned)dom, (unsigned)rec) : NULL;
         const char *named = r ? r->dsect : b ? b->dsect : NULL;
         if (dom < 0 && looks_cp(id))
-                return zlf_fail(p,
-                            "layout id \"%s\": a CP record is D<domain>R<record> in upper case, "
-                            "no leading zeros, domain 0-255, record 0-65535 (D0R2)",
-                            id);
+                return zlf_fail(
+                    p,
+                    "layout id \"%s\": a CP record is D<domain>R<record> in upper case, "
+                    "no leading zeros, domain 0-255, record 0-65535 (D0R2)",
+                    id);
         if (dom < 0 && !b)
                 return zlf_fail(p,
-                            "layout id \"%s\" is neither a CP record (D<domain>R<record>) nor "
-                            "a built-in payload or entry layout (zvmmon layouts lists them)",
-                            id);
+                                "layout id \"%s\" is neither a CP record (D<domain>R<record>) nor "
+                                "a built-in payload or entry layout (zvmmon layouts lists them)",
+                                id);
         if (dom >= 0 && named && strcmp(named, dsect) != 0)
                 return zlf_fail(p, "layout %s is %s's record, not %s (check the record number)", id,
-                            named, dsect);
+                                named, dsect);
         return true;
 }
 
@@ -141,11 +142,12 @@ bool zlf_layout(struct parser *p, char **t, int n)
         /* layout ID DSECT min_len N level "..." source "..." [reading NAME] */
         if (p->open)
                 return zlf_fail(p, "layout %s inside layout %s of line %u (missing \"end\")",
-                            n > 1 ? t[1] : "", p->b->l[p->b->nl - 1].id, p->open_line);
+                                n > 1 ? t[1] : "", p->b->l[p->b->nl - 1].id, p->open_line);
         if ((n != 9 && n != 11) || strcmp(t[3], "min_len") != 0 || strcmp(t[5], "level") != 0 ||
             strcmp(t[7], "source") != 0 || (n == 11 && strcmp(t[9], "reading") != 0))
-                return zlf_fail(p, "expected: layout ID DSECT min_len N level \"...\" source \"...\" "
-                               "[reading NAME]");
+                return zlf_fail(p,
+                                "expected: layout ID DSECT min_len N level \"...\" source \"...\" "
+                                "[reading NAME]");
         if (n == 11 && !valid_name(t[10], 16))
                 return zlf_fail(p, "bad reading name \"%s\"", t[10]);
         if (n == 11 && !known_reading(p, t[10]))
@@ -211,9 +213,26 @@ static bool field_fits(struct parser *p, char **t, const struct zl_field *w)
                 return zlf_fail(p, "field %s at %lu lies in the record header", t[1], off);
         if (off + len > l->min_len)
                 return zlf_fail(p, "field %s ends at %lu, past min_len %u", t[1], off + len,
-                            l->min_len);
+                                l->min_len);
         if (!*t[8])
                 return zlf_fail(p, "field %s has no source", t[1]);
+        /* What dump, the docs and the metrics take a field for: a gauge or counter of text,
+           a clock or flags would be read as a number it is not.  ascii: Linux's decimal
+           text (loadavg). */
+        bool number = w->type == ZL_UINT || w->type == ZL_SINT || w->type == ZL_TIMER ||
+                      w->type == ZL_TIMERD || w->type == ZL_ASCII;
+        if (w->kind != ZL_K_NONE && !number)
+                return zlf_fail(p,
+                                "field %s: kind %s is for a number (uint sint timer timer-down, "
+                                "ascii digits); %s is none",
+                                t[1], t[6], t[4]);
+        /* IBM's pages name a record's fields after its DSECT; another prefix is most
+           likely a field copied from the wrong record. */
+        size_t dl = strlen(l->dsect);
+        if (l->domain >= 0 && strcmp(t[1], "*") != 0 &&
+            (strncmp(t[1], l->dsect, dl) != 0 || t[1][dl] != '_' || !t[1][dl + 1]))
+                return zlf_fail(p, "field %s of %s: a CP record's field is named %s_<FIELD>", t[1],
+                                l->dsect, l->dsect);
         for (size_t i = 0; i < p->nf; i++) {
                 const struct zl_field *g = &p->f[i];
                 if (strcmp(g->name, t[1]) == 0 && strcmp(t[1], "*") != 0)
@@ -229,7 +248,7 @@ static bool add_field(struct parser *p, char **t, const struct zl_field *w)
 {
         if (p->nf == ZL_FILE_MAX_FIELDS)
                 return zlf_fail(p, "more than %u fields in layout %s", ZL_FILE_MAX_FIELDS,
-                            p->b->l[p->b->nl - 1].id);
+                                p->b->l[p->b->nl - 1].id);
         if (p->nf == p->capf) {
                 size_t cap = p->capf ? p->capf * 2 : 16;
                 struct zl_field *nf = realloc(p->f, cap * sizeof(*nf));
@@ -256,23 +275,24 @@ bool zlf_field(struct parser *p, char **t, int n)
         if (!p->open)
                 return zlf_fail(p, "field outside a layout");
         if (n != 10)
-                return zlf_fail(p,
-                            "expected: field NAME OFF LEN TYPE PROV KIND UNIT \"source\" \"desc\"");
+                return zlf_fail(
+                    p, "expected: field NAME OFF LEN TYPE PROV KIND UNIT \"source\" \"desc\"");
         unsigned long off, len;
         if (!valid_name(t[1], 48))
                 return zlf_fail(p, "bad field name \"%s\"", t[1]);
-        if (!zlf_number(p, "offset", t[2], 4095, &off) || !zlf_number(p, "length", t[3], 4096, &len))
+        if (!zlf_number(p, "offset", t[2], 4095, &off) ||
+            !zlf_number(p, "length", t[3], 4096, &len))
                 return false;
         int type = lookup(t[4], type_names, 10), prov = lookup(t[5], prov_names, 4),
             kind = lookup(t[6], kind_names, 3);
         if (type < 0)
                 return zlf_fail(p,
-                            "unknown type \"%s\" (uint sint tod timer timer-down ebcdic ascii "
-                            "bits hex reserved)",
-                            t[4]);
+                                "unknown type \"%s\" (uint sint tod timer timer-down ebcdic ascii "
+                                "bits hex reserved)",
+                                t[4]);
         if (prov < 0)
                 return zlf_fail(p, "unknown provenance \"%s\" (verified hint inferred uncertain)",
-                            t[5]);
+                                t[5]);
         if (kind < 0)
                 return zlf_fail(p, "unknown kind \"%s\" (none gauge counter)", t[6]);
         struct zl_field w = {
@@ -284,4 +304,3 @@ bool zlf_field(struct parser *p, char **t, int n)
         };
         return field_fits(p, t, &w) && add_field(p, t, &w);
 }
-

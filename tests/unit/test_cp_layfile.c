@@ -90,7 +90,8 @@ static void refuses_each_error(void **state)
                 const char *text, *msg;
         } bad[] = {
             {"bogus\n", ":1: unknown keyword \"bogus\""},
-            {"field A 20 2 uint verified none - \"s\" \"d\"\n", ":1: field outside a layout"},
+            {"field SYTPRP_A 20 2 uint verified none - \"s\" \"d\"\n",
+             ":1: field outside a layout"},
             {"layout D0R2 SYTPRP min_len 100\n", ":1: expected: layout ID"},
             {"layout D0R2 SYTPRP min_len abc level \"l\" source \"s\"\n", "min_len \"abc\""},
             {"layout D0R2 SYTPRP min_len 5000 level \"l\" source \"s\"\n", "above 4096"},
@@ -101,67 +102,67 @@ static void refuses_each_error(void **state)
              ":2: layout D0R2 has no fields"},
             /* a missing "end" is found lines later: the message names where it belongs */
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint verified none - \"s\" \"d\"\n\n",
+             "field SYTPRP_A 20 2 uint verified none - \"s\" \"d\"\n\n",
              ":3: file ends inside layout D0R2 of line 1 (missing \"end\")"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint verified none - \"s\" \"d\"\n"
+             "field SYTPRP_A 20 2 uint verified none - \"s\" \"d\"\n"
              "layout D0R3 SYTRSG min_len 100 level \"l\" source \"s\"\n",
              ":3: layout D0R3 inside layout D0R2 of line 1 (missing \"end\")"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint verified none -\n",
+             "field SYTPRP_A 20 2 uint verified none -\n",
              ":2: expected: field NAME"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 float verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 2 float verified none - \"s\" \"d\"\n",
              ":2: unknown type \"float\""},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint trusted none - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 2 uint trusted none - \"s\" \"d\"\n",
              ":2: unknown provenance"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 2 uint verified rate - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 2 uint verified rate - \"s\" \"d\"\n",
              ":2: unknown kind"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 10 2 uint verified none - \"s\" \"d\"\n",
-             ":2: field A at 10 lies in the record header"},
+             "field SYTPRP_A 10 2 uint verified none - \"s\" \"d\"\n",
+             ":2: field SYTPRP_A at 10 lies in the record header"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 96 8 uint verified none - \"s\" \"d\"\n",
-             ":2: field A ends at 104, past min_len 100"},
+             "field SYTPRP_A 96 8 uint verified none - \"s\" \"d\"\n",
+             ":2: field SYTPRP_A ends at 104, past min_len 100"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 12 uint verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 12 uint verified none - \"s\" \"d\"\n",
              "longer than 8 bytes"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 timer verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 4 timer verified none - \"s\" \"d\"\n",
              "must be 8 bytes"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 0 hex verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A 20 0 hex verified none - \"s\" \"d\"\n",
              "length 0"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s\" \"d\"\n"
-             "field B 22 4 uint verified none - \"s\" \"d\"\n",
-             ":3: field B overlaps A"},
+             "field SYTPRP_A 20 4 uint verified none - \"s\" \"d\"\n"
+             "field SYTPRP_B 22 4 uint verified none - \"s\" \"d\"\n",
+             ":3: field SYTPRP_B overlaps SYTPRP_A"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s\" \"d\"\n"
-             "field A 30 4 uint verified none - \"s\" \"d\"\n",
-             ":3: field A defined twice"},
+             "field SYTPRP_A 20 4 uint verified none - \"s\" \"d\"\n"
+             "field SYTPRP_A 30 4 uint verified none - \"s\" \"d\"\n",
+             ":3: field SYTPRP_A defined twice"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"\" \"d\"\n",
+             "field SYTPRP_A 20 4 uint verified none - \"\" \"d\"\n",
              "has no source"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s \"d\"\n",
+             "field SYTPRP_A 20 4 uint verified none - \"s \"d\"\n",
              ":2: text after a closing quote"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s\" \"d\n",
+             "field SYTPRP_A 20 4 uint verified none - \"s\" \"d\n",
              ":2: unterminated quoted string"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A -20 4 uint verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A -20 4 uint verified none - \"s\" \"d\"\n",
              "offset \"-20\" is not a number"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 0x0x20 4 uint verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A 0x0x20 4 uint verified none - \"s\" \"d\"\n",
              "offset \"0x0x20\" is not a number"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A;x 20 4 uint verified none - \"s\" \"d\"\n",
+             "field SYTPRP_A;x 20 4 uint verified none - \"s\" \"d\"\n",
              "bad field name"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s\" \"d\"\nend extra\n",
+             "field SYTPRP_A 20 4 uint verified none - \"s\" \"d\"\nend extra\n",
              ":3: text after \"end\""},
             {"end\n", ":1: \"end\" without layout"},
             /* ids nothing would look up, and a record under another's DSECT */
@@ -184,12 +185,33 @@ static void refuses_each_error(void **state)
              ":1: packed is the default reading: leave out \"reading packed\""},
             {"# only a comment\n", "t: no layout in the file"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
-             "field A 20 4 uint verified none - \"s\" \"d\"\nend\n"
+             "field SYTPRP_A 20 4 uint verified none - \"s\" \"d\"\nend\n"
              "layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n",
              ":4: layout D0R2 min_len 100 defined twice"},
             {"layout D0R2 SYTPRP min_len 100 level \"l\x01\" source \"s\"\n",
              ":1: control character"},
             {"a b c d e f g h i j k l m n o p q r\n", ":1: too many words"},
+            /* a kind that makes a metric of text, a clock or flags */
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field SYTPRP_A 20 8 ebcdic verified counter - \"s\" \"d\"\n",
+             ":2: field SYTPRP_A: kind counter is for a number (uint sint timer timer-down, "
+             "ascii digits); ebcdic is none"},
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field SYTPRP_A 20 8 tod verified gauge - \"s\" \"d\"\n",
+             ":2: field SYTPRP_A: kind gauge is for a number"},
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field SYTPRP_A 20 1 bits verified gauge - \"s\" \"d\"\n",
+             "bits is none"},
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field * 20 4 reserved verified counter - \"s\" \"d\"\n",
+             "reserved is none"},
+            /* a CP record's field is named <DSECT>_<FIELD>, as on IBM's page */
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field SYTRSG_A 20 4 uint verified none - \"s\" \"d\"\n",
+             ":2: field SYTRSG_A of SYTPRP: a CP record's field is named SYTPRP_<FIELD>"},
+            {"layout D0R2 SYTPRP min_len 100 level \"l\" source \"s\"\n"
+             "field SYTPRP 20 4 uint verified none - \"s\" \"d\"\n",
+             "is named SYTPRP_<FIELD>"},
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 char err[256] = "";
