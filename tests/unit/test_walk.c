@@ -214,6 +214,51 @@ static void unknown_domain_counted_not_fatal(void **state)
         assert_int_equal(zd_stats_count(&d.st, 200, 1), 0);
 }
 
+/*
+ * The walk fills its record once per set and the TOD bounds without a test
+ * for zero: a zero TOD moves neither bound, the first nonzero one sets the
+ * first, a later smaller one lowers it.  The same through zd_deliver, which
+ * sources that find records one by one use, with a kind that is neither.
+ */
+static void tod_bounds_and_kinds(void **state)
+{
+        (void)state;
+        struct vec_seen s;
+        struct zd_handler h = seen_handler(&s);
+        struct zd_decoder d;
+        zd_decoder_init(&d, &h);
+        size_t o = 0;
+        o += vec_hdr(buf + o, 24, 0, 1, 0);
+        o += vec_hdr(buf + o, 24, 0, 2, VEC_TOD_2026 + 5);
+        o += vec_hdr(buf + o, 24, 0, 3, 0);
+        o += vec_hdr(buf + o, 24, 0, 4, VEC_TOD_2026 + 1);
+        o += vec_hdr(buf + o, 24, 0, 5, VEC_TOD_2026 + 3);
+        assert_int_equal(zd_walk_recset(&d, zd_view_make(buf, o), 0, 'E', NULL), 5);
+        assert_true(d.st.first_tod == VEC_TOD_2026 + 1);
+        assert_true(d.st.last_tod == VEC_TOD_2026 + 5);
+        assert_int_equal(d.st.events, 5);
+        assert_int_equal(d.st.samples, 0);
+        assert_true(s.tod[2] == 0);
+        assert_int_equal(s.rec[4], 5);
+        assert_int_equal(s.kind[4], 'E');
+
+        zd_decoder_init(&d, &h);
+        struct zd_record r = {.domain = 1, .number = 11, .kind = 'X'};
+        r.rec = zd_view_make(buf, 20);
+        r.body = zd_view_make(buf + 20, 0);
+        zd_deliver(&d, &r);
+        assert_true(d.st.first_tod == 0 && d.st.last_tod == 0);
+        assert_int_equal(d.st.samples + d.st.events, 0);
+        assert_int_equal(d.st.intervals, 1);
+        r.tod = 7;
+        r.family = ZD_FAM_VM370;
+        zd_deliver(&d, &r);
+        assert_true(d.st.first_tod == 7 && d.st.last_tod == 7);
+        assert_int_equal(d.st.intervals, 1); /* VM/370 has no domain 1 of CP's */
+        assert_int_equal(d.st.by_vm370[1][11], 1);
+        assert_int_equal(d.st.records, 2);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -224,6 +269,7 @@ int main(void)
             cmocka_unit_test(short_nonzero_remainder_is_reported),
             cmocka_unit_test(bad_records_skip_to_next_frame),
             cmocka_unit_test(unknown_domain_counted_not_fatal),
+            cmocka_unit_test(tod_bounds_and_kinds),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
