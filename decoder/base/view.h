@@ -91,6 +91,12 @@ static inline uint64_t zd_uN_load8(const uint8_t *p)
                (uint64_t)p[6] << 8 | p[7];
 }
 
+/* 4 bytes big-endian at p, already checked to lie inside the view. */
+static inline uint32_t zd_uN_load4(const uint8_t *p)
+{
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /*
  * An unsigned big-endian integer of 1 to 8 bytes (3-byte serials, 5-byte clocks).
  * Layouts read every field through here.  A byte-wise loop costs a dependent

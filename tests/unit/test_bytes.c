@@ -205,6 +205,43 @@ static void ebcdic_every_byte(void **state)
 }
 
 /*
+ * Short fields, 1 to 8 bytes (CP's names and serials), into outputs from 1 byte
+ * to ample: every byte value at every position of a name, followed by blanks,
+ * NULs or both, and the fields of blanks and NULs alone.
+ */
+static void ebcdic_short_fields(void **state)
+{
+        (void)state;
+        const enum zd_codepage cps[] = {ZD_CP037, ZD_CP1047};
+        static const uint8_t name[8] = {0xE3, 0xC3, 0xD7, 0xC9, 0xD7, 0xF0, 0xF1, 0xC1};
+        static const uint8_t tails[][3] = {
+            {0x40, 0x40, 0x40}, {0x00, 0x00, 0x00}, {0x40, 0x00, 0x40}, {0xC1, 0x00, 0x40}};
+        const size_t sizes[] = {1, 2, 5, 8, 9, 10, 17, 64};
+        for (size_t c = 0; c < 2; c++)
+                for (size_t w = 1; w <= 8; w++)
+                        for (size_t keep = 0; keep <= w; keep++)
+                                for (size_t tl = 0; tl < 4; tl++)
+                                        for (unsigned b = 0; b < 256; b++) {
+                                                uint8_t u[8];
+                                                for (size_t i = 0; i < w; i++)
+                                                        u[i] =
+                                                            i < keep ? name[i] : tails[tl][i % 3];
+                                                if (keep)
+                                                        u[b % keep] = (uint8_t)b;
+                                                for (size_t k = 0; k < 8; k++) {
+                                                        char got[64], want[64];
+                                                        size_t g = zd_ebcdic_to_utf8(
+                                                            zd_view_make(u, w), cps[c], got,
+                                                            sizes[k]);
+                                                        size_t r = ebcdic_reference(u, w, cps[c],
+                                                                                    want, sizes[k]);
+                                                        assert_int_equal(g, r);
+                                                        assert_memory_equal(got, want, r + 1);
+                                                }
+                                        }
+}
+
+/*
  * A userid: 8 bytes into 9, where a character may take only one byte.  Every
  * byte value at every position among letters, and every pair in the last two
  * positions (trailing blanks and NULs, a 2-byte character that no longer fits).
@@ -364,6 +401,7 @@ int main(void)
             cmocka_unit_test(ebcdic_every_byte),
             cmocka_unit_test(ebcdic_blanks_and_room),
             cmocka_unit_test(ebcdic_userid_every_byte),
+            cmocka_unit_test(ebcdic_short_fields),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
