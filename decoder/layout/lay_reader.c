@@ -34,8 +34,12 @@ bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l)
                 if (s->need > r->reach)
                         r->reach = s->need;
                 r->ncounted += s->counted;
-                if (f->type == ZL_EBCDIC || f->type == ZL_ASCII)
+                if (f->type == ZL_EBCDIC || f->type == ZL_ASCII) {
+                        r->text_off[r->ntext] = f->off;
+                        r->text_end[r->ntext] =
+                            f->type == ZL_EBCDIC ? (uint32_t)f->off + f->len : UINT32_MAX;
                         r->text[r->ntext++] = (uint16_t)i;
+                }
         }
         r->fast = NULL;
         for (size_t t = 0; zl_fast_builtin[t] && !r->fast; t++)

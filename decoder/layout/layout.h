@@ -245,6 +245,10 @@ struct zl_reader {
         uint16_t text[ZL_READER_MAX]; /* the EBCDIC and ASCII fields, by index */
         uint16_t odd[ZL_READER_MAX];
         struct zl_step step[ZL_READER_MAX];
+        /* text field k where zl_reader_text converts it inline: an EBCDIC field's
+         * offset and end, an ASCII field's end UINT32_MAX (no record reaches it) */
+        uint16_t text_off[ZL_READER_MAX];
+        uint32_t text_end[ZL_READER_MAX];
 };
 
 bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
@@ -278,10 +282,9 @@ size_t zl_reader_text_any(const struct zl_reader *r, size_t k, zd_view rec, char
 static inline size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out,
                                     size_t outsz)
 {
-        const struct zl_field *f = &r->l->fields[r->text[k]];
-        if (f->type == ZL_EBCDIC && (size_t)f->off + f->len <= rec.n)
-                return zd_ebcdic_to_utf8(zd_view_make(rec.p + f->off, f->len), ZD_CP037, out,
-                                         outsz);
+        size_t off = r->text_off[k], end = r->text_end[k];
+        if (end <= rec.n)
+                return zd_ebcdic_to_utf8((zd_view){rec.p + off, end - off}, ZD_CP037, out, outsz);
         return zl_reader_text_any(r, k, rec, out, outsz);
 }
 /* Field f lies wholly inside rec (zl_value's present). */
