@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Readers compiled with their layout's table (lay_d*.c only): the step
+ * Readers compiled with their layout's table (the built-in layout files): the step
  * zl_reader_init makes of each field (layout.h, struct zl_step), written
  * inline so that a loop over a static const table, unrolled, folds every
  * step to constants.  A record that reaches every field is then read with
@@ -48,7 +48,7 @@ static inline uint64_t zl_step_take(struct zl_step s, const uint8_t *p)
 /*
  * ZL_FAST(f) defines zl_fast_f, the reader of every field of table f (its
  * whole length: a layout of a prefix of f is read by zl_reader's steps);
- * ZL_FAST_ENTRY(f) names it for the file's list of them (struct zl_fast).
+ * ZL_FAST_ENTRY(f) names it in a list of them (struct zl_fast).
  */
 #define ZL_FAST(f)                                                                                 \
         static void zl_fast_##f(const uint8_t *p, uint64_t *u)                                     \
@@ -56,9 +56,15 @@ static inline uint64_t zl_step_take(struct zl_step s, const uint8_t *p)
                 _Pragma("GCC unroll 64") for (size_t i = 0; i < ZL_COUNT(f); i++) u[i] =           \
                     zl_step_take(zl_step_of(&f[i]), p);                                            \
         }
-#define ZL_FAST_ENTRY(f)                                                                           \
-        {                                                                                          \
-                f, ZL_COUNT(f), zl_fast_##f                                                        \
-        }
+#define ZL_FAST_ENTRY(f) {f, ZL_COUNT(f), zl_fast_##f},
+
+/*
+ * ZL_FAST_FILE(file, TABLES): the readers of the tables TABLES(X) names,
+ * and zl_fast_file, their list for lay_index.c's FAST.  A file names its
+ * tables once: TABLES(X) is X(a) X(b) ...
+ */
+#define ZL_FAST_FILE(file, TABLES)                                                                 \
+        TABLES(ZL_FAST)                                                                            \
+        const struct zl_fast zl_fast_##file[] = {TABLES(ZL_FAST_ENTRY){NULL, 0, NULL}}
 
 #endif

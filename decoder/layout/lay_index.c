@@ -2,7 +2,8 @@
 /*
  * Every built-in layout table.  A new lay_*.c file ends with
  * ZL_TABLE(name, its_layouts); and adds its name to TABLES here; one that
- * compiles readers of its tables (lay_fast.h) adds its name to FAST too.
+ * compiles readers of its tables (lay_fast.h, ZL_FAST_FILE) adds its name to
+ * FAST too.
  */
 #include "layout/layout.h"
 
@@ -36,7 +37,7 @@ const struct zl_table *const zl_builtin[] = {
 };
 
 /* The compiled readers (lay_fast.h), by file. */
-#define FAST(X)            X(d0) X(d1) X(d10) X(d11) X(d3) X(d4) X(d5) X(d6) X(d8) X(hdr)
+#define FAST(X)            X(d0) X(d1) X(d10) X(d11) X(d3) X(d4) X(d5) X(d6) X(d8) X(hdr) X(linux) X(lnxappl)
 #define DECLARE_FAST(name) extern const struct zl_fast zl_fast_##name[];
 FAST(DECLARE_FAST)
 #undef DECLARE_FAST

@@ -94,11 +94,30 @@ static void compiled_where_whole(void **state)
         }
 }
 
+/* Every guest's kernel and monwriter records are read whole too: their payloads have theirs. */
+static void compiled_linux(void **state)
+{
+        (void)state;
+        static const char *const ids[] = {
+            "LINUXKRNL.MEM",      "LINUXKRNL.OS",  "LINUXKRNL.OS.CPU00",
+            "LINUXKRNL.OS.CPU01", "LINUXKRNL.NET", "LNXAPPL.HDR",
+            "LNXAPPL.1.0.FS",     "LNXAPPL.2.0",   "LNXAPPL.2.1"};
+        for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+                const struct zl_layout *l = zl_find(ids[i], SIZE_MAX);
+                struct zl_reader r;
+                assert_non_null(l);
+                assert_true(zl_reader_init(&r, l));
+                if (!r.fast)
+                        fail_msg("%s: no compiled reader", ids[i]);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(compiled_readers_agree),
             cmocka_unit_test(compiled_where_whole),
+            cmocka_unit_test(compiled_linux),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -250,23 +250,21 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d0, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(sytsyp)
-ZL_FAST(sytprp)
-ZL_FAST(sytprp64)
-ZL_FAST(sytprp_al)
-ZL_FAST(sytprp64_al)
-ZL_FAST(sytrsg51)
-ZL_FAST(sytrsg52)
-ZL_FAST(sytrsg75)
-ZL_FAST(sytrsp)
-ZL_FAST(sytusr)
-ZL_FAST(sytcug)
-ZL_FAST(sytcup)
-ZL_FAST(sytcup_cpu)
-ZL_FAST(sytsyg)
-const struct zl_fast zl_fast_d0[] = {
-    ZL_FAST_ENTRY(sytsyp),     ZL_FAST_ENTRY(sytprp),      ZL_FAST_ENTRY(sytprp64),
-    ZL_FAST_ENTRY(sytprp_al),  ZL_FAST_ENTRY(sytprp64_al), ZL_FAST_ENTRY(sytrsg51),
-    ZL_FAST_ENTRY(sytrsg52),   ZL_FAST_ENTRY(sytrsg75),    ZL_FAST_ENTRY(sytrsp),
-    ZL_FAST_ENTRY(sytusr),     ZL_FAST_ENTRY(sytcug),      ZL_FAST_ENTRY(sytcup),
-    ZL_FAST_ENTRY(sytcup_cpu), ZL_FAST_ENTRY(sytsyg),      {NULL, 0, NULL}};
+/* clang-format off */
+#define TABLES(X)  \
+    X(sytsyp)      \
+    X(sytprp)      \
+    X(sytprp64)    \
+    X(sytprp_al)   \
+    X(sytprp64_al) \
+    X(sytrsg51)    \
+    X(sytrsg52)    \
+    X(sytrsg75)    \
+    X(sytrsp)      \
+    X(sytusr)      \
+    X(sytcug)      \
+    X(sytcup)      \
+    X(sytcup_cpu)  \
+    X(sytsyg)
+/* clang-format on */
+ZL_FAST_FILE(d0, TABLES);

@@ -188,20 +188,19 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d1, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(mtrepr)
-ZL_FAST(mtrecm)
-ZL_FAST(mtrsys)
-ZL_FAST(mtrsys_al)
-ZL_FAST(mtrprp)
-ZL_FAST(mtrspr)
-ZL_FAST(mtrscm)
-ZL_FAST(mtrusr)
-ZL_FAST(mtrmcc)
-ZL_FAST(mtrssi)
-ZL_FAST(mtrsrv)
-ZL_FAST(mtrfcc)
-const struct zl_fast zl_fast_d1[] = {
-    ZL_FAST_ENTRY(mtrepr), ZL_FAST_ENTRY(mtrecm), ZL_FAST_ENTRY(mtrsys), ZL_FAST_ENTRY(mtrsys_al),
-    ZL_FAST_ENTRY(mtrprp), ZL_FAST_ENTRY(mtrspr), ZL_FAST_ENTRY(mtrscm), ZL_FAST_ENTRY(mtrusr),
-    ZL_FAST_ENTRY(mtrmcc), ZL_FAST_ENTRY(mtrssi), ZL_FAST_ENTRY(mtrsrv), ZL_FAST_ENTRY(mtrfcc),
-    {NULL, 0, NULL}};
+/* clang-format off */
+#define TABLES(X) \
+    X(mtrepr)     \
+    X(mtrecm)     \
+    X(mtrsys)     \
+    X(mtrsys_al)  \
+    X(mtrprp)     \
+    X(mtrspr)     \
+    X(mtrscm)     \
+    X(mtrusr)     \
+    X(mtrmcc)     \
+    X(mtrssi)     \
+    X(mtrsrv)     \
+    X(mtrfcc)
+/* clang-format on */
+ZL_FAST_FILE(d1, TABLES);

@@ -38,7 +38,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d10, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(edt_fields)
-ZL_FAST(sdt_fields)
-const struct zl_fast zl_fast_d10[] = {
-    ZL_FAST_ENTRY(edt_fields), ZL_FAST_ENTRY(sdt_fields), {NULL, 0, NULL}};
+#define TABLES(X) X(edt_fields) X(sdt_fields)
+ZL_FAST_FILE(d10, TABLES);

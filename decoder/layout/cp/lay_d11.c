@@ -58,8 +58,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d11, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(ssismi)
-ZL_FAST(ssiscs)
-ZL_FAST(ssislt)
-const struct zl_fast zl_fast_d11[] = {
-    ZL_FAST_ENTRY(ssismi), ZL_FAST_ENTRY(ssiscs), ZL_FAST_ENTRY(ssislt), {NULL, 0, NULL}};
+#define TABLES(X) X(ssismi) X(ssiscs) X(ssislt)
+ZL_FAST_FILE(d11, TABLES);

@@ -50,8 +50,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d3, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(storsg)
-ZL_FAST(storsp)
-ZL_FAST(stoshs)
-const struct zl_fast zl_fast_d3[] = {
-    ZL_FAST_ENTRY(storsg), ZL_FAST_ENTRY(storsp), ZL_FAST_ENTRY(stoshs), {NULL, 0, NULL}};
+#define TABLES(X) X(storsg) X(storsp) X(stoshs)
+ZL_FAST_FILE(d3, TABLES);

@@ -117,12 +117,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d4, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(useact)
-ZL_FAST(useint)
-ZL_FAST(uselon)
-ZL_FAST(uselof)
-ZL_FAST(userdc)
-ZL_FAST(usescp)
-const struct zl_fast zl_fast_d4[] = {
-    ZL_FAST_ENTRY(useact), ZL_FAST_ENTRY(useint), ZL_FAST_ENTRY(uselon), ZL_FAST_ENTRY(uselof),
-    ZL_FAST_ENTRY(userdc), ZL_FAST_ENTRY(usescp), {NULL, 0, NULL}};
+#define TABLES(X) X(useact) X(useint) X(uselon) X(uselof) X(userdc) X(usescp)
+ZL_FAST_FILE(d4, TABLES);

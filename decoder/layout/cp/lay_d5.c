@@ -58,12 +58,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d5, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(prcprp43)
-ZL_FAST(prcprp54)
-ZL_FAST(prcvof)
-ZL_FAST(prccfn)
-const struct zl_fast zl_fast_d5[] = {ZL_FAST_ENTRY(prcprp43),
-                                     ZL_FAST_ENTRY(prcprp54),
-                                     ZL_FAST_ENTRY(prcvof),
-                                     ZL_FAST_ENTRY(prccfn),
-                                     {NULL, 0, NULL}};
+#define TABLES(X) X(prcprp43) X(prcprp54) X(prcvof) X(prccfn)
+ZL_FAST_FILE(d5, TABLES);

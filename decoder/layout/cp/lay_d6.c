@@ -81,6 +81,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d6, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(ioddev)
-ZL_FAST(iodmof)
-const struct zl_fast zl_fast_d6[] = {ZL_FAST_ENTRY(ioddev), ZL_FAST_ENTRY(iodmof), {NULL, 0, NULL}};
+#define TABLES(X) X(ioddev) X(iodmof)
+ZL_FAST_FILE(d6, TABLES);

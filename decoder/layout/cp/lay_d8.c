@@ -60,6 +60,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d8, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(vndses)
-ZL_FAST(vndlsd)
-const struct zl_fast zl_fast_d8[] = {ZL_FAST_ENTRY(vndses), ZL_FAST_ENTRY(vndlsd), {NULL, 0, NULL}};
+#define TABLES(X) X(vndses) X(vndlsd)
+ZL_FAST_FILE(d8, TABLES);

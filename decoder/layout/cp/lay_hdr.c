@@ -23,5 +23,5 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(hdr, layouts);
 
 /* The tables above compiled into readers (lay_fast.h). */
-ZL_FAST(hdr_fields)
-const struct zl_fast zl_fast_hdr[] = {ZL_FAST_ENTRY(hdr_fields), {NULL, 0, NULL}};
+#define TABLES(X) X(hdr_fields)
+ZL_FAST_FILE(hdr, TABLES);
