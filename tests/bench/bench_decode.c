@@ -159,39 +159,36 @@ static void appl_fields(struct run *x, const struct zd_appl_info *ai)
                 return;
         if (a->kind == ZD_APPL_LINUXKRNL) {
                 fields(x, ai->layout, a->data);
-                struct zd_lx_cpus c;
-                if (a->recnum != ZD_LX_OS || ai->truncated || zd_lx_os_cpus(a, &c) != ZD_E_NONE)
+                /* an OS record whole and consistent: the examination located its CPUs */
+                const struct zd_lx_cpus *c = &ai->cpus;
+                if (a->recnum != ZD_LX_OS || ai->truncated || ai->cpus_err != ZD_E_NONE)
                         return;
-                for (uint32_t i = 0; i < c.n; i++)
-                        fields(x, c.entry, zd_lx_cpu_entry(&c, a->data, i));
+                for (uint32_t i = 0; i < c->n; i++)
+                        fields(x, c->entry, zd_lx_cpu_entry(c, a->data, i));
                 return;
         }
         if (wzvm_is_record(a->data)) {
                 x->wzvm++; /* zvmsim's MONWRITE files hold none; counted so it shows if they do */
                 return;
         }
-        struct zd_lnx_hdr h;
-        if (zd_lnx_hdr_parse(a->data, &h) != ZD_E_NONE)
+        if (!ai->has_body) /* its header's lengths lie */
                 return;
-        const char *k = zd_appl_kind_name(a);
-        if (!k)
-                return;
-        if (strcmp(k, "fsstatd") == 0) {
-                zd_view rest = h.data;
+        /* The examination parsed the header and the task's strings: taken, not parsed again. */
+        if (ai->payload == ZD_PAYLOAD_FSSTATD) {
+                zd_view rest = ai->body;
                 struct zd_fs_entry fs;
                 enum zd_err_kind e;
                 while (zd_fs_next(&rest, &fs, &e) > 0) {
                         x->sink += fs.name.n + fs.dir.n + fs.type.n;
                         fields(x, x->fs, fs.statvfs);
                 }
-        } else if (strcmp(k, "procd.sum") == 0) {
-                fields(x, x->procd_sum, h.data);
-        } else if (strcmp(k, "procd.task") == 0) {
-                struct zd_procd_task pt;
-                fields(x, x->procd_task, h.data);
-                if (zd_procd_task_parse(h.data, &pt) == ZD_E_NONE)
+        } else if (ai->payload == ZD_PAYLOAD_PROCD_SUM) {
+                fields(x, x->procd_sum, ai->body);
+        } else if (ai->payload == ZD_PAYLOAD_PROCD_TASK) {
+                fields(x, x->procd_task, ai->body);
+                if (ai->task_ok)
                         for (int i = 0; i < ZD_PROCD_NSTR; i++)
-                                x->sink += pt.str[i].n;
+                                x->sink += ai->task.str[i].n;
         }
 }
 

@@ -36,6 +36,7 @@ static void parses_kernel_header(void **state)
         assert_ptr_equal(a.data.p, buf + 52);
         assert_int_equal(a.data.n, 144);
         assert_string_equal(zd_appl_kind_name(&a), "mem");
+        assert_int_equal(zd_appl_payload(&a), ZD_PAYLOAD_MEM);
         assert_string_equal(zd_appl_layout(&a)->id, "LINUXKRNL.MEM");
         /* The D10 CP layouts decode the same header. */
         const struct zl_layout *l = zl_find_cp(10, 2, r.rec.n);
@@ -87,6 +88,7 @@ static void classifies_product_ids(void **state)
         assert_int_equal(a.modlvl, 7);
         assert_string_equal(a.prodid_text, "LNXAPPL.2.1.0.0.7");
         assert_string_equal(zd_appl_kind_name(&a), "procd.task");
+        assert_int_equal(zd_appl_payload(&a), ZD_PAYLOAD_PROCD_TASK);
 
         /* Unknown applid: LNXAPPL, but opaque. */
         vec_lnx_prodid(prod, 99, 0, 1, 2, 3);
@@ -94,6 +96,7 @@ static void classifies_product_ids(void **state)
         assert_int_equal(zd_appl_parse(&r, &a), ZD_E_NONE);
         assert_int_equal(a.kind, ZD_APPL_LNXAPPL);
         assert_null(zd_appl_kind_name(&a));
+        assert_int_equal(zd_appl_payload(&a), ZD_PAYLOAD_NONE);
         assert_null(zd_appl_layout(&a));
 
         /* An IBM EBCDIC id (5684112SF1010100) is shown as text. */

@@ -34,6 +34,17 @@ enum zd_appl_kind {
 /* Kernel APPLDATA record numbers (product id byte 9). */
 enum { ZD_LX_MEM = 1, ZD_LX_OS = 2, ZD_LX_NET = 3 };
 
+/* What the data of a record is, by its product id (zd_appl_kind_name names each). */
+enum zd_appl_payload {
+        ZD_PAYLOAD_NONE, /* opaque: another product, or a record of one we do not map */
+        ZD_PAYLOAD_MEM,
+        ZD_PAYLOAD_OS,
+        ZD_PAYLOAD_NET,
+        ZD_PAYLOAD_FSSTATD,
+        ZD_PAYLOAD_PROCD_SUM,
+        ZD_PAYLOAD_PROCD_TASK,
+};
+
 struct zd_appl {
         int16_t dataof, dataln; /* CALDATOF / CALDATLN as found */
         char userid[9];         /* UTF-8, trimmed */
@@ -97,6 +108,8 @@ bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, u
  * applids 1 and 2), or NULL when the record is kept opaque.  Short data still
  * gets its layout: zl_get() reports which fields lie outside. */
 const struct zl_layout *zd_appl_layout(const struct zd_appl *a);
+/* What a parsed record's data is (ZD_PAYLOAD_NONE: opaque). */
+enum zd_appl_payload zd_appl_payload(const struct zd_appl *a);
 /* "mem", "os", "net", "fsstatd", "procd.sum", "procd.task", or NULL (opaque). */
 const char *zd_appl_kind_name(const struct zd_appl *a);
 
@@ -163,6 +176,7 @@ enum zd_err_kind zd_procd_task_parse(zd_view data, struct zd_procd_task *out);
 struct zd_appl_info {
         enum zd_err_kind err; /* header unusable (ZD_E_APPL_*), else ZD_E_NONE */
         struct zd_appl a;
+        enum zd_appl_payload payload;   /* zd_appl_payload's, asked once here */
         const struct zl_layout *layout; /* payload layout, NULL when opaque */
         bool opaque;                    /* unknown product id or record: size and hex only */
         bool truncated;                 /* data shorter than its layout (reported) */
@@ -177,7 +191,10 @@ struct zd_appl_info {
         enum zd_track track;       /* its answer, when tracked */
         struct zd_lx_cpus cpus;    /* kernel OS record: its per-CPU entries ... */
         enum zd_err_kind cpus_err; /* ... as zd_lx_os_cpus found them */
-        zd_view body;              /* LNXAPPL: the data its 12-byte header points at */
+        bool has_body;             /* LNXAPPL: its 12-byte header's lengths hold ... */
+        zd_view body;              /* ... and this is the data they point at */
+        bool task_ok;              /* mon_procd task: its fixed part and six strings whole */
+        struct zd_procd_task task; /* ... as zd_procd_task_parse found them */
 };
 void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const struct zd_record *r,
                      struct zd_appl_info *out);

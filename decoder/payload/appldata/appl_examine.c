@@ -26,9 +26,9 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                 return;
         }
         o->timestamp = h.time_stamp;
+        o->has_body = true;
         o->body = h.data;
-        const char *k = zd_appl_kind_name(&o->a);
-        if (strcmp(k, "fsstatd") == 0) {
+        if (o->payload == ZD_PAYLOAD_FSSTATD) {
                 zd_view rest = h.data;
                 struct zd_fs_entry fs;
                 int rc;
@@ -39,7 +39,7 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                         report(d, e, &r->pos, "%s %s: mon_fsstatd entry damaged (%zu bytes left)",
                                o->a.userid, o->a.prodid_text, rest.n);
                 }
-        } else if (strcmp(k, "procd.sum") == 0) {
+        } else if (o->payload == ZD_PAYLOAD_PROCD_SUM) {
                 if (h.data.n < ZD_PROCD_SUM_LEN) {
                         o->truncated = true;
                         report(d, ZD_E_APPL_TRUNCATED, &r->pos,
@@ -47,8 +47,8 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                                o->a.prodid_text, h.data.n, ZD_PROCD_SUM_LEN);
                 }
         } else {
-                struct zd_procd_task pt;
-                e = zd_procd_task_parse(h.data, &pt);
+                e = zd_procd_task_parse(h.data, &o->task);
+                o->task_ok = e == ZD_E_NONE;
                 if (e) {
                         o->truncated = e == ZD_E_APPL_TRUNCATED;
                         report(d, e, &r->pos, "%s %s: mon_procd task record damaged (%zu bytes)",
@@ -110,6 +110,7 @@ void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const stru
                        r->rec.n);
                 return;
         }
+        o->payload = zd_appl_payload(&o->a);
         o->layout = zd_appl_layout(&o->a);
         if (!o->layout) {
                 o->opaque = true;

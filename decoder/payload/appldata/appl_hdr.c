@@ -162,26 +162,38 @@ enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out)
         return userid_ok ? ZD_E_NONE : ZD_E_APPL_USERID;
 }
 
-const char *zd_appl_kind_name(const struct zd_appl *a)
+enum zd_appl_payload zd_appl_payload(const struct zd_appl *a)
 {
         if (a->kind == ZD_APPL_LINUXKRNL) {
                 switch (a->recnum) {
                 case ZD_LX_MEM:
-                        return "mem";
+                        return ZD_PAYLOAD_MEM;
                 case ZD_LX_OS:
-                        return "os";
+                        return ZD_PAYLOAD_OS;
                 case ZD_LX_NET:
-                        return "net";
+                        return ZD_PAYLOAD_NET;
                 }
         } else if (a->kind == ZD_APPL_LNXAPPL) {
                 if (a->applid == 1 && a->recnum == 0)
-                        return "fsstatd";
+                        return ZD_PAYLOAD_FSSTATD;
                 if (a->applid == 2 && a->recnum == 0)
-                        return "procd.sum";
+                        return ZD_PAYLOAD_PROCD_SUM;
                 if (a->applid == 2 && a->recnum == 1)
-                        return "procd.task";
+                        return ZD_PAYLOAD_PROCD_TASK;
         }
-        return NULL;
+        return ZD_PAYLOAD_NONE;
+}
+
+const char *zd_appl_kind_name(const struct zd_appl *a)
+{
+        static const char *const names[] = {[ZD_PAYLOAD_NONE] = NULL,
+                                            [ZD_PAYLOAD_MEM] = "mem",
+                                            [ZD_PAYLOAD_OS] = "os",
+                                            [ZD_PAYLOAD_NET] = "net",
+                                            [ZD_PAYLOAD_FSSTATD] = "fsstatd",
+                                            [ZD_PAYLOAD_PROCD_SUM] = "procd.sum",
+                                            [ZD_PAYLOAD_PROCD_TASK] = "procd.task"};
+        return names[zd_appl_payload(a)];
 }
 
 /*
@@ -195,8 +207,8 @@ static _Thread_local struct {
 
 const struct zl_layout *zd_appl_layout(const struct zd_appl *a)
 {
-        const char *k = zd_appl_kind_name(a);
-        if (!k)
+        enum zd_appl_payload p = zd_appl_payload(a);
+        if (p == ZD_PAYLOAD_NONE)
                 return NULL;
         static const char *const ids[4] = {"LNXAPPL.HDR", "LINUXKRNL.MEM", "LINUXKRNL.OS",
                                            "LINUXKRNL.NET"};
@@ -206,9 +218,7 @@ const struct zl_layout *zd_appl_layout(const struct zd_appl *a)
                         payload_layouts.l[i] = zl_find(ids[i], SIZE_MAX);
                 payload_layouts.gen = gen;
         }
-        size_t i = a->kind == ZD_APPL_LNXAPPL ? 0
-                   : a->recnum == ZD_LX_MEM   ? 1
-                   : a->recnum == ZD_LX_OS    ? 2
-                                              : 3;
+        /* the kernel's three in the order of the enum; every LNXAPPL one starts with its header */
+        size_t i = p <= ZD_PAYLOAD_NET ? (size_t)p : 0;
         return payload_layouts.l[i];
 }
