@@ -60,6 +60,8 @@ static void law_holds_turns_on_after_n(void **state)
         assert_non_null(m);
         assert_int_equal(m->derive[0], 30000000000ll); /* 3 intervals x 10 s, in ns */
         assert_true(feed_logged(f, "law guest-cpu held for 3 consecutive intervals"));
+        assert_string_equal(st->reason,
+                            "guests 40000000 us = users' CPU time 40000000 us on 2 CPUs");
         /* the other laws kept in this data turn on too */
         assert_true(zm_law_status(f->e, "guest-vcpu")->on);
         assert_true(zm_law_status(f->e, "cpu-wait")->on);
@@ -90,6 +92,9 @@ static void law_broken_stays_off(void **state)
         assert_true(feed_logged(f, "law guest-cpu broken"));
         assert_true(feed_logged(f, "sum of guest VMDTTIME deltas 80000000 us, but SYTPRP "
                                    "PFXUTIME says 40000000 us"));
+        /* the last verdict's reason, logged or not, is the reader's */
+        assert_string_equal(st->reason, "sum of guest VMDTTIME deltas 80000000 us, but SYTPRP "
+                                        "PFXUTIME says 40000000 us");
         /* the law on virtual time still holds and its metric is published */
         assert_true(zm_law_status(f->e, "guest-vcpu")->on);
         assert_non_null(feed_find(f, 0, "user-LINUX01", "percent", "cpu-virtual"));
@@ -160,6 +165,43 @@ static void law_table(void **state)
         feed_free(f);
 }
 
+/*
+ * A reason is kept as its numbers and made into text when read: the text is
+ * the one snprintf makes of the same format at once, cut alike at the end of
+ * the reason's array.
+ */
+static void reason_as_printf_makes_it(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        struct zv_state *v = zv_new();
+        char want[sizeof(zv_status(v, ZV_VNIC)->reason)];
+        zv_verdict(v, f->e, ZV_VNIC, ZV_HOLD, "%zu NICs, %llu packets, %04X, %u%% %d %ld %lu %.0f",
+                   (size_t)3, 18446744073709551615ull, 0xBEEFu, 7u, -5, -6l, 8ul, 2.5);
+        snprintf(want, sizeof(want), "%zu NICs, %llu packets, %04X, %u%% %d %ld %lu %.0f",
+                 (size_t)3, 18446744073709551615ull, 0xBEEFu, 7u, -5, -6l, 8ul, 2.5);
+        assert_string_equal(zv_status(v, ZV_VNIC)->reason, want);
+        /* longer than the array: cut inside a number, as vsnprintf cuts it */
+        zv_verdict(v, f->e, ZV_VNIC, ZV_FAIL, "%.0f and %.0f", 1e150, 1e150);
+        char whole[400];
+        snprintf(whole, sizeof(whole), "%.0f and %.0f", 1e150, 1e150);
+        assert_true(strlen(whole) > sizeof(want) - 1);
+        memcpy(want, whole, sizeof(want) - 1);
+        want[sizeof(want) - 1] = '\0';
+        assert_string_equal(zv_status(v, ZV_VNIC)->reason, want);
+        assert_true(feed_logged(f, want)); /* the log line has the same text */
+        /* a string is not kept as a pointer: its text is made at once */
+        char key[8] = "LINUX01";
+        zv_verdict(v, f->e, ZV_GUEST_CPU, ZV_FAIL, "%s: %llu us", key, 5ull);
+        key[0] = 'X';
+        assert_string_equal(zv_status(v, ZV_GUEST_CPU)->reason, "LINUX01: 5 us");
+        /* the reason read is the last verdict's */
+        zv_verdict(v, f->e, ZV_GUEST_CPU, ZV_NODATA, "none");
+        assert_string_equal(zv_status(v, ZV_GUEST_CPU)->reason, "none");
+        zv_free(v);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -168,6 +210,7 @@ int main(void)
             cmocka_unit_test(law_breaks_after_holding),
             cmocka_unit_test(unverified_true_and_false),
             cmocka_unit_test(law_table),
+            cmocka_unit_test(reason_as_printf_makes_it),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,8 +24,8 @@
 #define CP_SLACK_PG 2.0
 
 /*
- * A sum of counters for a held law's reason, which is made every interval:
- * "%llu" costs vsnprintf a tenth of what "%.0f" does.  The sums are of
+ * A sum of counters for a held law's reason, shown as "%llu" (when the reason
+ * was made every interval, it cost vsnprintf a tenth of "%.0f").  The sums are of
  * unsigned deltas, never negative; one past 2^64 (hostile counters) is shown
  * as its limit, not converted out of range.
  */
