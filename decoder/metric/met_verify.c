@@ -79,6 +79,7 @@ struct zv_reason {
 struct zv_state {
         struct zv_law_status law[ZV_NLAWS];
         struct zv_reason why[ZV_NLAWS];
+        char self[ZV_NLAWS][ZM_NAME_LEN]; /* "law-<name>": the self-metrics' type instance */
 };
 
 /* One conversion at c (just past its '%'): its length into *len and its argument's kind,
@@ -252,6 +253,7 @@ struct zv_state *zv_new(void)
                 v->law[i].name = law_def[i].name;
                 v->law[i].fields = law_def[i].fields;
                 v->law[i].rule = law_def[i].rule;
+                snprintf(v->self[i], sizeof(v->self[i]), "law-%s", law_def[i].name);
         }
         return v;
 }
@@ -365,11 +367,9 @@ void zv_emit(const struct zv_state *v, struct zm_engine *e, const struct zd_reco
         if (!v)
                 return;
         for (int i = 0; i < ZV_NLAWS; i++) {
-                char ti[ZM_NAME_LEN];
                 struct zm_metric m;
-                snprintf(ti, sizeof(ti), "law-%s", v->law[i].name);
                 zm_metric_init(&m, ZM_SYSTEM, r);
-                zm_metric_name(&m, "zvm", "reader", "gauge", ti);
+                zm_metric_name(&m, "zvm", "reader", "gauge", v->self[i]);
                 zm_metric_gauge(&m, v->law[i].on ? 1.0 : 0.0);
                 zm_emit(e, &m);
         }
