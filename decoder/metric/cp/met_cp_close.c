@@ -21,8 +21,8 @@ static uint64_t max_us(uint64_t el)
 
 /* Slot i's timer delta, no larger than max (max_us): inline, with max worked out once per entry,
  * for the two timers of every virtual CPU of every interval. */
-static inline __attribute__((always_inline)) void timer(struct zm_engine *e, struct cp_ent *x,
-                                                        int i, bool either_way, uint64_t max)
+static inline __attribute__((always_inline)) void
+timer(struct zm_engine *e, struct cp_ent *x, int i, bool either_way, uint64_t max, bool acc)
 {
         int64_t d = cp_delta_timer(x, i, max, either_way);
         if (d == -1) {
@@ -33,7 +33,8 @@ static inline __attribute__((always_inline)) void timer(struct zm_engine *e, str
                 return;
         x->d[i] = (uint64_t)d;
         x->dok |= 1u << i;
-        x->acc[i] += (uint64_t)d;
+        if (acc)
+                x->acc[i] += (uint64_t)d;
 }
 
 /*
@@ -42,7 +43,7 @@ static inline __attribute__((always_inline)) void timer(struct zm_engine *e, str
  * entry: this runs for every counter of every entry of every interval.
  */
 static inline __attribute__((always_inline)) void ctrs(struct cp_ent *x, int first, int last,
-                                                       unsigned width)
+                                                       unsigned width, bool acc)
 {
         if (!x->cur || !x->prev)
                 return;
@@ -57,10 +58,10 @@ static inline __attribute__((always_inline)) void ctrs(struct cp_ent *x, int fir
                 /* a 64-bit counter does not wrap: one that went down was reset */
                 if (width >= 8)
                         slots &= ~((uint32_t)(v[i] < pv[i]) << i);
-                uint64_t keep = -(uint64_t)((slots >> i) & 1u);
                 uint64_t d = (v[i] - pv[i]) & mask;
                 x->d[i] = d;
-                x->acc[i] += d & keep;
+                if (acc)
+                        x->acc[i] += d & -(uint64_t)((slots >> i) & 1u);
         }
         x->dok |= slots;
 }
@@ -100,8 +101,8 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 #undef ADD
 }
 
-/* Virtual CPU x into its guest's sums; false when the guest table cannot grow. */
-static bool to_guest(struct cp_state *s, struct cp_ent *x)
+/* Virtual CPU x (elapsed time el) into its guest's sums; false when the guest table cannot grow. */
+static bool to_guest(struct cp_state *s, struct cp_ent *x, uint64_t el)
 {
         /* The guest's position, kept from the interval before: the table's lookup was 65
          * instructions a virtual CPU.  Entries are only appended between two changes of gen,
@@ -133,51 +134,63 @@ static bool to_guest(struct cp_state *s, struct cp_ent *x)
         g->id++; /* virtual CPUs seen */
         add_vcpu(g, x);
         /* Percentages only when every virtual CPU of the guest has a delta. */
-        if (!(x->dok & (1u << A_TT)) || !cp_elapsed_us(x))
+        if (!(x->dok & (1u << A_TT)) || !el)
                 g->prev = false;
         return true;
 }
 
-static void deltas(struct zm_engine *e, struct cp_state *s)
+/*
+ * The virtual CPUs, each once: its deltas, its guest's sums and what the laws
+ * need of it (u), while the entry is at hand.  An entry without readings this
+ * interval has nothing to give (no delta, no reading to sum).  A virtual CPU
+ * has no metrics of its own, so no running sums (acc): its guest keeps them.
+ */
+static void vcpus(struct zm_engine *e, struct cp_state *s, struct cp_vsums *u)
+{
+        bool guests = true;
+        for (size_t i = 0; i < s->vcpu.n; i++) {
+                struct cp_ent *x = &s->vcpu.e[i];
+                if (!x->cur)
+                        continue;
+                uint64_t el = cp_elapsed_us(x);
+                if (el) {
+                        timer(e, x, A_TT, false, max_us(el), false);
+                        timer(e, x, A_VT, false, max_us(el), false);
+                }
+                ctrs(x, A_PGR, A_VO, 4, false);
+                if (guests)
+                        guests = to_guest(s, x, el);
+                cp_vsum_add(u, x, el);
+        }
+}
+
+static void deltas(struct zm_engine *e, struct cp_state *s, struct cp_vsums *u)
 {
         for (size_t i = 0; i < s->prp.n; i++) {
                 struct cp_ent *x = &s->prp.e[i];
                 uint64_t el = cp_elapsed_us(x);
                 if (!el)
                         continue;
-                timer(e, x, P_UT, false, max_us(el));
-                timer(e, x, P_SYS, false, max_us(el));
+                timer(e, x, P_UT, false, max_us(el), true);
+                timer(e, x, P_SYS, false, max_us(el), true);
                 /* IBM states PFXPRBTM's direction (down) only from 6.4 on. */
-                timer(e, x, P_PRB, true, max_us(el));
-                timer(e, x, P_WT, false, max_us(el));
+                timer(e, x, P_PRB, true, max_us(el), true);
+                timer(e, x, P_WT, false, max_us(el), true);
         }
         for (size_t i = 0; i < s->syp.n; i++)
-                ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4);
-        bool guests = true;
-        for (size_t i = 0; i < s->vcpu.n; i++) {
-                struct cp_ent *x = &s->vcpu.e[i];
-                uint64_t el = cp_elapsed_us(x);
-                if (el) {
-                        timer(e, x, A_TT, false, max_us(el));
-                        timer(e, x, A_VT, false, max_us(el));
-                }
-                ctrs(x, A_PGR, A_VO, 4);
-                /* Summed into its guest while at hand: a pass of its own read the table
-                 * from memory again. */
-                if (guests && x->cur)
-                        guests = to_guest(s, x);
-        }
+                ctrs(&s->syp.e[i], Y_DIAG, Y_PIOPW, 4, true);
+        vcpus(e, s, u);
         for (size_t i = 0; i < s->dev.n; i++) {
-                ctrs(&s->dev.e[i], D_SSCH16, D_SSCH16, 2);
-                ctrs(&s->dev.e[i], D_SSCHG, D_DAO, 4);
+                ctrs(&s->dev.e[i], D_SSCH16, D_SSCH16, 2, true);
+                ctrs(&s->dev.e[i], D_SSCHG, D_DAO, 4, true);
         }
         for (size_t i = 0; i < s->nic.n; i++)
-                ctrs(&s->nic.e[i], N_TXB, N_RXD, 8);
+                ctrs(&s->nic.e[i], N_TXB, N_RXD, 8, true);
         for (size_t i = 0; i < s->lpar.n; i++) {
                 uint64_t el = cp_elapsed_us(&s->lpar.e[i]);
                 if (el) {
-                        timer(e, &s->lpar.e[i], L_ACT, false, max_us(el));
-                        timer(e, &s->lpar.e[i], L_LP, false, max_us(el));
+                        timer(e, &s->lpar.e[i], L_ACT, false, max_us(el), true);
+                        timer(e, &s->lpar.e[i], L_LP, false, max_us(el), true);
                 }
         }
         for (size_t i = 0; i < s->syp.n; i++) {
@@ -231,8 +244,9 @@ void cp_close(struct zm_engine *e, struct cp_state *s)
                    s->rsg.cur || s->storsg.cur || s->usr.cur;
         if (!any)
                 return;
-        deltas(e, s); /* the guests' sums too */
-        cp_laws(e, s);
+        struct cp_vsums u = {0};
+        deltas(e, s, &u); /* the guests' sums too */
+        cp_laws(e, s, &u);
         cp_emit_all(e, s);
         /* An interval can close twice without a newer record (Interval End after a
          * close forced by a repeated key): publish and roll once per interval.  The

@@ -19,10 +19,6 @@
 
 #include "metric/cp/met_cp_laws.h"
 
-#define CP_TOL_REL  0.10
-#define CP_SLACK_US 2000.0 /* per CPU */
-#define CP_SLACK_PG 2.0
-
 /*
  * A sum of counters for a held law's reason, shown as "%llu" (when the reason
  * was made every interval, it cost vsnprintf a tenth of "%.0f").  The sums are of
@@ -53,51 +49,6 @@ struct sums {
         size_t npio;
         double pior, piow;
 };
-
-/*
- * What three laws need of the virtual CPUs, in one pass: at 50,000 guests the
- * table is tens of megabytes, and a pass apiece read it from memory three
- * times an interval.
- */
-struct vsums {
-        double tt, vt; /* CPU time, virtual CPU time */
-        size_t ntt, nvt;
-        const struct cp_ent *over, *longer; /* the first vCPU past its total, its elapsed time */
-        double pgr, pgw;                    /* page reads, writes */
-        size_t npg;
-        double res; /* resident pages */
-        size_t nres;
-};
-
-static void vcpu_sums(const struct cp_state *s, struct vsums *u)
-{
-        for (size_t i = 0; i < s->vcpu.n; i++) {
-                const struct cp_ent *x = &s->vcpu.e[i];
-                if (HAS(x, A_TT)) {
-                        u->ntt++;
-                        u->tt += (double)x->d[A_TT];
-                        if (!u->longer &&
-                            (double)x->d[A_TT] >
-                                (double)cp_elapsed_us(x) * (1 + CP_TOL_REL) + CP_SLACK_US)
-                                u->longer = x;
-                }
-                if (HAS(x, A_VT)) {
-                        u->nvt++;
-                        u->vt += (double)x->d[A_VT];
-                }
-                if (!u->over && HAS(x, A_TT) && HAS(x, A_VT) && x->d[A_VT] > x->d[A_TT] + 1000)
-                        u->over = x;
-                if (HAS(x, A_PGR) && HAS(x, A_PGW)) {
-                        u->npg++;
-                        u->pgr += (double)x->d[A_PGR];
-                        u->pgw += (double)x->d[A_PGW];
-                }
-                if (x->cur && (x->have & (1u << A_RES))) {
-                        u->res += (double)CP_V(x)[A_RES];
-                        u->nres++;
-                }
-        }
-}
 
 static void cpu_sums(const struct cp_state *s, struct sums *t)
 {
@@ -159,7 +110,7 @@ static void law_cpu_wait(struct zm_engine *e, struct cp_state *s)
 }
 
 static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct sums *t,
-                          const struct vsums *u)
+                          const struct cp_vsums *u)
 {
         double tt = u->tt, vt = u->vt;
         size_t ntt = u->ntt, nvt = u->nvt;
@@ -198,7 +149,7 @@ static void law_guest_cpu(struct zm_engine *e, struct cp_state *s, const struct 
 }
 
 static void law_paging(struct zm_engine *e, struct cp_state *s, const struct sums *t,
-                       const struct vsums *u)
+                       const struct cp_vsums *u)
 {
         double r = u->pgr, w = u->pgw;
         size_t n = u->npg;
@@ -244,7 +195,7 @@ static bool law_storage(struct zm_engine *e, struct cp_state *s)
 }
 
 static void law_resident(struct zm_engine *e, struct cp_state *s, bool storage_ok,
-                         const struct vsums *u)
+                         const struct cp_vsums *u)
 {
         double res = u->res;
         size_t n = u->nres;
@@ -477,16 +428,14 @@ static void law_guest_vio(struct zm_engine *e, struct cp_state *s, const struct 
                            vio, t->sim);
 }
 
-void cp_laws(struct zm_engine *e, struct cp_state *s)
+void cp_laws(struct zm_engine *e, struct cp_state *s, const struct cp_vsums *u)
 {
         struct sums t = {0};
-        struct vsums u = {0};
         cpu_sums(s, &t);
-        vcpu_sums(s, &u);
         law_cpu_wait(e, s);
-        law_guest_cpu(e, s, &t, &u);
-        law_paging(e, s, &t, &u);
-        law_resident(e, s, law_storage(e, s), &u);
+        law_guest_cpu(e, s, &t, u);
+        law_paging(e, s, &t, u);
+        law_resident(e, s, law_storage(e, s), u);
         law_lpar(e, s, &t);
         law_devices(e, s, &t);
         law_device_time(e, s);
