@@ -217,11 +217,29 @@ static void roll_ent(struct cp_ent *x)
         x->dok = 0;
 }
 
+/* roll_ent for an entry seen this interval (cur), as the table's roll finds most. */
+static inline __attribute__((always_inline)) void roll_seen(struct cp_ent *x)
+{
+        x->prev = true;
+        x->cur = false;
+        x->bank ^= 1;
+        x->phave = x->have;
+        x->ptod = x->tod;
+        x->dok = 0;
+}
+
 /* Entries not seen this interval are dropped (a guest logged off, a device went away). */
 static void roll(struct cp_tab *t)
 {
+        /* Most intervals see every entry: those before the first one not seen stay where
+         * they are, with nothing to ask but whether it was seen. */
         size_t o = 0;
-        for (size_t i = 0; i < t->n; i++) {
+        while (o < t->n && t->e[o].cur)
+                roll_seen(&t->e[o++]);
+        t->next = 0;
+        if (o == t->n)
+                return;
+        for (size_t i = o; i < t->n; i++) {
                 if (!t->e[i].cur) {
                         cp_ent_drop(&t->e[i]);
                         continue;
@@ -231,11 +249,8 @@ static void roll(struct cp_tab *t)
                 roll_ent(&t->e[o]);
                 o++;
         }
-        bool moved = o != t->n;
-        t->n = o;
-        t->next = 0;
-        if (moved) /* entries were dropped and others moved down */
-                cp_tab_reindex(t);
+        t->n = o; /* entries were dropped and others moved down */
+        cp_tab_reindex(t);
 }
 
 void cp_close(struct zm_engine *e, struct cp_state *s)
