@@ -104,7 +104,7 @@ static ALWAYS_INLINE double elapsed(const struct row *r, const struct cp_ent *x)
  * 64-bit division, tens of cycles), which of its names are patterns, whether
  * the userid goes with it.  Constants in the loop (emit_row).
  */
-enum { VAR_B = 1, VAR_DIV = 2, VAR_PINST = 4, VAR_TINST = 8, VAR_GUEST = 16 };
+enum { VAR_B = 1, VAR_DIV = 2, VAR_PINST = 4, VAR_TINST = 8, VAR_GUEST = 16, VAR_LEAN = 32 };
 
 static ALWAYS_INLINE int64_t derive(uint64_t v, const struct row *r, unsigned var)
 {
@@ -174,7 +174,9 @@ static const char *tinst(const struct row *r, const struct cp_ent *x, char *out)
 /*
  * Row r for entry x: true if the entry gave the metric (handed over, or held
  * back by its law).  What zm_emit does for a metric is done here (h): a CP
- * metric is the system's, never under the series cap.
+ * metric is the system's, never under the series cap.  VAR_LEAN: the row's
+ * check is the same for every entry of the block and set already, none is held
+ * back, and every entry has its label (lean).
  */
 static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned var,
                               const struct row *r, struct cp_ent *x, const struct cp_ent *v,
@@ -187,15 +189,18 @@ static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned 
         struct zm_metric *out = r->out;
         if (!compute(calc, var, r, x, v, out))
                 return false;
-        if (x->hint & r->hold) {
-                (*h->suppressed)++;
-                return true;
+        if (!(var & VAR_LEAN)) {
+                if (x->hint & r->hold) {
+                        (*h->suppressed)++;
+                        return true;
+                }
+                out->check = x->hint & r->vouch ? r->check : NULL;
         }
         char ti[ZM_NAME_LEN], pi[ZM_NAME_LEN];
-        out->check = x->hint & r->vouch ? r->check : NULL;
         out->tod = x->tod;
         if (var & VAR_PINST)
-                out->plugin_instance = x->label ? x->label : pinst_scratch(x, r->m->pinst, pi);
+                out->plugin_instance =
+                    var & VAR_LEAN || x->label ? x->label : pinst_scratch(x, r->m->pinst, pi);
         if (var & VAR_TINST)
                 out->type_instance = tinst(r, x, ti);
         if (var & (VAR_PINST | VAR_TINST))
@@ -222,10 +227,7 @@ static ALWAYS_INLINE void row_loop(const struct hand *hp, enum cp_calc calc, uns
         *h.sink.metrics += handed;
 }
 
-/*
- * Row r for entries e[0..n) (a block, group): what a row decides (its
- * computation, its masks, its names) is decided once for all of them.
- */
+/* What a row's variant is made for (row_loop), but for VAR_LEAN. */
 static unsigned row_var(const struct row *r)
 {
         return (r->b >= 0 ? VAR_B : 0u) | (r->div != 1 ? VAR_DIV : 0u) |
@@ -235,8 +237,9 @@ static unsigned row_var(const struct row *r)
 
 /*
  * The rows of met_cp_metrics.c by computation and variant, each a loop of its
- * own: a row of any other kind (a row added to the table) takes the loop that
- * decides them per value.
+ * own, lean (VAR_LEAN): a row of any other kind (a row added to the table), or
+ * a block that is not lean for the row, takes the loop that decides them per
+ * value.
  */
 #define PI VAR_PINST
 /* clang-format off */
@@ -258,20 +261,48 @@ static unsigned row_var(const struct row *r)
 /* clang-format on */
 
 /*
- * Row r for entries e[0..n) (a block, group): what a row decides (its
- * computation, its masks, its names) is decided once for all of them.
+ * What the entries of a block share, found in one pass over them: a table's
+ * entries come from records of one layout, so their fields' provenance (hint)
+ * is nearly always the same, and a row's check then is too.
  */
-static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n)
+struct block {
+        uint32_t hint_or, hint_and; /* over the current entries */
+        bool labels;                /* every current entry has its label (prep) */
+};
+
+static struct block block_of(const struct cp_ent *e, size_t n)
+{
+        struct block k = {0, UINT32_MAX, true};
+        for (size_t i = 0; i < n; i++)
+                if (e[i].cur) {
+                        k.hint_or |= e[i].hint;
+                        k.hint_and &= e[i].hint;
+                        k.labels &= e[i].label != NULL;
+                }
+        return k;
+}
+
+/*
+ * Row r for entries e[0..n) (a block, group): what a row decides (its
+ * computation, its masks, its names) is decided once for all of them, and
+ * so is its check where the block's entries share their provenance.
+ */
+static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n,
+                     const struct block *k)
 {
         enum cp_calc calc = (enum cp_calc)r->m->calc;
         unsigned var = row_var(r);
+        if (k->hint_or == k->hint_and && !(k->hint_or & r->hold) &&
+            (k->labels || !(var & VAR_PINST))) {
+                r->out->check = k->hint_or & r->vouch ? r->check : NULL;
 #define CASE(c, v)                                                                                 \
         if (calc == (c) && var == (v)) {                                                           \
-                row_loop(h, c, v, r, e, n);                                                        \
+                row_loop(h, c, (v) | VAR_LEAN, r, e, n);                                           \
                 return;                                                                            \
         }
-        VARIANTS(CASE)
+                VARIANTS(CASE)
 #undef CASE
+        }
         row_loop(h, calc, var, r, e, n);
 }
 #undef PI
@@ -334,8 +365,9 @@ static void group(const struct hand *h, struct zm_engine *e, struct cp_state *s,
                 for (size_t b = 0; b < src.n; b += BLOCK) {
                         size_t bn = src.n - b < BLOCK ? src.n - b : BLOCK;
                         cp_prep_rows(m, r, nr, src.e + b, bn);
+                        struct block blk = block_of(src.e + b, bn);
                         for (size_t k = 0; k < nr; k++)
-                                emit_row(h, &r[k], src.e + b, bn);
+                                emit_row(h, &r[k], src.e + b, bn, &blk);
                 }
         }
 }
