@@ -510,6 +510,90 @@ static void guest_sums_follow_moved_guests(void **state)
         feed_free(f);
 }
 
+/* Whether a and b are one metric: names, values, time, check and key. */
+static bool same_metric(const struct zm_metric *a, const struct zm_metric *b)
+{
+        if (strcmp(a->plugin_instance, b->plugin_instance) != 0 || strcmp(a->type, b->type) != 0 ||
+            strcmp(a->type_instance, b->type_instance) != 0 || strcmp(a->guest, b->guest) != 0 ||
+            a->nvalues != b->nvalues || a->tod != b->tod || a->key != b->key ||
+            (a->check == NULL) != (b->check == NULL) ||
+            (a->check && strcmp(a->check, b->check) != 0))
+                return false;
+        for (size_t i = 0; i < a->nvalues; i++)
+                if (a->ds[i] != b->ds[i] || (a->ds[i] == ZM_GAUGE ? a->gauge[i] != b->gauge[i]
+                                                                  : a->derive[i] != b->derive[i]))
+                        return false;
+        return true;
+}
+
+/*
+ * A block whose entries do not all have their deltas (a CPU whose timer went
+ * back, a guest new this interval) beside entries that do: the others' values
+ * are what they are without that entry, in the same order.  The rows decide
+ * per block whether every entry has what they need (met_cp_emit.c, block_of).
+ */
+static void block_with_an_entry_short_of_deltas(void **state)
+{
+        (void)state;
+        struct feed *with = feed_new(1, 3), *without = feed_new(1, 3);
+        size_t mark[2] = {0, 0}, second[3];
+        for (unsigned i = 0; i < 3; i++) {
+                uint64_t t = T0 + SEC(60) * i;
+                struct feed *fs[2] = {with, without};
+                for (int k = 0; k < 2; k++) {
+                        struct feed *f = fs[k];
+                        mark[k] = f->n;
+                        for (unsigned c = 0; c < 3; c++)
+                                if (c != 1 || f == with)
+                                        /* CPU 1's user time goes back in the second interval */
+                                        feed_sytprp(f, t, c, PRB0 - US(1000000) * i,
+                                                    c == 1 && i == 1
+                                                        ? US(1000000)
+                                                        : US(50000000) + US(10000000) * i,
+                                                    US(1000000) * i, US(2000000) * i);
+                        for (unsigned g = 0; g < 3; g++)
+                                if (g != 1 || (f == with && i == 2)) /* G1 comes in the third */
+                                        feed_useact(f, t,
+                                                    g == 0   ? "G0"
+                                                    : g == 1 ? "G1"
+                                                             : "G2",
+                                                    0, US(1000000) * i, US(500000) * i, 100, 10 * i,
+                                                    5 * i);
+                        feed_end(f, t + SEC(1));
+                }
+                /* the interval's CPU and guest values, less CPU 1's and G1's, alike */
+                size_t a = mark[0], b = mark[1], n = 0;
+                for (;; a++, b++, n++) {
+                        while (a < with->n && (strcmp(with->m[a].plugin_instance, "cpu1") == 0 ||
+                                               strcmp(with->m[a].plugin_instance, "user-G1") == 0 ||
+                                               strcmp(with->m[a].plugin_instance, "reader") == 0))
+                                a++;
+                        while (b < without->n &&
+                               strcmp(without->m[b].plugin_instance, "reader") == 0)
+                                b++;
+                        if (a >= with->n || b >= without->n)
+                                break;
+                        if (!same_metric(&with->m[a], &without->m[b]))
+                                fail_msg("interval %u: %s %s %s against %s %s %s", i,
+                                         with->m[a].plugin_instance, with->m[a].type,
+                                         with->m[a].type_instance, without->m[b].plugin_instance,
+                                         without->m[b].type, without->m[b].type_instance);
+                }
+                assert_true(a >= with->n && b >= without->n);
+                if (i > 0)
+                        assert_int_equal(n, 2 * 5 + 2 * 7); /* CPUs 0 and 2, G0 and G2 */
+                second[i] = mark[0];
+        }
+        /* CPU 1 gave no user time in the interval its timer went back, and did again after;
+         * G1 gave its rates in its second interval */
+        const struct zm_metric *m = feed_find(with, second[1], "cpu1", "percent", "user");
+        assert_true(m == NULL || m >= with->m + second[2]);
+        assert_non_null(feed_find(with, second[2], "cpu1", "percent", "user"));
+        assert_true(zm_engine_counters(with->e)->timer_resets >= 1);
+        feed_free(with);
+        feed_free(without);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -529,6 +613,7 @@ int main(void)
             cmocka_unit_test(hostile_records),
             cmocka_unit_test(provenance_from_layout_file),
             cmocka_unit_test(metric_ids_follow_names),
+            cmocka_unit_test(block_with_an_entry_short_of_deltas),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,9 +174,9 @@ static const char *tinst(const struct row *r, const struct cp_ent *x, char *out)
 /*
  * Row r for entry x: true if the entry gave the metric (handed over, or held
  * back by its law).  What zm_emit does for a metric is done here (h): a CP
- * metric is the system's, never under the series cap.  VAR_LEAN: the row's
- * check is the same for every entry of the block and set already, none is held
- * back, and every entry has its label (lean).
+ * metric is the system's, never under the series cap.  VAR_LEAN: every entry
+ * of the block has what the row needs and its label, the row's check is the
+ * same for all of them and set already, and none is held back (emit_row).
  */
 static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned var,
                               const struct row *r, struct cp_ent *x, const struct cp_ent *v,
@@ -184,7 +184,7 @@ static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned 
 {
         /* a constant where calc is one (row_loop) */
         bool delta = calc != CP_VAL && calc != CP_VAL_DIFF;
-        if (((delta ? x->dok : x->have) & r->need) != r->need)
+        if (!(var & VAR_LEAN) && ((delta ? x->dok : x->have) & r->need) != r->need)
                 return false;
         struct zm_metric *out = r->out;
         if (!compute(calc, var, r, x, v, out))
@@ -204,7 +204,7 @@ static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned 
         if (var & VAR_TINST)
                 out->type_instance = tinst(r, x, ti);
         if (var & (VAR_PINST | VAR_TINST))
-                out->key = (r->key ^ x->kh) | 1; /* both set: row_init, prep */
+                out->key = r->kx ^ x->kh; /* (r->key ^ x->kh) | 1: both odd (row_init, prep) */
         if (var & VAR_GUEST)
                 memcpy(out->guest, x->name, 8); /* CP userids are 8 bytes at most; guest[8] is 0 */
         (*handed)++;
@@ -221,16 +221,16 @@ static ALWAYS_INLINE void row_loop(const struct hand *hp, enum cp_calc calc, uns
         const struct hand h = *hp;
         const struct row r = *rp;
         uint64_t handed = 0;
-        for (size_t i = 0; i < n; i++)
-                if (e[i].cur)
-                        (void)one(&h, calc, var, &r, &e[i], &e[i], &handed);
+        for (struct cp_ent *x = e, *end = e + n; x < end; x++)
+                if (x->cur)
+                        (void)one(&h, calc, var, &r, x, x, &handed);
         *h.sink.metrics += handed;
 }
 
 /* What a row's variant is made for (row_loop), but for VAR_LEAN. */
 static unsigned row_var(const struct row *r)
 {
-        return (r->b >= 0 ? VAR_B : 0u) | (r->div != 1 ? VAR_DIV : 0u) |
+        return (r->m->b >= 0 ? VAR_B : 0u) | (r->div != 1 ? VAR_DIV : 0u) |
                (r->pat & PAT_PINST ? VAR_PINST : 0u) | (r->pat & PAT_TINST ? VAR_TINST : 0u) |
                (r->guest ? VAR_GUEST : 0u);
 }
@@ -263,20 +263,24 @@ static unsigned row_var(const struct row *r)
 /*
  * What the entries of a block share, found in one pass over them: a table's
  * entries come from records of one layout, so their fields' provenance (hint)
- * is nearly always the same, and a row's check then is too.
+ * is nearly always the same, and a row's check then is too; and most
+ * intervals every entry has every delta and reading.
  */
 struct block {
         uint32_t hint_or, hint_and; /* over the current entries */
+        uint32_t dok, have;         /* slots every current entry has */
         bool labels;                /* every current entry has its label (prep) */
 };
 
 static struct block block_of(const struct cp_ent *e, size_t n)
 {
-        struct block k = {0, UINT32_MAX, true};
+        struct block k = {0, UINT32_MAX, UINT32_MAX, UINT32_MAX, true};
         for (size_t i = 0; i < n; i++)
                 if (e[i].cur) {
                         k.hint_or |= e[i].hint;
                         k.hint_and &= e[i].hint;
+                        k.dok &= e[i].dok;
+                        k.have &= e[i].have;
                         k.labels &= e[i].label != NULL;
                 }
         return k;
@@ -285,14 +289,16 @@ static struct block block_of(const struct cp_ent *e, size_t n)
 /*
  * Row r for entries e[0..n) (a block, group): what a row decides (its
  * computation, its masks, its names) is decided once for all of them, and
- * so is its check where the block's entries share their provenance.
+ * so, where the block is lean (block_of), are whether each entry has what the
+ * row needs and the row's check.
  */
 static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n,
                      const struct block *k)
 {
         enum cp_calc calc = (enum cp_calc)r->m->calc;
         unsigned var = row_var(r);
-        if (k->hint_or == k->hint_and && !(k->hint_or & r->hold) &&
+        uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
+        if ((has & r->need) == r->need && k->hint_or == k->hint_and && !(k->hint_or & r->hold) &&
             (k->labels || !(var & VAR_PINST))) {
                 r->out->check = k->hint_or & r->vouch ? r->check : NULL;
 #define CASE(c, v)                                                                                 \

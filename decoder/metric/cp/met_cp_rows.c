@@ -71,6 +71,7 @@ static void row_init(const struct cp_metric *m, struct row *r, struct zm_metric 
         const char *law = m->law == CP_NOLAW ? NULL : zv_law_name((enum zv_law)m->law);
         r->check = law ? law : "layout";
         r->key = zh_step(UINT64_C(0x4350), (uintptr_t)m) | 1; /* "CP" */
+        r->kx = r->key & ~(uint64_t)1;
         const char *cpu = r->pat & PAT_TINST ? strstr(m->tinst, "<cpu>") : NULL;
         r->tpre = cpu ? (size_t)(cpu - m->tinst) : 0;
         r->tsuf = cpu && strlen(m->tinst) < ZM_NAME_LEN / 2 && !memchr(m->tinst, '<', r->tpre) &&
@@ -81,8 +82,8 @@ static void row_init(const struct cp_metric *m, struct row *r, struct zm_metric 
          * plugin's userid filters too; the host stays the z/VM system. */
         r->guest = m->domain == 4 || m->domain == 8;
         r->per_vcpu = m->kind == CP_GUEST;
-        r->a = m->a;
-        r->b = m->b;
+        r->a = (size_t)m->a;
+        r->b = m->b >= 0 ? (size_t)m->b : 0;
         r->mul = m->mul;
         r->div = m->div;
         zm_metric_init(out, ZM_SYSTEM, NULL);

@@ -39,10 +39,12 @@ struct row {
         bool guest;        /* per-guest data: the userid goes with the metric (one) */
         bool per_vcpu;     /* percentages of the elapsed time times the virtual CPUs */
         unsigned pat;      /* PAT_* */
-        int a, b;          /* the slots (b < 0: none; see VAR_B) */
+        size_t a, b;       /* the slots (b 0 where the row has none: m->b < 0, see VAR_B);
+                              unsigned, so no widening of them per value */
         uint64_t mul, div; /* unit conversion */
         const char *check; /* the check of a metric from a HINT field */
         uint64_t key;      /* zm_metric's key, the entry's part aside (entry_hash) */
+        uint64_t kx;       /* key even: XORed with an entry's odd hash, the metric's key */
         /* A type instance "<tpre bytes><cpu><tsuf>", formatted without cp_pattern's
          * search; tsuf NULL: any other pattern, formatted by cp_pattern. */
         size_t tpre;
