@@ -528,9 +528,11 @@ static bool same_metric(const struct zm_metric *a, const struct zm_metric *b)
 
 /*
  * A block whose entries do not all have their deltas (a CPU whose timer went
- * back, a guest new this interval) beside entries that do: the others' values
- * are what they are without that entry, in the same order.  The rows decide
- * per block whether every entry has what they need (met_cp_emit.c, block_of).
+ * back, a guest new this interval) or are not all current (a guest gone this
+ * interval) beside entries that do and are: the others' values are what they
+ * are without that entry, in the same order, and the gone guest gives none.
+ * The rows decide per block whether every entry has what they need
+ * (met_cp_emit.c, block_of).
  */
 static void block_with_an_entry_short_of_deltas(void **state)
 {
@@ -551,21 +553,20 @@ static void block_with_an_entry_short_of_deltas(void **state)
                                                         ? US(1000000)
                                                         : US(50000000) + US(10000000) * i,
                                                     US(1000000) * i, US(2000000) * i);
-                        for (unsigned g = 0; g < 3; g++)
-                                if (g != 1 || (f == with && i == 2)) /* G1 comes in the third */
-                                        feed_useact(f, t,
-                                                    g == 0   ? "G0"
-                                                    : g == 1 ? "G1"
-                                                             : "G2",
-                                                    0, US(1000000) * i, US(500000) * i, 100, 10 * i,
-                                                    5 * i);
+                        /* G1 comes in the second interval, G3 goes in the third */
+                        static const char *const user[] = {"G0", "G1", "G2", "G3"};
+                        for (unsigned g = 0; g < 4; g++)
+                                if ((g != 1 && g != 3) || (f == with && (g == 1 ? i >= 1 : i < 2)))
+                                        feed_useact(f, t, user[g], 0, US(1000000) * i,
+                                                    US(500000) * i, 100, 10 * i, 5 * i);
                         feed_end(f, t + SEC(1));
                 }
-                /* the interval's CPU and guest values, less CPU 1's and G1's, alike */
+                /* the interval's CPU and guest values, less CPU 1's, G1's and G3's, alike */
                 size_t a = mark[0], b = mark[1], n = 0;
                 for (;; a++, b++, n++) {
                         while (a < with->n && (strcmp(with->m[a].plugin_instance, "cpu1") == 0 ||
                                                strcmp(with->m[a].plugin_instance, "user-G1") == 0 ||
+                                               strcmp(with->m[a].plugin_instance, "user-G3") == 0 ||
                                                strcmp(with->m[a].plugin_instance, "reader") == 0))
                                 a++;
                         while (b < without->n &&
@@ -585,11 +586,13 @@ static void block_with_an_entry_short_of_deltas(void **state)
                 second[i] = mark[0];
         }
         /* CPU 1 gave no user time in the interval its timer went back, and did again after;
-         * G1 gave its rates in its second interval */
+         * G3 nothing in the interval it was gone */
         const struct zm_metric *m = feed_find(with, second[1], "cpu1", "percent", "user");
         assert_true(m == NULL || m >= with->m + second[2]);
         assert_non_null(feed_find(with, second[2], "cpu1", "percent", "user"));
         assert_true(zm_engine_counters(with->e)->timer_resets >= 1);
+        for (size_t k = second[2]; k < with->n; k++)
+                assert_string_not_equal(with->m[k].plugin_instance, "user-G3");
         feed_free(with);
         feed_free(without);
 }

@@ -175,8 +175,9 @@ static const char *tinst(const struct row *r, const struct cp_ent *x, char *out)
  * Row r for entry x: true if the entry gave the metric (handed over, or held
  * back by its law).  What zm_emit does for a metric is done here (h): a CP
  * metric is the system's, never under the series cap.  VAR_LEAN: every entry
- * of the block has what the row needs and its label, the row's check is the
- * same for all of them and set already, and none is held back (emit_row).
+ * of the block is current and has what the row needs and its label, the row's
+ * check is the same for all of them and set already, and none is held back
+ * (emit_row).
  */
 static ALWAYS_INLINE bool one(const struct hand *h, enum cp_calc calc, unsigned var,
                               const struct row *r, struct cp_ent *x, const struct cp_ent *v,
@@ -222,7 +223,7 @@ static ALWAYS_INLINE void row_loop(const struct hand *hp, enum cp_calc calc, uns
         const struct row r = *rp;
         uint64_t handed = 0;
         for (struct cp_ent *x = e, *end = e + n; x < end; x++)
-                if (x->cur)
+                if (var & VAR_LEAN || x->cur)
                         (void)one(&h, calc, var, &r, x, x, &handed);
         *h.sink.metrics += handed;
 }
@@ -264,25 +265,27 @@ static unsigned row_var(const struct row *r)
  * What the entries of a block share, found in one pass over them: a table's
  * entries come from records of one layout, so their fields' provenance (hint)
  * is nearly always the same, and a row's check then is too; and most
- * intervals every entry has every delta and reading.
+ * intervals every entry is current (one that is not goes at this interval's
+ * roll) and has every delta and reading.
  */
 struct block {
-        uint32_t hint_or, hint_and; /* over the current entries */
-        uint32_t dok, have;         /* slots every current entry has */
-        bool labels;                /* every current entry has its label (prep) */
+        uint32_t hint_or, hint_and; /* over the entries */
+        uint32_t dok, have;         /* slots every entry has */
+        bool cur;                   /* every entry is current */
+        bool labels;                /* every entry has its label (prep) */
 };
 
 static struct block block_of(const struct cp_ent *e, size_t n)
 {
-        struct block k = {0, UINT32_MAX, UINT32_MAX, UINT32_MAX, true};
-        for (size_t i = 0; i < n; i++)
-                if (e[i].cur) {
-                        k.hint_or |= e[i].hint;
-                        k.hint_and &= e[i].hint;
-                        k.dok &= e[i].dok;
-                        k.have &= e[i].have;
-                        k.labels &= e[i].label != NULL;
-                }
+        struct block k = {0, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true};
+        for (size_t i = 0; i < n; i++) {
+                k.hint_or |= e[i].hint;
+                k.hint_and &= e[i].hint;
+                k.dok &= e[i].dok;
+                k.have &= e[i].have;
+                k.cur &= e[i].cur;
+                k.labels &= e[i].label != NULL;
+        }
         return k;
 }
 
@@ -298,8 +301,8 @@ static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e
         enum cp_calc calc = (enum cp_calc)r->m->calc;
         unsigned var = row_var(r);
         uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
-        if ((has & r->need) == r->need && k->hint_or == k->hint_and && !(k->hint_or & r->hold) &&
-            (k->labels || !(var & VAR_PINST))) {
+        if (k->cur && (has & r->need) == r->need && k->hint_or == k->hint_and &&
+            !(k->hint_or & r->hold) && (k->labels || !(var & VAR_PINST))) {
                 r->out->check = k->hint_or & r->vouch ? r->check : NULL;
 #define CASE(c, v)                                                                                 \
         if (calc == (c) && var == (v)) {                                                           \
