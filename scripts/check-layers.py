@@ -11,7 +11,7 @@ import tempfile
 RANKS = ["base", "record", "source", "layout", "payload", "metric", "emit"]
 # Inside a layer, a module may keep its own order too: each file of the CP
 # module includes only the files before it in this list.
-MODULES = {"metric/cp": ["met_cp_tab", "met_cp_take", "met_cp_metrics", "met_cp_laws", "met_cp_rows", "met_cp_emit", "met_cp_close", "met_cp"]}
+MODULES = {"metric/cp": ["met_cp_tab", "met_cp_take", "met_cp_plan", "met_cp_metrics", "met_cp_laws", "met_cp_rows", "met_cp_emit", "met_cp_close", "met_cp"]}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -142,8 +142,8 @@ __attribute__((noinline)) void cp_kind_find(struct cp_cache *c, struct cp_kind *
         k->l = zl_find_cp_span(r->domain, r->number, r->rec.n, &k->lo, &k->hi);
         k->f = NULL;
         k->gen = gen;
-        const struct cp_take *t = k->l ? cp_take_find((unsigned)r->domain, (unsigned)r->number)
-                                       : NULL;
+        const struct cp_take *t =
+            k->l ? cp_take_find((unsigned)r->domain, (unsigned)r->number) : NULL;
         if (!t)
                 return;
         struct cp_fields *f = &c->p->rows[t - cp_takes];
