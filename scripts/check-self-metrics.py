@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Check that each plugin's self-metrics table lists what the plugin reports.
 
-The zvm plugin reports its counters in plugin/zvm_stats.c (derive(), gauge()),
-write_zvm in plugin/write_zvm.c (submit()), each call with the type and the
+The zvm plugin reports its counters in plugin/zvm/zvm_stats.c (derive(), gauge()),
+write_zvm in plugin/write_zvm/write_zvm.c (submit()), each call with the type and the
 type instance as literals.  Their tables are in doc/plugin.md and
 doc/write_zvm.md, under a heading that starts "Self-metrics": the first
 column names each metric as `type-instance` (or `type` alone), several in
@@ -17,7 +17,7 @@ row the plugin does not report.
 import re
 import sys
 
-PAIRS = [("plugin/zvm_stats.c", "doc/plugin.md"), ("plugin/write_zvm.c", "doc/write_zvm.md")]
+PAIRS = [("plugin/zvm/zvm_stats.c", "doc/plugin.md"), ("plugin/write_zvm/write_zvm.c", "doc/write_zvm.md")]
 CALL = re.compile(r'\b(?:derive|gauge|submit)\(\s*"([a-z_]+)",\s*"([a-z_]*)"')
 NAME = re.compile(r"`([^`]+)`")
 

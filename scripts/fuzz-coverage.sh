@@ -13,8 +13,8 @@ rm -f "$out"/*.profraw
 make --no-print-directory build/cdinc/collectd >/dev/null
 srcs=$(find decoder -name '*.c' | sort)
 plugin="-DHAVE_CONFIG_H -Ibuild/cdinc -I/usr/include/collectd -Iplugin -Itests/unit \
-	plugin/zvm_series_text.c plugin/zvm_host.c plugin/zvm_series.c plugin/zvm_dispatch.c \
-	plugin/zvm_config.c plugin/zvm_stats.c plugin/zvm_pipe.c plugin/zvm_reader.c"
+	plugin/zvm/zvm_series_text.c plugin/zvm/zvm_host.c plugin/zvm/zvm_series.c plugin/zvm/zvm_dispatch.c \
+	plugin/zvm/zvm_config.c plugin/zvm/zvm_stats.c plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c"
 bins=""
 for f in tests/fuzz/fuzz_*.c; do
 	n=$(basename "$f" .c); n=${n#fuzz_}
@@ -32,8 +32,8 @@ for f in tests/fuzz/fuzz_*.c; do
 done
 llvm-profdata merge -sparse "$out"/*.profraw -o "$out/all.profdata"
 # shellcheck disable=SC2086
-llvm-cov report -instr-profile="$out/all.profdata" $bins decoder plugin/zvm_series_text.c \
-	plugin/zvm_host.c plugin/zvm_series.c plugin/zvm_dispatch.c plugin/zvm_config.c >"$out/report.txt"
+llvm-cov report -instr-profile="$out/all.profdata" $bins decoder plugin/zvm/zvm_series_text.c \
+	plugin/zvm/zvm_host.c plugin/zvm/zvm_series.c plugin/zvm/zvm_dispatch.c plugin/zvm/zvm_config.c >"$out/report.txt"
 # TOTAL row: ... Lines, Missed Lines, Cover, Branches ...: print the line columns.
 awk '/^TOTAL/ {print "fuzz-coverage: decoder and the plugin mapping: " $8 " lines, " $9 " missed, " $10 " covered"}' "$out/report.txt"
 echo "fuzz-coverage: per file in $out/report.txt"

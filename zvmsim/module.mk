@@ -27,7 +27,7 @@ TEST_EXTRA_test_sim_procd := $(SIM_LIB_SRCS) -Izvmsim
 
 # The zvm plugin's device reader against zvmsim's monreader, in one process (no FUSE).
 TEST_EXTRA_test_sim_plugin_reader = $(TEST_EXTRA_test_replay_pace) $(SIM_LIB_SRCS) -Izvmsim
-$(BUILD)/tests/test_sim_plugin_reader: $(ZVM_SRCS) $(wildcard plugin/*.h) | $(CD_INCROOT)/collectd
+$(BUILD)/tests/test_sim_plugin_reader: $(ZVM_SRCS) $(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
 
 # End-to-end: the decoder against zvmsim (tests/e2e/sim).
 SIM_LIB_OBJS := $(patsubst zvmsim/%.c,$(BUILD)/obj/zvmsim/%.o,$(SIM_LIB_SRCS))

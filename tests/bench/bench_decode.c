@@ -40,7 +40,7 @@
 #include "source/source.h"
 #include "payload/wzvm/wzvm_format.h"
 
-/* As the plugin's File replay feeds its stream (plugin/zvm_replay.c). */
+/* As the plugin's File replay feeds its stream (plugin/zvm/zvm_replay.c). */
 #define CHUNK (1u << 20)
 
 enum mode { M_WALK, M_FIELDS, M_ENGINE, M_FULL, M__COUNT };

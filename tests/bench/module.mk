@@ -42,7 +42,7 @@ $(BUILD)/bench/bench_digest: tests/bench/bench_digest.c $(DEC_LIB)
 # for collectd's symbols: how long it holds a write thread when the queue is
 # full and the device blocks (a FIFO nobody reads).  Percentiles of 1,000,000
 # calls; never pass/fail.
-$(BUILD)/bench/bench_wzvm: tests/bench/bench_wzvm.c $(WZVM_SRCS) $(wildcard plugin/write_zvm*.h) \
+$(BUILD)/bench/bench_wzvm: tests/bench/bench_wzvm.c $(WZVM_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) \
 		$(DEC_LIB) | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -Itests/unit -o $@ $< $(WZVM_SRCS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every option the <Plugin zvm> block takes (the options[] table of
- * plugin/zvm_config.c) is documented in both places a user looks: the table
+ * plugin/zvm/zvm_config.c) is documented in both places a user looks: the table
  * of doc/plugin.md and collectd-zvm(5).  Read from the tree top, where the
  * unit tests run.
  */
@@ -31,7 +31,7 @@ static char *slurp(const char *path)
 static void every_option_is_documented(void **state)
 {
         (void)state;
-        char *code = slurp("plugin/zvm_config.c"), *md = slurp("doc/plugin.md"),
+        char *code = slurp("plugin/zvm/zvm_config.c"), *md = slurp("doc/plugin.md"),
              *pod = slurp("man/collectd-zvm.5.pod");
         char *p = strstr(code, "} options[] = {");
         assert_non_null(p);

@@ -6,7 +6,7 @@
  * included so that its statics are reachable, as test_wzvm_glue.c does;
  * the threads are stand-ins, started by a stub of plugin_thread_create.
  */
-#include "../../plugin/zvm_plugin.c"
+#include "../../plugin/zvm/zvm_plugin.c"
 
 #include <setjmp.h>
 #include <stdarg.h>

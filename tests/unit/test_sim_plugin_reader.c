@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The zvm plugin's device reader (plugin/zvm_reader.c) against zvmsim's
+ * The zvm plugin's device reader (plugin/zvm/zvm_reader.c) against zvmsim's
  * monreader logic (zvmsim/sim_monreader.c) and its simulated system, in one
  * process: the reader's open, read and poll go to sim_mr_*, so the faults
  * zvmsim injects reach the reader as the FUSE file would give them, without

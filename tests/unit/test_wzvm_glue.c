@@ -5,7 +5,7 @@
  * plugin calls.  The source is included so that its statics are reachable,
  * as collectd's own plugin tests do.
  */
-#include "../../plugin/write_zvm.c"
+#include "../../plugin/write_zvm/write_zvm.c"
 
 #include <setjmp.h>
 #include <stdarg.h>

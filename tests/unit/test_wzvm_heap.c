@@ -11,7 +11,7 @@
  * until every value has expired.  After warm-up rounds (the table and the
  * queue reach their size), the heap in use must be the same after every round.
  */
-#include "../../plugin/write_zvm.c"
+#include "../../plugin/write_zvm/write_zvm.c"
 
 #include <malloc.h>
 #include <setjmp.h>

@@ -208,7 +208,7 @@ static void queue_is_bounded_and_all_or_nothing(void **state)
         wz_queue_destroy(&q);
 }
 
-/* The writer thread as it waits (plugin/write_zvm.c): until half full, or 10 s pass. */
+/* The writer thread as it waits (plugin/write_zvm/write_zvm.c): until half full, or 10 s pass. */
 struct half_waiter {
         struct wz_queue *q;
         bool waiting;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Stand-ins for every collectd symbol write_zvm.c calls, for the tests that
- * include plugin/write_zvm.c (test_wzvm_glue.c, test_wzvm_heap.c) and for
+ * include plugin/write_zvm/write_zvm.c (test_wzvm_glue.c, test_wzvm_heap.c) and for
  * bench_wzvm.c, which links the plugin's sources.  The log keeps the first 16
  * messages in fixed buffers, so that logging allocates nothing the heap test
  * would count; write callbacks on several threads may log at once.  The

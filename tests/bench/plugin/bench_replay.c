@@ -23,7 +23,7 @@
  * When done it logs "bench_replay plugin: replayed: N value lists", the line
  * bench_sink's EndAfterLog waits for.
  *
- * The defaults pace as the zvm plugin's ReplayQueue does (plugin/zvm_pace.c:
+ * The defaults pace as the zvm plugin's ReplayQueue does (plugin/zvm/zvm_pace.c:
  * a look after each burst of at most STAGE_MAX, a wait down to half the
  * limit, 1 ms naps), so that the two runs differ in what they dispatch
  * from, not in how often the write thread is woken.  Burst 64, ResumeAt N

@@ -260,7 +260,7 @@ def main(a):
                   "own series are under \"%s\", and %d of %s's samples are lost (a hostile "
                   "memory-used value dated ten years ahead makes every later one of %s's "
                   "\"older\").  The first claimant of a name binds it (bind_host() in "
-                  "plugin/zvm_host.c); the guest whose own host it is gets no precedence" %
+                  "plugin/zvm/zvm_host.c); the guest whose own host it is gets no precedence" %
                   (host, host.upper(), len(extra), ", ".join(extra[:3]), bad, host.upper(), host,
                    missing, host.upper(), host.upper()))
         else:
@@ -306,7 +306,7 @@ def main(a):
         lower = h.lower()
         if lower in guests | {system, coll}:
             fail("host \"%s\" (%d series: %s) is %s's host in other letters: a claim compared "
-                 "case-sensitively with the hosts in use (owner_of() in plugin/zvm_host.c uses "
+                 "case-sensitively with the hosts in use (owner_of() in plugin/zvm/zvm_host.c uses "
                  "strcmp while the system and collector names are compared with strcasecmp)" %
                  (h, len(idents), ", ".join(idents[:4]),
                   "the system" if lower == system else "the collector" if lower == coll
@@ -376,7 +376,7 @@ def main(a):
             elif pl.startswith("vm370-"):
                 fail("%s/%s: plugin \"%s\" gives the identifier of plugin vm370 with an instance; "
                      "the reserved-name check compares \"vm370\" exactly (strcasecmp in "
-                     "reserved_plugin(), plugin/zvm_host.c) where it takes \"zvm\" as a "
+                     "reserved_plugin(), plugin/zvm/zvm_host.c) where it takes \"zvm\" as a "
                      "prefix" % (h, i, i.split("/", 1)[0]))
     counts = {k: sum(1 for r in S["records"] if r["kind"] == k) for k in ("ok", "bad", "sync")}
     print("  %d crafted buffers: %d valid, %d malformed, %d torn; a resized one; one updated with "
@@ -454,7 +454,7 @@ def main(a):
     if len(lxlog) > thin:
         known("malformed s390-tools records of one guest are logged %d times in %d intervals "
               "(%d buffers; thinned out, it would be at most %d): the thinning remembers 16 "
-              "messages (LOG_MEMORY in plugin/zvm_dispatch.c) and each buffer's message names "
+              "messages (LOG_MEMORY in plugin/zvm/zvm_dispatch.c) and each buffer's message names "
               "its product id, so %d buffers evict each other and every one is logged in every "
               "interval" % (len(lxlog), S["intervals"], nlx, thin, nlx))
     if len(dsnf) > 3:

@@ -61,7 +61,7 @@ grep -h "replayed: " "$T/paced/collectd.log" | sed 's/^/  /'
 [ "$rows_p" = "$rows_u" ] || fail "paced and unpaced replays wrote $rows_p and $rows_u rows"
 [ "$((peak_p * 2))" -lt "$peak_u" ] || fail "the paced replay's peak VmRSS ($peak_p kB) is not under half the unpaced one's ($peak_u kB)"
 [ -n "$(ls "$T/paced/csv/collector/zvm-replay/" 2>/dev/null)" ] || fail "no zvm-replay marker written"
-# Held within ReplayQueue and one burst of the dispatcher (STAGE_MAX, plugin/zvm_dispatch.h):
+# Held within ReplayQueue and one burst of the dispatcher (STAGE_MAX, plugin/zvm/zvm_dispatch.h):
 # paced per megabyte of the file instead, an interval's CP values, all out of one Interval
 # End record, went to the queue before the replay looked again.
 ahead=$(sed -n 's/.*replayed: .* at most \([0-9]*\) value lists ahead.*/\1/p' "$T/paced/collectd.log" | tail -n 1)

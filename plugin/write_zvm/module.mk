@@ -1,17 +1,17 @@
 # write_zvm: the collectd write plugin that emits LNXAPPL records through
-# /dev/monwriter (doc/write_zvm.md).  Built like zvm.so (plugin/module.mk):
+# /dev/monwriter (doc/write_zvm.md).  Built like zvm.so (plugin/module.mk, zvm/module.mk):
 # -DHAVE_CONFIG_H and -I/usr/include/collectd, the decoder linked in statically.
 WZVM_PLUGDIR      ?= $(COLLECTD_PLUGDIR)
 # collectd's headers through the one include root of plugin/module.mk.
 WZVM_INCROOT      := $(CD_INCROOT)
-WZVM_CFLAGS       := $(COLLECTD_CFLAGS)
+WZVM_CFLAGS       := $(COLLECTD_CFLAGS) -Iplugin/write_zvm
 
-WZVM_CORE_SRCS := plugin/write_zvm_queue.c plugin/write_zvm_dev.c plugin/write_zvm_filter.c
-WZVM_SRCS      := plugin/write_zvm.c $(WZVM_CORE_SRCS)
+WZVM_CORE_SRCS := plugin/write_zvm/write_zvm_queue.c plugin/write_zvm/write_zvm_dev.c plugin/write_zvm/write_zvm_filter.c
+WZVM_SRCS      := plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS)
 WZVM_OBJS      := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(WZVM_SRCS))
 WZVM_SO        := $(BUILD)/write_zvm.so
 
-$(BUILD)/plugin/write_%.o: plugin/write_%.c $(FLAGS_STAMP) | $(WZVM_INCROOT)/collectd
+$(BUILD)/plugin/write_zvm/%.o: plugin/write_zvm/%.c $(FLAGS_STAMP) | $(WZVM_INCROOT)/collectd
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(WZVM_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
@@ -30,8 +30,8 @@ install-write-zvm: $(WZVM_SO)
 INSTALL_TARGETS += install-write-zvm
 
 # Unit tests of the plugin core need no collectd headers.
-TEST_EXTRA_test_wzvm_plugin := -Iplugin $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h)
+TEST_EXTRA_test_wzvm_plugin := -Iplugin -Iplugin/write_zvm $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h)
 
 # End-to-end: the real collectd daemon writing through write_zvm, into a stand-in
 # file and through zvmsim to a second collectd running the zvm plugin, plus
@@ -42,10 +42,10 @@ check-wzvm-e2e: $(WZVM_SO) $(BUILD)/zvm.so $(BUILD)/zvmsim
 CHECK_TARGETS += check-wzvm-e2e
 
 # The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
-# includes plugin/write_zvm.c).
+# includes plugin/write_zvm/write_zvm.c).
 TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) -Wl,--wrap=calloc,--wrap=realloc
-$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # write_zvm's heap stays flat over rounds of new identifiers, faults and expiry.
 TEST_EXTRA_test_wzvm_heap := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
