@@ -34,9 +34,43 @@ BENCH_TARGETS += bench-decode
 
 # Not a benchmark: a digest of every metric and log line the engine makes of a
 # file, so a round that makes the decode cheaper can show it changed nothing.
-$(BUILD)/bench/bench_digest: tests/bench/bench_digest.c $(DEC_LIB)
+$(BUILD)/bench/bench_digest: tests/bench/bench_digest.c tests/digest/plugin_options.h $(DEC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -Itests/digest -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL)
+
+# make check-digest: bench_digest's line for the bundled sample and for a seeded
+# 1,000-guest zvmsim file (also with processes selected, so mon_procd's tasks give
+# metrics), with the zvm plugin's default engine options, against the lines
+# committed in tests/digest/.  A change of behaviour fails it until
+# make update-digest writes them anew, to be committed with the change.
+# First, tests/digest/defaults.c: those options are the plugin's.
+DIGEST_DIR       := $(BUILD)/digest
+DIGEST_G1000_SIM := --seed 7 --intervals 5 --interval 60 --guests 1000 --linux 200 --devices 200 \
+                    --vnics 50 --fsstatd 20 --procd 20
+DIGEST_PROCS     := --process sshd --process java --process-match db2 ^db2 --process-match all .
+
+$(DIGEST_DIR)/g1000.monwrite: $(BUILD)/zvmsim
+	@mkdir -p $(@D)
+	$(BUILD)/zvmsim monwrite -o $@ $(DIGEST_G1000_SIM)
+
+$(DIGEST_DIR)/defaults: tests/digest/defaults.c tests/digest/plugin_options.h plugin/zvm/zvm_config.c \
+		$(wildcard plugin/*.h plugin/zvm/*.h) $(DEC_LIB) | $(CD_INCROOT)/collectd
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(ZVM_CFLAGS) -Itests/unit -Itests/digest -o $@ $< plugin/zvm/zvm_config.c \
+		$(DEC_LIB) $(LDFLAGS_ALL)
+
+.PHONY: check-digest update-digest
+check-digest: DIGEST_MODE := check
+update-digest: DIGEST_MODE := update
+check-digest update-digest: $(BUILD)/bench/bench_digest $(DIGEST_DIR)/g1000.monwrite $(DIGEST_DIR)/defaults
+	@$(DIGEST_DIR)/defaults
+	@rc=0; run() { tests/digest/digest.sh $(DIGEST_MODE) $(BUILD)/bench/bench_digest "$$@" || rc=1; }; \
+	run sample tests/data/sample.monwrite "tests/data/sample.monwrite"; \
+	run g1000 $(DIGEST_DIR)/g1000.monwrite "zvmsim monwrite $(DIGEST_G1000_SIM)"; \
+	run g1000-procs $(DIGEST_DIR)/g1000.monwrite "zvmsim monwrite $(DIGEST_G1000_SIM)" $(DIGEST_PROCS); \
+	exit $$rc
+
+CHECK_TARGETS += check-digest
 
 # write_zvm's write callback, built from the plugin's sources against stand-ins
 # for collectd's symbols: how long it holds a write thread when the queue is
