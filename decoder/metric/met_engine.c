@@ -15,7 +15,6 @@
 
 #include "base/hash.h"
 #include "metric/met_module.h"
-#include "metric/met_read.h"
 #include "payload/appldata/appl.h"
 
 /* Every metric module, in the order records are offered to them. */
@@ -72,6 +71,14 @@ static void route_add(struct fam_route *rt, const struct zm_module *m, void *sta
         rt->state[rt->n++] = state;
 }
 
+/* The modules that read APPLDATA (zm_module's appl), in order. */
+struct appl_route {
+        size_t n;
+        void (*appl[NMODULES])(struct zm_engine *e, void *state, const struct zd_record *r,
+                               const struct zd_appl *a);
+        void *state[NMODULES];
+};
+
 /*
  * Guests are named to the engine with every user and APPLDATA record, the
  * same few hundred every interval: the ones known already are found here
@@ -97,18 +104,7 @@ struct zm_engine {
         double interval;
         uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
-        /* The APPLDATA header of the record being delivered: three modules read it (zm_appl). */
-        uint64_t delivered, appl_of; /* records handed to modules; appl is of record appl_of */
-        const struct zd_record *appl_rec;
-        enum zd_err_kind appl_err;
-        struct zd_appl appl;
-        const struct zd_appl_info *appl_info; /* the caller's examination of appl_rec, or NULL */
-        /* The reading of the record being delivered (zm_engine_record_read, zm_ints). */
-        struct zm_readers *readers; /* made at the first zm_engine_record_read */
-        uint64_t read_of;           /* reading is of record read_of, read_rec */
-        const struct zd_record *read_rec;
-        struct zm_read read;
-        uint64_t ints[ZL_READER_MAX];
+        struct appl_route appl;
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
@@ -156,6 +152,11 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
                 for (size_t k = 0; k < cp->n; k++)
                         if (!cp->mod[k]->domains || (cp->mod[k]->domains & 1u << d))
                                 route_add(&e->cp_route[d], cp->mod[k], cp->state[k]);
+        for (size_t i = 0; modules[i]; i++)
+                if (modules[i]->appl) {
+                        e->appl.appl[e->appl.n] = modules[i]->appl;
+                        e->appl.state[e->appl.n++] = e->state[i];
+                }
         return e;
 }
 
@@ -166,7 +167,6 @@ void zm_engine_free(struct zm_engine *e)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->destroy)
                         modules[i]->destroy(e->state[i]);
-        zm_readers_free(e->readers);
         free(e->guests);
         zh_free(&e->guest_ix);
         free(e->known);
@@ -179,96 +179,34 @@ void zm_engine_free(struct zm_engine *e)
         free(e);
 }
 
-/* Inline in every way in, so a record costs one call to each module and none to get there. */
-static inline __attribute__((always_inline)) void deliver(struct zm_engine *e,
-                                                          const struct zd_record *r)
+/*
+ * A D10R1 or D10R2 record: its APPLDATA header parsed here, once, for every
+ * module that reads it.  Out of line: most records are CP's own.
+ */
+static __attribute__((noinline)) void deliver_appl(struct zm_engine *e, const struct zd_record *r)
 {
-        e->delivered++;
-        if ((unsigned)r->family < FAMILIES) {
-                const struct fam_route *rt = r->family == ZD_FAM_CP && r->domain < CP_DOMAINS
-                                                 ? &e->cp_route[r->domain]
-                                                 : &e->route[r->family];
-                for (size_t k = 0; k < rt->n; k++)
-                        rt->record[k](e, rt->state[k], r);
+        struct zd_appl a;
+        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
+                e->cnt.appl_bad++;
                 return;
         }
-        unsigned fam = 1u << r->family;
-        for (size_t i = 0; modules[i]; i++) {
-                unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
-                if (modules[i]->record && (want & fam))
-                        modules[i]->record(e, e->state[i], r);
-        }
+        zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
+        for (size_t k = 0; k < e->appl.n; k++)
+                e->appl.appl[k](e, e->appl.state[k], r, &a);
 }
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
-        deliver(e, r);
-}
-
-void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                           enum zd_err_kind err)
-{
-        /* Taken as zm_appl would have parsed it, for the record about to be delivered. */
-        e->appl = *a;
-        e->appl_err = err;
-        e->appl_of = e->delivered + 1;
-        e->appl_rec = r;
-        e->appl_info = NULL;
-        deliver(e, r);
-}
-
-void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
-                               const struct zd_appl_info *ai)
-{
-        e->appl = ai->a;
-        e->appl_err = ai->err;
-        e->appl_of = e->delivered + 1;
-        e->appl_rec = r;
-        e->appl_info = ai;
-        deliver(e, r);
-        e->appl_info = NULL; /* the caller's, valid for this delivery only */
-}
-
-const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r)
-{
-        return e->appl_info && e->appl_of == e->delivered && e->appl_rec == r ? e->appl_info : NULL;
-}
-
-const struct zm_read *zm_engine_record_read(struct zm_engine *e, const struct zd_record *r)
-{
-        if (!e->readers && !(e->readers = zm_readers_new())) {
-                zm_engine_record(e, r);
-                return NULL;
-        }
-        struct zm_read *rd = &e->read;
-        rd->reader = zm_readers_find(e->readers, r, &rd->layout);
-        rd->u = rd->reader ? e->ints : NULL;
-        rd->inside = rd->reader ? zl_reader_ints(rd->reader, r->rec, e->ints) : 0;
-        e->read_of = rd->reader ? e->delivered + 1 : 0;
-        e->read_rec = r;
-        deliver(e, r);
-        return rd;
-}
-
-const uint64_t *zm_ints(const struct zm_engine *e, const struct zd_record *r,
-                        const struct zl_layout **l)
-{
-        if (e->read_of != e->delivered || e->read_rec != r)
-                return NULL;
-        *l = e->read.layout;
-        return e->ints;
-}
-
-enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)
-{
-        if (e->appl_of != e->delivered || e->appl_rec != r) {
-                e->appl_err = zd_appl_parse(r, &e->appl);
-                e->appl_of = e->delivered;
-                e->appl_rec = r;
-                e->appl_info = NULL;
-        }
-        *out = &e->appl;
-        return e->appl_err;
+        if ((unsigned)r->family >= FAMILIES)
+                return; /* no module reads it */
+        const struct fam_route *rt = r->family == ZD_FAM_CP && r->domain < CP_DOMAINS
+                                         ? &e->cp_route[r->domain]
+                                         : &e->route[r->family];
+        for (size_t k = 0; k < rt->n; k++)
+                rt->record[k](e, rt->state[k], r);
+        if (r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2) &&
+            e->appl.n)
+                deliver_appl(e, r);
 }
 
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)

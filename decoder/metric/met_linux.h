@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the two halves of the Linux module share: the kernel's APPLDATA
- * (met_linux.c, which owns the module) and the monwriter summaries of
- * LNXAPPL (met_lnxappl.c).  Inline: a guest's record comes through here
- * for every value it carries.
+ * What the Linux module's hub (met_linux.c: the module, and the kernel's
+ * APPLDATA) and its part (met_lnxappl.c: the monwriter summaries of
+ * LNXAPPL) share.  The hub calls the part; the part calls only what is
+ * here.  Inline: a guest's record comes through here for every value it
+ * carries.
  */
 #ifndef ZD_MET_LINUX_H
 #define ZD_MET_LINUX_H
@@ -104,7 +105,16 @@ static inline void gauge(struct lx_out *o, const char *plugin, const char *pinst
 }
 
 /* Counted always; logged once per guest and kind, however many buffers the guest fills. */
-void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what);
+static inline void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
+{
+        zm_counters_mut(e)->appl_bad++;
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
+                zm_log(e, ZM_LOG_NOTICE,
+                       "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
+                       "counted (appl_bad)",
+                       a->userid, a->prodid_text,
+                       a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
+}
 
 /* false (counted) if the buffer's stamp has not changed since its last sample. */
 static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
@@ -122,9 +132,11 @@ static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
 }
 
 /*
- * A summary record of mon_fsstatd or mon_procd (LNXAPPL); tracker: the
- * module's tracker, asked when the caller did not examine the record.
+ * A monwriter record (LNXAPPL) of met_lnxappl.c, the module's part: the
+ * summaries of mon_fsstatd and mon_procd.  tracker: the module's, which
+ * the kernel's records share, so that a guest's buffers of both count
+ * against one share of it.
  */
 void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
-                const struct zd_appl *a, const struct zd_appl_info *x);
+                const struct zd_appl *a);
 #endif

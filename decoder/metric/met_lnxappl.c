@@ -112,26 +112,18 @@ static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const stru
 }
 
 void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
-                const struct zd_appl *a, const struct zd_appl_info *x)
+                const struct zd_appl *a)
 {
         bool fs = a->applid == 1 && a->recnum == 0, procd = a->applid == 2 && a->recnum == 0;
         if (!fs && !procd)
                 return; /* per-process records: met_procd.c; other writers: not mapped */
         uint64_t secs;
         zd_view body;
-        enum zd_track verdict;
-        if (x && x->tracked) { /* its header and entries whole, its stamp set (as linuxkrnl) */
-                secs = x->timestamp;
-                body = x->body;
-                verdict = x->track;
-        } else {
-                if (!lnx_header(a, &secs, &body)) {
-                        lx_bad(e, a, "LNXAPPL data header lengths lie");
-                        return;
-                }
-                verdict = zd_appl_tracker_check(tracker, a, secs);
+        if (!lnx_header(a, &secs, &body)) {
+                lx_bad(e, a, "LNXAPPL data header lengths lie");
+                return;
         }
-        if (!fresh(e, verdict))
+        if (!fresh(e, zd_appl_tracker_check(tracker, a, secs)))
                 return;
         /* Beyond year 9999 the stamp is damage, not a time. */
         if (secs > UINT64_C(253402300799)) {

@@ -7,11 +7,8 @@
  * builds, one file, the same line.  Not a benchmark; it sits here because it
  * judges the benchmark's rounds (README.md).
  *
- * Usage: bench_digest FILE [examine]
- *   examine: records are fed as bench_decode's full decode feeds them:
- *   domain 10 records through zd_appl_examine and zm_engine_record_examined,
- *   the others through zm_engine_record_read; else zm_engine_record, as
- *   the plugin does.
+ * Usage: bench_digest FILE
+ *   records are fed to zm_engine_record, as the plugin does.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,13 +16,11 @@
 #include <string.h>
 
 #include "metric/metric.h"
-#include "payload/appldata/appl.h"
 #include "source/source.h"
 
 struct digest {
         uint64_t h, metrics, logs;
         struct zm_engine *eng;
-        struct zd_appl_tracker *t; /* examine mode only */
 };
 
 /* FNV-1a: order-sensitive, and a byte changed anywhere changes the result. */
@@ -75,17 +70,7 @@ static void on_log(void *ctx, int level, const char *msg)
 static void on_record(void *ctx, const struct zd_record *r)
 {
         struct digest *d = ctx;
-        if (d->t && r->family == ZD_FAM_CP && r->domain == 10 &&
-            (r->number == 1 || r->number == 2)) {
-                struct zd_appl_info ai;
-                zd_appl_examine(NULL, d->t, r, &ai);
-                zm_engine_record_examined(d->eng, r, &ai);
-                return;
-        }
-        if (d->t)
-                (void)zm_engine_record_read(d->eng, r);
-        else
-                zm_engine_record(d->eng, r);
+        zm_engine_record(d->eng, r);
 }
 
 static void on_interval_end(void *ctx, const struct zd_record *r)
@@ -101,8 +86,8 @@ static void on_error(void *ctx, const struct zd_error *e)
 
 int main(int argc, char **argv)
 {
-        if (argc < 2 || (argc > 2 && strcmp(argv[2], "examine") != 0)) {
-                fprintf(stderr, "usage: bench_digest FILE [examine]\n");
+        if (argc != 2) {
+                fprintf(stderr, "usage: bench_digest FILE\n");
                 return 2;
         }
         FILE *f = fopen(argv[1], "rb");
@@ -112,11 +97,9 @@ int main(int argc, char **argv)
         }
         struct digest d = {.h = UINT64_C(0xcbf29ce484222325)};
         d.eng = zm_engine_new(NULL, on_metric, on_log, &d);
-        if (argc > 2)
-                d.t = zd_appl_tracker_new();
         struct zd_handler h = {&d, on_record, on_error, on_interval_end};
         struct zd_stream *s = zd_stream_new(ZD_FMT_MONWRITE, &h);
-        if (!d.eng || !s || (argc > 2 && !d.t)) {
+        if (!d.eng || !s) {
                 fprintf(stderr, "bench_digest: out of memory\n");
                 return 2;
         }
@@ -136,6 +119,5 @@ int main(int argc, char **argv)
                c->appl_future);
         zd_stream_free(s);
         zm_engine_free(d.eng);
-        zd_appl_tracker_free(d.t);
         return 0;
 }

@@ -183,18 +183,6 @@ struct zd_appl_info {
         bool sync_bad;                  /* kernel record caught mid-update: dropped (reported) */
         bool stale;                     /* same guest, product id and timestamp as before */
         uint64_t timestamp;             /* kernel TOD, or LNXAPPL Unix seconds; 0 if none */
-        /*
-         * What the checks found on the way, so that a consumer that goes on to
-         * measure the record (zm_engine_record_examined) need not find it again.
-         */
-        bool tracked;              /* a tracker was asked (t given, record whole, stamp set) */
-        enum zd_track track;       /* its answer, when tracked */
-        struct zd_lx_cpus cpus;    /* kernel OS record: its per-CPU entries ... */
-        enum zd_err_kind cpus_err; /* ... as zd_lx_os_cpus found them */
-        bool has_body;             /* LNXAPPL: its 12-byte header's lengths hold ... */
-        zd_view body;              /* ... and this is the data they point at */
-        bool task_ok;              /* mon_procd task: its fixed part and six strings whole */
-        struct zd_procd_task task; /* ... as zd_procd_task_parse found them */
 };
 void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const struct zd_record *r,
                      struct zd_appl_info *out);
