@@ -9,7 +9,7 @@
 
 #include "base/ebcdic.h"
 #include "base/hash.h"
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 
 static const struct zl_layout **loaded;
 static size_t nloaded, caploaded;
@@ -393,31 +393,15 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
         }
 }
 
-/*
- * The whole-record reader: no zl_value to fill and no call per field, so a
- * reader that wants every field (the full decode) pays a few instructions a
- * field instead of a callback's forty.  Same values as read_field.
- */
-size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n)
-{
-        if (first >= l->nfields)
-                return 0;
-        if (n > l->nfields - first)
-                n = l->nfields - first;
-        const struct zl_field *f = l->fields + first;
-        for (size_t i = 0; i < n; i++) {
-                size_t len = f[i].len;
-                uint64_t v = 0;
-                if (zl_ref_u64(zl_ref_make(&f[i]), rec, &v) && f[i].type == ZL_SINT && len)
-                        v = (uint64_t)zd_sign_extend(v, len < 8 ? (unsigned)len * 8 : 64);
-                u[i] = v;
-        }
-        return n;
-}
-
 struct zl_ref zl_ref_make(const struct zl_field *f)
 {
-        return f ? zl_ref_of(f) : (struct zl_ref){0, UINT32_MAX, 0};
+        if (!f)
+                return (struct zl_ref){0, UINT32_MAX, 0};
+        uint32_t n = f->len < 8 ? f->len : 8;
+        struct zl_ref r = {0, (uint32_t)f->off + f->len, (uint32_t)f->off + n};
+        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n)
+                r.mask = n == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+        return r;
 }
 
 uint64_t zl_ref_slow(struct zl_ref r, zd_view rec)

@@ -163,7 +163,7 @@ static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
         uint64_t *v = CP_V(x);
         if (rec.n >= f->reach) {
                 /* the record holds every field (CP's records of a level always do): one load
-                   and one mask a slot, no bound per field, as a zl_reader reads */
+                   and one mask a slot, no bound per field */
 #define AT(k) (zd_uN_load8(rec.p + f->rd[k].at - 8) & f->rd[k].mask)
                 if (f->dense) {
                         CP_UNROLL(f->nidx, AT)
