@@ -10,6 +10,7 @@
 #include "vec_appl.h"
 
 #include "kept_metric.h"
+#include "layout/lay_file.h"
 #include "metric/metric.h"
 #include "payload/appldata/appl.h"
 #include "base/tod.h"
@@ -472,6 +473,94 @@ static void procd_summary_maps_uptime_users_states(void **state)
         assert_null(find(&fx->g, "processes", "", "ps_state", "running")); /* the kernel record's */
 }
 
+/*
+ * The summaries' metrics read their fields through the payload layouts
+ * (LNXAPPL.1.0.FS, LNXAPPL.2.0): a LayoutFile that swaps two fields of each
+ * swaps the values dispatched, and unloading it brings them back.  Offsets
+ * from doc/facts/s390-tools.md 2 (statvfs: bsize 0, frsize 8, blocks 16,
+ * bfree 24, bavail 32, files 40, ffree 48, favail 56) and 3 (summary:
+ * uptime 0, users 8, task_sleeping 38, task_stopped 42, task_zombie 46).
+ */
+static const char swapped[] =
+    "layout LNXAPPL.1.0.FS fsstatd_statvfs min_len 72 level \"test\" source \"test\"\n"
+    "  field fs_bsize  8  8 uint verified none  bytes \"test\" \"swapped with fs_frsize\"\n"
+    "  field fs_frsize 0  8 uint verified none  bytes \"test\" \"\"\n"
+    "  field fs_blocks 16 8 uint verified gauge -     \"test\" \"\"\n"
+    "  field fs_bfree  24 8 uint verified gauge -     \"test\" \"\"\n"
+    "  field fs_bavail 56 8 uint verified gauge -     \"test\" \"swapped with fs_favail\"\n"
+    "  field fs_favail 32 8 uint verified gauge -     \"test\" \"\"\n"
+    "end\n"
+    "layout LNXAPPL.2.0 proc_sum_t min_len 166 level \"test\" source \"test\"\n"
+    "  field uptime        0  8 uint verified gauge s     \"test\" \"\"\n"
+    "  field users         8  4 uint verified gauge count \"test\" \"\"\n"
+    "  field task_sleeping 42 4 uint verified gauge count \"test\" \"swapped\"\n"
+    "  field task_stopped  38 4 uint verified gauge count \"test\" \"swapped\"\n"
+    "  field task_zombie   46 4 uint verified gauge count \"test\" \"\"\n"
+    "end\n";
+
+/* One mon_fsstatd record of "/" and one mon_procd summary, fed to e at stamp secs. */
+static void feed_summaries(struct zm_engine *e, uint64_t secs)
+{
+        uint8_t data[589], rec[700], pid[16];
+        size_t n = fs_data(data, secs, "/");
+        /* the statvfs block after the strings "/dev/dasda1", "/", "ext4" */
+        uint8_t *sv = data + 12 + (2 + 11) + (2 + 1) + (2 + 4);
+        static const uint64_t v[8] = {4096, 1024, 1000, 400, 300, 50, 40, 30};
+        for (int i = 0; i < 8; i++)
+                be64(sv + 8 * i, v[i]);
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
+        feed(e, rec, vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)n));
+        uint8_t sum[178];
+        memset(sum, 0, sizeof(sum));
+        be64(sum, secs);
+        be16(sum + 8, 166);
+        be16(sum + 10, 12);
+        be64(sum + 12, 86400);    /* uptime */
+        be32(sum + 12 + 8, 4);    /* users */
+        be32(sum + 12 + 38, 110); /* sleeping */
+        be32(sum + 12 + 42, 3);   /* stopped */
+        be32(sum + 12 + 46, 5);   /* zombie */
+        vec_lnx_prodid(pid, 2, 0, 0, 0, 0);
+        feed(e, rec, vec_d10(rec, 2, "LINUX01", pid, sum, sizeof(sum)));
+}
+
+static double value_of(const struct got *g, const char *plugin, const char *pinst, const char *type,
+                       const char *tinst)
+{
+        const struct zm_metric *m = find(g, plugin, pinst, type, tinst);
+        assert_non_null(m);
+        return m->gauge[0];
+}
+
+static void summaries_read_through_layouts(void **state)
+{
+        struct engine_fx *fx = *state;
+        feed_summaries(fx->e, 1795305000);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 1024);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "reserved") == 100.0 * 1024);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 110);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "stopped") == 3);
+
+        char err[256];
+        assert_true(zl_load_text(swapped, strlen(swapped), "swapped", err, sizeof(err)));
+        fx->g.n = 0;
+        feed_summaries(fx->e, 1795305060);
+        /* frsize now reads bsize's 4096, bavail favail's 30 */
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 4096);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 30.0 * 4096);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "reserved") == 370.0 * 4096);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 3);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "stopped") == 110);
+        assert_true(value_of(&fx->g, "uptime", "", "uptime", "") == 86400);
+
+        zl_file_unload_all();
+        fx->g.n = 0;
+        feed_summaries(fx->e, 1795305120);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 110);
+}
+
 /* An engine with a series cap, so that every guest metric gets its id (zm_emit). */
 static struct zm_engine *capped_engine(struct got *g)
 {
@@ -617,6 +706,7 @@ int main(void)
             ENGINE_TEST(fsstatd_maps_df),
             ENGINE_TEST(fsstatd_long_mount_points),
             ENGINE_TEST(procd_summary_maps_uptime_users_states),
+            ENGINE_TEST(summaries_read_through_layouts),
             ENGINE_TEST(other_products_ignored),
             cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),
             cmocka_unit_test(metric_ids_follow_names_and_guest),
