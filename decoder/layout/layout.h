@@ -133,13 +133,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name);
  * table that is gone.
  */
 size_t zl_generation(void);
-/*
- * How many times this thread searched the layouts themselves rather than
- * finding the answer in a cache (zl_find, zl_find_cp, zl_field): for tests
- * that a lookup repeated for every record stays a cache hit.
- */
-size_t zl_searches(void);
-
 /* Decode one field of rec (offsets relative to rec.p). */
 bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out);
 /* By name: false if the layout has no such field or it is outside rec. */
@@ -155,8 +148,7 @@ bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64
  * must reach, where the 8 bytes that end with its integer end, and the mask
  * that keeps the integer's bytes.  A reader that resolves its fields once
  * (a metric module) reads each with one compare and one load, where
- * zl_read_u64 decides the field's type and width again for every record:
- * that was most of a CP record's cost.
+ * zl_read_u64 decides the field's type and width again for every record.
  */
 struct zl_ref {
         uint64_t mask; /* 0 for a field that is not an integer: it reads as 0 */

@@ -52,8 +52,8 @@ struct guest_count {
 
 /*
  * The modules a record family goes to, in order, found when the engine is
- * made: every record is offered to them, and asking each module whether it
- * wants the family cost as much as most modules' answer.
+ * made, so that a record is offered only to the modules that read it and
+ * no module is asked per record whether it wants the family.
  */
 #define FAMILIES 8
 

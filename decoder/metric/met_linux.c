@@ -15,8 +15,7 @@
 
 /*
  * A record kind's fields, found by name once per layout (zl_generation tells
- * a layout file loaded since): a guest writes a record every few seconds, and
- * finding each field by name again was a third of this module's time.
+ * a layout file loaded since), not again for every record of every guest.
  */
 #define LX_MAXF 12
 

@@ -40,17 +40,16 @@ static inline uint64_t lit_key(const char *plugin, const char *pinst, const char
 
 /*
  * A guest's metrics from one record share their scope, guest, source record
- * and time: those are filled once per record, so that a value costs its
- * names, its key and itself (filling a whole metric for each was half of
- * this module's cost).
+ * and time: those are filled once per record, and a value sets only its
+ * names, its key and itself.
  */
 struct lx_out {
         struct zm_engine *e;
         struct zm_metric m;
         /*
          * What zm_emit does for a guest's metric when no series cap applies
-         * (its id 0, one counted, the callback), done here: a record's
-         * values are the module's whole cost, and the call was a fifth of it.
+         * (its id 0, one counted, the callback), done here, without a call
+         * for each of a record's values.
          */
         struct zm_sink sink;
         bool capped; /* a series cap is set: zm_emit decides */

@@ -110,8 +110,8 @@ void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
 {
         /* Field by field: the value arrays are left alone (a value sets both of its
-         * slots, and nvalues says how many are set); clearing them was most of the
-         * cost of starting a metric. */
+         * slots, and nvalues says how many are set), so starting a metric does
+         * not clear them. */
         m->scope = scope;
         memset(m->guest, 0, sizeof(m->guest));
         m->host = m->plugin = m->plugin_instance = m->type = m->type_instance = "";

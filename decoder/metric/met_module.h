@@ -89,7 +89,7 @@ struct zm_counters *zm_counters_mut(struct zm_engine *e);
 uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod);
 /*
  * Numbers in names, for code that runs per value or per record (snprintf
- * costs hundreds of instructions a call): v in decimal, or in upper-case hex
+ * parses its format at every call): v in decimal, or in upper-case hex
  * of at least four digits ("%04X"), written at out[o] of out[outsz], cut
  * like snprintf would; the new end is returned and out is not terminated.
  */

@@ -32,8 +32,8 @@ struct zm_metric {
          * The names, by reference: never NULL ("" when empty), at most
          * ZM_NAME_LEN - 1 bytes (the module that names a metric sees to it),
          * valid until the emit callback returns.  Referenced, not copied: a
-         * value is a few bytes, and copying its five names cost more than the
-         * rest of making it.
+         * series' names are the same for every value, and a module keeps
+         * them (literals, or its own buffers).
          */
         const char *host; /* a host name the guest wrote itself (write_zvm), else "" */
         const char *plugin;
@@ -55,7 +55,7 @@ struct zm_metric {
          * that every metric it emits with this key, scope, domain, record and
          * guest has the same five names (host included), and keys of different
          * modules differ.  The engine then makes the id from the key instead of
-         * hashing the names (zm_emit): most of a guest metric's own cost.
+         * hashing the names (zm_emit) for every value.
          */
         uint64_t key;
 };

@@ -97,12 +97,6 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t);
 enum zd_track { ZD_TRACK_FRESH, ZD_TRACK_STALE, ZD_TRACK_UNTRACKED };
 enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_appl *a,
                                     uint64_t timestamp);
-/* true if new or untracked; false if stale (same userid, product id and timestamp). */
-bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp);
-
-/*
- * Additions by the linux helper (the contract above is unchanged).
- */
 
 /* The payload layout of a parsed record (LINUXKRNL.MEM/OS/NET, LNXAPPL.HDR for
  * applids 1 and 2), or NULL when the record is kept opaque.  Short data still
@@ -168,7 +162,7 @@ struct zd_procd_task {
 enum zd_err_kind zd_procd_task_parse(zd_view data, struct zd_procd_task *out);
 
 /*
- * Everything the dump and the plugin need to know about one domain 10
+ * Everything zvmmon's dump and stat need to know about one domain 10
  * record, with the checks applied in one place: header parse, payload
  * length, sync counters, staleness.  Errors are reported on d (counted) unless
  * d is NULL; t may be NULL (then nothing is stale).

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One place that applies every domain 10 check, so that zvmmon, the fuzz
- * target and the plugin agree on what is an error, what is dropped and
- * what is stale.
+ * One place that applies every domain 10 check, so that zvmmon's commands
+ * and the fuzz targets agree on what is an error, what is dropped and what
+ * is stale.
  */
 #include <string.h>
 
