@@ -2,8 +2,9 @@
 /*
  * The engine: hands each record to the modules of its family and keeps what
  * they share across records (the system's name and interval, the guests CP
- * named, the series granted per guest, keys seen once).  Building a metric
- * itself (ids, names, values) is met_metric.c's.
+ * named, the series granted per guest, keys seen once, the guests whose
+ * clocks run ahead of CP's).  Building a metric itself (ids, names, values)
+ * is met_metric.c's, which calls nothing here.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/tod.h"
 #include "metric/met_module.h"
 #include "payload/appldata/appl.h"
 
@@ -424,6 +426,33 @@ bool zm_first(struct zm_engine *e, uint64_t key)
                 return true; /* out of memory: better a line too many than none */
         e->seen[e->nseen++] = key;
         return true;
+}
+
+/*
+ * A guest's clock is the guest's to set, and every stamp it writes is taken
+ * as when its values were true.  CP copies a buffer after the guest wrote
+ * it, so a stamp well after CP's own record is a clock set wrong or a lie;
+ * taken as it is, the series would then stop: collectd, and the plugin
+ * before it, drop every later value that is not newer, until the clock
+ * passes the claim (for a claim of year 9999, for good).  CP's time is a
+ * true bound on when the values were written.  The slack covers a guest
+ * whose clock runs a little ahead (NTP against a TOD clock set without
+ * leap seconds differs by up to a minute).
+ */
+uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod)
+{
+        const uint64_t slack = (uint64_t)ZM_GUEST_AHEAD_S * 1000000 * ZD_TOD_PER_US;
+        if (!cp_tod || claimed <= cp_tod || claimed - cp_tod <= slack)
+                return claimed;
+        zm_counters_mut(e)->appl_future++;
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, userid), UINT64_C(0x465554555245)))) /* "FUTURE" */
+                zm_log(e, ZM_LOG_WARNING,
+                       "guest %s stamps its values %.0f s after CP copied them (more than "
+                       "%d s ahead: its clock is wrong); they carry CP's time instead, further "
+                       "ones counted (appl_future)",
+                       userid, (double)((claimed - cp_tod) / ZD_TOD_PER_US) / 1e6,
+                       ZM_GUEST_AHEAD_S);
+        return cp_tod;
 }
 
 /* A guest metric under the series cap: its id, and whether the guest may have another series. */
