@@ -35,6 +35,7 @@
 
 enum mode { M_WALK, M_ENGINE, M_DUMP, M__COUNT };
 static const char *const mode_name[M__COUNT] = {"walk only", "walk + engine", "walk + dump"};
+static const char *const mode_arg[M__COUNT] = {"walk", "engine", "dump"};
 
 /* The engine options zvm_config_defaults sets (doc/plugin.md). */
 static const struct zm_options plugin_defaults = {
@@ -203,16 +204,19 @@ int main(int argc, char **argv)
 {
         if (argc < 2) {
                 fprintf(stderr, "usage: bench_decode MONWRITE-FILE [PASSES [MODE]]\n"
-                                "  MODE: 0 walk, 1 walk + engine, 2 walk + dump;\n"
-                                "  only that one is run (for a profiler); default all\n");
+                                "  MODE: walk, engine or dump; only that one is run (for a\n"
+                                "  profiler); default all\n");
                 return 2;
         }
         int passes = argc > 2 ? atoi(argv[2]) : 3;
         if (passes < 1)
                 passes = 1;
-        int only = argc > 3 ? atoi(argv[3]) : -1;
-        if (only >= M__COUNT) {
-                fprintf(stderr, "bench_decode: no mode %d\n", only);
+        int only = -1;
+        for (int m = 0; argc > 3 && m < M__COUNT; m++)
+                if (strcmp(argv[3], mode_arg[m]) == 0)
+                        only = m;
+        if (argc > 3 && only < 0) {
+                fprintf(stderr, "bench_decode: no mode %s (walk, engine or dump)\n", argv[3]);
                 return 2;
         }
         size_t n;
