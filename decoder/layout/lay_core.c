@@ -9,7 +9,7 @@
 
 #include "base/ebcdic.h"
 #include "base/hash.h"
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 
 static const struct zl_layout **loaded;
 static size_t nloaded, caploaded;
@@ -86,13 +86,6 @@ static bool same(const char *a, const char *b)
         return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-static _Thread_local size_t searches;
-
-size_t zl_searches(void)
-{
-        return searches;
-}
-
 /*
  * The best layout for (domain, record or id, len, reading), and the lengths
  * [*lo, *hi) for which it stays the best: from the longest min_len that len
@@ -102,7 +95,6 @@ size_t zl_searches(void)
 static const struct zl_layout *find_range(int domain, int record, const char *id, size_t len,
                                           const char *reading, size_t *lo, size_t *hi)
 {
-        searches++;
         const struct zl_layout *best = NULL;
         bool best_loaded = false;
         size_t next = SIZE_MAX;
@@ -151,11 +143,11 @@ static bool cp_hit(const struct cp_slot *c, int domain, int record, size_t rec_l
 }
 
 /*
- * The default reading of a CP record, asked for every record a dump or a
- * bench reads: one slot per (domain, record), holding the answer with the
- * lengths it holds for (find_range).  A kind's records differ in length
- * (APPLDATA, an older level's), and a slot keyed by length too missed a
- * third of them.  Kinds outside the table go to the two-way cache.
+ * The default reading of a CP record, asked for every record the dump
+ * shows: one slot per (domain, record), holding the answer with the
+ * lengths it holds for (find_range), since a kind's records differ in
+ * length (APPLDATA, an older level's) and a slot keyed by length too would
+ * miss them.  Kinds outside the table go to the two-way cache.
  */
 #define KIND_DOMAINS 16
 #define KIND_RECORDS 64
@@ -219,10 +211,9 @@ const struct zl_layout *zl_find_cp_span(int domain, int record, size_t rec_len, 
 /*
  * APPLDATA and write_zvm layouts are looked up by id for every record: the
  * same cache idea as zl_field's, keyed by the id's address and the length,
- * confirmed by comparing the id, two ways a set (zh_set2: one build's
- * addresses once made two ids used for every record meet in a one-way
- * slot, 9,000 registry searches a bench pass).  Misses (no layout) are not
- * remembered.
+ * confirmed by comparing the id, two ways a set (zh_set2), so that two ids
+ * used in turn for every record keep their slots even when their
+ * addresses meet in one set.  Misses (no layout) are not remembered.
  */
 #define ID_BITS 8
 struct id_slot {
@@ -287,7 +278,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name)
                         fcache_last[h] = (uint8_t)w;
                         return fcache[h + w].f;
                 }
-        searches++;
         for (size_t i = 0; i < l->nfields; i++)
                 if (strcmp(l->fields[i].name, name) == 0) {
                         fcache[zh_way_fill(fcache_last, h)] =
@@ -393,31 +383,15 @@ void zl_foreach(const struct zl_layout *l, zd_view rec,
         }
 }
 
-/*
- * The whole-record reader: no zl_value to fill and no call per field, so a
- * reader that wants every field (the full decode) pays a few instructions a
- * field instead of a callback's forty.  Same values as read_field.
- */
-size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n)
-{
-        if (first >= l->nfields)
-                return 0;
-        if (n > l->nfields - first)
-                n = l->nfields - first;
-        const struct zl_field *f = l->fields + first;
-        for (size_t i = 0; i < n; i++) {
-                size_t len = f[i].len;
-                uint64_t v = 0;
-                if (zl_ref_u64(zl_ref_make(&f[i]), rec, &v) && f[i].type == ZL_SINT && len)
-                        v = (uint64_t)zd_sign_extend(v, len < 8 ? (unsigned)len * 8 : 64);
-                u[i] = v;
-        }
-        return n;
-}
-
 struct zl_ref zl_ref_make(const struct zl_field *f)
 {
-        return f ? zl_ref_of(f) : (struct zl_ref){0, UINT32_MAX, 0};
+        if (!f)
+                return (struct zl_ref){0, UINT32_MAX, 0};
+        uint32_t n = f->len < 8 ? f->len : 8;
+        struct zl_ref r = {0, (uint32_t)f->off + f->len, (uint32_t)f->off + n};
+        if ((unsigned)f->type < 32 && (ZL_INT_TYPES >> f->type & 1) && n)
+                r.mask = n == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+        return r;
 }
 
 uint64_t zl_ref_slow(struct zl_ref r, zd_view rec)

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every built-in layout table.  A new lay_*.c file ends with
- * ZL_TABLE(name, its_layouts); and adds its name to TABLES here; one that
- * compiles readers of its tables (lay_fast.h, ZL_FAST_FILE) adds its name to
- * FAST too.
+ * ZL_TABLE(name, its_layouts); and adds its name to TABLES here.
  */
 #include "layout/layout.h"
 
@@ -33,17 +31,5 @@ const struct zl_table *const zl_builtin[] = {
 #define ENTRY(name) &zl_tab_##name,
     TABLES(ENTRY)
 #undef ENTRY
-        NULL,
-};
-
-/* The compiled readers (lay_fast.h), by file. */
-#define FAST(X)            X(d0) X(d1) X(d10) X(d11) X(d3) X(d4) X(d5) X(d6) X(d8) X(hdr) X(linux) X(lnxappl)
-#define DECLARE_FAST(name) extern const struct zl_fast zl_fast_##name[];
-FAST(DECLARE_FAST)
-#undef DECLARE_FAST
-const struct zl_fast *const zl_fast_builtin[] = {
-#define ENTRY_FAST(name) zl_fast_##name,
-    FAST(ENTRY_FAST)
-#undef ENTRY_FAST
         NULL,
 };

@@ -114,7 +114,7 @@ const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_le
 /*
  * zl_find_cp's answer with the record lengths it holds for: every length in
  * [*lo, *hi) gets the same layout (or the same NULL), so a reader that keeps
- * one thing per record kind (a layout made ready, zl_reader) asks again only
+ * one thing per record kind (the CP module's plan of a row) asks again only
  * for a length outside them.  Always searches: for a cache, not per record.
  */
 const struct zl_layout *zl_find_cp_span(int domain, int record, size_t rec_len, size_t *lo,
@@ -133,13 +133,6 @@ const struct zl_field *zl_field(const struct zl_layout *l, const char *name);
  * table that is gone.
  */
 size_t zl_generation(void);
-/*
- * How many times this thread searched the layouts themselves rather than
- * finding the answer in a cache (zl_find, zl_find_cp, zl_field): for tests
- * that a lookup repeated for every record stays a cache hit.
- */
-size_t zl_searches(void);
-
 /* Decode one field of rec (offsets relative to rec.p). */
 bool zl_read(const struct zl_field *f, zd_view rec, struct zl_value *out);
 /* By name: false if the layout has no such field or it is outside rec. */
@@ -155,8 +148,7 @@ bool zl_get_u64(const struct zl_layout *l, zd_view rec, const char *name, uint64
  * must reach, where the 8 bytes that end with its integer end, and the mask
  * that keeps the integer's bytes.  A reader that resolves its fields once
  * (a metric module) reads each with one compare and one load, where
- * zl_read_u64 decides the field's type and width again for every record:
- * that was most of a CP record's cost.
+ * zl_read_u64 decides the field's type and width again for every record.
  */
 struct zl_ref {
         uint64_t mask; /* 0 for a field that is not an integer: it reads as 0 */
@@ -188,110 +180,6 @@ size_t zl_text(const struct zl_value *v, char *out, size_t outsz);
 /* Every field of l in order (reserved ones skipped), present or not. */
 void zl_foreach(const struct zl_layout *l, zd_view rec,
                 void (*cb)(void *ctx, const struct zl_value *v), void *ctx);
-
-/*
- * Fields first .. first+n-1 of l read at once, for a reader that wants them
- * all: u[i] is field first+i's integer as zl_read gives it (u; for ZL_SINT
- * s as two's complement), 0 for text, hex and reserved fields and for
- * fields outside rec (zl_inside tells those apart).  Returns how many were
- * read: n, or fewer at the layout's end.
- */
-size_t zl_read_ints(const struct zl_layout *l, zd_view rec, size_t first, uint64_t *u, size_t n);
-/*
- * A whole layout made ready for reading many records (a dump, a bench):
- * what zl_read_ints decides per field and per record (type, width, sign,
- * where to load) decided once.  A record that reaches every field is read
- * with one load, one shift and one mask a field and no bound per field.
- * Caller-owned; made again when zl_generation changes, like every reader
- * that resolves fields once.  Layouts of more than ZL_READER_MAX fields
- * are refused (zl_read_ints reads them).  Most fields end at byte 8 or
- * later and are unsigned: those take a load and a mask, and the few others
- * (odd[]) are read again with their shift and sign.  A layout that is a
- * whole built-in table is read by the reader compiled with it (fast).
- */
-#define ZL_READER_MAX 64
-
-struct zl_step {
-        uint64_t mask; /* the integer's bytes after the shift; 0: not an integer */
-        uint64_t sign; /* the sign bit of a ZL_SINT, else 0 */
-        uint32_t need; /* off + len */
-        uint16_t base; /* the 8-byte load starts here */
-        uint8_t shift; /* bits shifted off the load's right end */
-        bool counted;  /* not reserved: counted among the fields */
-};
-
-/*
- * A reader compiled with its table (lay_fast.h): every field of fields[0 ..
- * n-1] into u, from a record that reaches them all.
- */
-typedef void zl_fast_fn(const uint8_t *p, uint64_t *u);
-struct zl_fast {
-        const struct zl_field *fields;
-        size_t n;
-        zl_fast_fn *read;
-};
-/* Every compiled reader, ending with {NULL} (lay_index.c). */
-extern const struct zl_fast *const zl_fast_builtin[];
-
-struct zl_reader {
-        const struct zl_layout *l;
-        zl_fast_fn *fast; /* l's fields compiled (zl_fast), or NULL: the steps below */
-        size_t gen;
-        uint32_t reach;    /* the record length that holds every field (and 8 bytes) */
-        uint16_t nfields;  /* l->nfields */
-        uint16_t ncounted; /* fields not reserved */
-        uint16_t ntext;
-        uint16_t nodd;                /* fields that need a shift or a sign: odd[] */
-        uint16_t text[ZL_READER_MAX]; /* the EBCDIC and ASCII fields, by index */
-        uint16_t odd[ZL_READER_MAX];
-        struct zl_step step[ZL_READER_MAX];
-        /* text field k where zl_reader_text converts it inline: an EBCDIC field's
-         * offset and end, an ASCII field's end UINT32_MAX (no record reaches it) */
-        uint16_t text_off[ZL_READER_MAX];
-        uint32_t text_end[ZL_READER_MAX];
-};
-
-bool zl_reader_init(struct zl_reader *r, const struct zl_layout *l);
-/*
- * Both below trust r: made by zl_reader_init while the layouts' generation
- * is still r->gen (a LayoutFile loaded since may have freed r->l), and k
- * below r->ntext.
- */
-/*
- * Every field of r's layout in rec: u[i] as zl_read_ints gives it (u holds
- * r->nfields).  Returns how many fields not reserved lie inside rec.
- */
-size_t zl_reader_steps(const struct zl_reader *r, zd_view rec, uint64_t *u);
-/* The compiled reader inline, so a caller of a few records' kinds calls it directly. */
-static inline size_t zl_reader_ints(const struct zl_reader *r, zd_view rec, uint64_t *u)
-{
-        if (rec.n >= r->reach && r->fast) {
-                r->fast(rec.p, u);
-                return r->ncounted;
-        }
-        return zl_reader_steps(r, rec, u);
-}
-/*
- * Text field k of r (r->text[k]) in rec, as zl_text gives it, into out; its
- * length.  A field not inside rec gives "" (zl_inside tells it from an
- * empty one).
- */
-size_t zl_reader_text_any(const struct zl_reader *r, size_t k, zd_view rec, char *out,
-                          size_t outsz);
-/* An EBCDIC field inside rec converted inline (zl_text's, without a zl_value): most of them. */
-static inline size_t zl_reader_text(const struct zl_reader *r, size_t k, zd_view rec, char *out,
-                                    size_t outsz)
-{
-        size_t off = r->text_off[k], end = r->text_end[k];
-        if (end <= rec.n)
-                return zd_ebcdic_to_utf8((zd_view){rec.p + off, end - off}, ZD_CP037, out, outsz);
-        return zl_reader_text_any(r, k, rec, out, outsz);
-}
-/* Field f lies wholly inside rec (zl_value's present). */
-static inline bool zl_inside(const struct zl_field *f, zd_view rec)
-{
-        return (size_t)f->off + f->len <= rec.n;
-}
 
 /* Encoders (the simulator, test helpers): false if the field does not fit. */
 bool zl_put(const struct zl_field *f, zd_wbuf b, uint64_t value);

@@ -2,8 +2,9 @@
 /*
  * The engine: hands each record to the modules of its family and keeps what
  * they share across records (the system's name and interval, the guests CP
- * named, the series granted per guest, keys seen once).  Building a metric
- * itself (ids, names, values) is met_metric.c's.
+ * named, the series granted per guest, keys seen once, the guests whose
+ * clocks run ahead of CP's).  Building a metric itself (ids, names, values)
+ * is met_metric.c's, which calls nothing here.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,8 +15,8 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/tod.h"
 #include "metric/met_module.h"
-#include "metric/met_read.h"
 #include "payload/appldata/appl.h"
 
 /* Every metric module, in the order records are offered to them. */
@@ -53,8 +54,8 @@ struct guest_count {
 
 /*
  * The modules a record family goes to, in order, found when the engine is
- * made: every record is offered to them, and asking each module whether it
- * wants the family cost as much as most modules' answer.
+ * made, so that a record is offered only to the modules that read it and
+ * no module is asked per record whether it wants the family.
  */
 #define FAMILIES 8
 
@@ -71,6 +72,14 @@ static void route_add(struct fam_route *rt, const struct zm_module *m, void *sta
         rt->mod[rt->n] = m;
         rt->state[rt->n++] = state;
 }
+
+/* The modules that read APPLDATA (zm_module's appl), in order. */
+struct appl_route {
+        size_t n;
+        void (*appl[NMODULES])(struct zm_engine *e, void *state, const struct zd_record *r,
+                               const struct zd_appl *a);
+        void *state[NMODULES];
+};
 
 /*
  * Guests are named to the engine with every user and APPLDATA record, the
@@ -97,18 +106,7 @@ struct zm_engine {
         double interval;
         uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
-        /* The APPLDATA header of the record being delivered: three modules read it (zm_appl). */
-        uint64_t delivered, appl_of; /* records handed to modules; appl is of record appl_of */
-        const struct zd_record *appl_rec;
-        enum zd_err_kind appl_err;
-        struct zd_appl appl;
-        const struct zd_appl_info *appl_info; /* the caller's examination of appl_rec, or NULL */
-        /* The reading of the record being delivered (zm_engine_record_read, zm_ints). */
-        struct zm_readers *readers; /* made at the first zm_engine_record_read */
-        uint64_t read_of;           /* reading is of record read_of, read_rec */
-        const struct zd_record *read_rec;
-        struct zm_read read;
-        uint64_t ints[ZL_READER_MAX];
+        struct appl_route appl;
         struct guest_count *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
@@ -156,6 +154,11 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
                 for (size_t k = 0; k < cp->n; k++)
                         if (!cp->mod[k]->domains || (cp->mod[k]->domains & 1u << d))
                                 route_add(&e->cp_route[d], cp->mod[k], cp->state[k]);
+        for (size_t i = 0; modules[i]; i++)
+                if (modules[i]->appl) {
+                        e->appl.appl[e->appl.n] = modules[i]->appl;
+                        e->appl.state[e->appl.n++] = e->state[i];
+                }
         return e;
 }
 
@@ -166,7 +169,6 @@ void zm_engine_free(struct zm_engine *e)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->destroy)
                         modules[i]->destroy(e->state[i]);
-        zm_readers_free(e->readers);
         free(e->guests);
         zh_free(&e->guest_ix);
         free(e->known);
@@ -179,96 +181,34 @@ void zm_engine_free(struct zm_engine *e)
         free(e);
 }
 
-/* Inline in every way in, so a record costs one call to each module and none to get there. */
-static inline __attribute__((always_inline)) void deliver(struct zm_engine *e,
-                                                          const struct zd_record *r)
+/*
+ * A D10R1 or D10R2 record: its APPLDATA header parsed here, once, for every
+ * module that reads it.  Out of line: most records are CP's own.
+ */
+static __attribute__((noinline)) void deliver_appl(struct zm_engine *e, const struct zd_record *r)
 {
-        e->delivered++;
-        if ((unsigned)r->family < FAMILIES) {
-                const struct fam_route *rt = r->family == ZD_FAM_CP && r->domain < CP_DOMAINS
-                                                 ? &e->cp_route[r->domain]
-                                                 : &e->route[r->family];
-                for (size_t k = 0; k < rt->n; k++)
-                        rt->record[k](e, rt->state[k], r);
+        struct zd_appl a;
+        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
+                e->cnt.appl_bad++;
                 return;
         }
-        unsigned fam = 1u << r->family;
-        for (size_t i = 0; modules[i]; i++) {
-                unsigned want = modules[i]->families ? modules[i]->families : 1u << ZD_FAM_CP;
-                if (modules[i]->record && (want & fam))
-                        modules[i]->record(e, e->state[i], r);
-        }
+        zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
+        for (size_t k = 0; k < e->appl.n; k++)
+                e->appl.appl[k](e, e->appl.state[k], r, &a);
 }
 
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r)
 {
-        deliver(e, r);
-}
-
-void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                           enum zd_err_kind err)
-{
-        /* Taken as zm_appl would have parsed it, for the record about to be delivered. */
-        e->appl = *a;
-        e->appl_err = err;
-        e->appl_of = e->delivered + 1;
-        e->appl_rec = r;
-        e->appl_info = NULL;
-        deliver(e, r);
-}
-
-void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
-                               const struct zd_appl_info *ai)
-{
-        e->appl = ai->a;
-        e->appl_err = ai->err;
-        e->appl_of = e->delivered + 1;
-        e->appl_rec = r;
-        e->appl_info = ai;
-        deliver(e, r);
-        e->appl_info = NULL; /* the caller's, valid for this delivery only */
-}
-
-const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r)
-{
-        return e->appl_info && e->appl_of == e->delivered && e->appl_rec == r ? e->appl_info : NULL;
-}
-
-const struct zm_read *zm_engine_record_read(struct zm_engine *e, const struct zd_record *r)
-{
-        if (!e->readers && !(e->readers = zm_readers_new())) {
-                zm_engine_record(e, r);
-                return NULL;
-        }
-        struct zm_read *rd = &e->read;
-        rd->reader = zm_readers_find(e->readers, r, &rd->layout);
-        rd->u = rd->reader ? e->ints : NULL;
-        rd->inside = rd->reader ? zl_reader_ints(rd->reader, r->rec, e->ints) : 0;
-        e->read_of = rd->reader ? e->delivered + 1 : 0;
-        e->read_rec = r;
-        deliver(e, r);
-        return rd;
-}
-
-const uint64_t *zm_ints(const struct zm_engine *e, const struct zd_record *r,
-                        const struct zl_layout **l)
-{
-        if (e->read_of != e->delivered || e->read_rec != r)
-                return NULL;
-        *l = e->read.layout;
-        return e->ints;
-}
-
-enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl **out)
-{
-        if (e->appl_of != e->delivered || e->appl_rec != r) {
-                e->appl_err = zd_appl_parse(r, &e->appl);
-                e->appl_of = e->delivered;
-                e->appl_rec = r;
-                e->appl_info = NULL;
-        }
-        *out = &e->appl;
-        return e->appl_err;
+        if ((unsigned)r->family >= FAMILIES)
+                return; /* no module reads it */
+        const struct fam_route *rt = r->family == ZD_FAM_CP && r->domain < CP_DOMAINS
+                                         ? &e->cp_route[r->domain]
+                                         : &e->route[r->family];
+        for (size_t k = 0; k < rt->n; k++)
+                rt->record[k](e, rt->state[k], r);
+        if (r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2) &&
+            e->appl.n)
+                deliver_appl(e, r);
 }
 
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)
@@ -486,6 +426,33 @@ bool zm_first(struct zm_engine *e, uint64_t key)
                 return true; /* out of memory: better a line too many than none */
         e->seen[e->nseen++] = key;
         return true;
+}
+
+/*
+ * A guest's clock is the guest's to set, and every stamp it writes is taken
+ * as when its values were true.  CP copies a buffer after the guest wrote
+ * it, so a stamp well after CP's own record is a clock set wrong or a lie;
+ * taken as it is, the series would then stop: collectd, and the plugin
+ * before it, drop every later value that is not newer, until the clock
+ * passes the claim (for a claim of year 9999, for good).  CP's time is a
+ * true bound on when the values were written.  The slack covers a guest
+ * whose clock runs a little ahead (NTP against a TOD clock set without
+ * leap seconds differs by up to a minute).
+ */
+uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod)
+{
+        const uint64_t slack = (uint64_t)ZM_GUEST_AHEAD_S * 1000000 * ZD_TOD_PER_US;
+        if (!cp_tod || claimed <= cp_tod || claimed - cp_tod <= slack)
+                return claimed;
+        zm_counters_mut(e)->appl_future++;
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, userid), UINT64_C(0x465554555245)))) /* "FUTURE" */
+                zm_log(e, ZM_LOG_WARNING,
+                       "guest %s stamps its values %.0f s after CP copied them (more than "
+                       "%d s ahead: its clock is wrong); they carry CP's time instead, further "
+                       "ones counted (appl_future)",
+                       userid, (double)((claimed - cp_tod) / ZD_TOD_PER_US) / 1e6,
+                       ZM_GUEST_AHEAD_S);
+        return cp_tod;
 }
 
 /* A guest metric under the series cap: its id, and whether the guest may have another series. */

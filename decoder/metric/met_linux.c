@@ -15,8 +15,7 @@
 
 /*
  * A record kind's fields, found by name once per layout (zl_generation tells
- * a layout file loaded since): a guest writes a record every few seconds, and
- * finding each field by name again was a third of this module's time.
+ * a layout file loaded since), not again for every record of every guest.
  */
 #define LX_MAXF 12
 
@@ -236,26 +235,15 @@ static bool fields(struct lx_fields *c, const struct zl_layout *l, zd_view v,
         return true;
 }
 
-void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
-{
-        zm_counters_mut(e)->appl_bad++;
-        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
-                zm_log(e, ZM_LOG_NOTICE,
-                       "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
-                       "counted (appl_bad)",
-                       a->userid, a->prodid_text,
-                       a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
-}
-
 /* Kernel MEM record (doc/facts/kernel-drivers.md 4.4): amounts in KB, counters in pages. */
 static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                   const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
+                   const struct zd_appl *a, uint64_t tod)
 {
         enum { PGIN, PGOUT, SWIN, SWOUT, TOTAL, FREE, BUF, CACHED, STOT, SFREE, FLT, MAJ, N };
         static const char *const names[N] = {"pgpgin",    "pgpgout",  "pswpin",    "pswpout",
                                              "totalram",  "freeram",  "bufferram", "cached",
                                              "totalswap", "freeswap", "pgfault",   "pgmajfault"};
-        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.MEM", a->data.n);
+        const struct zl_layout *l = zl_find("LINUXKRNL.MEM", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_MEM], l, a->data, names, v, N)) {
                 lx_bad(e, a, "MEM record shorter than its 144-byte layout");
@@ -361,26 +349,19 @@ static void lx_cpus(struct lx_out *o, struct lx_state *s, zd_view data,
 
 /* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
 static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                  const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
+                  const struct zd_appl *a, uint64_t tod)
 {
         enum { RUN, IOWAIT, AVG1, AVG5, AVG15, N };
         static const char *const hdr[N] = {"nr_running", "nr_iowait", "avenrun_1", "avenrun_5",
                                            "avenrun_15"};
-        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.OS", a->data.n);
+        const struct zl_layout *l = zl_find("LINUXKRNL.OS", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_OS], l, a->data, hdr, v, N)) {
                 lx_bad(e, a, "OS record shorter than its 52-byte header");
                 return;
         }
         struct zd_lx_cpus cpus;
-        enum zd_err_kind k;
-        if (x) {
-                cpus = x->cpus;
-                k = x->cpus_err;
-        } else {
-                k = zd_lx_os_cpus(a, &cpus);
-        }
-        if (k != ZD_E_NONE) {
+        if (zd_lx_os_cpus(a, &cpus) != ZD_E_NONE) {
                 lx_bad(e, a,
                        "per-CPU area (nr_cpus, per_cpu_size, cpu_offset) lies outside the record");
                 return;
@@ -403,13 +384,13 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
  * name there; no interface is called "all").
  */
 static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                   const struct zd_appl *a, const struct zd_appl_info *x, uint64_t tod)
+                   const struct zd_appl *a, uint64_t tod)
 {
         enum { RXP, TXP, RXB, TXB, RXE, TXE, RXD, TXD, N };
         static const char *const names[N] = {"rx_packets", "tx_packets", "rx_bytes",
                                              "tx_bytes",   "rx_errors",  "tx_errors",
                                              "rx_dropped", "tx_dropped"};
-        const struct zl_layout *l = x ? x->layout : zl_find("LINUXKRNL.NET", a->data.n);
+        const struct zl_layout *l = zl_find("LINUXKRNL.NET", a->data.n);
         uint64_t v[N];
         if (!l || !fields(&s->fields[LX_F_NET], l, a->data, names, v, N)) {
                 lx_bad(e, a, "NET_SUM record shorter than its 96-byte layout");
@@ -424,64 +405,44 @@ static void lx_net(struct zm_engine *e, struct lx_state *s, const struct zd_reco
 }
 
 /*
- * A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM.  x: the
- * caller's examination, or NULL.  One that asked its tracker found the record
- * whole, consistent and stamped, its layout and per-CPU area: the checks
- * below, made once.  Any other is read here, as if not examined.
+ * A record of the kernel's APPLDATA (LINUXKRNL): MEM, OS or NET_SUM, whole,
+ * consistent and not seen before.
  */
 static void linuxkrnl(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
-                      const struct zd_appl *a, const struct zd_appl_info *x)
+                      const struct zd_appl *a)
 {
         uint64_t ts;
-        enum zd_track verdict;
-        if (x && x->sync_bad) {
+        if (!zd_u64(a->data, 0, &ts)) {
+                lx_bad(e, a, "shorter than its timestamp");
+                return;
+        }
+        /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
+        if (!zd_lx_consistent(a->data)) {
                 zm_counters_mut(e)->appl_sync++;
                 return;
         }
-        if (x && x->tracked) {
-                ts = x->timestamp;
-                verdict = x->track;
-        } else {
-                x = NULL;
-                if (!zd_u64(a->data, 0, &ts)) {
-                        lx_bad(e, a, "shorter than its timestamp");
-                        return;
-                }
-                /* sync_count_1 != sync_count_2: CP copied the buffer mid-update. */
-                if (!zd_lx_consistent(a->data)) {
-                        zm_counters_mut(e)->appl_sync++;
-                        return;
-                }
-                verdict = zd_appl_tracker_check(s->fresh, a, ts);
-        }
-        if (!fresh(e, verdict))
+        if (!fresh(e, zd_appl_tracker_check(s->fresh, a, ts)))
                 return;
         if (a->recnum == ZD_LX_MEM)
-                lx_mem(e, s, r, a, x, ts);
+                lx_mem(e, s, r, a, ts);
         else if (a->recnum == ZD_LX_OS)
-                lx_os(e, s, r, a, x, ts);
+                lx_os(e, s, r, a, ts);
         else if (a->recnum == ZD_LX_NET)
-                lx_net(e, s, r, a, x, ts);
+                lx_net(e, s, r, a, ts);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }
 
-static void lx_record(struct zm_engine *e, void *state, const struct zd_record *r)
+static void lx_appl(struct zm_engine *e, void *state, const struct zd_record *r,
+                    const struct zd_appl *a)
 {
         struct lx_state *s = state;
-        if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
+        if (!s)
                 return;
-        const struct zd_appl *a;
-        if (zm_appl(e, r, &a) != ZD_E_NONE) {
-                zm_counters_mut(e)->appl_bad++;
-                return;
-        }
-        zm_note_guest(e, a->userid); /* CP stamped it: this guest exists */
-        const struct zd_appl_info *x = zm_appl_examined(e, r);
         if (a->kind == ZD_APPL_LINUXKRNL)
-                linuxkrnl(e, s, r, a, x);
+                linuxkrnl(e, s, r, a);
         else if (a->kind == ZD_APPL_LNXAPPL)
-                lx_lnxappl(e, s->fresh, r, a, x);
+                lx_lnxappl(e, s->fresh, r, a);
         else
                 zm_counters_mut(e)->appl_unknown++;
 }
@@ -490,6 +451,5 @@ const struct zm_module zm_mod_linux = {
     .name = "linux",
     .create = lx_create,
     .destroy = lx_destroy,
-    .record = lx_record,
-    .domains = 1u << 10,
+    .appl = lx_appl,
 };

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the two halves of the Linux module share: the kernel's APPLDATA
- * (met_linux.c, which owns the module) and the monwriter summaries of
- * LNXAPPL (met_lnxappl.c).  Inline: a guest's record comes through here
- * for every value it carries.
+ * What the Linux module's hub (met_linux.c: the module, and the kernel's
+ * APPLDATA) and its part (met_lnxappl.c: the monwriter summaries of
+ * LNXAPPL) share.  The hub calls the part; the part calls only what is
+ * here.  Inline: a guest's record comes through here for every value it
+ * carries.
  */
 #ifndef ZD_MET_LINUX_H
 #define ZD_MET_LINUX_H
@@ -39,17 +40,16 @@ static inline uint64_t lit_key(const char *plugin, const char *pinst, const char
 
 /*
  * A guest's metrics from one record share their scope, guest, source record
- * and time: those are filled once per record, so that a value costs its
- * names, its key and itself (filling a whole metric for each was half of
- * this module's cost).
+ * and time: those are filled once per record, and a value sets only its
+ * names, its key and itself.
  */
 struct lx_out {
         struct zm_engine *e;
         struct zm_metric m;
         /*
          * What zm_emit does for a guest's metric when no series cap applies
-         * (its id 0, one counted, the callback), done here: a record's
-         * values are the module's whole cost, and the call was a fifth of it.
+         * (its id 0, one counted, the callback), done here, without a call
+         * for each of a record's values.
          */
         struct zm_sink sink;
         bool capped; /* a series cap is set: zm_emit decides */
@@ -104,7 +104,16 @@ static inline void gauge(struct lx_out *o, const char *plugin, const char *pinst
 }
 
 /* Counted always; logged once per guest and kind, however many buffers the guest fills. */
-void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what);
+static inline void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
+{
+        zm_counters_mut(e)->appl_bad++;
+        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
+                zm_log(e, ZM_LOG_NOTICE,
+                       "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
+                       "counted (appl_bad)",
+                       a->userid, a->prodid_text,
+                       a->kind == ZD_APPL_LINUXKRNL ? "kernel APPLDATA" : "monwriter", what);
+}
 
 /* false (counted) if the buffer's stamp has not changed since its last sample. */
 static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
@@ -122,9 +131,11 @@ static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
 }
 
 /*
- * A summary record of mon_fsstatd or mon_procd (LNXAPPL); tracker: the
- * module's tracker, asked when the caller did not examine the record.
+ * A monwriter record (LNXAPPL) of met_lnxappl.c, the module's part: the
+ * summaries of mon_fsstatd and mon_procd.  tracker: the module's, which
+ * the kernel's records share, so that a guest's buffers of both count
+ * against one share of it.
  */
 void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
-                const struct zd_appl *a, const struct zd_appl_info *x);
+                const struct zd_appl *a);
 #endif

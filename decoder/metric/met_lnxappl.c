@@ -2,7 +2,8 @@
 /*
  * The s390-tools monwriter summaries of a Linux guest (LNXAPPL, domain 10):
  * mon_fsstatd's file systems as collectd's df plugin names them, and
- * mon_procd's uptime, users and task states.  Part of the Linux module
+ * mon_procd's uptime, users and task states, their fields read through
+ * the payload layouts (lay_lnxappl.c).  Part of the Linux module
  * (met_linux.c), which hands these records over; the per-process records
  * are met_procd.c's.  Every identifier, its source field and unit:
  * doc/plugin.md.
@@ -22,15 +23,6 @@ static void gauge_named(struct lx_out *o, const char *plugin, const char *pinst,
         lx_emit(o);
 }
 
-/* The 12-byte LNXAPPL data header (7.1, 7.2): Unix seconds, data_len, data_offset. */
-static bool lnx_header(const struct zd_appl *a, uint64_t *secs, zd_view *body)
-{
-        uint16_t len, off;
-        if (!zd_u64(a->data, 0, secs) || !zd_u16(a->data, 8, &len) || !zd_u16(a->data, 10, &off))
-                return false;
-        return off >= 12 && zd_view_sub(a->data, off, len, body);
-}
-
 /* collectd's df plugin names a mount point: "/" is "root", else slashes become dashes. */
 static void df_instance(const uint8_t *dir, size_t n, char *out, size_t outsz)
 {
@@ -47,100 +39,114 @@ static void df_instance(const uint8_t *dir, size_t n, char *out, size_t outsz)
 }
 
 /*
+ * The integers of fields names[0..n) of the layout id chooses for data (or,
+ * for data shorter than any of its levels, of its newest: the fields that
+ * lie inside still read); false if one is missing or outside.  By name, so
+ * that a LayoutFile that moves a field moves what the metric reads.
+ */
+static bool lnx_fields(const char *id, zd_view data, const char *const *names, uint64_t *v,
+                       size_t n)
+{
+        const struct zl_layout *l = zl_find(id, data.n);
+        if (!l && !(l = zl_find(id, SIZE_MAX)))
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!zl_get_u64(l, data, names[i], &v[i]))
+                        return false;
+        return true;
+}
+
+/*
  * mon_fsstatd (applid 1, record 0; doc/facts/s390-tools.md 2): three
- * length-prefixed strings (device, mount point, type), then statvfs as 9 u64.
- * Same arithmetic as collectd's df plugin: used = (blocks - bfree) * frsize,
- * free = bavail * frsize, reserved = (bfree - bavail) * frsize.
+ * length-prefixed strings (device, mount point, type), then statvfs
+ * (LNXAPPL.1.0.FS).  Same arithmetic as collectd's df plugin: used =
+ * (blocks - bfree) * frsize, free = bavail * frsize, reserved = (bfree -
+ * bavail) * frsize.
  */
 static void lnx_fs(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
                    zd_view b, uint64_t tod)
 {
-        size_t off = 0, dir_off = 0;
-        uint16_t n[3];
-        for (int i = 0; i < 3; i++) {
-                if (!zd_u16(b, off, &n[i]) || !zd_view_has(b, off + 2, n[i])) {
-                        lx_bad(e, a, "mon_fsstatd name lengths run past the record");
-                        return;
-                }
-                if (i == 1)
-                        dir_off = off + 2;
-                off += 2 + (size_t)n[i];
+        enum { BSIZE, FRSIZE, BLOCKS, BFREE, BAVAIL, N };
+        static const char *const names[N] = {"fs_bsize", "fs_frsize", "fs_blocks", "fs_bfree",
+                                             "fs_bavail"};
+        static const char *const cut = "mon_fsstatd statvfs block cut short";
+        struct zd_fs_entry fs;
+        enum zd_err_kind k;
+        uint64_t sv[N];
+        if (zd_fs_next(&b, &fs, &k) <= 0) {
+                lx_bad(e, a,
+                       k == ZD_E_APPL_TRUNCATED ? cut
+                                                : "mon_fsstatd name lengths run past the record");
+                return;
         }
-        uint64_t sv[9]; /* bsize frsize blocks bfree bavail files ffree favail flag */
-        for (int i = 0; i < 9; i++)
-                if (!zd_u64(b, off + 8 * (size_t)i, &sv[i])) {
-                        lx_bad(e, a, "mon_fsstatd statvfs block cut short");
-                        return;
-                }
-        uint64_t frsize = sv[1] ? sv[1] : sv[0];
-        if (n[1] == 0 || sv[3] > sv[2] || sv[4] > sv[3]) {
+        if (!lnx_fields("LNXAPPL.1.0.FS", fs.statvfs, names, sv, N)) {
+                lx_bad(e, a, cut);
+                return;
+        }
+        uint64_t frsize = sv[FRSIZE] ? sv[FRSIZE] : sv[BSIZE];
+        if (fs.dir.n == 0 || sv[BFREE] > sv[BLOCKS] || sv[BAVAIL] > sv[BFREE]) {
                 lx_bad(e, a, "mon_fsstatd: no mount point, or free blocks above the total");
                 return;
         }
         struct lx_out out, *o = &out;
         out_init(o, e, r, a, tod);
         char full[UINT16_MAX + 2], pinst[ZM_NAME_LEN];
-        df_instance(b.p + dir_off, n[1], full, sizeof(full));
+        df_instance(fs.dir.p, fs.dir.n, full, sizeof(full));
         zm_name_fit(pinst, sizeof(pinst), full, strlen(full));
-        gauge_named(o, "df", pinst, "df_complex", "used", (double)(sv[2] - sv[3]) * frsize);
-        gauge_named(o, "df", pinst, "df_complex", "free", (double)sv[4] * frsize);
-        gauge_named(o, "df", pinst, "df_complex", "reserved", (double)(sv[3] - sv[4]) * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "used",
+                    (double)(sv[BLOCKS] - sv[BFREE]) * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "free", (double)sv[BAVAIL] * frsize);
+        gauge_named(o, "df", pinst, "df_complex", "reserved",
+                    (double)(sv[BFREE] - sv[BAVAIL]) * frsize);
 }
 
 /*
- * mon_procd summary (applid 2, record 0; 7.2): uptime, users and the task
- * states the kernel OS record lacks.  Its memory, swap and CPU figures repeat
- * what the kernel records carry exactly, so they are not reported twice.
+ * mon_procd summary (applid 2, record 0; 7.2; LNXAPPL.2.0): uptime, users
+ * and the task states the kernel OS record lacks.  Its memory, swap and CPU
+ * figures repeat what the kernel records carry exactly, so they are not
+ * reported twice.
  */
 static void lnx_procd(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
                       zd_view b, uint64_t tod)
 {
-        uint64_t uptime;
-        uint32_t users, sleeping, stopped, zombie;
-        if (!zd_u64(b, 0, &uptime) || !zd_u32(b, 8, &users) || !zd_u32(b, 38, &sleeping) ||
-            !zd_u32(b, 42, &stopped) || !zd_u32(b, 46, &zombie)) {
+        enum { UPTIME, USERS, SLEEPING, STOPPED, ZOMBIE, N };
+        static const char *const names[N] = {"uptime", "users", "task_sleeping", "task_stopped",
+                                             "task_zombie"};
+        uint64_t v[N];
+        if (!lnx_fields("LNXAPPL.2.0", b, names, v, N)) {
                 lx_bad(e, a, "mon_procd summary shorter than 50 bytes");
                 return;
         }
         struct lx_out out, *o = &out;
         out_init(o, e, r, a, tod);
-        gauge(o, "uptime", "", "uptime", "", (double)uptime);
-        gauge(o, "users", "", "users", "", (double)users);
-        gauge(o, "processes", "", "ps_state", "sleeping", (double)sleeping);
-        gauge(o, "processes", "", "ps_state", "stopped", (double)stopped);
-        gauge(o, "processes", "", "ps_state", "zombies", (double)zombie);
+        gauge(o, "uptime", "", "uptime", "", (double)v[UPTIME]);
+        gauge(o, "users", "", "users", "", (double)v[USERS]);
+        gauge(o, "processes", "", "ps_state", "sleeping", (double)v[SLEEPING]);
+        gauge(o, "processes", "", "ps_state", "stopped", (double)v[STOPPED]);
+        gauge(o, "processes", "", "ps_state", "zombies", (double)v[ZOMBIE]);
 }
 
 void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
-                const struct zd_appl *a, const struct zd_appl_info *x)
+                const struct zd_appl *a)
 {
         bool fs = a->applid == 1 && a->recnum == 0, procd = a->applid == 2 && a->recnum == 0;
         if (!fs && !procd)
                 return; /* per-process records: met_procd.c; other writers: not mapped */
-        uint64_t secs;
-        zd_view body;
-        enum zd_track verdict;
-        if (x && x->tracked) { /* its header and entries whole, its stamp set (as linuxkrnl) */
-                secs = x->timestamp;
-                body = x->body;
-                verdict = x->track;
-        } else {
-                if (!lnx_header(a, &secs, &body)) {
-                        lx_bad(e, a, "LNXAPPL data header lengths lie");
-                        return;
-                }
-                verdict = zd_appl_tracker_check(tracker, a, secs);
+        struct zd_lnx_hdr h;
+        if (zd_lnx_hdr_parse(a->data, &h) != ZD_E_NONE) {
+                lx_bad(e, a, "LNXAPPL data header lengths lie");
+                return;
         }
-        if (!fresh(e, verdict))
+        if (!fresh(e, zd_appl_tracker_check(tracker, a, h.time_stamp)))
                 return;
         /* Beyond year 9999 the stamp is damage, not a time. */
-        if (secs > UINT64_C(253402300799)) {
+        if (h.time_stamp > UINT64_C(253402300799)) {
                 lx_bad(e, a, "LNXAPPL time stamp out of range");
                 return;
         }
-        uint64_t tod = zd_unix_us_to_tod((int64_t)secs * 1000000);
+        uint64_t tod = zd_unix_us_to_tod((int64_t)h.time_stamp * 1000000);
         if (fs)
-                lnx_fs(e, r, a, body, tod);
+                lnx_fs(e, r, a, h.data, tod);
         else
-                lnx_procd(e, r, a, body, tod);
+                lnx_procd(e, r, a, h.data, tod);
 }

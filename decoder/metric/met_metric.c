@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "base/hash.h"
-#include "base/tod.h"
 #include "base/siphash.h"
 #include "base/numtext.h"
 #include "metric/met_module.h"
@@ -110,8 +109,8 @@ void zm_name_fit(char *out, size_t outsz, const char *name, size_t len)
 void zm_metric_init(struct zm_metric *m, enum zm_scope scope, const struct zd_record *r)
 {
         /* Field by field: the value arrays are left alone (a value sets both of its
-         * slots, and nvalues says how many are set); clearing them was most of the
-         * cost of starting a metric. */
+         * slots, and nvalues says how many are set), so starting a metric does
+         * not clear them. */
         m->scope = scope;
         memset(m->guest, 0, sizeof(m->guest));
         m->host = m->plugin = m->plugin_instance = m->type = m->type_instance = "";
@@ -158,31 +157,4 @@ void zm_metric_name(struct zm_metric *m, const char *plugin, const char *pinst, 
         m->plugin_instance = pinst ? pinst : "";
         m->type = type ? type : "";
         m->type_instance = tinst ? tinst : "";
-}
-
-/*
- * A guest's clock is the guest's to set, and every stamp it writes is taken
- * as when its values were true.  CP copies a buffer after the guest wrote
- * it, so a stamp well after CP's own record is a clock set wrong or a lie;
- * taken as it is, the series would then stop: collectd, and the plugin
- * before it, drop every later value that is not newer, until the clock
- * passes the claim (for a claim of year 9999, for good).  CP's time is a
- * true bound on when the values were written.  The slack covers a guest
- * whose clock runs a little ahead (NTP against a TOD clock set without
- * leap seconds differs by up to a minute).
- */
-uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod)
-{
-        const uint64_t slack = (uint64_t)ZM_GUEST_AHEAD_S * 1000000 * ZD_TOD_PER_US;
-        if (!cp_tod || claimed <= cp_tod || claimed - cp_tod <= slack)
-                return claimed;
-        zm_counters_mut(e)->appl_future++;
-        if (zm_first(e, zh_u64(zh_str(ZH_SEED, userid), UINT64_C(0x465554555245)))) /* "FUTURE" */
-                zm_log(e, ZM_LOG_WARNING,
-                       "guest %s stamps its values %.0f s after CP copied them (more than "
-                       "%d s ahead: its clock is wrong); they carry CP's time instead, further "
-                       "ones counted (appl_future)",
-                       userid, (double)((claimed - cp_tod) / ZD_TOD_PER_US) / 1e6,
-                       ZM_GUEST_AHEAD_S);
-        return cp_tod;
 }

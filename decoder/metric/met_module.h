@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a metric module (met_*.c) sees of the engine.  A module gets every
- * record of the families and CP domains it names, and every Interval End,
- * and emits zm_metric values through zm_emit.
+ * record of the families and CP domains it names (or, through appl, every
+ * domain 10 record with its APPLDATA header parsed), and every Interval
+ * End, and emits zm_metric values through zm_emit.
  * Modules are listed in met_engine.c.
  */
 #ifndef ZD_MET_MODULE_H
 #define ZD_MET_MODULE_H
 
 #include "metric/metric.h"
+
+struct zd_appl;
 
 struct zm_module {
         const char *name;
@@ -27,6 +30,15 @@ struct zm_module {
          * that read it, not all of them.
          */
         uint32_t domains;
+        /*
+         * A D10R1 or D10R2 record whose APPLDATA header (zd_appl_parse) is
+         * usable: the engine parses the header once for every module that
+         * reads it, counts the records whose header is not (appl_bad) and
+         * notes the guest CP stamped on the others.  a->data views r's bytes
+         * and a lives for this call.
+         */
+        void (*appl)(struct zm_engine *e, void *state, const struct zd_record *r,
+                     const struct zd_appl *a);
 };
 
 /* Emit one metric (the engine names its series, applies the series cap and counts it). */
@@ -77,7 +89,7 @@ struct zm_counters *zm_counters_mut(struct zm_engine *e);
 uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed, uint64_t cp_tod);
 /*
  * Numbers in names, for code that runs per value or per record (snprintf
- * costs hundreds of instructions a call): v in decimal, or in upper-case hex
+ * parses its format at every call): v in decimal, or in upper-case hex
  * of at least four digits ("%04X"), written at out[o] of out[outsz], cut
  * like snprintf would; the new end is returned and out is not terminated.
  */
@@ -89,18 +101,6 @@ size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v);
  * that, nothing new is logged.
  */
 bool zm_first(struct zm_engine *e, uint64_t key);
-/*
- * The APPLDATA header (zd_appl_parse) of r, the D10R1 or D10R2 record being
- * delivered, parsed once for all the modules that read it, or the one the
- * engine's caller parsed and handed over (zm_engine_record_appl: its data
- * must view r's bytes).  *out stays valid until the next record.
- */
-struct zd_appl;
-enum zd_err_kind zm_appl(struct zm_engine *e, const struct zd_record *r,
-                         const struct zd_appl **out);
-/* The caller's examination of r (zm_engine_record_examined), or NULL. */
-struct zd_appl_info;
-const struct zd_appl_info *zm_appl_examined(const struct zm_engine *e, const struct zd_record *r);
 /* CP named this guest (a user record, or the userid CP stamps on its APPLDATA); a char[9]. */
 void zm_note_guest(struct zm_engine *e, const char *userid);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);

@@ -151,15 +151,12 @@ static void bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
                        a->userid, what);
 }
 
-static void pd_record(struct zm_engine *e, void *state, const struct zd_record *r)
+static void pd_appl(struct zm_engine *e, void *state, const struct zd_record *r,
+                    const struct zd_appl *a)
 {
         struct pd_state *s = state;
         /* Samples only: the D10R1 CP writes at STOP repeats a buffer's last contents. */
-        if (!s || r->domain != 10 || r->number != 2)
-                return;
-        const struct zd_appl *a;
-        if (zm_appl(e, r, &a) != ZD_E_NONE || a->kind != ZD_APPL_LNXAPPL || a->applid != 2 ||
-            a->recnum != 1)
+        if (!s || r->number != 2 || a->kind != ZD_APPL_LNXAPPL || a->applid != 2 || a->recnum != 1)
                 return;
         struct zd_lnx_hdr h;
         struct zd_procd_task t;
@@ -358,7 +355,6 @@ const struct zm_module zm_mod_procd = {
     .name = "procd",
     .create = pd_create,
     .destroy = pd_destroy,
-    .record = pd_record,
     .interval_end = pd_interval_end,
-    .domains = 1u << 10,
+    .appl = pd_appl,
 };

@@ -272,14 +272,11 @@ static bool groups_ok(zd_view data, const struct wzvm_hdr *h)
         return n == want;
 }
 
-static void wz_record(struct zm_engine *e, void *state, const struct zd_record *r)
+static void wz_appl(struct zm_engine *e, void *state, const struct zd_record *r,
+                    const struct zd_appl *a)
 {
         struct wz_state *s = state;
-        if (!s || r->domain != 10 || (r->number != 1 && r->number != 2))
-                return;
-        const struct zd_appl *a;
-        if (zm_appl(e, r, &a) != ZD_E_NONE || a->kind != ZD_APPL_LNXAPPL ||
-            !wzvm_is_record(a->data))
+        if (!s || a->kind != ZD_APPL_LNXAPPL || !wzvm_is_record(a->data))
                 return; /* not ours: other modules count what they cannot use */
         struct wzvm_hdr h;
         enum zd_err_kind k = wzvm_dec_hdr(a->data, &h);
@@ -326,8 +323,5 @@ static void wz_record(struct zm_engine *e, void *state, const struct zd_record *
         }
 }
 
-const struct zm_module zm_mod_wzvm = {.name = "wzvm",
-                                      .create = wz_create,
-                                      .destroy = wz_destroy,
-                                      .record = wz_record,
-                                      .domains = 1u << 10};
+const struct zm_module zm_mod_wzvm = {
+    .name = "wzvm", .create = wz_create, .destroy = wz_destroy, .appl = wz_appl};

@@ -32,8 +32,8 @@ struct zm_metric {
          * The names, by reference: never NULL ("" when empty), at most
          * ZM_NAME_LEN - 1 bytes (the module that names a metric sees to it),
          * valid until the emit callback returns.  Referenced, not copied: a
-         * value is a few bytes, and copying its five names cost more than the
-         * rest of making it.
+         * series' names are the same for every value, and a module keeps
+         * them (literals, or its own buffers).
          */
         const char *host; /* a host name the guest wrote itself (write_zvm), else "" */
         const char *plugin;
@@ -55,7 +55,7 @@ struct zm_metric {
          * that every metric it emits with this key, scope, domain, record and
          * guest has the same five names (host included), and keys of different
          * modules differ.  The engine then makes the id from the key instead of
-         * hashing the names (zm_emit): most of a guest metric's own cost.
+         * hashing the names (zm_emit) for every value.
          */
         uint64_t key;
 };
@@ -112,53 +112,6 @@ struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, z
 void zm_engine_free(struct zm_engine *e);
 /* Feed every record of a data set, in order (the handler's record callback). */
 void zm_engine_record(struct zm_engine *e, const struct zd_record *r);
-/*
- * The same for a domain 10 record whose APPLDATA header the caller parsed
- * already (zd_appl_parse of r, or zd_appl_examine's a and err; a's data
- * views r's bytes): the engine takes it instead of parsing the header again.  For a consumer that
- * both dumps and measures, so that one parse serves both.
- */
-struct zd_appl;
-void zm_engine_record_appl(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
-                           enum zd_err_kind err);
-/*
- * The same for a record the caller examined (zd_appl_examine of r): the
- * engine takes the whole examination, its tracker's verdict too, instead of
- * asking a tracker of its own.  So the caller's tracker must see every
- * domain 10 record it hands over this way; examined without one (t NULL),
- * the engine asks its own.
- */
-struct zd_appl_info;
-void zm_engine_record_examined(struct zm_engine *e, const struct zd_record *r,
-                               const struct zd_appl_info *ai);
-/*
- * One reading of a record for a consumer that both reads every field and
- * feeds the engine (a dump that measures, the bench's full decode): the
- * engine reads r's fields once, through its layout made ready, takes its
- * values from those integers by index (no second layout lookup, no second
- * read), and shows the consumer what it read.  The layout is zl_find_cp's,
- * the default reading, whatever reading the engine's CP module uses: where
- * that reading chose another layout for r (zm_engine_reading, SYTPRP and
- * MTRSYS), the module reads r itself.  What the engine makes of r is
- * exactly what zm_engine_record makes of it; that stays the plugin's way,
- * which reads only the fields it needs.  Not for domain 10 records whose
- * APPLDATA header the caller parsed or examined
- * (zm_engine_record_appl, zm_engine_record_examined).
- */
-struct zl_layout;
-struct zl_reader;
-struct zm_read {
-        const struct zl_layout *layout; /* zl_find_cp's for r; NULL: none, nothing read */
-        /*
-         * layout made ready; NULL when no reader takes it (zl_reader_init,
-         * over ZL_READER_MAX fields): the caller reads r itself (zl_read_ints)
-         */
-        const struct zl_reader *reader;
-        const uint64_t *u; /* with reader: u[i] field i's integer, as zl_reader_ints gives it */
-        size_t inside;     /* zl_reader_ints's count: fields not reserved inside r */
-};
-/* Valid until the next call on e; NULL only out of memory (r then fed as by zm_engine_record). */
-const struct zm_read *zm_engine_record_read(struct zm_engine *e, const struct zd_record *r);
 /* Feed Interval End records (the handler's interval_end callback). */
 void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r);
 const struct zm_counters *zm_engine_counters(const struct zm_engine *e);

@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The decoder core: monitor bytes in, records out.
- *
- * Pipeline (one layer per file prefix):
- *   src_*   sources: monreader data sets, captures, MONWRITE files, ...
- *   set_*   data sets: [MCE][record set] pairs
- *   rec_*   frames and records: 20-byte headers, End-of-Frame, Interval End
- *   lay_*   layouts: record fields declared as data, with provenance
- *   met_*   metrics: layouts turned into named values (no collectd here)
- *   emit_*  emitters: JSON Lines and text for zvmmon
- *
- * Nothing here knows about collectd.  Consumers register a zd_handler and get
- * one callback per record; errors are reported, counted and never fatal.
+ * The record layer (decoder/README.md lists the layers): data sets
+ * ([MCE][record set] pairs, set_*.c), 4 KB frames and records (20-byte
+ * headers, End-of-Frame, Interval End, rec_*.c).  The sources above hand
+ * their bytes to zd_decode_dataset, zd_walk_recset or zd_deliver; the
+ * consumer registers a zd_handler and gets one callback per record.
+ * Errors are reported, counted and never fatal.  Nothing here knows about
+ * collectd.
  */
 #ifndef ZD_DECODER_H
 #define ZD_DECODER_H

@@ -9,7 +9,8 @@ bench-walk: build/bench/bench_walk
 
 BENCH_TARGETS += bench-walk
 
-# A full decode (frames, every field through the layouts, the metric engine)
+# The shipped consumers (the walk alone, the plugin's path: walk + engine with
+# the plugin's default options, and zvmmon dump's: walk + JSON to /dev/null)
 # against memcpy of the same bytes.  The input is a zvmsim MONWRITE file with a
 # mid-size system's mix (CP domains, kernel APPLDATA, mon_fsstatd, mon_procd),
 # about 128 MB, made again whenever zvmsim changes.  $(BUILD)/zvmsim is spelled
@@ -20,7 +21,7 @@ BENCH_DECODE_SIM  := --seed 1 --intervals 512 --cpus 8 --guests 200 --linux 40 -
 
 $(BUILD)/bench/bench_decode: tests/bench/bench_decode.c $(DEC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL) -lm
+	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -O2 -o $@ $< $(DEC_LIB) $(LDFLAGS_ALL) $(YAJL_LIBS) -lm
 
 $(BENCH_DECODE_MW): $(BUILD)/zvmsim
 	@mkdir -p $(@D)

@@ -23,7 +23,6 @@ struct feed {
         size_t nlog;
         char log[64][256];
         uint8_t buf[4096];
-        bool read; /* records through zm_engine_record_read, as a full decode feeds them */
 };
 
 static void feed_emit(void *ctx, const struct zm_metric *m)
@@ -70,10 +69,7 @@ static inline void feed_rec(struct feed *f, size_t len)
         for (int i = 0; i < 8; i++)
                 r.tod = (r.tod << 8) | f->buf[8 + i];
         r.kind = 'S';
-        if (f->read)
-                (void)zm_engine_record_read(f->e, &r);
-        else
-                zm_engine_record(f->e, &r);
+        zm_engine_record(f->e, &r);
 }
 
 static inline void feed_end(struct feed *f, uint64_t tod)

@@ -10,6 +10,7 @@
 #include "vec_appl.h"
 
 #include "kept_metric.h"
+#include "layout/lay_file.h"
 #include "metric/metric.h"
 #include "payload/appldata/appl.h"
 #include "base/tod.h"
@@ -147,61 +148,27 @@ static void mem_maps_to_memory_swap_vmem(void **state)
 }
 
 /*
- * A header the caller parsed (zm_engine_record_appl) gives the metrics that
- * parsing it in the engine gives; the engine takes it rather than parsing
- * again (a header naming another guest moves the metrics to that guest),
- * and a header the caller found unusable is counted, not decoded.
+ * A header whose CALDATOF points past the record is counted once (appl_bad),
+ * however many modules read APPLDATA, makes nothing and names no guest; a
+ * whole one names the guest CP stamped on it.
  */
-static void header_parsed_by_the_caller(void **state)
+static void lying_header_counted_once(void **state)
 {
-        (void)state;
-        struct got a = {0}, b = {0};
-        struct zm_engine *ea = zm_engine_new(NULL, collect, NULL, &a);
-        struct zm_engine *eb = zm_engine_new(NULL, collect, NULL, &b);
+        struct engine_fx *fx = *state;
         uint8_t data[144], rec[256], pid[16];
         mem_data(data, TS, 5, 5);
         vec_lx_prodid(pid, 1, "00");
         size_t len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
-        struct zd_record r = vec_record(rec, len);
-        r.tod = VEC_TOD_2026;
-        zm_engine_record(ea, &r);
-        struct zd_appl h;
-        assert_int_equal(zd_appl_parse(&r, &h), ZD_E_NONE);
-        zm_engine_record_appl(eb, &r, &h, ZD_E_NONE);
-        assert_int_equal(a.n, 11);
-        assert_int_equal(b.n, a.n);
-        for (size_t i = 0; i < a.n; i++) {
-                assert_string_equal(b.m[i].guest, a.m[i].guest);
-                assert_string_equal(b.m[i].plugin, a.m[i].plugin);
-                assert_string_equal(b.m[i].plugin_instance, a.m[i].plugin_instance);
-                assert_string_equal(b.m[i].type, a.m[i].type);
-                assert_string_equal(b.m[i].type_instance, a.m[i].type_instance);
-                assert_true(b.m[i].tod == a.m[i].tod && b.m[i].key == a.m[i].key);
-                assert_int_equal(b.m[i].nvalues, a.m[i].nvalues);
-                for (size_t k = 0; k < a.m[i].nvalues; k++) /* the slots past nvalues are not set */
-                        assert_true(b.m[i].gauge[k] == a.m[i].gauge[k] &&
-                                    b.m[i].derive[k] == a.m[i].derive[k]);
-        }
-
-        /* the next sample (a new stamp), under a header naming LINUX02 */
-        b.n = 0;
-        mem_data(data, TS + (UINT64_C(60000000) << 12), 6, 6);
+        be16(rec + 20, (uint16_t)(len + 1)); /* CALDATOF past the end */
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 0);
+        assert_int_equal(zm_engine_counters(fx->e)->appl_bad, 1);
+        assert_false(zm_engine_knows_guest(fx->e, "LINUX01"));
         len = vec_d10(rec, 2, "LINUX01", pid, data, 144);
-        r = vec_record(rec, len);
-        r.tod = VEC_TOD_2026;
-        assert_int_equal(zd_appl_parse(&r, &h), ZD_E_NONE);
-        memcpy(h.userid, "LINUX02", 8);
-        zm_engine_record_appl(eb, &r, &h, ZD_E_NONE);
-        assert_int_equal(b.n, 11);
-        assert_string_equal(b.m[0].guest, "LINUX02");
-
-        uint64_t bad = zm_engine_counters(eb)->appl_bad;
-        b.n = 0;
-        zm_engine_record_appl(eb, &r, &h, ZD_E_APPL_OFFSET);
-        assert_int_equal(b.n, 0);
-        assert_true(zm_engine_counters(eb)->appl_bad == bad + 1);
-        zm_engine_free(ea);
-        zm_engine_free(eb);
+        feed(fx->e, rec, len);
+        assert_int_equal(fx->g.n, 11);
+        assert_int_equal(zm_engine_counters(fx->e)->appl_bad, 1);
+        assert_true(zm_engine_knows_guest(fx->e, "LINUX01"));
 }
 
 static void mem_sync_mismatch_dropped_and_stale_not_repeated(void **state)
@@ -330,79 +297,6 @@ static size_t fs_data(uint8_t *d, uint64_t secs, const char *dir)
         be16(d + 8, (uint16_t)(o - 12));
         be16(d + 10, 12);
         return 589;
-}
-
-/* One record, examined by the caller and then handed whole to eb; the metrics it made. */
-static size_t examined(struct zm_engine *eb, struct got *b, struct zd_appl_tracker *t,
-                       const uint8_t *rec, size_t len)
-{
-        struct zd_record r = vec_record(rec, len);
-        r.tod = VEC_TOD_2026;
-        struct zd_appl_info ai;
-        zd_appl_examine(NULL, t, &r, &ai);
-        size_t before = b->n;
-        zm_engine_record_examined(eb, &r, &ai);
-        return b->n - before;
-}
-
-/*
- * A record the caller examined (zm_engine_record_examined) gives the metrics
- * the engine's own reading gives, and the engine takes the examination's
- * verdict on staleness rather than asking a tracker of its own: a record
- * examined again with a tracker that never saw it is fresh, however often
- * the engine had it.  Examined without a tracker, the engine asks its own.
- */
-static void record_examined_by_the_caller(void **state)
-{
-        (void)state;
-        struct got a = {0}, b = {0};
-        struct zm_engine *ea = zm_engine_new(NULL, collect, NULL, &a);
-        struct zm_engine *eb = zm_engine_new(NULL, collect, NULL, &b);
-        struct zd_appl_tracker *t = zd_appl_tracker_new();
-        uint8_t mem[144], os[52 + 3 * 36], fs[589], rec[800], pid[16];
-        mem_data(mem, TS, 5, 5);
-        size_t dl = vec_lx_os(os, 3, 36, TS);
-        size_t fl = fs_data(fs, 1700000000, "/srv");
-        struct {
-                const uint8_t *data;
-                size_t n;
-                int lnx; /* 0: kernel record recnum, else LNXAPPL applid */
-                uint8_t recnum;
-        } in[] = {{mem, 144, 0, 1}, {os, dl, 0, 2}, {fs, fl, 1, 0}};
-        for (size_t i = 0; i < 3; i++) {
-                if (in[i].lnx)
-                        vec_lnx_prodid(pid, 1, 0, 1, 0, 0);
-                else
-                        vec_lx_prodid(pid, in[i].recnum, "01");
-                size_t len = vec_d10(rec, 2, "LINUX01", pid, in[i].data, (uint16_t)in[i].n);
-                feed(ea, rec, len);
-                size_t n = examined(eb, &b, t, rec, len);
-                assert_true(n > 0);
-                assert_int_equal(n, a.n);
-                for (size_t k = 0; k < a.n; k++) {
-                        const struct zm_metric *x = &a.m[k], *y = &b.m[b.n - n + k];
-                        assert_string_equal(y->plugin_instance, x->plugin_instance);
-                        assert_string_equal(y->type_instance, x->type_instance);
-                        assert_true(y->key == x->key && y->tod == x->tod &&
-                                    y->derive[0] == x->derive[0] && y->gauge[0] == x->gauge[0]);
-                }
-                a.n = 0;
-                /* the same sample again: stale by the caller's tracker, counted by the engine */
-                uint64_t stale = zm_engine_counters(eb)->appl_stale;
-                assert_int_equal(examined(eb, &b, t, rec, len), 0);
-                assert_true(zm_engine_counters(eb)->appl_stale == stale + 1);
-                /* a tracker that never saw it: fresh, though the engine had it twice */
-                struct zd_appl_tracker *t2 = zd_appl_tracker_new();
-                assert_int_equal(examined(eb, &b, t2, rec, len), n);
-                zd_appl_tracker_free(t2);
-                /* no tracker: the engine asks its own, which the examinations above spared */
-                assert_int_equal(examined(eb, &b, NULL, rec, len), n);
-                assert_int_equal(examined(eb, &b, NULL, rec, len), 0);
-                assert_true(zm_engine_counters(eb)->appl_stale == stale + 2);
-        }
-        zd_appl_tracker_free(t);
-        zm_engine_free(ea);
-        zm_engine_free(eb);
 }
 
 struct logged {
@@ -579,6 +473,94 @@ static void procd_summary_maps_uptime_users_states(void **state)
         assert_null(find(&fx->g, "processes", "", "ps_state", "running")); /* the kernel record's */
 }
 
+/*
+ * The summaries' metrics read their fields through the payload layouts
+ * (LNXAPPL.1.0.FS, LNXAPPL.2.0): a LayoutFile that swaps two fields of each
+ * swaps the values dispatched, and unloading it brings them back.  Offsets
+ * from doc/facts/s390-tools.md 2 (statvfs: bsize 0, frsize 8, blocks 16,
+ * bfree 24, bavail 32, files 40, ffree 48, favail 56) and 3 (summary:
+ * uptime 0, users 8, task_sleeping 38, task_stopped 42, task_zombie 46).
+ */
+static const char swapped[] =
+    "layout LNXAPPL.1.0.FS fsstatd_statvfs min_len 72 level \"test\" source \"test\"\n"
+    "  field fs_bsize  8  8 uint verified none  bytes \"test\" \"swapped with fs_frsize\"\n"
+    "  field fs_frsize 0  8 uint verified none  bytes \"test\" \"\"\n"
+    "  field fs_blocks 16 8 uint verified gauge -     \"test\" \"\"\n"
+    "  field fs_bfree  24 8 uint verified gauge -     \"test\" \"\"\n"
+    "  field fs_bavail 56 8 uint verified gauge -     \"test\" \"swapped with fs_favail\"\n"
+    "  field fs_favail 32 8 uint verified gauge -     \"test\" \"\"\n"
+    "end\n"
+    "layout LNXAPPL.2.0 proc_sum_t min_len 166 level \"test\" source \"test\"\n"
+    "  field uptime        0  8 uint verified gauge s     \"test\" \"\"\n"
+    "  field users         8  4 uint verified gauge count \"test\" \"\"\n"
+    "  field task_sleeping 42 4 uint verified gauge count \"test\" \"swapped\"\n"
+    "  field task_stopped  38 4 uint verified gauge count \"test\" \"swapped\"\n"
+    "  field task_zombie   46 4 uint verified gauge count \"test\" \"\"\n"
+    "end\n";
+
+/* One mon_fsstatd record of "/" and one mon_procd summary, fed to e at stamp secs. */
+static void feed_summaries(struct zm_engine *e, uint64_t secs)
+{
+        uint8_t data[589], rec[700], pid[16];
+        size_t n = fs_data(data, secs, "/");
+        /* the statvfs block after the strings "/dev/dasda1", "/", "ext4" */
+        uint8_t *sv = data + 12 + (2 + 11) + (2 + 1) + (2 + 4);
+        static const uint64_t v[8] = {4096, 1024, 1000, 400, 300, 50, 40, 30};
+        for (int i = 0; i < 8; i++)
+                be64(sv + 8 * i, v[i]);
+        vec_lnx_prodid(pid, 1, 0, 0, 0, 0);
+        feed(e, rec, vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)n));
+        uint8_t sum[178];
+        memset(sum, 0, sizeof(sum));
+        be64(sum, secs);
+        be16(sum + 8, 166);
+        be16(sum + 10, 12);
+        be64(sum + 12, 86400);    /* uptime */
+        be32(sum + 12 + 8, 4);    /* users */
+        be32(sum + 12 + 38, 110); /* sleeping */
+        be32(sum + 12 + 42, 3);   /* stopped */
+        be32(sum + 12 + 46, 5);   /* zombie */
+        vec_lnx_prodid(pid, 2, 0, 0, 0, 0);
+        feed(e, rec, vec_d10(rec, 2, "LINUX01", pid, sum, sizeof(sum)));
+}
+
+static double value_of(const struct got *g, const char *plugin, const char *pinst, const char *type,
+                       const char *tinst)
+{
+        const struct zm_metric *m = find(g, plugin, pinst, type, tinst);
+        assert_non_null(m);
+        return m->gauge[0];
+}
+
+static void summaries_read_through_layouts(void **state)
+{
+        struct engine_fx *fx = *state;
+        feed_summaries(fx->e, 1795305000);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 1024);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "reserved") == 100.0 * 1024);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 110);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "stopped") == 3);
+
+        char err[256];
+        assert_true(zl_load_text(swapped, strlen(swapped), "swapped", err, sizeof(err)));
+        fx->g.n = 0;
+        feed_summaries(fx->e, 1795305060);
+        /* frsize now reads bsize's 4096, bavail favail's 30 */
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 4096);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 30.0 * 4096);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "reserved") == 370.0 * 4096);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 3);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "stopped") == 110);
+        assert_true(value_of(&fx->g, "uptime", "", "uptime", "") == 86400);
+
+        zl_file_unload_all();
+        fx->g.n = 0;
+        feed_summaries(fx->e, 1795305120);
+        assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
+        assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 110);
+}
+
 /* An engine with a series cap, so that every guest metric gets its id (zm_emit). */
 static struct zm_engine *capped_engine(struct got *g)
 {
@@ -714,8 +696,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             ENGINE_TEST(mem_maps_to_memory_swap_vmem),
-            cmocka_unit_test(header_parsed_by_the_caller),
-            cmocka_unit_test(record_examined_by_the_caller),
+            ENGINE_TEST(lying_header_counted_once),
             ENGINE_TEST(mem_sync_mismatch_dropped_and_stale_not_repeated),
             ENGINE_TEST(invented_product_ids_counted_as_untracked),
             ENGINE_TEST(os_maps_load_processes_cpu),
@@ -725,6 +706,7 @@ int main(void)
             ENGINE_TEST(fsstatd_maps_df),
             ENGINE_TEST(fsstatd_long_mount_points),
             ENGINE_TEST(procd_summary_maps_uptime_users_states),
+            ENGINE_TEST(summaries_read_through_layouts),
             ENGINE_TEST(other_products_ignored),
             cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),
             cmocka_unit_test(metric_ids_follow_names_and_guest),

@@ -16,6 +16,7 @@
 
 #include "base/tod.h"
 #include "kept_metric.h"
+#include "layout/lay_file.h"
 #include "metric/metric.h"
 #include "metric/procsel.h"
 #include "zvm.h"
@@ -215,6 +216,41 @@ static void workers_summed_and_counters_kept(void **state)
         pass(e, "LINUX01", T1 + 120, p3, 2);
         assert_int_equal(r->g.n, 0);
         assert_int_equal(zm_engine_counters(e)->procd_torn, 0);
+}
+
+/*
+ * A task's fields are read through its layout (LNXAPPL.2.1): a LayoutFile
+ * that swaps size and resident (42 and 58 in task_t) swaps ps_vm and
+ * ps_rss.
+ */
+static const char task_swapped[] =
+    "layout LNXAPPL.2.1 task_t min_len 111 level \"test\" source \"test\"\n"
+    "  field pid        0  4 uint verified none    -       \"test\" \"\"\n"
+    "  field total_time 26 8 uint verified counter -       \"test\" \"\"\n"
+    "  field size       58 8 uint verified gauge   KB      \"test\" \"swapped\"\n"
+    "  field resident   42 8 uint verified gauge   KB      \"test\" \"swapped\"\n"
+    "  field trs        66 8 uint verified gauge   KB      \"test\" \"\"\n"
+    "  field drs        74 8 uint verified gauge   KB      \"test\" \"\"\n"
+    "  field maj_flt    98 8 uint verified counter -       \"test\" \"\"\n"
+    "end\n";
+
+static void task_fields_read_through_layout(void **state)
+{
+        struct rig *r = *state;
+        struct zm_engine *e = rig_start(r, (const char *const[]){"httpd", NULL});
+        struct tk p[] = {{10, 100, 5, 1000, 400, 10, 300, "httpd", "/usr/sbin/httpd"}};
+        pass(e, "LINUX01", T1, p, 1);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_vm")->gauge[0] == 1000.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_rss")->gauge[0] == 400.0 * 1024);
+        char err[256];
+        assert_true(
+            zl_load_text(task_swapped, strlen(task_swapped), "task_swapped", err, sizeof(err)));
+        r->g.n = 0;
+        pass(e, "LINUX01", T1 + 60, p, 1);
+        zl_file_unload_all();
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_vm")->gauge[0] == 400.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_rss")->gauge[0] == 1000.0 * 1024);
+        assert_true(find(&r->g, "LINUX01", "httpd", "ps_code")->gauge[0] == 10.0 * 1024);
 }
 
 /*
@@ -429,6 +465,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(full_pass_newcomer_adds_nothing, rig_setup,
                                             rig_teardown),
             cmocka_unit_test_setup_teardown(match_rules, rig_setup, rig_teardown),
+            cmocka_unit_test_setup_teardown(task_fields_read_through_layout, rig_setup,
+                                            rig_teardown),
             cmocka_unit_test(nothing_unless_configured),
             cmocka_unit_test(selection_refuses_bad_entries),
             cmocka_unit_test(plugin_options),

@@ -13,7 +13,6 @@
  * added in 2023 while "reconstruction in progress" (marked TODO), the least
  * trusted.  The source string of every HINT field says which (lay_short.h).
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D0R1 SYTSYP: 96 bytes (4.2-5.1), 116 (6.4, 7.3). */
@@ -248,23 +247,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d0, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-/* clang-format off */
-#define TABLES(X)  \
-    X(sytsyp)      \
-    X(sytprp)      \
-    X(sytprp64)    \
-    X(sytprp_al)   \
-    X(sytprp64_al) \
-    X(sytrsg51)    \
-    X(sytrsg52)    \
-    X(sytrsg75)    \
-    X(sytrsp)      \
-    X(sytusr)      \
-    X(sytcug)      \
-    X(sytcup)      \
-    X(sytcup_cpu)  \
-    X(sytsyg)
-/* clang-format on */
-ZL_FAST_FILE(d0, TABLES);

@@ -5,7 +5,6 @@
  * sources by age in lay_short.h.  zpmd's 2009 main.c decodes MTREPR, MTRPRP
  * and MTRSPR; it declares MTRSYS (struct d1r4) but never reads it.
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */
@@ -186,21 +185,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d1, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-/* clang-format off */
-#define TABLES(X) \
-    X(mtrepr)     \
-    X(mtrecm)     \
-    X(mtrsys)     \
-    X(mtrsys_al)  \
-    X(mtrprp)     \
-    X(mtrspr)     \
-    X(mtrscm)     \
-    X(mtrusr)     \
-    X(mtrmcc)     \
-    X(mtrssi)     \
-    X(mtrsrv)     \
-    X(mtrfcc)
-/* clang-format on */
-ZL_FAST_FILE(d1, TABLES);

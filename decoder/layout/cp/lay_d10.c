@@ -6,7 +6,7 @@
  * structs, so they are HINTs that appl_hdr.c proves on every record (the
  * data offset and length must fit the record, or the record is refused).
  */
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 #include "layout/layout.h"
 
 #define SRC_S                                                                                      \
@@ -36,7 +36,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d10, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(edt_fields) X(sdt_fields)
-ZL_FAST_FILE(d10, TABLES);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Domain 11 (SSI) record layouts.  Facts: doc/facts/cp-records.md 14; all VERIFIED. */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define S6 "IBM mon620 MRSSISMI"
@@ -56,7 +55,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d11, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(ssismi) X(ssiscs) X(ssislt)
-ZL_FAST_FILE(d11, TABLES);

@@ -3,7 +3,6 @@
  * Domain 3 (Storage) record layouts.  Only what IBM prints is decoded
  * (doc/facts/cp-records.md 6, 15); no zpmd offsets are used for this domain.
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D3R1 STORSG: 464 (6.2), 780 (6.3), 844 (6.4); the first fields hold at every level. */
@@ -48,7 +47,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d3, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(storsg) X(storsp) X(stoshs)
-ZL_FAST_FILE(d3, TABLES);

@@ -19,7 +19,6 @@
  * at least 8 bytes too many and some of its offsets are wrong, which ones
  * unknown.  D4R9 USEATE itself therefore gets no layout past its header.
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define HL Z23 ", USELOF alignment"
@@ -115,7 +114,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d4, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(useact) X(useint) X(uselon) X(uselof) X(userdc) X(usescp)
-ZL_FAST_FILE(d4, TABLES);

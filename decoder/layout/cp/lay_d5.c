@@ -3,7 +3,6 @@
  * Domain 5 (Processor) record layouts.  Facts: doc/facts/cp-records.md 8, 17;
  * zpmd's 2009 main.c decodes PRCPRP (sources by age in lay_short.h).
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 /* D5R3 PRCPRP: 124 (4.3, 5.1), 384 (5.4 - 7.5). */
@@ -56,7 +55,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d5, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(prcprp43) X(prcprp54) X(prcvof) X(prccfn)
-ZL_FAST_FILE(d5, TABLES);

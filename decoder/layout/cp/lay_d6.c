@@ -11,7 +11,6 @@
  * SCMCNTIM + SCMDDTIM + SCMDATIM).  No page read says CP stores them
  * unconverted, so the unit is a HINT too: the device-time law proves it.
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define ZP Z23 ", +20 header"
@@ -79,7 +78,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d6, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(ioddev) X(iodmof)
-ZL_FAST_FILE(d6, TABLES);

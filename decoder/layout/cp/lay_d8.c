@@ -5,7 +5,6 @@
  * the record holds but no offset is confirmed; the layout is zpmd's
  * (316 bytes in 5.3, marked untested by its author).
  */
-#include "layout/lay_fast.h"
 #include "layout/lay_short.h"
 
 #define ZP ZUT
@@ -58,7 +57,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d8, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(vndses) X(vndlsd)
-ZL_FAST_FILE(d8, TABLES);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 #include "layout/layout.h"
 
 /* MRHDR / MRRECHDR, identical from z/VM 4.2 to 7.5 (doc/facts/monitor-stream.md 1). */
@@ -21,7 +21,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(hdr, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(hdr_fields)
-ZL_FAST_FILE(hdr, TABLES);

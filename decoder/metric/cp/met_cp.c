@@ -15,7 +15,6 @@
 #include "metric/cp/met_cp_plan.h"
 #include "metric/cp/met_cp_take.h"
 #include "metric/met_module.h"
-#include "metric/met_read.h"
 
 /*
  * The entry for key in t, ready for this interval's readings.  A second
@@ -164,7 +163,7 @@ static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
         uint64_t *v = CP_V(x);
         if (rec.n >= f->reach) {
                 /* the record holds every field (CP's records of a level always do): one load
-                   and one mask a slot, no bound per field, as a zl_reader reads */
+                   and one mask a slot, no bound per field */
 #define AT(k) (zd_uN_load8(rec.p + f->rd[k].at - 8) & f->rd[k].mask)
                 if (f->dense) {
                         CP_UNROLL(f->nidx, AT)
@@ -183,26 +182,6 @@ static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
                         got |= 1u << i;
         }
         got_slots(x, f, got);
-}
-
-/*
- * rec's readings into x from u, the integers of rec's layout read already
- * (zm_ints): the slots by index, as fill reads them from rec.  Only for a
- * record that holds every slot's field (f->need) and fields whose integer
- * the reader gives as a slot keeps it (f->ints).
- */
-static void fill_ints(struct cp_ent *x, const struct cp_fields *f, const uint64_t *u)
-{
-        uint64_t *v = CP_V(x);
-#define IDX(k) u[f->idx[k]]
-        if (f->dense) {
-                CP_UNROLL(f->nidx, IDX)
-        } else {
-                for (size_t k = 0; k < f->nidx; k++)
-                        v[f->slot[k]] = IDX(k);
-        }
-#undef IDX
-        got_slots(x, f, f->slots);
 }
 
 /* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
@@ -277,21 +256,16 @@ static __attribute__((noinline)) struct cp_ent *named_entry(struct zm_engine *e,
         return x;
 }
 
-/*
- * A record that is one entry: every row of met_cp_take.c but SYTCUP's.  u:
- * the integers of its fields, read already (zm_ints), or NULL.
- */
-static inline __attribute__((always_inline)) void
-take_record(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f,
-            const struct zd_record *r, const uint64_t *u, size_t gen)
+/* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
+static inline __attribute__((always_inline)) void take_record(struct zm_engine *e,
+                                                              struct cp_state *s,
+                                                              const struct cp_fields *f,
+                                                              const struct zd_record *r, size_t gen)
 {
         struct cp_ent *x = expected_entry(s, f, r->rec, r->tod, gen);
         if (!x && !(x = named_entry(e, s, f, r, gen)))
                 return;
-        if (u && f->ints && r->rec.n >= f->need)
-                fill_ints(x, f, u);
-        else
-                fill(x, f, r->rec);
+        fill(x, f, r->rec);
 }
 
 /*
@@ -370,9 +344,7 @@ static void cp_destroy(void *state)
 
 /*
  * Every record with a layout counts for the interval's newest TOD; the ones
- * with a row are taken.  A record read already (zm_engine_record_read) in
- * the default reading brings its integers, read with the layout its kind
- * has here: its slots come from them.
+ * with a row are taken.
  */
 static void cp_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
@@ -401,10 +373,7 @@ static void cp_record(struct zm_engine *e, void *state, const struct zd_record *
                 on_sytcup(e, s, f->t, r, l);
                 return;
         }
-        const struct zl_layout *ul = NULL;
-        const uint64_t *u = k ? zm_ints(e, r, &ul) : NULL;
-        /* under another reading the record is read here, whatever was handed */
-        take_record(e, s, f, r, ul == l ? u : NULL, gen);
+        take_record(e, s, f, r, gen);
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)

@@ -108,7 +108,6 @@ static void resolve(struct cp_fields *c, const struct cp_take *t, const struct z
                 uint32_t r = c->ref[i].at >= 8 ? c->ref[i].need : UINT32_MAX;
                 c->reach = r > c->reach ? r : c->reach;
                 c->need = c->ref[i].need > c->need ? c->ref[i].need : c->need;
-                c->ints &= f->type != ZL_SINT && f - l->fields < ZL_READER_MAX;
                 c->dense &= i == c->nidx;
                 c->rd[c->nidx].mask = c->ref[i].mask;
                 c->rd[c->nidx].at = c->ref[i].at;

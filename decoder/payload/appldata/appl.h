@@ -97,12 +97,6 @@ void zd_appl_tracker_free(struct zd_appl_tracker *t);
 enum zd_track { ZD_TRACK_FRESH, ZD_TRACK_STALE, ZD_TRACK_UNTRACKED };
 enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_appl *a,
                                     uint64_t timestamp);
-/* true if new or untracked; false if stale (same userid, product id and timestamp). */
-bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp);
-
-/*
- * Additions by the linux helper (the contract above is unchanged).
- */
 
 /* The payload layout of a parsed record (LINUXKRNL.MEM/OS/NET, LNXAPPL.HDR for
  * applids 1 and 2), or NULL when the record is kept opaque.  Short data still
@@ -168,7 +162,7 @@ struct zd_procd_task {
 enum zd_err_kind zd_procd_task_parse(zd_view data, struct zd_procd_task *out);
 
 /*
- * Everything the dump and the plugin need to know about one domain 10
+ * Everything zvmmon's dump and stat need to know about one domain 10
  * record, with the checks applied in one place: header parse, payload
  * length, sync counters, staleness.  Errors are reported on d (counted) unless
  * d is NULL; t may be NULL (then nothing is stale).
@@ -183,18 +177,6 @@ struct zd_appl_info {
         bool sync_bad;                  /* kernel record caught mid-update: dropped (reported) */
         bool stale;                     /* same guest, product id and timestamp as before */
         uint64_t timestamp;             /* kernel TOD, or LNXAPPL Unix seconds; 0 if none */
-        /*
-         * What the checks found on the way, so that a consumer that goes on to
-         * measure the record (zm_engine_record_examined) need not find it again.
-         */
-        bool tracked;              /* a tracker was asked (t given, record whole, stamp set) */
-        enum zd_track track;       /* its answer, when tracked */
-        struct zd_lx_cpus cpus;    /* kernel OS record: its per-CPU entries ... */
-        enum zd_err_kind cpus_err; /* ... as zd_lx_os_cpus found them */
-        bool has_body;             /* LNXAPPL: its 12-byte header's lengths hold ... */
-        zd_view body;              /* ... and this is the data they point at */
-        bool task_ok;              /* mon_procd task: its fixed part and six strings whole */
-        struct zd_procd_task task; /* ... as zd_procd_task_parse found them */
 };
 void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const struct zd_record *r,
                      struct zd_appl_info *out);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One place that applies every domain 10 check, so that zvmmon, the fuzz
- * target and the plugin agree on what is an error, what is dropped and
- * what is stale.
+ * One place that applies every domain 10 check, so that zvmmon's commands
+ * and the fuzz targets agree on what is an error, what is dropped and what
+ * is stale.
  */
 #include <string.h>
 
@@ -26,8 +26,6 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                 return;
         }
         o->timestamp = h.time_stamp;
-        o->has_body = true;
-        o->body = h.data;
         if (o->payload == ZD_PAYLOAD_FSSTATD) {
                 zd_view rest = h.data;
                 struct zd_fs_entry fs;
@@ -47,8 +45,8 @@ static void check_lnxappl(struct zd_decoder *d, const struct zd_record *r, struc
                                o->a.prodid_text, h.data.n, ZD_PROCD_SUM_LEN);
                 }
         } else {
-                e = zd_procd_task_parse(h.data, &o->task);
-                o->task_ok = e == ZD_E_NONE;
+                struct zd_procd_task task;
+                e = zd_procd_task_parse(h.data, &task);
                 if (e) {
                         o->truncated = e == ZD_E_APPL_TRUNCATED;
                         report(d, e, &r->pos, "%s %s: mon_procd task record damaged (%zu bytes)",
@@ -76,7 +74,8 @@ static void check_kernel(struct zd_decoder *d, const struct zd_record *r, struct
         if (a->recnum == ZD_LX_OS) {
                 /* The three fields only tell what went wrong: read by name when something did. */
                 uint64_t n = 0, size = 0, off = 0;
-                if ((o->cpus_err = zd_lx_os_cpus(a, &o->cpus)) != ZD_E_NONE) {
+                struct zd_lx_cpus cpus;
+                if (zd_lx_os_cpus(a, &cpus) != ZD_E_NONE) {
                         (void)zl_get_u64(o->layout, a->data, "nr_cpus", &n);
                         (void)zl_get_u64(o->layout, a->data, "per_cpu_size", &size);
                         (void)zl_get_u64(o->layout, a->data, "cpu_offset", &off);
@@ -120,9 +119,6 @@ void zd_appl_examine(struct zd_decoder *d, struct zd_appl_tracker *t, const stru
                 check_kernel(d, r, o);
         else
                 check_lnxappl(d, r, o);
-        if (t && !o->truncated && !o->sync_bad && o->timestamp) {
-                o->tracked = true;
-                o->track = zd_appl_tracker_check(t, &o->a, o->timestamp);
-                o->stale = o->track == ZD_TRACK_STALE;
-        }
+        if (t && !o->truncated && !o->sync_bad && o->timestamp)
+                o->stale = zd_appl_tracker_check(t, &o->a, o->timestamp) == ZD_TRACK_STALE;
 }

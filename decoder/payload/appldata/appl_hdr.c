@@ -115,9 +115,9 @@ static bool cp_userid(const char *u)
 
 /*
  * A guest's userid, converted and checked once: every record of the guest
- * carries the same 8 EBCDIC bytes, and converting and checking them was
- * half of a header's parse.  Direct-mapped by those bytes, per thread like
- * zl_find's cache; a guest that misses costs what every guest cost before.
+ * carries the same 8 EBCDIC bytes.  Direct-mapped by those bytes, per
+ * thread like zl_find's cache; a guest that misses is converted and
+ * checked again, as without the cache.
  */
 #define UID_BITS 9
 static _Thread_local struct uid_slot {

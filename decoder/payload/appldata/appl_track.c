@@ -16,10 +16,10 @@
  * TRACK_MAX still bounds the whole (more than 2,048 guests that all invent
  * ids): past it the table starts over, which costs at most one
  * duplicate report per buffer.  It is sized for the largest system we
- * measure: 50,000 Linux guests with three kernel buffers and two LNXAPPL
- * summaries each (250,000) fit twice over.  At the old 65,536 such a system
- * started over every interval.  Worst case: 2^20 slots of 40 bytes and a
- * guest table of the system's userids.
+ * support: 50,000 Linux guests with three kernel buffers and two LNXAPPL
+ * summaries each (250,000) fit twice over, so such a system never starts
+ * over.  Worst case: 2^20 slots of 40 bytes and a guest table of the
+ * system's userids.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +81,7 @@ static struct key key_of(const struct zd_appl *a)
 static struct slot *lookup(struct slot *s, size_t cap, uint64_t seed, const struct key *k)
 {
         /* keyed: the product ids are the guest's to choose (a chain from the secret, as
-         * zm_series_id's; three finalisers a word were a third of a record's tracking) */
+         * zm_series_id's, with one finaliser for the whole key) */
         size_t h = (size_t)zh_mix(zh_step(zh_step(zh_step(seed, k->user), k->prod[0]), k->prod[1]));
         for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
                 if (!s[i].used || (s[i].k.user == k->user && s[i].k.prod[0] == k->prod[0] &&
@@ -141,9 +141,4 @@ enum zd_track zd_appl_tracker_check(struct zd_appl_tracker *t, const struct zd_a
         e->ts = timestamp;
         t->n++;
         return ZD_TRACK_FRESH;
-}
-
-bool zd_appl_tracker_fresh(struct zd_appl_tracker *t, const struct zd_appl *a, uint64_t timestamp)
-{
-        return zd_appl_tracker_check(t, a, timestamp) != ZD_TRACK_STALE;
 }

@@ -6,7 +6,7 @@
  * Field names are the kernel's struct members; avenrun[3] is split into
  * avenrun_1/_5/_15 (fixed point, value / 2048).
  */
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 
 #define K   "linux arch/s390/appldata; IBM lddd APPLDATA layout"
 #define KOS "linux appldata_os.c; IBM lddd APPLDATA layout"
@@ -115,7 +115,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(linux, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(mem_fields) X(os_fields) X(cpu00_fields) X(cpu01_fields) X(net_fields)
-ZL_FAST_FILE(linux, TABLES);

@@ -8,7 +8,7 @@
  * Member names of nested structs are joined with '_' (task_total, cpu_user).
  * mon_procd's CPU shares are 1/100 %; its time stamps are Unix seconds.
  */
-#include "layout/lay_fast.h"
+#include "layout/layout.h"
 
 #define FS "s390-tools mon_fsstatd.h (MIT); IBM lddd mon_fsstatd"
 #define PR "s390-tools mon_procd.h (MIT); IBM lddd mon_procd"
@@ -113,7 +113,3 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(lnxappl, layouts);
-
-/* The tables above compiled into readers (lay_fast.h). */
-#define TABLES(X) X(hdr_fields) X(fs_fields) X(sum_fields) X(task_fields)
-ZL_FAST_FILE(lnxappl, TABLES);

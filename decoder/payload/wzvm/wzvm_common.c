@@ -57,14 +57,6 @@ void wzvm_mwhdr_put(uint8_t out[WZVM_MW_HDR_LEN], const struct wzvm_mwhdr *h)
         zd_put8(b, 12, h->hdrlen);
 }
 
-bool wzvm_mwhdr_get(zd_view v, struct wzvm_mwhdr *h)
-{
-        return zd_u8(v, 0, &h->function) && zd_u16(v, 1, &h->applid) &&
-               zd_u8(v, 3, &h->record_num) && zd_u16(v, 4, &h->version) &&
-               zd_u16(v, 6, &h->release) && zd_u16(v, 8, &h->mod_level) &&
-               zd_u16(v, 10, &h->datalen) && zd_u8(v, 12, &h->hdrlen);
-}
-
 /* The checks monwriter makes on every header (doc/facts/kernel-drivers.md 2.3). */
 const char *wzvm_mwhdr_invalid(const struct wzvm_mwhdr *h)
 {

@@ -98,7 +98,6 @@ struct wzvm_mwhdr {
         uint8_t hdrlen;
 };
 void wzvm_mwhdr_put(uint8_t out[WZVM_MW_HDR_LEN], const struct wzvm_mwhdr *h);
-bool wzvm_mwhdr_get(zd_view v, struct wzvm_mwhdr *h);
 /* The field the driver would reject (EINVAL), or NULL if the header is valid. */
 const char *wzvm_mwhdr_invalid(const struct wzvm_mwhdr *h);
 
