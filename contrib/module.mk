@@ -11,13 +11,16 @@
 # System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
 # on a machine that is not a z/VM guest):
 #   $(UDEVRULESDIR)/90-collectd-zvm.rules      default /lib/udev/rules.d
-#   $(MODULESLOADDIR)/collectd-zvm.conf        default /etc/modules-load.d
 #   $(MODPROBEDIR)/collectd-zvm.conf           default /etc/modprobe.d
 #   $(SYSTEMDDROPINDIR)/zvm.conf               default /etc/systemd/system/
 #                                              collectd.service.d
-# Each directory set empty leaves its file out (the Debian package keeps
-# modules-load.d as an example only and puts the drop-in below /lib, see
-# debian/README.Debian).
+#   $(MODULESLOADDIR)/collectd-zvm.conf        default empty: not installed
+# Each directory set empty leaves its file out.  The modules-load.d file is
+# an example only, as in the Debian package (debian/README.Debian): both
+# drivers refuse to load outside z/VM, so systemd-modules-load.service would
+# fail at every boot of any other machine, and on a z/VM guest the drop-in
+# loads them when collectd starts.  Opt in with
+# MODULESLOADDIR=/etc/modules-load.d (README.md).
 # Installed by other modules (one owner per file, so that make -j install
 # never writes a file twice at once): the plugins and $(PREFIX)/share/
 # collectd-zvm/types.db (plugin/), zvmmon and zvmmon(1) (zvmmon/), zvmsim(1)
@@ -26,7 +29,7 @@ DOCDIR          ?= $(PREFIX)/share/doc/collectd-zvm
 MANDIR          ?= $(PREFIX)/share/man
 SYSCONFDIR      ?= /etc
 UDEVRULESDIR    ?= /lib/udev/rules.d
-MODULESLOADDIR  ?= $(SYSCONFDIR)/modules-load.d
+MODULESLOADDIR  ?=
 MODPROBEDIR     ?= $(SYSCONFDIR)/modprobe.d
 SYSTEMDDROPINDIR ?= $(SYSCONFDIR)/systemd/system/collectd.service.d
 INSTALL_SYSCONF ?= 1
