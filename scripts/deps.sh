@@ -29,7 +29,7 @@ demo_pkgs=(
 )
 check_pkgs=(
 	clang clang-format llvm libclang-rt-14-dev valgrind pkg-config jq
-	libcmocka-dev python3 tmux
+	libcmocka-dev python3 python3-yaml tmux
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 	graphite-carbon python3-whisper influxdb influxdb-client
 	prometheus libmicrohttpd12 libprotobuf-c1

@@ -41,6 +41,10 @@ want=(
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-influxdb.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-graphite.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-influxdb.json
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-prometheus.json
+	usr/share/doc/collectd-zvm/examples/prometheus/prometheus.yml
+	usr/share/doc/collectd-zvm/examples/prometheus/collectd-zvm.rules.yml
+	usr/share/doc/collectd-zvm/examples/prometheus/collectd-zvm.alerts.yml
 	usr/share/doc/collectd-zvm/examples/system/udev/90-collectd-zvm.rules
 	usr/share/doc/collectd-zvm/examples/system/modprobe.d/collectd-zvm.conf
 	usr/share/doc/collectd-zvm/examples/system/modules-load.d/collectd-zvm.conf
