@@ -109,6 +109,14 @@ check-prometheus-rules:
 	@promtool test rules contrib/prometheus/tests/*.test.yml
 CHECK_TARGETS += check-prometheus-rules
 
+# make check-man: zvmsim(1) and doc/zvmsim.md list every control command
+# zvmsim takes, each man page's SEE ALSO names the others, and
+# collectd-zvm(5) says what types.db holds (scripts/check-man.py).
+.PHONY: check-man
+check-man:
+	@python3 scripts/check-man.py
+CHECK_TARGETS += check-man
+
 # make deb [ARCH=s390x]: the Debian packages collectd-zvm and collectd-zvm-sim
 # (debian/, built by the install target above), checked by lintian, in
 # $(DEB_DIR).  make check-deb (tests/e2e/deb/) installs and tries them.
