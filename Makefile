@@ -1,9 +1,10 @@
 # collectd-zvm top-level Makefile.
 #
 #   make            build the decoder library, zvmmon, zvmsim and the plugins
-#   make check      install missing packages, then run every test
-#   make demo       install missing packages, then run the demo
-#   make deps       install missing Debian packages
+#   make check      install missing packages (all of deps), then run every test
+#   make demo       install what the demo needs (deps-demo), then run the demo
+#   make deps       install every missing Debian package the checks use
+#   make deps-demo  only the demo's: compiler, collectd, libyajl, FUSE, ncurses
 #   make bench      benchmarks (figures, never pass/fail on speed); bench-plugin
 #                   and bench-live measure the plugin in the daemon (minutes)
 #   make install    PREFIX=/usr DESTDIR=...
@@ -69,7 +70,7 @@ INSTALL_TARGETS :=
 FUZZ_TARGETS    :=
 BENCH_TARGETS   :=
 
-.PHONY: all check deps demo bench install clean format fuzz-smoke check-s390x check-clang
+.PHONY: all check deps deps-demo demo bench install clean format fuzz-smoke check-s390x check-clang
 all:
 
 include $(sort $(wildcard */module.mk */*/module.mk))
@@ -80,7 +81,10 @@ include $(sort $(wildcard */module.mk */*/module.mk))
 all: $(ALL_TARGETS)
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh all
+
+deps-demo:
+	@scripts/deps.sh demo
 
 # Everything a fresh Debian 12 clone needs, in an order that fails early.
 check: deps

@@ -4,20 +4,24 @@
 # Paths (all below $(DESTDIR)):
 #   $(DOCDIR)/                      the user documentation (doc/*.md)
 #   $(DOCDIR)/examples/             collectd.conf examples, Grafana dashboards,
-#                                   and a copy of every system file below
-#                                   (examples/system/<dir>/<file>)
+#                                   Prometheus configuration and rules
+#                                   (examples/prometheus/), and a copy of every
+#                                   system file below (examples/system/<dir>/<file>)
 #   $(MANDIR)/man5                  collectd-zvm(5), and any man page written
 #                                   as POD (man/NAME.N.pod)
 # System integration (INSTALL_SYSCONF=1, the default; 0 leaves it out, e.g.
 # on a machine that is not a z/VM guest):
 #   $(UDEVRULESDIR)/90-collectd-zvm.rules      default /lib/udev/rules.d
-#   $(MODULESLOADDIR)/collectd-zvm.conf        default /etc/modules-load.d
 #   $(MODPROBEDIR)/collectd-zvm.conf           default /etc/modprobe.d
 #   $(SYSTEMDDROPINDIR)/zvm.conf               default /etc/systemd/system/
 #                                              collectd.service.d
-# Each directory set empty leaves its file out (the Debian package keeps
-# modules-load.d as an example only and puts the drop-in below /lib, see
-# debian/README.Debian).
+#   $(MODULESLOADDIR)/collectd-zvm.conf        default empty: not installed
+# Each directory set empty leaves its file out.  The modules-load.d file is
+# an example only, as in the Debian package (debian/README.Debian): both
+# drivers refuse to load outside z/VM, so systemd-modules-load.service would
+# fail at every boot of any other machine, and on a z/VM guest the drop-in
+# loads them when collectd starts.  Opt in with
+# MODULESLOADDIR=/etc/modules-load.d (README.md).
 # Installed by other modules (one owner per file, so that make -j install
 # never writes a file twice at once): the plugins and $(PREFIX)/share/
 # collectd-zvm/types.db (plugin/), zvmmon and zvmmon(1) (zvmmon/), zvmsim(1)
@@ -26,7 +30,7 @@ DOCDIR          ?= $(PREFIX)/share/doc/collectd-zvm
 MANDIR          ?= $(PREFIX)/share/man
 SYSCONFDIR      ?= /etc
 UDEVRULESDIR    ?= /lib/udev/rules.d
-MODULESLOADDIR  ?= $(SYSCONFDIR)/modules-load.d
+MODULESLOADDIR  ?=
 MODPROBEDIR     ?= $(SYSCONFDIR)/modprobe.d
 SYSTEMDDROPINDIR ?= $(SYSCONFDIR)/systemd/system/collectd.service.d
 INSTALL_SYSCONF ?= 1
@@ -37,6 +41,9 @@ CONTRIB_DOCS     := $(sort $(wildcard doc/*.md))
 CONTRIB_EXAMPLES := $(sort $(filter-out contrib/collectd-zvm-demo.conf,$(wildcard contrib/*.conf)) \
                     contrib/many-systems.passwd)
 CONTRIB_GRAFANA  := $(sort $(wildcard contrib/grafana/*.json))
+# Prometheus: the scrape job with its relabelling, the recording rules and the
+# alerts (their promtool tests in contrib/prometheus/tests/ stay here).
+CONTRIB_PROM     := $(sort $(wildcard contrib/prometheus/*.yml))
 CONTRIB_SYSFILES := contrib/udev/90-collectd-zvm.rules \
                     contrib/modules-load.d/collectd-zvm.conf \
                     contrib/modprobe.d/collectd-zvm.conf \
@@ -61,10 +68,12 @@ ALL_TARGETS += $(MAN_GEN)
 
 .PHONY: install-contrib
 install-contrib: $(MAN_GEN)
-	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples/grafana $(DESTDIR)$(DOCDIR)/examples/system \
+		$(DESTDIR)$(DOCDIR)/examples/prometheus
 	$(INSTALL) -m 644 $(CONTRIB_DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 $(CONTRIB_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(DOCDIR)/examples/grafana/
+	$(INSTALL) -m 644 $(CONTRIB_PROM) $(DESTDIR)$(DOCDIR)/examples/prometheus/
 	for f in $(patsubst contrib/%,%,$(CONTRIB_SYSFILES)); do \
 		$(INSTALL) -D -m 644 contrib/$$f $(DESTDIR)$(DOCDIR)/examples/system/$$f || exit 1; done
 ifneq ($(CONTRIB_MAN1),)
@@ -86,6 +95,27 @@ endif
 contrib_sysfile = $(if $(strip $(2)),$(INSTALL) -D -m 644 contrib/$(1) $(DESTDIR)$(strip $(2))/$(3))
 
 INSTALL_TARGETS += install-contrib
+
+# make check-prometheus-rules: the shipped Prometheus files pass promtool's
+# checks (the configuration with its rule files, the rules), and the
+# recording rules and alerts give what contrib/prometheus/tests/ expects of
+# written series (promtool test rules).  The live side, on zvmsim's data in
+# a real Prometheus, is check-prometheus (tests/e2e/fwd/).
+.PHONY: check-prometheus-rules
+check-prometheus-rules:
+	@command -v promtool >/dev/null || { echo "check-prometheus-rules: promtool missing: install the Debian package prometheus (make deps)"; exit 1; }
+	@promtool check config contrib/prometheus/prometheus.yml
+	@promtool check rules $(filter-out contrib/prometheus/prometheus.yml,$(CONTRIB_PROM))
+	@promtool test rules contrib/prometheus/tests/*.test.yml
+CHECK_TARGETS += check-prometheus-rules
+
+# make check-man: zvmsim(1) and doc/zvmsim.md list every control command
+# zvmsim takes, each man page's SEE ALSO names the others, and
+# collectd-zvm(5) says what types.db holds (scripts/check-man.py).
+.PHONY: check-man
+check-man:
+	@python3 scripts/check-man.py
+CHECK_TARGETS += check-man
 
 # make deb [ARCH=s390x]: the Debian packages collectd-zvm and collectd-zvm-sim
 # (debian/, built by the install target above), checked by lintian, in

@@ -11,7 +11,7 @@ SECS=${2:-8}
 SO="$TOP/$BUILD/zvm.so"
 SIM="$TOP/$BUILD/zvmsim"
 [ -f "$SO" ] || { echo "demo: $SO not built" >&2; exit 1; }
-command -v collectd >/dev/null || { echo "demo: collectd missing (make deps)" >&2; exit 1; }
+command -v collectd >/dev/null || { echo "demo: collectd missing (make deps-demo)" >&2; exit 1; }
 
 D=$(mktemp -d "${TMPDIR:-/tmp}/zvm-demo.XXXXXX")
 SIMPID=""
@@ -68,10 +68,24 @@ echo "demo: starting collectd -f -C $D/collectd.conf for $SECS s"
 collectd -f -C "$D/collectd.conf" >"$D/stdout" 2>&1 &
 CDPID=$!
 # Graphite lines (host.plugin-instance.type-instance value time) and the plugin's messages.
+# A sample of each host's series as they come: two values per kind of plugin
+# instance (zvm-cpu, zvm-user, cpu-, df-root...), so that the z/VM system's
+# (whose rates need two intervals) are not crowded out by the Linux guests'
+# (which come whole with the first).  The plugin's own counters are left out.
 tail -n +1 -F --pid="$CDPID" "$D/collectd.log" 2>/dev/null |
 	grep --line-buffered -E "zvm plugin|^[a-z0-9_-]+[.].* [-0-9.e+]+ [0-9]+.?$" |
-	grep --line-buffered -v "^demo-collector" | sed -u -e 's/^\[[^]]*\] //' -e 's/\r$//' |
-	awk -v max=80 'NR <= max { print; fflush() } NR == max + 1 { print "... (more in the csv summary below)"; fflush() }' &
+	grep --line-buffered -v -e "^demo-collector" -e "^[^ ]*[.]zvm-reader[.]" |
+	sed -u -e 's/^\[[^]]*\] //' -e 's/\r$//' |
+	awk -v max=60 -v per_host=18 -v per_kind=2 '
+		/^zvm plugin/ { print; fflush(); next }
+		{
+			split($1, p, "."); k = p[2]; sub(/[0-9]+$/, "", k)
+			if (split(k, q, "-") > 2) k = q[1] "-" q[2]
+			h = p[1]; k = h "." k
+			if (shown >= max || nh[h] >= per_host || nk[k] >= per_kind) { more++; next }
+			shown++; nh[h]++; nk[k]++; print; fflush()
+		}
+		END { if (more) print "... and " more " more values (the csv summary below counts the series)" }' &
 TAILPID=$!
 for i in $(seq "$SECS"); do
 	sleep 1

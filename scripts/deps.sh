@@ -1,12 +1,35 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages collectd-zvm needs, if any are missing.
 # Quiet and quick when everything is there; needs root (or sudo) otherwise.
+#
+# usage: scripts/deps.sh [demo|all]
+#   demo  what `make demo` needs: a compiler, collectd and its headers,
+#         libyajl, FUSE 3 and ncurses (a plain `make` builds with these too).
+#         Host packages only: no foreign architecture is added.
+#   all   (the default, `make deps` and `make check`) the demo's packages and
+#         every tool the check groups use: clang, valgrind, the s390x cross
+#         compiler and s390x libraries (adds the s390x architecture),
+#         qemu-user, carbon-cache, influxd, prometheus, debhelper, lintian...
 set -euo pipefail
 
-host_pkgs=(
-	build-essential clang clang-format llvm libclang-rt-14-dev valgrind pkg-config jq
-	collectd-core collectd-dev libyajl-dev libcmocka-dev
-	fuse3 libfuse3-dev python3 libncurses-dev tmux
+mode=${1:-all}
+case $mode in
+demo | all) ;;
+*)
+	echo "usage: $0 [demo|all]" >&2
+	exit 2
+	;;
+esac
+
+# What the demo builds (zvm.so, zvmsim, zvmmon) and runs (collectd with its
+# logfile, write_log and csv plugins, fusermount3).
+demo_pkgs=(
+	build-essential collectd-core collectd-dev libyajl-dev
+	fuse3 libfuse3-dev libncurses-dev
+)
+check_pkgs=(
+	clang clang-format llvm libclang-rt-14-dev valgrind pkg-config jq
+	libcmocka-dev python3 python3-yaml tmux
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 	graphite-carbon python3-whisper influxdb influxdb-client
 	prometheus libmicrohttpd12 libprotobuf-c1
@@ -21,21 +44,25 @@ s390x_pkgs=(libcmocka-dev:s390x libyajl-dev:s390x libc6:s390x libcap2:s390x liby
 S390X_CD_ROOT=${S390X_CD_ROOT:-/opt/collectd-s390x}
 S390X_CD_STAMP=$S390X_CD_ROOT/.collectd-core-s390x
 
+wanted=("${demo_pkgs[@]}")
+[ "$mode" = demo ] || wanted+=("${check_pkgs[@]}" "${s390x_pkgs[@]}")
 missing=()
-for p in "${host_pkgs[@]}" "${s390x_pkgs[@]}"; do
+for p in "${wanted[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ -f "$S390X_CD_STAMP" ] || missing+=("collectd-core:s390x (unpacked in $S390X_CD_ROOT)")
+if [ "$mode" = all ] && [ ! -f "$S390X_CD_STAMP" ]; then
+	missing+=("collectd-core:s390x (unpacked in $S390X_CD_ROOT)")
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "deps: installing missing packages: ${missing[*]}"
+echo "deps ($mode): installing missing packages: ${missing[*]}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-if ! dpkg --print-foreign-architectures | grep -qx s390x; then
+if [ "$mode" = all ] && ! dpkg --print-foreign-architectures | grep -qx s390x; then
 	$SUDO dpkg --add-architecture s390x
 fi
 $SUDO apt-get update -qq
@@ -64,5 +91,7 @@ trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
 pkgs=()
 for p in "${missing[@]}"; do [[ $p == collectd-core:s390x* ]] || pkgs+=("$p"); done
 [ ${#pkgs[@]} -eq 0 ] || $SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
-[ -f "$S390X_CD_STAMP" ] || unpack_s390x_collectd
-echo "deps: done"
+if [ "$mode" = all ] && [ ! -f "$S390X_CD_STAMP" ]; then
+	unpack_s390x_collectd
+fi
+echo "deps ($mode): done"

@@ -6,10 +6,14 @@ Each dashboard is declared once below, as panels of collectd identifiers,
 and rendered three times: for Graphite (write_graphite with Prefix
 "collectd.", StoreRates true, the default escaping), for InfluxDB 1.x (its
 collectd input, parse-multivalue-plugin "split": measurement <plugin>_<ds>,
-tags host, instance, type, type_instance) and for Prometheus (write_prometheus:
-metric collectd_[<plugin>_]<type>[_<ds>][_total], labels <plugin> = plugin
-instance, type = type instance, instance = host; scraped with honor_labels).  `python3 contrib/grafana/mkdash.py` rewrites
-the JSON files; check-fwd fails when they differ from this script's output.
+tags host, instance, type, type_instance) and for Prometheus (write_prometheus
+scraped with contrib/prometheus/prometheus.yml and its recording rules: the
+zvm plugin's series as zvm_* names in base units with labels system,
+collector, cpu, userid, device...; the Linux guests' under collectd's names,
+collectd_[<plugin>_]<type>[_<ds>][_total], with labels <plugin> = plugin
+instance, type = type instance, host = host).  `python3 contrib/grafana/mkdash.py`
+rewrites the JSON files; check-fwd fails when they differ from this script's
+output, and check-prometheus runs the Prometheus ones' queries.
 
 A series spec: (host variable, plugin, plugin_instance glob, type,
 type_instance glob, data source name, DERIVE?, how to combine, legend).
@@ -42,6 +46,51 @@ def P(title, unit, series, stack=False, desc=""):
 
 
 # ---------------------------------------------------------------- Prometheus
+# The Prometheus dashboards use the names contrib/prometheus/ gives the zvm
+# plugin's series (prometheus.yml relabels them at scrape time, and
+# collectd-zvm.rules.yml records base units): (plugin instance kind, type,
+# type instance glob, DS) -> (metric, extra matchers).  A name ending in
+# _total is a counter.  Other plugins' series (the Linux guests') keep
+# collectd's names, with collectd's host in the label "host".
+PROM_ZVM = {
+    ("cpu", "percent", "busy", "value"): ("zvm_processor_busy_ratio", []),
+    ("cpu", "percent", "user", "value"): ("zvm_processor_user_ratio", []),
+    ("cpu", "percent", "overhead", "value"): ("zvm_processor_overhead_ratio", []),
+    ("cpu", "percent", "emulation", "value"): ("zvm_processor_emulation_ratio", []),
+    ("cpu", "operations", "diagnose", "value"): ("zvm_processor_diagnose_total", []),
+    ("cpu", "operations", "simulation", "value"): ("zvm_processor_simulated_instructions_total", []),
+    ("system", "users", "logged-on", "value"): ("zvm_users_logged_on", []),
+    ("system", "users", "dormant", "value"): ("zvm_users_dormant", []),
+    ("lpar", "percent", "cpu*", "value"): ("zvm_lpar_cpu_busy_ratio", []),
+    ("device", "operations", "ssch", "value"): ("zvm_device_ssch_total", []),
+    ("user", "percent", "cpu-total", "value"): ("zvm_guest_cpu_busy_ratio", []),
+    ("user", "percent", "cpu-virtual", "value"): ("zvm_guest_virtual_cpu_busy_ratio", []),
+    ("user", "memory", "resident", "value"): ("zvm_guest_resident_bytes", []),
+    ("vnic", "if_octets", "", "rx"): ("zvm_vnic_receive_bytes_total", []),
+    ("vnic", "if_octets", "", "tx"): ("zvm_vnic_transmit_bytes_total", []),
+    ("reader", "total_objects", "datasets", "value"): ("zvm_reader_datasets_total", []),
+    ("reader", "total_objects", "records", "value"): ("zvm_reader_records_total", []),
+    ("reader", "errors", "decode", "value"): ("zvm_reader_decode_errors_total", []),
+    ("reader", "total_events", "overflow", "value"): ("zvm_reader_events_total",
+                                                      ['event="overflow"']),
+    ("reader", "total_events", "reconnects", "value"): ("zvm_reader_events_total",
+                                                        ['event="reconnects"']),
+    ("reader", "gauge", "connected", "value"): ("zvm_reader_connected", []),
+}
+# What a legend's "pinst" and "tinst" show, per kind of plugin instance.
+PROM_ZVM_LEGEND = {"cpu": ("cpu{{cpu}}", ""), "lpar": ("{{partition}}", "cpu{{cpu}}"),
+                   "device": ("{{device}}", ""), "user": ("{{userid}}", ""),
+                   "vnic": ("{{userid}} {{device}}", "")}
+
+
+def zvm_kind(pinst):
+    """cpu*, lpar-*, user-..., vnic-..., device-* -> their kind; others as they are."""
+    for k in ("cpu", "lpar", "user", "vnic", "device"):
+        if pinst.startswith(k):
+            return k
+    return pinst
+
+
 def prom_name(s):
     """write_prometheus's name: collectd_[<plugin>_]<type>[_<ds>][_total]."""
     parts = ["collectd"] + ([s["plugin"]] if s["plugin"] != s["type"] else []) + [s["type"]]
@@ -65,24 +114,35 @@ def prom_match(label, pattern):
     return '%s="%s"' % (label, pattern)
 
 
-def prom_selector(s):
+def prom_series(s):
+    """(metric, matchers, counter?, legend of pinst, legend of tinst) of a
+    series spec, in the shipped names."""
+    if s["plugin"] == "zvm":
+        kind = zvm_kind(s["pinst"])
+        name, extra = PROM_ZVM[(kind, s["type"], s["tinst"], s["ds"])]
+        m = ['%s=~"%s"' % ("collector" if kind == "reader" else "system", s["host"])]
+        if kind in ("user", "vnic"):
+            # user-$guest, vnic-$guest-*: the userid label.
+            m.append(prom_match("userid", s["pinst"].split("-")[1]))
+        lp, lt = PROM_ZVM_LEGEND.get(kind, ("", ""))
+        return name, m + extra, name.endswith("_total"), lp, lt
     pl, tl = prom_label_names(s)
-    m = ['instance=~"%s"' % s["host"]]
+    m = ['host=~"%s"' % s["host"]]
     if pl and s["pinst"] != "*":
         m.append(prom_match(pl, s["pinst"]))
     if tl and s["tinst"] != "*":
         m.append(prom_match(tl, s["tinst"]))
-    return "%s{%s}" % (prom_name(s), ", ".join(m))
+    return prom_name(s), m, s["derive"], "{{%s}}" % pl, "{{%s}}" % tl
 
 
 def prom_target(s, ref):
-    e = prom_selector(s)
-    if s["derive"]:
+    name, m, counter, lp, lt = prom_series(s)
+    e = "%s{%s}" % (name, ", ".join(m))
+    if counter:
         # write_prometheus exports raw counters.  $__rate_interval spans four
         # of the data source's scrape intervals: set that to the monitor's
         # sample interval, so that a window holds at least two samples.
         e = "rate(%s[$__rate_interval])" % e
-    pl, tl = prom_label_names(s)
     c = s["combine"]
     if c == "avg":
         e = "avg(%s)" % e
@@ -91,11 +151,11 @@ def prom_target(s, ref):
     elif c == "top10":
         e = "topk(10, %s)" % e
     elif c == "sum_by_tinst":
-        e = "sum by (%s) (%s)" % (tl, e)
+        e = "sum by (%s) (%s)" % (lt.strip("{}"), e)
     lg = s["legend"] or ""
     if c in ("each", "top10", "sum_by_tinst"):
-        lg = lg.replace("pinst+tinst", "{{%s}} {{%s}}" % (pl, tl))
-        lg = lg.replace("pinst", "{{%s}}" % pl).replace("tinst", "{{%s}}" % tl)
+        lg = lg.replace("pinst+tinst", "%s %s" % (lp, lt))
+        lg = lg.replace("pinst", lp).replace("tinst", lt)
     return dict(refId=ref, datasource={"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
                 expr=e, legendFormat=lg, range=True)
 
@@ -126,19 +186,22 @@ def all_choice(v, d):
 def prom_var(v):
     name, label, plugin, pinst, host, typ, tinst = v[:7]
     s = S(host or "", plugin, pinst, typ, tinst, ds="shortterm" if typ == "load" else "value")
-    pl, tl = prom_label_names(s)
-    m = []
-    if host is not None:
-        m.append('instance=~"%s"' % host)
-    if pl:
-        m.append(prom_match(pl, pinst))
-    if tl:
-        m.append(prom_match(tl, tinst))
-    sel = "%s{%s}" % (prom_name(s), ", ".join(m)) if m else prom_name(s)
-    if host is None:
-        q, regex = "label_values(%s, instance)" % sel, host_filter(v, "HOST")
+    metric, m, _, _, _ = prom_series(s)
+    if plugin == "zvm":
+        kind = zvm_kind(pinst)
+        if host is None:
+            # The hosts themselves: systems, or collectors for the reader.
+            m = [x for x in m if not x.startswith(("system=", "collector="))]
+            lab = "collector" if kind == "reader" else "system"
+        else:
+            m = [x for x in m if not x.startswith("userid=")]
+            lab = "userid"
+        regex = ""
     else:
-        q, regex = "label_values(%s, %s)" % (sel, pl), "/^%s(.*)$/" % pinst.split("*")[0]
+        m = [x for x in m if not x.startswith("host=")] if host is None else m
+        lab, regex = "host", host_filter(v, "HOST")
+    sel = "%s{%s}" % (metric, ", ".join(m)) if m else metric
+    q = "label_values(%s, %s)" % (sel, lab)
     return all_choice(v, dict(
         name=name, label=label, type="query", definition=q,
         query=dict(query=q, refId="PrometheusVariableQueryEditor-VariableQuery"),
@@ -405,7 +468,10 @@ def dashboard(d, flavour):
             "id": i + 1, "type": "timeseries", "title": p["title"], "description": p["desc"],
             "gridPos": {"h": 8, "w": 12, "x": 12 * (i % 2), "y": 8 * (i // 2)},
             "datasource": {"type": flavour, "uid": "${DS_%s}" % flavour.upper()},
-            "fieldConfig": {"defaults": {"unit": p["unit"],
+            # The Prometheus dashboards show ratios (0-1) where the others
+            # show collectd's percent.
+            "fieldConfig": {"defaults": {"unit": "percentunit" if flavour == "prometheus"
+                                         and p["unit"] == "percent" else p["unit"],
                                          "custom": {"stacking": stack, "fillOpacity": 10}},
                             "overrides": []},
             "options": {"legend": {"displayMode": "list", "placement": "bottom"},
@@ -418,9 +484,10 @@ def dashboard(d, flavour):
     how = {"graphite": "sent with write_graphite (Prefix \"collectd.\", StoreRates true)",
            "influxdb": "sent with the network plugin to InfluxDB's collectd input (typesdb: "
                        "collectd's and collectd-zvm's types.db)",
-           "prometheus": "exposed by write_prometheus and scraped with honor_labels: true; "
-                         "set the data source's scrape interval to the monitor's sample "
-                         "interval"}[flavour]
+           "prometheus": "exposed by write_prometheus and scraped with the relabelling "
+                         "and recording rules of contrib/prometheus/ (zvm_* names in base "
+                         "units); set the data source's scrape interval to the monitor's "
+                         "sample interval"}[flavour]
     return {
         "__inputs": [{"name": ds_name, "label": flavour.capitalize(), "type": "datasource",
                       "pluginId": flavour, "pluginName": pretty}],

@@ -67,9 +67,9 @@ check-plugin-e2e: $(ZVM_SO) $(E2E_GEN) $(BUILD)/zvmsim $(BUILD)/zvmmon/zvmmon
 	tests/e2e/plugin/run.sh . $(BUILD)
 CHECK_TARGETS += check-plugin-e2e
 
-# make demo: packages first (like check), then the demo itself.
+# make demo: the demo's packages first (not the checks' toolchain), then the demo.
 .PHONY: demo-run
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory demo-run
 demo-run: $(ZVM_SO) $(E2E_GEN) $(BUILD)/zvmsim
 	@plugin/demo.sh $(BUILD)

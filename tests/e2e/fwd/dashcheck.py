@@ -21,11 +21,7 @@ Each dashboard is read as Grafana would read it:
   InfluxDB   the query builder fields of every target (measurement, tag
              conditions with = and =~), with the collectd input's mapping
              (measurement <plugin>_<ds>, tags host, instance, type,
-             type_instance); variables from their SHOW TAG VALUES queries;
-  Prometheus the series selectors in every target's PromQL, with
-             write_prometheus's naming (collectd_[<plugin>_]<type>[_<ds>]
-             [_total], labels <plugin>, type, instance; see fwdtruth.py);
-             variables from their label_values() queries.
+             type_instance); variables from their SHOW TAG VALUES queries.
 
 Every variable must find at least one value and every target must match at
 least one identifier.  A variable whose regex names another variable gets
@@ -39,7 +35,9 @@ last node (/metrics/find).
 paths Graphite really has); --influx runs every variable query and every
 target, rendered as Grafana renders the query builder's fields into
 InfluxQL, on a live influxd (database "collectd") and requires rows;
---prometheus asks a live Prometheus for every variable's label values and
+--prometheus (the only check of the Prometheus dashboards: their names come
+from the relabelling and recording rules of contrib/prometheus/, which only
+Prometheus applies) asks a live Prometheus for every variable's label values and
 runs every target with query_range over the last SPAN seconds (default 600,
 $__rate_interval replaced by D, default 4s: four of the tests' one-second
 monitor intervals, as Grafana computes it from a data source scrape interval
@@ -313,42 +311,6 @@ def check_influx(dash, series, problems, name):
 
 
 # ---------------------------------------------------------------- Prometheus
-def prom_series(ids, counters):
-    """(metric name, {label: value}) for every identifier and DS, named as
-    write_prometheus names them (fwdtruth.py prom_name, prom_labels);
-    COUNTERS: the (type, DS) pairs that are DERIVE or COUNTER."""
-    out = []
-    for (host, plugin, pinst, typ, tinst), dss in ids.items():
-        for ds in dss:
-            parts = ["collectd"] + ([plugin] if plugin != typ else []) + [typ]
-            parts += [ds] if ds != "value" else []
-            parts += ["total"] if (typ, ds) in counters else []
-            labels = {"instance": host}
-            if pinst:
-                labels[plugin] = pinst
-            if tinst:
-                labels["type" if pinst else plugin] = tinst
-            out.append(("_".join(parts), labels))
-    return out
-
-
-def load_counters(files):
-    out = set()
-    for f in files:
-        for line in open(f):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            name, rest = line.split(None, 1)
-            for d in rest.split(","):
-                ds, kind = d.strip().split(":")[:2]
-                if kind in ("DERIVE", "COUNTER"):
-                    out.add((name, ds))
-    return out
-
-
-PROM_SEL_RE = re.compile(r"(collectd_\w+)(?:\{([^}]*)\})?")
-PROM_MATCH_RE = re.compile(r'(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"')
 LABEL_VALUES_RE = re.compile(r"^label_values\((.*),\s*(\w+)\)$")
 
 
@@ -358,55 +320,6 @@ def prom_subst(expr, values, rate_interval):
     expr = expr.replace("$__rate_interval", rate_interval)
     return re.sub(r"\$\{?(\w+)\}?", lambda m: grafana_regex_value(values.get(m.group(1), [])),
                   expr)
-
-
-def prom_sel_ok(name, matchers, series_name, labels):
-    if name != series_name:
-        return False
-    for key, op, val in PROM_MATCH_RE.findall(matchers or ""):
-        have = labels.get(key, "")
-        if op == "=" and have != val or op == "!=" and have == val:
-            return False
-        if op in ("=~", "!~") and (re.fullmatch(val, have) is None) == (op == "=~"):
-            return False
-    return True
-
-
-def check_prom_static(dash, series, problems, name):
-    values = {}
-    for v in dash.get("templating", {}).get("list", []):
-        if preset(name, v, values):
-            continue
-        m = LABEL_VALUES_RE.match(prom_subst(v["definition"], values, "1s"))
-        sm = PROM_SEL_RE.fullmatch(m.group(1).strip()) if m else None
-        if not sm:
-            problems.append("%s: variable $%s: query not understood: %s" % (
-                name, v["name"], v["definition"]))
-            continue
-        found = set()
-        for sname, labels in series:
-            if m.group(2) in labels and prom_sel_ok(sm.group(1), sm.group(2), sname, labels):
-                val = labels[m.group(2)]
-                if v.get("regex"):
-                    r = re.search(var_regex(v, values), val)
-                    if not r:
-                        continue
-                    val = r.group(1) if r.groups() else r.group(0)
-                found.add(val)
-        if not found:
-            problems.append("%s: variable $%s (%s) finds nothing" % (
-                name, v["name"], v["definition"]))
-        values[v["name"]] = found or {"__none__"}
-        show(name, v, values)
-    n = 0
-    for p in dash["panels"]:
-        for t in p.get("targets", []):
-            n += 1
-            for sname, matchers in PROM_SEL_RE.findall(prom_subst(t["expr"], values, "1s")):
-                if not any(prom_sel_ok(sname, matchers, s, lb) for s, lb in series):
-                    problems.append("%s: panel '%s': %s{%s} matches no series written" % (
-                        name, p["title"], sname, matchers))
-    return n
 
 
 def prom_get(port, path, **params):
@@ -600,7 +513,6 @@ def main(argv):
         if not ids:
             sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
         paths, series = graphite_paths(ids), influx_series(ids)
-        pseries = prom_series(ids, load_counters(typefiles))
         nident = len(ids)
     elif whisper:
         paths, series = whisper_paths(whisper), []
@@ -618,8 +530,10 @@ def main(argv):
         live = influx or prom
         if kinds == {"prometheus"} and prom:
             total += check_prom_live(dash, prom, problems, name, rate_interval, span)
-        elif kinds == {"prometheus"} and csvs:
-            total += check_prom_static(dash, pseries, problems, name)
+        elif kinds == {"prometheus"}:
+            problems.append("%s: Prometheus dashboards are checked on a live Prometheus only "
+                            "(--prometheus PORT): their names come from its relabelling and "
+                            "recording rules" % name)
         elif kinds == {"graphite"} and not live:
             total += check_graphite(dash, paths, problems, name)
         elif kinds == {"influxdb"} and influx:

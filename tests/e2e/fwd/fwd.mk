@@ -6,8 +6,12 @@
 #   check-install  make install DESTDIR=tmp, then collectd loads the installed
 #                  plugins from there
 #   check-prometheus  collectd -> write_prometheus <- a private Prometheus
-#                  server scraping it; PromQL answers vs. zvmsim's ground
-#                  truth, the Prometheus dashboards' queries live
+#                  server scraping it, in collectd's shape and with the
+#                  shipped contrib/prometheus/ job, recording rules and
+#                  alerts; PromQL answers vs. zvmsim's ground truth in both,
+#                  the rules on data that break some alerts, the Prometheus
+#                  dashboards' queries live (promtool's own checks of the
+#                  same files: check-prometheus-rules, contrib/module.mk)
 # Each test script runs from the top of the tree and cleans up after itself.
 FWD_TESTS := tests/e2e/fwd/test_harness.sh tests/e2e/fwd/test_graphite.sh \
              tests/e2e/fwd/test_influxdb.sh tests/e2e/fwd/test_replay.sh \

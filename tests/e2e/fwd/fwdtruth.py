@@ -10,6 +10,8 @@ usage:
   fwdtruth.py graphite WHISPERDIR EXPECT [MIN]        check the whisper files
   fwdtruth.py influx HTTPPORT EXPECT [MIN]            check influxd
   fwdtruth.py prometheus HTTPPORT EXPECT [MIN]        check Prometheus (PromQL)
+  fwdtruth.py prometheus-native HTTPPORT EXPECT [MIN] the same under the names
+                                                    contrib/prometheus/ gives
 
 The expectations are computed here from the raw record fields zvmsim wrote,
 with the documented arithmetic (doc/plugin.md, doc/facts/collectd.md), never
@@ -40,6 +42,10 @@ check compares the rate between consecutive expected samples.  InfluxDB
 gets raw counters (network plugin), compared exactly.  Prometheus gets raw
 counters too (write_prometheus), under the names and labels that plugin
 makes; its check also reads query_range steps and irate() of counters.
+prometheus-native checks the same samples in job "collectd-zvm", scraped
+with contrib/prometheus/prometheus.yml's relabelling: CP values under their
+zvm_* names with the labels system (and userid), Linux values under
+collectd's names with the label host; "instance" is the scrape target there.
 Every expectation
 must be found; MIN (default 1) is the least number of samples each series
 must have had, so that a run too short to prove anything fails.
@@ -290,6 +296,37 @@ def prom_labels(host, plugin, pinst, tinst):
     return labels
 
 
+# The shipped relabelling (contrib/prometheus/prometheus.yml) of the CP
+# series the expectations hold: (plugin instance kind, type, type instance)
+# -> metric name; the plugin instance "user-<userid>" gives the label userid.
+NATIVE_CP = {
+    ("system", "users", "logged-on"): "zvm_users_logged_on",
+    ("system", "users", "dormant"): "zvm_users_dormant",
+    ("storage", "memory", "free"): "zvm_storage_free_bytes",
+    ("user", "memory", "resident"): "zvm_guest_resident_bytes",
+}
+
+
+def native_series(host, plugin, pinst, typ, tinst, ds, derive):
+    """Name and labels in job collectd-zvm: zvm_* with system (and userid)
+    for CP data, collectd's name with host for the Linux plugins' series."""
+    if plugin != "zvm":
+        labels = prom_labels(host, plugin, pinst, tinst)
+        labels["host"] = labels.pop("instance")
+        name = prom_name(plugin, typ, ds, derive)
+    else:
+        kind, _, ident = pinst.partition("-")
+        name = NATIVE_CP.get((kind, typ, tinst))
+        if name is None:
+            sys.exit("fwdtruth: no native name for zvm-%s/%s-%s: add it to NATIVE_CP" % (
+                pinst, typ, tinst))
+        labels = {"system": host}
+        if kind == "user":
+            labels["userid"] = ident
+    labels["job"] = "collectd-zvm"
+    return name, labels
+
+
 def prom_api(port, path, **params):
     import urllib.parse
     import urllib.request
@@ -309,15 +346,20 @@ def prom_ms(t):
     return int(round(t * 1000))
 
 
-def check_prom(port, exp, minimum):
+def check_prom(port, exp, minimum, native=False):
     """Raw samples (a range selector), the step function query_range draws
-    from them, and irate() of counters, all through Prometheus's HTTP API."""
+    from them, and irate() of counters, all through Prometheus's HTTP API;
+    NATIVE: under the shipped names (native_series)."""
     bad, checked, nseries = 0, 0, 0
     for k, es in sorted(by_series(exp).items()):
         host, plugin, pinst, typ, tinst, ds = k
         derive = es[0]["kind"] != "gauge"
-        name = prom_name(plugin, typ, ds, derive)
-        labels = prom_labels(host, plugin, pinst, tinst)
+        if native:
+            name, labels = native_series(host, plugin, pinst, typ, tinst, ds, derive)
+        else:
+            name, labels = prom_name(plugin, typ, ds, derive), prom_labels(host, plugin, pinst, tinst)
+        # The scrape target's address, in job collectd-zvm.
+        allowed = {"__name__", "job"} | ({"instance"} if native else set())
         sel = "%s{%s}" % (name, ",".join('%s="%s"' % kv for kv in sorted(labels.items())))
         nseries += 1
         if len(es) < minimum:
@@ -337,7 +379,7 @@ def check_prom(port, exp, minimum):
             print("prometheus: %s[%ds]: %d series (want 1)" % (sel, span, len(got)))
             bad += 1
             continue
-        extra = set(got[0]["metric"]) - set(labels) - {"__name__", "job"}
+        extra = set(got[0]["metric"]) - set(labels) - allowed
         if extra:
             print("prometheus: %s has unexpected labels %s" % (sel, sorted(extra)))
             bad += 1
@@ -393,8 +435,8 @@ def check_prom(port, exp, minimum):
             if abs(have - r) > 1e-9 * max(abs(r), 1.0):
                 print("prometheus: WRONG %s at %.3f: %r, expected %r" % (q, ms2 / 1e3, have, r))
                 bad += 1
-    print("fwdtruth: prometheus: %d series, %d values checked against the ground truth, "
-          "%d problems" % (nseries, checked, bad))
+    print("fwdtruth: prometheus%s: %d series, %d values checked against the ground truth, "
+          "%d problems" % (" (shipped names)" if native else "", nseries, checked, bad))
     return bad
 
 
@@ -410,14 +452,14 @@ def main(a):
         for e in exp:
             print(json.dumps(e, sort_keys=True))
         return 0
-    if len(a) >= 3 and a[0] in ("graphite", "influx", "prometheus"):
+    if len(a) >= 3 and a[0] in ("graphite", "influx", "prometheus", "prometheus-native"):
         exp = [json.loads(l) for l in open(a[2])]
         if not exp:
             print("fwdtruth: no expectations (no Linux APPLDATA in the truth?)")
             return 1
         minimum = int(a[3]) if len(a) > 3 else 1
-        fn = {"graphite": check_graphite, "influx": check_influx,
-              "prometheus": check_prom}[a[0]]
+        fn = {"graphite": check_graphite, "influx": check_influx, "prometheus": check_prom,
+              "prometheus-native": lambda p, e, m: check_prom(p, e, m, native=True)}[a[0]]
         return 1 if fn(a[1], exp, minimum) else 0
     sys.exit(__doc__)
 

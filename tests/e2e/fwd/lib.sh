@@ -373,24 +373,21 @@ for r in d.get("results", []):
 # tests' one-second monitor intervals, so that no value write_prometheus
 # holds is replaced before a scrape took it (it keeps only the newest).
 #
-# honor_labels: write_prometheus puts collectd's host into the label
-# "instance", which Prometheus would otherwise rename to "exported_instance"
-# and replace with the scrape target's address.
+# Job "collectd" keeps collectd's shape, with honor_labels: write_prometheus
+# puts collectd's host into the label "instance", which Prometheus would
+# otherwise rename to "exported_instance" and replace with the scrape
+# target's address.  With SHIPPED (contrib/prometheus/prometheus.yml) its
+# job "collectd-zvm" scrapes the same endpoint with the shipped relabelling,
+# and its recording and alerting rules are evaluated every EVERY
+# (tests/e2e/fwd/promconf.py).
 fwd_start_prometheus() {
-	local target=$1 every=${2:-200ms} d="$FWD_TMP/prometheus"
+	local target=$1 every=${2:-200ms} shipped=${3:-} d="$FWD_TMP/prometheus"
 	fwd_need prometheus prometheus
+	python3 -c "import yaml" 2>/dev/null || fwd_fail "python3 cannot import yaml: install python3-yaml (make deps)"
 	mkdir -p "$d/data"
 	PROM_PORT=$(fwd_free_port 1)
-	cat >"$d/prometheus.yml" <<EOF
-global:
-  scrape_interval: $every
-  scrape_timeout: $every
-scrape_configs:
-  - job_name: collectd
-    honor_labels: true
-    static_configs:
-      - targets: ["127.0.0.1:$target"]
-EOF
+	python3 "$FWD_TOP/tests/e2e/fwd/promconf.py" "$d/prometheus.yml" "127.0.0.1:$target" "$every" \
+		${shipped:+"$shipped"} || fwd_fail "cannot write the Prometheus configuration"
 	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
 		--web.listen-address="127.0.0.1:$PROM_PORT" >"$FWD_TMP/prometheus.log" 2>&1 &
 	PROM_PID=$!

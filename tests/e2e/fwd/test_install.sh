@@ -4,7 +4,8 @@
 # write_zvm plugins with the installed types.db and replays a MONWRITE file;
 # the installed zvmmon reads it; the man pages render without warnings; the
 # example configurations pass collectd's config check with the installed
-# plugins; the systemd drop-in passes systemd-analyze; PREFIX and
+# plugins; the systemd drop-in passes systemd-analyze; /etc/modules-load.d
+# is written only when asked for (MODULESLOADDIR); PREFIX and
 # INSTALL_SYSCONF=0 are honoured.
 . tests/e2e/fwd/lib.sh
 fwd_init install
@@ -40,11 +41,15 @@ want=(
 	usr/share/doc/collectd-zvm/examples/grafana/zvm-guests-influxdb.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-graphite.json
 	usr/share/doc/collectd-zvm/examples/grafana/linux-guests-influxdb.json
+	usr/share/doc/collectd-zvm/examples/grafana/zvm-system-prometheus.json
+	usr/share/doc/collectd-zvm/examples/prometheus/prometheus.yml
+	usr/share/doc/collectd-zvm/examples/prometheus/collectd-zvm.rules.yml
+	usr/share/doc/collectd-zvm/examples/prometheus/collectd-zvm.alerts.yml
 	usr/share/doc/collectd-zvm/examples/system/udev/90-collectd-zvm.rules
 	usr/share/doc/collectd-zvm/examples/system/modprobe.d/collectd-zvm.conf
+	usr/share/doc/collectd-zvm/examples/system/modules-load.d/collectd-zvm.conf
 	usr/share/doc/collectd-zvm/examples/system/systemd/collectd.service.d/zvm.conf
 	lib/udev/rules.d/90-collectd-zvm.rules
-	etc/modules-load.d/collectd-zvm.conf
 	etc/modprobe.d/collectd-zvm.conf
 	etc/systemd/system/collectd.service.d/zvm.conf
 )
@@ -62,7 +67,11 @@ cmp -s "$R/usr/share/collectd-zvm/types.db" types.db || fwd_fail "installed type
 for j in "$R"/usr/share/doc/collectd-zvm/examples/grafana/*.json; do
 	python3 -m json.tool "$j" >/dev/null || fwd_fail "$j is not JSON"
 done
-fwd_log "installed ${#want[@]} expected files under DESTDIR"
+# The Debian package's policy: the modules-load.d file is an example only
+# (both drivers refuse to load outside z/VM, so systemd-modules-load.service
+# would fail at every boot of another machine; debian/README.Debian).
+[ ! -e "$R/etc/modules-load.d" ] || fwd_fail "make install wrote /etc/modules-load.d (an opt-in only)"
+fwd_log "installed ${#want[@]} expected files under DESTDIR, no /etc/modules-load.d"
 
 # ------------------------------------------------------------ collectd run
 # The installed plugin directory, plus copies of the collectd plugins the
@@ -187,9 +196,19 @@ SYSTEMD_UNIT_PATH="$u:" systemd-analyze verify --man=no "$u/collectd.service" \
 if grep -E "collectd\.service|zvm\.conf" "$FWD_TMP/verify.log"; then
 	fwd_fail "systemd-analyze verify complains about the drop-in"
 fi
-grep -Eq '^monreader$' "$R/etc/modules-load.d/collectd-zvm.conf" || fwd_fail "modules-load.d lacks monreader"
+grep -Eq '^monreader$' "$R/usr/share/doc/collectd-zvm/examples/system/modules-load.d/collectd-zvm.conf" ||
+	fwd_fail "the modules-load.d example lacks monreader"
 grep -Eq '^options monreader mondcss=' "$R/etc/modprobe.d/collectd-zvm.conf" || fwd_fail "modprobe.d lacks mondcss"
 grep -Eq '^options monwriter max_bufs=' "$R/etc/modprobe.d/collectd-zvm.conf" || fwd_fail "modprobe.d lacks max_bufs"
+
+# The opt-in README.md documents: MODULESLOADDIR names the directory.
+R3="$FWD_TMP/root3"
+$MAKE -s --no-print-directory install DESTDIR="$R3" MODULESLOADDIR=/etc/modules-load.d \
+	BUILD="$BUILD" >"$FWD_TMP/install3.log" 2>&1 ||
+	{ cat "$FWD_TMP/install3.log" >&2; fwd_fail "make install MODULESLOADDIR=/etc/modules-load.d failed"; }
+cmp -s "$R3/etc/modules-load.d/collectd-zvm.conf" contrib/modules-load.d/collectd-zvm.conf ||
+	fwd_fail "MODULESLOADDIR=/etc/modules-load.d did not install the example there"
+fwd_log "modules-load.d: an example by default, installed with MODULESLOADDIR=/etc/modules-load.d"
 
 # ------------------------------------------------------------ PREFIX, INSTALL_SYSCONF
 R2="$FWD_TMP/root2"
