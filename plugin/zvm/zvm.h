@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "record/record.h"
 #include "metric/metric.h"
@@ -222,7 +223,16 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
  * stopped it before its end. */
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
 
-double zvm_monotonic(void);
+/*
+ * Seconds on CLOCK_MONOTONIC: the reader's reopen times, the pace's waits.
+ * Here rather than in either file, as the reader calls into the pace.
+ */
+static inline double zvm_monotonic(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Copy with truncation, always terminated (no daemon symbol needed). */
 static inline void zvm_strlcpy(char *dst, const char *src, size_t n)

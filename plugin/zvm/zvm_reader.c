@@ -38,13 +38,6 @@ static int sys_open(const char *path, int flags)
 
 const struct zvm_sys zvm_sys_real = {sys_open, read, poll, close};
 
-double zvm_monotonic(void)
-{
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double wall_now(void)
 {
         struct timespec ts;
