@@ -29,9 +29,10 @@ install-write-zvm: $(WZVM_SO)
 	install -m 0644 $(WZVM_SO) $(DESTDIR)$(WZVM_PLUGDIR)/write_zvm.so
 INSTALL_TARGETS += install-write-zvm
 
-# Unit tests of the plugin core need no collectd headers.
-TEST_EXTRA_test_wzvm_plugin := -Iplugin -Iplugin/write_zvm $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h)
+# Unit tests of the plugin core: no collectd type, but collectd's log and complaints,
+# which the test stands in for.
+TEST_EXTRA_test_wzvm_plugin := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # End-to-end: the real collectd daemon writing through write_zvm, into a stand-in
 # file and through zvmsim to a second collectd running the zvm plugin, plus
@@ -44,8 +45,8 @@ CHECK_TARGETS += check-wzvm-e2e
 # The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
 # includes plugin/write_zvm/write_zvm.c).
 TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) -Wl,--wrap=calloc,--wrap=realloc
-$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # write_zvm's heap stays flat over rounds of new identifiers, faults and expiry.
 TEST_EXTRA_test_wzvm_heap := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "base/tod.h"
+#include "complaint.h"
 #include "self_metric.h"
 #include "write_zvm_core.h"
 
@@ -70,12 +71,6 @@ static double mono_now(void)
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void log_cb(void *ctx, int level, const char *msg)
-{
-        (void)ctx;
-        plugin_log(level, "%s", msg);
 }
 
 static ssize_t dev_write(void *ctx, const void *p, size_t n)
@@ -242,18 +237,22 @@ static uint64_t cdtime_to_tod(cdtime_t t)
         return zd_unix_us_to_tod((int64_t)CDTIME_T_TO_US(t));
 }
 
+static c_complain_t name_complaint = C_COMPLAIN_INIT_STATIC;
+
 /* Names that do not fit a write_zvm record: counted, and said once. */
 static void drop_name(const value_list_t *vl)
 {
         pthread_mutex_lock(&stats_mu);
-        bool first = stats.dropped_name++ == 0;
+        stats.dropped_name++;
         pthread_mutex_unlock(&stats_mu);
-        if (first)
-                WARNING(PLUGIN " plugin: %s/%s-%s/%s-%s not written: write_zvm records hold "
-                               "names of 1 to 63 printable ASCII characters (host, plugin, type, "
-                               "data source) or 0 to 63 (instances); counted as dropped_name, no "
+        pthread_mutex_lock(&complain_mu);
+        c_complain_once(LOG_WARNING, &name_complaint,
+                        PLUGIN " plugin: %s/%s-%s/%s-%s not written: write_zvm records hold names "
+                               "of 1 to 63 printable ASCII characters (host, plugin, type, data "
+                               "source) or 0 to 63 (instances); counted as dropped_name, no "
                                "further messages",
                         vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance);
+        pthread_mutex_unlock(&complain_mu);
 }
 
 static c_complain_t invalid_complaint = C_COMPLAIN_INIT_STATIC;
@@ -422,32 +421,27 @@ static int wz_flush(cdtime_t timeout, const char *identifier, user_data_t *ud)
 
 /* ---------------- the writer thread ---------------- */
 
-static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
-static int open_errno; /* what open_complaint is about: another reason is news, said at once */
+static struct cause_complaint open_complaint;
 
 static void try_open(void)
 {
         fd = open(cfg.device, O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
-                c_release(LOG_NOTICE, &open_complaint, PLUGIN " plugin: %s is open.", cfg.device);
-                open_errno = 0;
+                c_release(LOG_NOTICE, &open_complaint.c, PLUGIN " plugin: %s is open.", cfg.device);
+                open_complaint.cause = 0;
                 return;
         }
         int err = errno;
-        if (err != open_errno) {
-                C_COMPLAIN_INIT(&open_complaint);
-                open_errno = err;
-        }
+        c_complain_t *c = complaint_of(&open_complaint, err);
         if (err == ENOENT || err == ENODEV || err == ENXIO)
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
                                   "under z/VM: load it with \"modprobe monwriter\"; retrying every "
                                   "%g s.",
                            cfg.device, strerror(err), cfg.retry);
         else
-                c_complain(LOG_ERR, &open_complaint,
-                           PLUGIN " plugin: cannot open %s: %s; retrying every %g s.", cfg.device,
-                           strerror(err), cfg.retry);
+                c_complain(LOG_ERR, c, PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
+                           cfg.device, strerror(err), cfg.retry);
 }
 
 static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;
@@ -652,7 +646,6 @@ static int wz_init(void)
         writer.retry = cfg.retry;
         writer.dev.write = dev_write;
         writer.dev.ctx = &fd;
-        writer.log = log_cb;
         /* no open here: a missing device is retried by the thread, never fails init */
         if (plugin_thread_create(&thread, wz_thread, NULL, PLUGIN) != 0) {
                 ERROR(PLUGIN " plugin: cannot start the writer thread.");

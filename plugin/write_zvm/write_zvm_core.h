@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * write_zvm without collectd: the bounded queue between collectd's write
- * threads and the plugin's writer thread, the table of latest values, the
- * packing of values into fixed-size records with stable buffer keys, and the
- * /dev/monwriter discipline (START/update/STOP, errno handling).  The
- * collectd glue is write_zvm.c; unit tests drive this file directly.
+ * write_zvm below its collectd glue (write_zvm.c): the bounded queue between
+ * collectd's write threads and the plugin's writer thread, the table of
+ * latest values, the packing of values into fixed-size records with stable
+ * buffer keys, and the /dev/monwriter discipline (START/update/STOP, errno
+ * handling).  None of it takes a collectd type; the device's messages go
+ * to collectd's log as its complaints (complaint.h).  Unit tests drive
+ * these files directly.
  */
 #ifndef WRITE_ZVM_CORE_H
 #define WRITE_ZVM_CORE_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "complaint.h"
 #include "payload/wzvm/wzvm_format.h"
 
 #define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
@@ -94,8 +97,6 @@ struct wz_dev {
         void *ctx;
 };
 
-typedef void (*wz_log_fn)(void *ctx, int level, const char *msg); /* syslog levels */
-
 enum wz_result {
         WZ_OK,
         WZ_BACKOFF, /* EPERM, ENOSPC, EINVAL: start no new records until the retry time */
@@ -109,12 +110,11 @@ struct wz_writer {
         uint32_t interval_ms;
         double retry; /* seconds, only for messages */
         struct wz_dev dev;
-        wz_log_fn log;
-        void *log_ctx;
         /* driver state: records 0..nstarted-1 are STARTed buffers (mod_level = index) */
         unsigned nstarted;
         uint32_t seq[WZ_MAX_RECORDS];
-        int complaint; /* errno we complained about and not yet recovered from, or 0 */
+        /* the device's failure, by its errno, said once until writing works again */
+        struct cause_complaint complaint;
         /* statistics (values lost are the table's) */
         uint64_t updates, starts, stops, errors;
         uint8_t rec[WZVM_MW_HDR_LEN + WZVM_RECORD_LEN];

@@ -180,25 +180,23 @@ static bool admitted(struct zvm_dispatch *d, const struct series *x, const struc
                 return true;
         count(x->refused ? &st->names_refused : &st->type_refused);
         struct noted *n = dsp_noted(d, x->guest[0] ? x->guest : "*");
-        if (!n || (x->refused ? n->name : n->type))
+        if (!n)
                 return false;
-        if (x->refused) {
-                n->name = true;
-                WARNING(ZVM_PLUGIN " plugin: %s%s wrote values as %s/%s/%s/%s: refused (%s); "
-                                   "further ones of this guest are only counted "
-                                   "(total_values-names_refused)",
-                        x->guest[0] ? "guest " : "", who, m->plugin, m->plugin_instance, m->type,
-                        m->type_instance, x->refused);
-        } else {
-                /* collectd would refuse it, once per value, in its own log */
-                n->type = true;
-                WARNING(ZVM_PLUGIN " plugin: %s%s: type \"%s\" %s: refused; further ones are only "
-                                   "counted (total_values-type_refused)",
-                        x->guest[0] ? "guest " : "", who, m->type,
-                        x->ds_num < 0 ? "is not in collectd's types.db (TypesDB must list the "
-                                        "project's types.db too)"
-                                      : "takes another number of values");
-        }
+        if (x->refused)
+                c_complain_once(LOG_WARNING, &n->name,
+                                ZVM_PLUGIN " plugin: %s%s wrote values as %s/%s/%s/%s: refused "
+                                           "(%s); further ones of this guest are only counted "
+                                           "(total_values-names_refused)",
+                                x->guest[0] ? "guest " : "", who, m->plugin, m->plugin_instance,
+                                m->type, m->type_instance, x->refused);
+        else /* collectd would refuse it, once per value, in its own log */
+                c_complain_once(LOG_WARNING, &n->type,
+                                ZVM_PLUGIN " plugin: %s%s: type \"%s\" %s: refused; further ones "
+                                           "are only counted (total_values-type_refused)",
+                                x->guest[0] ? "guest " : "", who, m->type,
+                                x->ds_num < 0 ? "is not in collectd's types.db (TypesDB must "
+                                                "list the project's types.db too)"
+                                              : "takes another number of values");
         return false;
 }
 

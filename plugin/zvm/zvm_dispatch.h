@@ -81,10 +81,10 @@ struct bound {
         char userid[9];
 };
 
-/* A guest already told about in the log (once for its host claim, once for names). */
+/* What the log said of a guest: each once (c_complain_once), its host claim, names, types. */
 struct noted {
         char userid[9];
-        bool host, name, type;
+        c_complain_t host, name, type;
 };
 
 /*
@@ -228,7 +228,7 @@ void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, ch
                         size_t outsz);
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);
 const char *dsp_refused_name(const struct zm_metric *m);
-/* The log-once record of a guest (found or added); NULL when out of memory. */
+/* The complaints about a guest (found or added); NULL when out of memory. */
 struct noted *dsp_noted(struct zvm_dispatch *d, const char *userid);
 
 /* zvm_series.c */

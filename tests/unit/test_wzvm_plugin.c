@@ -8,9 +8,11 @@
 #include "vec_appl.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <syslog.h>
 #include <time.h>
+
+#include <collectd/core/daemon/plugin.h>
 
 #include "metric/metric.h"
 #include "record/record.h"
@@ -101,14 +103,31 @@ static ssize_t fake_write(void *ctx, const void *p, size_t n)
         return (ssize_t)n;
 }
 
-static void fake_log(void *ctx, int level, const char *msg)
+/*
+ * The daemon's symbols the writer calls: its log, here the log of the fake
+ * device the test writes to, and its complaints (cd_complain.h) on a clock
+ * that stands still, so that only the complaints' own rules decide.
+ */
+static struct fake *logging_to;
+
+void plugin_log(int level, const char *format, ...)
 {
-        struct fake *f = ctx;
-        if (f->nlog < 16) {
-                f->loglevel[f->nlog] = level;
-                snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s", msg);
-        }
+        struct fake *f = logging_to;
+        if (!f || f->nlog >= 16)
+                return;
+        va_list ap;
+        va_start(ap, format);
+        f->loglevel[f->nlog] = level;
+        vsnprintf(f->log[f->nlog++], sizeof(f->log[0]), format, ap);
+        va_end(ap);
 }
+
+cdtime_t cdtime(void)
+{
+        return (cdtime_t)1 << 40;
+}
+
+#include "cd_complain.h"
 
 static const uint8_t *fake_buf(struct fake *f, uint16_t mod)
 {
@@ -125,8 +144,7 @@ static void writer_setup(struct wz_writer *w, struct fake *f, unsigned max_recor
         wz_writer_init(w, WZVM_DEFAULT_APPLID, max_records, 10000);
         w->dev.write = fake_write;
         w->dev.ctx = f;
-        w->log = fake_log;
-        w->log_ctx = f;
+        logging_to = f;
 }
 
 /* A writer on a fake device and a table for it: what most tests below start from. */
@@ -420,6 +438,42 @@ static void eperm_logs_once_and_backs_off(void **state)
         assert_int_equal(r.f.nlog, 2);
         assert_int_equal(r.f.loglevel[1], LOG_NOTICE);
         assert_int_equal(r.f.nbuf, 1);
+        rig_down(&r);
+}
+
+/*
+ * A complaint lasts while the device fails: after "works again" the same
+ * failure is news and said again, and a failure of another errno is said at
+ * once, not held back as a repeat of the first.
+ */
+static void each_episode_is_said_once(void **state)
+{
+        (void)state;
+        struct rig r;
+        rig_up(&r, 32, 100);
+        struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
+        wz_table_put(&r.t, &it);
+        r.f.fail_start = EPERM;
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 1);
+        r.f.fail_start = EINVAL;
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 2);
+        assert_non_null(strstr(r.f.log[1], "EINVAL"));
+        r.f.fail_start = 0;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.nlog, 3);
+        assert_int_equal(r.f.loglevel[2], LOG_NOTICE);
+        /* a second record that cannot start: the same errno as before, a new episode */
+        fill(&r.t, 0, 90, 100);
+        r.f.fail_start = EPERM;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 4);
+        assert_non_null(strstr(r.f.log[3], "OPTION APPLMON"));
         rig_down(&r);
 }
 
@@ -766,6 +820,7 @@ int main(void)
             cmocka_unit_test(plan_groups_hosts_and_types),
             cmocka_unit_test(writer_starts_updates_and_stops),
             cmocka_unit_test(eperm_logs_once_and_backs_off),
+            cmocka_unit_test(each_episode_is_said_once),
             cmocka_unit_test(enospc_names_max_bufs_and_keeps_updating),
             cmocka_unit_test(dropped_space_counts_values_not_passes),
             cmocka_unit_test(a_value_written_once_is_not_counted),
