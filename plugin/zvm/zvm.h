@@ -78,7 +78,7 @@ struct zvm_config {
         bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
-        uint32_t given; /* the options of one value seen so far, by their place in the table */
+        uint64_t given; /* the options of one value seen so far, by their place in the table */
 };
 
 void zvm_config_defaults(struct zvm_config *c);

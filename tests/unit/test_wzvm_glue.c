@@ -179,10 +179,10 @@ static void config_options(void **state)
                 v[0] = nval(NAN);
                 assert_int_not_equal(config1(secs[i], v, 1), 0);
         }
-        assert_non_null(strstr(logbuf[nlog - 1], "from 1 to 1000"));
+        assert_non_null(strstr(logbuf[nlog - 1], "between 1 and 1000"));
         v[0] = nval(86400.5);
         assert_int_not_equal(config1("WriteInterval", v, 1), 0);
-        assert_non_null(strstr(logbuf[nlog - 1], "from 0.001 to 86400"));
+        assert_non_null(strstr(logbuf[nlog - 1], "between 0.001 and 86400"));
         v[0] = nval(86400);
         assert_int_equal(config1("WriteInterval", v, 1), 0);
         assert_true(cfg.write_interval == 86400);
