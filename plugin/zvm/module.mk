@@ -36,8 +36,9 @@ INSTALL_TARGETS += install-plugin
 TEST_PLUGIN_FLAGS := $(ZVM_CFLAGS)
 # The device's reader paces its data sets (zvm_pace.c, LiveQueue).
 ZVM_READER_SRCS := plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_pace.c
+# test_plugin_dispatch fails an allocation on demand (--wrap=calloc): a series without memory.
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
-	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
+	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=calloc
 TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
 TEST_EXTRA_test_replay_pace := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \

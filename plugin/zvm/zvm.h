@@ -97,17 +97,20 @@ struct zvm_stats {
         uint64_t discarded_short; /* sample sets without their Interval End */
         uint64_t opens, reconnects, open_failures;
         uint64_t device_errors; /* read and poll errors not the driver's own: the device reopened */
-        uint64_t dispatched, filtered, duplicates;
-        uint64_t host_refused;  /* values whose guest-written host name was not honoured */
-        uint64_t names_refused; /* values a guest wrote under names it may not use */
-        uint64_t type_refused;  /* values whose type collectd does not know or takes otherwise */
-        uint64_t files_done;    /* File replays that reached the file's end */
-        uint64_t files_failed;  /* Files that could not be opened, read or decoded */
-        uint64_t replay_waits;  /* times a replay waited for collectd's write threads */
-        uint64_t replay_ahead;  /* the most value lists a replay was ahead of them */
-        uint64_t live_waits;    /* times the device's reader waited for them (LiveQueue) */
-        uint64_t live_ahead;    /* the most value lists it was ahead of them when it looked */
-        uint64_t live_cuts;     /* data sets whose waits reached their time limit */
+        uint64_t dispatched, duplicates;
+        uint64_t filtered;         /* values the Include and Exclude options left out */
+        uint64_t values_nomem;     /* values dropped: no memory for their series */
+        uint64_t collectd_refused; /* value lists plugin_dispatch_values refused */
+        uint64_t host_refused;     /* values whose guest-written host name was not honoured */
+        uint64_t names_refused;    /* values a guest wrote under names it may not use */
+        uint64_t type_refused;     /* values whose type collectd does not know or takes otherwise */
+        uint64_t files_done;       /* File replays that reached the file's end */
+        uint64_t files_failed;     /* Files that could not be opened, read or decoded */
+        uint64_t replay_waits;     /* times a replay waited for collectd's write threads */
+        uint64_t replay_ahead;     /* the most value lists a replay was ahead of them */
+        uint64_t live_waits;       /* times the device's reader waited for them (LiveQueue) */
+        uint64_t live_ahead;       /* the most value lists it was ahead of them when it looked */
+        uint64_t live_cuts;        /* data sets whose waits reached their time limit */
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;
         double last_set_time; /* Unix seconds of the last good data set, 0 = none */

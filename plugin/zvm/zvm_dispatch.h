@@ -107,6 +107,21 @@ struct staged {
 };
 #define STAGE_MAX 4096 /* a burst; flushed when full, and once per data set */
 
+/*
+ * What the values came to since the last flush, each counter one cause:
+ * kept here by the one thread that dispatches, and added to the shared
+ * counters (zvm_stats) under their lock once per flush, not once per value.
+ */
+struct dsp_counts {
+        uint64_t dispatched;       /* handed to collectd */
+        uint64_t duplicates;       /* an identifier's time not newer than its last */
+        uint64_t filtered;         /* IncludeRecord/ExcludeRecord, IncludeGuest/ExcludeGuest */
+        uint64_t nomem;            /* no memory for the series they belong to */
+        uint64_t collectd_refused; /* plugin_dispatch_values returned an error */
+        uint64_t host_refused;     /* dispatched, under the guest's own host */
+        uint64_t names_refused, type_refused;
+};
+
 struct zvm_dispatch {
         const struct zvm_config *cfg;
         const struct zm_engine *eng;
@@ -171,6 +186,7 @@ struct zvm_dispatch {
         size_t nblocks, capblocks, block_used;
         void (*after_burst)(void *); /* zvm_dispatch_after_burst */
         void *after_ctx;
+        struct dsp_counts counts;
 };
 
 /* zvm_series_text.c */
