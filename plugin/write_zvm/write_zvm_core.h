@@ -29,7 +29,7 @@ struct wz_item {
         struct wzvm_entry e;
         double seen;     /* when it arrived (seconds, CLOCK_MONOTONIC) */
         double interval; /* collectd's interval for the value list (seconds) */
-        /* In the table only (wz_table_put clears both): a value is lost when it leaves
+        /* In the table only (entering the table clears both): a value is lost when it leaves
          * the table never written, but only if a pass owed it, because values replaced
          * between two passes are the once-per-WriteInterval design, not a loss. */
         bool written; /* in a record the device accepted */
@@ -55,8 +55,6 @@ int wz_queue_init(struct wz_queue *q, size_t cap);
 void wz_queue_destroy(struct wz_queue *q);
 /* All n items or none (a value list is never split); returns whether they went in. */
 bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n);
-/* Move up to max items out; the caller holds no lock. */
-size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max);
 /* Whole value lists only, up to max items: max >= WZ_LIST_MAX holds any list. */
 size_t wz_queue_pop_lists(struct wz_queue *q, struct wz_item *out, size_t max);
 
@@ -76,7 +74,6 @@ struct wz_table {
 };
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);
-bool wz_table_put(struct wz_table *t, const struct wz_item *it);
 /* Why a list did not enter: the table is at its max, or it could not grow to hold the list. */
 enum wz_put { WZ_PUT_OK, WZ_PUT_FULL, WZ_PUT_NOMEM };
 /* A value list (n items, one identifier) enters whole or not at all (dropped_full += n, or

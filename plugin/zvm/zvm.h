@@ -34,8 +34,11 @@
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"
 #define ZVM_DEFAULT_MAX_SET (64u * 1024 * 1024)
-/* About 40 MB of collectd's queued copies (some 750 bytes each), a few
- * seconds of csv's writing: a backfill runs near the writers' own speed. */
+/*
+ * collectd queues a copy of every value list (five names of 128 bytes and
+ * the rest): the limit keeps that copy count bounded, yet high enough that
+ * the writers never wait for a backfill.
+ */
 #define ZVM_DEFAULT_REPLAY_QUEUE 50000 /* and LiveQueue's */
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
@@ -134,12 +137,15 @@ void zvm_dispatch_free(struct zvm_dispatch *d);
 void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
 /* A zm_emit_fn: filters and names one metric, and stages it for the next burst. */
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
-/* Hand the staged values to collectd, in the order they came (once per data set). */
+/*
+ * Hand the staged values to collectd, in the order they came (once per data
+ * set), and add what the values came to since the last flush to the counters.
+ */
 void zvm_dispatch_flush(struct zvm_dispatch *d);
 /*
  * fn(ctx) after every burst handed to collectd (NULL: none): a replay's pace,
- * which must hold inside a record too, since one Interval End can close an
- * interval of hundreds of thousands of CP values.
+ * which must hold inside a record too, since one Interval End closes all of
+ * a sample interval's CP values.
  */
 void zvm_dispatch_after_burst(struct zvm_dispatch *d, void (*fn)(void *), void *ctx);
 /* A sample interval's values are all in (after the engine closed it): lays series out. */

@@ -11,12 +11,10 @@
  *
  * Everything derived from a series (names, host, filter and type verdicts) is
  * kept per series and found again by the order values came in last interval,
- * so a value costs the same at 50 guests and at 50,000.
+ * so a value's cost does not grow with the number of guests.
  */
 #include "zvm_collectd.h"
 
-#include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,10 +117,11 @@ static void keep_order(struct zvm_dispatch *d)
  * first interval whose series were nearly all known already gives the order
  * to lay them out in.  keep_order's count (two rounds of all series) came in
  * the middle of a later interval, or, early in the warm-up, laid out an
- * order that was still growing and then held back the next layout.  At
- * 50,000 guests interval 5 was the first without new series, with 79% of
- * its values in array order; laid out at its end, interval 6 had 99.8%.
- * Hence the stricter test here (7/8 in order) than keep_order's (half).  An
+ * order that was still growing and then held back the next layout.  The
+ * first interval with hardly any new series can still have a good part of
+ * its values out of array order, and laid out at its end the next interval
+ * comes nearly all in order: hence the stricter test here (7/8 in order)
+ * than keep_order's (half).  An
  * order that changes every interval would be laid out at every end: while
  * the intervals after a layout are scattered too, 1, 2, 4 ... 64 of them are
  * passed over before the next one, as keep_order backs off.

@@ -208,7 +208,7 @@ static void write_queues_each_data_source(void **state)
         value_list_t vl = vlist("interface", "eth0", "if_octets", "", v, 2);
         assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
         struct wz_item it[4];
-        assert_int_equal(wz_queue_pop(&queue, it, 4), 2);
+        assert_int_equal(wz_queue_pop_lists(&queue, it, 4), 2);
         assert_string_equal(it[0].host, "lnxa");
         assert_string_equal(it[0].e.plugin_instance, "eth0");
         assert_string_equal(it[1].e.ds_name, "tx");
@@ -234,7 +234,7 @@ static void store_rates_turns_counters_into_gauges(void **state)
         value_list_t gl = vlist("memory", "", "memory", "used", &g, 1);
         assert_int_equal(wz_write(&gauge_set, &gl, NULL), 0);
         struct wz_item it[4];
-        assert_int_equal(wz_queue_pop(&queue, it, 4), 3);
+        assert_int_equal(wz_queue_pop_lists(&queue, it, 4), 3);
         assert_int_equal(it[0].e.ds_type, WZVM_DS_GAUGE);
         assert_int_equal(it[0].e.flags, WZVM_F_RATE);
         assert_true(wzvm_bits_double(it[0].e.value) == 12.5);
