@@ -7,7 +7,7 @@ WZVM_INCROOT      := $(CD_INCROOT)
 WZVM_CFLAGS       := $(COLLECTD_CFLAGS) -Iplugin/write_zvm
 
 WZVM_CORE_SRCS := plugin/write_zvm/write_zvm_queue.c plugin/write_zvm/write_zvm_dev.c plugin/write_zvm/write_zvm_filter.c
-WZVM_SRCS      := plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS)
+WZVM_SRCS      := plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(PLUGIN_SHARED_SRCS)
 WZVM_OBJS      := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(WZVM_SRCS))
 WZVM_SO        := $(BUILD)/write_zvm.so
 
@@ -19,7 +19,7 @@ $(BUILD)/plugin/write_zvm/%.o: plugin/write_zvm/%.c $(FLAGS_STAMP) | $(WZVM_INCR
 $(WZVM_SO): $(WZVM_OBJS) $(DEC_LIB)
 	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(WZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread -lm
 	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
-	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
+	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|popt|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
 
 ALL_TARGETS += $(WZVM_SO)
 
@@ -29,9 +29,10 @@ install-write-zvm: $(WZVM_SO)
 	install -m 0644 $(WZVM_SO) $(DESTDIR)$(WZVM_PLUGDIR)/write_zvm.so
 INSTALL_TARGETS += install-write-zvm
 
-# Unit tests of the plugin core need no collectd headers.
-TEST_EXTRA_test_wzvm_plugin := -Iplugin -Iplugin/write_zvm $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h)
+# Unit tests of the plugin core: no collectd type, but collectd's log and complaints,
+# which the test stands in for.
+TEST_EXTRA_test_wzvm_plugin := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
+$(BUILD)/tests/test_wzvm_plugin: $(WZVM_CORE_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # End-to-end: the real collectd daemon writing through write_zvm, into a stand-in
 # file and through zvmsim to a second collectd running the zvm plugin, plus
@@ -43,9 +44,9 @@ CHECK_TARGETS += check-wzvm-e2e
 
 # The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
 # includes plugin/write_zvm/write_zvm.c).
-TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) -Wl,--wrap=calloc,--wrap=realloc
-$(BUILD)/tests/test_wzvm_glue: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) $(PLUGIN_SHARED_SRCS) -Wl,--wrap=calloc,--wrap=realloc
+$(BUILD)/tests/test_wzvm_glue: $(WZVM_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
 
 # write_zvm's heap stays flat over rounds of new identifiers, faults and expiry.
-TEST_EXTRA_test_wzvm_heap := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS)
-$(BUILD)/tests/test_wzvm_heap: plugin/write_zvm/write_zvm.c $(WZVM_CORE_SRCS) $(wildcard plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd
+TEST_EXTRA_test_wzvm_heap := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) $(PLUGIN_SHARED_SRCS)
+$(BUILD)/tests/test_wzvm_heap: $(WZVM_SRCS) $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h) | $(WZVM_INCROOT)/collectd

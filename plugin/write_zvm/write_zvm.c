@@ -20,22 +20,24 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/tod.h"
+#include "complaint.h"
+#include "plugin_options.h"
 #include "self_metric.h"
 #include "write_zvm_core.h"
 
 #define PLUGIN "write_zvm"
 
-static struct {
+static struct wz_config {
         char device[256];
         int applid;
         bool store_rates;
@@ -72,12 +74,6 @@ static double mono_now(void)
         return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void log_cb(void *ctx, int level, const char *msg)
-{
-        (void)ctx;
-        plugin_log(level, "%s", msg);
-}
-
 static ssize_t dev_write(void *ctx, const void *p, size_t n)
 {
         int *pfd = ctx;
@@ -98,54 +94,42 @@ static ssize_t dev_write(void *ctx, const void *p, size_t n)
 #define WZ_MAX_SECONDS 86400.0
 #define WZ_MAX_TIMEOUT 1000.0
 
-static bool one_number(const oconfig_item_t *ci, double *out)
-{
-        if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_NUMBER)
-                return false;
-        *out = ci->values[0].value.number;
-        return true;
-}
-
-static int cfg_double(const oconfig_item_t *ci, double *out, double min, double max)
-{
-        double d;
-        if (!one_number(ci, &d) || !(d >= min && d <= max)) {
-                ERROR(PLUGIN " plugin: %s needs one number from %g to %g.", ci->key, min, max);
-                return -1;
-        }
-        *out = d;
-        return 0;
-}
-
-static int cfg_int(const oconfig_item_t *ci, int *out, int min, int max)
-{
-        double d;
-        if (!one_number(ci, &d) || !(d >= min && d <= max) || d != floor(d)) {
-                ERROR(PLUGIN " plugin: %s must be a whole number from %d to %d.", ci->key, min,
-                      max);
-                return -1;
-        }
-        *out = (int)d;
-        return 0;
-}
-
 /* Refused, not cut short: a truncated path would name another file. */
-static int cfg_device(const oconfig_item_t *ci)
+static int cfg_device(void *cfgp, const oconfig_item_t *ci)
 {
+        struct wz_config *c = cfgp;
         size_t n = 0;
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING)
                 n = strlen(ci->values[0].value.string);
-        if (n < 1 || n >= sizeof(cfg.device)) {
+        if (n < 1 || n >= sizeof(c->device)) {
                 ERROR(PLUGIN " plugin: Device needs one path of 1 to %zu bytes.",
-                      sizeof(cfg.device) - 1);
+                      sizeof(c->device) - 1);
                 return -1;
         }
-        memcpy(cfg.device, ci->values[0].value.string, n + 1);
+        memcpy(c->device, ci->values[0].value.string, n + 1);
         return 0;
 }
 
-static int cfg_filter(const oconfig_item_t *ci, bool include)
+static int cfg_applid(void *cfgp, const oconfig_item_t *ci)
 {
+        struct wz_config *c = cfgp;
+        double d;
+        if (popt_number(PLUGIN, ci, 1, 65535, true, &d))
+                return -1;
+        if (d == 1 || d == 2) {
+                ERROR(PLUGIN " plugin: ApplicationID %d belongs to s390-tools' %s; choose another "
+                             "(default %d).",
+                      (int)d, d == 1 ? "mon_fsstatd" : "mon_procd", WZVM_DEFAULT_APPLID);
+                return -1;
+        }
+        c->applid = (int)d;
+        return 0;
+}
+
+static int cfg_filter(void *cfgp, const oconfig_item_t *ci)
+{
+        struct wz_config *c = cfgp;
+        bool include = strcasecmp(ci->key, "Include") == 0;
         if (ci->values_num < 1) {
                 ERROR(PLUGIN " plugin: %s needs at least one \"plugin\" or \"plugin/type\".",
                       ci->key);
@@ -153,7 +137,7 @@ static int cfg_filter(const oconfig_item_t *ci, bool include)
         }
         for (int i = 0; i < ci->values_num; i++) {
                 if (ci->values[i].type != OCONFIG_TYPE_STRING ||
-                    !wz_filter_add(&cfg.filter, include, ci->values[i].value.string)) {
+                    !wz_filter_add(&c->filter, include, ci->values[i].value.string)) {
                         ERROR(PLUGIN " plugin: %s: argument %d is not \"plugin\" or "
                                      "\"plugin/type\" (names or \"*\", no other '/').",
                               ci->key, i + 1);
@@ -163,75 +147,35 @@ static int cfg_filter(const oconfig_item_t *ci, bool include)
         return 0;
 }
 
-/*
- * An option of one value given a second time in the block: refused, where it
- * would silently replace the first (a second Device left over in a copied
- * block).  Include and Exclude add, and may repeat.
- */
-static bool given_twice(const char *key, uint32_t *given)
-{
-        static const char *const single[] = {"Device",        "ApplicationID", "StoreRates",
-                                             "WriteInterval", "RetryInterval", "Timeout",
-                                             "QueueLength",   "MaxRecords",    "ReportStats"};
-        for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
-                if (strcasecmp(key, single[i]) != 0)
-                        continue;
-                if (*given & 1u << i) {
-                        ERROR(PLUGIN " plugin: %s given twice; it takes one value, and the "
-                                     "second would replace the first.",
-                              single[i]);
-                        return true;
-                }
-                *given |= 1u << i;
-        }
-        return false;
-}
+#define AT(field) POPT_AT(struct wz_config, field)
 
+/* Every option of the <Plugin write_zvm> block (doc/write_zvm.md). */
+static const struct popt options[] = {
+    {"Device", POPT_PARSE, .parse = cfg_device},
+    {"ApplicationID", POPT_PARSE, .parse = cfg_applid},
+    {"Include", POPT_PARSE, .repeats = true, .parse = cfg_filter},
+    {"Exclude", POPT_PARSE, .repeats = true, .parse = cfg_filter},
+    {"StoreRates", POPT_BOOL, AT(store_rates)},
+    {"WriteInterval", POPT_NUMBER, AT(write_interval), 0.001, WZ_MAX_SECONDS},
+    {"RetryInterval", POPT_NUMBER, AT(retry), 0.1, WZ_MAX_SECONDS},
+    {"Timeout", POPT_NUMBER, AT(timeout), 1, WZ_MAX_TIMEOUT},
+    {"QueueLength", POPT_COUNT, AT(queue_length), 16, 1 << 20},
+    {"MaxRecords", POPT_COUNT, AT(max_records), 1, WZ_MAX_RECORDS},
+    {"ReportStats", POPT_BOOL, AT(report_stats)},
+};
+_Static_assert(sizeof(options) / sizeof(options[0]) <= 64, "given has a bit per option");
+
+static const struct popt_table option_table = {PLUGIN, "doc/write_zvm.md", options,
+                                               sizeof(options) / sizeof(options[0])};
+
+/* Every bad option says why; an option of one value may be given once per block. */
 static int wz_config(oconfig_item_t *ci)
 {
         int bad = 0;
-        uint32_t given = 0;
-        for (int i = 0; i < ci->children_num; i++) {
-                oconfig_item_t *c = ci->children + i;
-                int rc;
-                if (given_twice(c->key, &given))
-                        rc = -1;
-                else if (strcasecmp(c->key, "Device") == 0)
-                        rc = cfg_device(c);
-                else if (strcasecmp(c->key, "ApplicationID") == 0) {
-                        rc = cfg_int(c, &cfg.applid, 1, 65535);
-                        if (rc == 0 && (cfg.applid == 1 || cfg.applid == 2)) {
-                                ERROR(PLUGIN " plugin: ApplicationID %d belongs to s390-tools' %s; "
-                                             "choose another (default %d).",
-                                      cfg.applid, cfg.applid == 1 ? "mon_fsstatd" : "mon_procd",
-                                      WZVM_DEFAULT_APPLID);
-                                rc = -1;
-                        }
-                } else if (strcasecmp(c->key, "Include") == 0)
-                        rc = cfg_filter(c, true);
-                else if (strcasecmp(c->key, "Exclude") == 0)
-                        rc = cfg_filter(c, false);
-                else if (strcasecmp(c->key, "StoreRates") == 0)
-                        rc = cf_util_get_boolean(c, &cfg.store_rates);
-                else if (strcasecmp(c->key, "WriteInterval") == 0)
-                        rc = cfg_double(c, &cfg.write_interval, 0.001, WZ_MAX_SECONDS);
-                else if (strcasecmp(c->key, "RetryInterval") == 0)
-                        rc = cfg_double(c, &cfg.retry, 0.1, WZ_MAX_SECONDS);
-                else if (strcasecmp(c->key, "Timeout") == 0)
-                        rc = cfg_double(c, &cfg.timeout, 1, WZ_MAX_TIMEOUT);
-                else if (strcasecmp(c->key, "QueueLength") == 0)
-                        rc = cfg_int(c, &cfg.queue_length, 16, 1 << 20);
-                else if (strcasecmp(c->key, "MaxRecords") == 0)
-                        rc = cfg_int(c, &cfg.max_records, 1, WZ_MAX_RECORDS);
-                else if (strcasecmp(c->key, "ReportStats") == 0)
-                        rc = cf_util_get_boolean(c, &cfg.report_stats);
-                else {
-                        ERROR(PLUGIN " plugin: unknown option \"%s\".", c->key);
-                        rc = -1;
-                }
-                if (rc != 0)
+        uint64_t given = 0;
+        for (int i = 0; i < ci->children_num; i++)
+                if (popt_apply(&option_table, &cfg, &given, &ci->children[i]) != 0)
                         bad = -1;
-        }
         return bad;
 }
 
@@ -242,18 +186,22 @@ static uint64_t cdtime_to_tod(cdtime_t t)
         return zd_unix_us_to_tod((int64_t)CDTIME_T_TO_US(t));
 }
 
+static c_complain_t name_complaint = C_COMPLAIN_INIT_STATIC;
+
 /* Names that do not fit a write_zvm record: counted, and said once. */
 static void drop_name(const value_list_t *vl)
 {
         pthread_mutex_lock(&stats_mu);
-        bool first = stats.dropped_name++ == 0;
+        stats.dropped_name++;
         pthread_mutex_unlock(&stats_mu);
-        if (first)
-                WARNING(PLUGIN " plugin: %s/%s-%s/%s-%s not written: write_zvm records hold "
-                               "names of 1 to 63 printable ASCII characters (host, plugin, type, "
-                               "data source) or 0 to 63 (instances); counted as dropped_name, no "
+        pthread_mutex_lock(&complain_mu);
+        c_complain_once(LOG_WARNING, &name_complaint,
+                        PLUGIN " plugin: %s/%s-%s/%s-%s not written: write_zvm records hold names "
+                               "of 1 to 63 printable ASCII characters (host, plugin, type, data "
+                               "source) or 0 to 63 (instances); counted as dropped_name, no "
                                "further messages",
                         vl->host, vl->plugin, vl->plugin_instance, vl->type, vl->type_instance);
+        pthread_mutex_unlock(&complain_mu);
 }
 
 static c_complain_t invalid_complaint = C_COMPLAIN_INIT_STATIC;
@@ -422,32 +370,27 @@ static int wz_flush(cdtime_t timeout, const char *identifier, user_data_t *ud)
 
 /* ---------------- the writer thread ---------------- */
 
-static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
-static int open_errno; /* what open_complaint is about: another reason is news, said at once */
+static struct cause_complaint open_complaint;
 
 static void try_open(void)
 {
         fd = open(cfg.device, O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
-                c_release(LOG_NOTICE, &open_complaint, PLUGIN " plugin: %s is open.", cfg.device);
-                open_errno = 0;
+                c_release(LOG_NOTICE, &open_complaint.c, PLUGIN " plugin: %s is open.", cfg.device);
+                open_complaint.cause = 0;
                 return;
         }
         int err = errno;
-        if (err != open_errno) {
-                C_COMPLAIN_INIT(&open_complaint);
-                open_errno = err;
-        }
+        c_complain_t *c = complaint_of(&open_complaint, err);
         if (err == ENOENT || err == ENODEV || err == ENXIO)
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
                                   "under z/VM: load it with \"modprobe monwriter\"; retrying every "
                                   "%g s.",
                            cfg.device, strerror(err), cfg.retry);
         else
-                c_complain(LOG_ERR, &open_complaint,
-                           PLUGIN " plugin: cannot open %s: %s; retrying every %g s.", cfg.device,
-                           strerror(err), cfg.retry);
+                c_complain(LOG_ERR, c, PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
+                           cfg.device, strerror(err), cfg.retry);
 }
 
 static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;
@@ -652,7 +595,6 @@ static int wz_init(void)
         writer.retry = cfg.retry;
         writer.dev.write = dev_write;
         writer.dev.ctx = &fd;
-        writer.log = log_cb;
         /* no open here: a missing device is retried by the thread, never fails init */
         if (plugin_thread_create(&thread, wz_thread, NULL, PLUGIN) != 0) {
                 ERROR(PLUGIN " plugin: cannot start the writer thread.");

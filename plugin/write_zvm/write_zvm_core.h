@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * write_zvm without collectd: the bounded queue between collectd's write
- * threads and the plugin's writer thread, the table of latest values, the
- * packing of values into fixed-size records with stable buffer keys, and the
- * /dev/monwriter discipline (START/update/STOP, errno handling).  The
- * collectd glue is write_zvm.c; unit tests drive this file directly.
+ * write_zvm below its collectd glue (write_zvm.c): the bounded queue between
+ * collectd's write threads and the plugin's writer thread, the table of
+ * latest values, the packing of values into fixed-size records with stable
+ * buffer keys, and the /dev/monwriter discipline (START/update/STOP, errno
+ * handling).  None of it takes a collectd type; the device's messages go
+ * to collectd's log as its complaints (complaint.h).  Unit tests drive
+ * these files directly.
  */
 #ifndef WRITE_ZVM_CORE_H
 #define WRITE_ZVM_CORE_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "complaint.h"
 #include "payload/wzvm/wzvm_format.h"
 
 #define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
@@ -26,7 +29,7 @@ struct wz_item {
         struct wzvm_entry e;
         double seen;     /* when it arrived (seconds, CLOCK_MONOTONIC) */
         double interval; /* collectd's interval for the value list (seconds) */
-        /* In the table only (wz_table_put clears both): a value is lost when it leaves
+        /* In the table only (entering the table clears both): a value is lost when it leaves
          * the table never written, but only if a pass owed it, because values replaced
          * between two passes are the once-per-WriteInterval design, not a loss. */
         bool written; /* in a record the device accepted */
@@ -52,8 +55,6 @@ int wz_queue_init(struct wz_queue *q, size_t cap);
 void wz_queue_destroy(struct wz_queue *q);
 /* All n items or none (a value list is never split); returns whether they went in. */
 bool wz_queue_push(struct wz_queue *q, const struct wz_item *items, size_t n);
-/* Move up to max items out; the caller holds no lock. */
-size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max);
 /* Whole value lists only, up to max items: max >= WZ_LIST_MAX holds any list. */
 size_t wz_queue_pop_lists(struct wz_queue *q, struct wz_item *out, size_t max);
 
@@ -73,7 +74,6 @@ struct wz_table {
 };
 void wz_table_init(struct wz_table *t, size_t max);
 void wz_table_free(struct wz_table *t);
-bool wz_table_put(struct wz_table *t, const struct wz_item *it);
 /* Why a list did not enter: the table is at its max, or it could not grow to hold the list. */
 enum wz_put { WZ_PUT_OK, WZ_PUT_FULL, WZ_PUT_NOMEM };
 /* A value list (n items, one identifier) enters whole or not at all (dropped_full += n, or
@@ -94,8 +94,6 @@ struct wz_dev {
         void *ctx;
 };
 
-typedef void (*wz_log_fn)(void *ctx, int level, const char *msg); /* syslog levels */
-
 enum wz_result {
         WZ_OK,
         WZ_BACKOFF, /* EPERM, ENOSPC, EINVAL: start no new records until the retry time */
@@ -109,12 +107,11 @@ struct wz_writer {
         uint32_t interval_ms;
         double retry; /* seconds, only for messages */
         struct wz_dev dev;
-        wz_log_fn log;
-        void *log_ctx;
         /* driver state: records 0..nstarted-1 are STARTed buffers (mod_level = index) */
         unsigned nstarted;
         uint32_t seq[WZ_MAX_RECORDS];
-        int complaint; /* errno we complained about and not yet recovered from, or 0 */
+        /* the device's failure, by its errno, said once until writing works again */
+        struct cause_complaint complaint;
         /* statistics (values lost are the table's) */
         uint64_t updates, starts, stops, errors;
         uint8_t rec[WZVM_MW_HDR_LEN + WZVM_RECORD_LEN];

@@ -5,11 +5,11 @@
  * same 4010-byte size, so its buffer key never changes and an update
  * overwrites it in place; records no longer needed get a STOP (header only).
  */
+#include <collectd/core/daemon/plugin.h>
+
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <syslog.h>
 
 #include "write_zvm_core.h"
 
@@ -28,18 +28,6 @@ void wz_writer_init(struct wz_writer *w, uint16_t applid, unsigned max_records,
 void wz_writer_closed(struct wz_writer *w)
 {
         w->nstarted = 0;
-}
-
-__attribute__((format(printf, 3, 4))) static void wlog(struct wz_writer *w, int level,
-                                                       const char *fmt, ...)
-{
-        char msg[768];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        if (w->log)
-                w->log(w->log_ctx, level, msg);
 }
 
 static bool same_ident(const struct wz_item *a, const struct wz_item *b)
@@ -152,10 +140,9 @@ static int dev_write(struct wz_writer *w, const struct wzvm_mwhdr *h, const void
 {
         const char *bad = wzvm_mwhdr_invalid(h);
         if (bad) { /* never sent: the driver would answer EINVAL */
-                wlog(w, LOG_ERR,
-                     "write_zvm plugin: internal error: monwrite header field %s is invalid "
-                     "(mon_function %u, datalen %u, hdrlen %u); record %u not written",
-                     bad, h->function, h->datalen, h->hdrlen, h->mod_level);
+                ERROR("write_zvm plugin: internal error: monwrite header field %s is invalid "
+                      "(mon_function %u, datalen %u, hdrlen %u); record %u not written",
+                      bad, h->function, h->datalen, h->hdrlen, h->mod_level);
                 return EINVAL;
         }
         ssize_t rc = w->dev.write(w->dev.ctx, p, n);
@@ -181,72 +168,67 @@ static bool stop(struct wz_writer *w, unsigned idx)
                 return true;
         w->errors++;
         bool freed = err == EPERM || err == EINVAL;
-        if (w->complaint != err) {
-                if (freed)
-                        wlog(w, LOG_WARNING,
-                             "write_zvm plugin: STOP of record %u (applid %u) failed: %s", idx,
-                             w->applid, strerror(err));
-                else
-                        wlog(w, LOG_ERR,
-                             "write_zvm plugin: STOP of record %u (applid %u) failed: %s; "
-                             "reopening the monwriter device in %g s",
-                             idx, w->applid, strerror(err), w->retry);
-        }
         if (!freed)
-                w->complaint = err; /* one message per episode, recovered() ends it */
+                c_complain_once(LOG_ERR, complaint_of(&w->complaint, err),
+                                "write_zvm plugin: STOP of record %u (applid %u) failed: %s; "
+                                "reopening the monwriter device in %g s",
+                                idx, w->applid, strerror(err), w->retry);
+        else if (w->complaint.cause != err) /* else a START just failed alike, and said so */
+                WARNING("write_zvm plugin: STOP of record %u (applid %u) failed: %s", idx,
+                        w->applid, strerror(err));
         return freed;
 }
 
-/* One message per episode; the matching "works again" comes from recovered(). */
+/* Said once while the device fails with err; recovered() says it works again. */
 static void complain(struct wz_writer *w, int err, unsigned idx, unsigned wanted,
                      const struct wzvm_mwhdr *h)
 {
         w->errors++;
-        if (w->complaint == err)
-                return;
-        w->complaint = err;
+        c_complain_t *c = complaint_of(&w->complaint, err);
         switch (err) {
         case EPERM:
-                wlog(w, LOG_ERR,
-                     "write_zvm plugin: /dev/monwriter refused to start record %u (EPERM): CP "
-                     "rejected DIAGNOSE X'DC' with rc 5, this guest lacks OPTION APPLMON in its "
-                     "CP directory entry. Ask the z/VM administrator to add it and re-IPL; "
-                     "retrying every %g s without further messages",
-                     idx, w->retry);
+                c_complain_once(LOG_ERR, c,
+                                "write_zvm plugin: /dev/monwriter refused to start record %u "
+                                "(EPERM): CP rejected DIAGNOSE X'DC' with rc 5, this guest lacks "
+                                "OPTION APPLMON in its CP directory entry. Ask the z/VM "
+                                "administrator to add it and re-IPL; retrying every %g s without "
+                                "further messages",
+                                idx, w->retry);
                 break;
         case ENOSPC:
-                wlog(w, LOG_ERR,
-                     "write_zvm plugin: /dev/monwriter refused to start record %u of %u (ENOSPC): "
-                     "the monwriter module's max_bufs limit (/sys/module/monwriter/parameters/"
-                     "max_bufs, default 255, shared by every monwriter user of this guest) is "
-                     "reached. Raise max_bufs or send fewer values (Include/Exclude, MaxRecords); "
-                     "values that do not fit are dropped, retrying every %g s",
-                     idx, wanted, w->retry);
+                c_complain_once(LOG_ERR, c,
+                                "write_zvm plugin: /dev/monwriter refused to start record %u of %u "
+                                "(ENOSPC): the monwriter module's max_bufs limit "
+                                "(/sys/module/monwriter/parameters/max_bufs, default 255, shared "
+                                "by every monwriter user of this guest) is reached. Raise max_bufs "
+                                "or send fewer values (Include/Exclude, MaxRecords); values that "
+                                "do not fit are dropped, retrying every %g s",
+                                idx, wanted, w->retry);
                 break;
         case EINVAL:
-                wlog(w, LOG_ERR,
-                     "write_zvm plugin: /dev/monwriter rejected record %u with EINVAL although "
-                     "its header is valid (mon_function %u, applid %u, record %u, version %u, "
-                     "release %u, mod_level %u, datalen %u <= 4010, hdrlen %u = 13): CP's DIAGNOSE "
-                     "X'DC' returned an unexpected code, see the kernel log (dmesg); retrying "
-                     "every %g s",
-                     idx, h->function, h->applid, h->record_num, h->version, h->release,
-                     h->mod_level, h->datalen, h->hdrlen, w->retry);
+                c_complain_once(LOG_ERR, c,
+                                "write_zvm plugin: /dev/monwriter rejected record %u with EINVAL "
+                                "although its header is valid (mon_function %u, applid %u, record "
+                                "%u, version %u, release %u, mod_level %u, datalen %u <= 4010, "
+                                "hdrlen %u = 13): CP's DIAGNOSE X'DC' returned an unexpected code, "
+                                "see the kernel log (dmesg); retrying every %g s",
+                                idx, h->function, h->applid, h->record_num, h->version, h->release,
+                                h->mod_level, h->datalen, h->hdrlen, w->retry);
                 break;
         default:
-                wlog(w, LOG_ERR,
-                     "write_zvm plugin: writing record %u to the monwriter device failed: %s; "
-                     "reopening in %g s",
-                     idx, strerror(err), w->retry);
+                c_complain_once(LOG_ERR, c,
+                                "write_zvm plugin: writing record %u to the monwriter device "
+                                "failed: %s; reopening in %g s",
+                                idx, strerror(err), w->retry);
         }
 }
 
+/* The failure complained about is over; the next one is news whatever its errno. */
 static void recovered(struct wz_writer *w)
 {
-        if (!w->complaint)
-                return;
-        wlog(w, LOG_NOTICE, "write_zvm plugin: writing to the monwriter device works again");
-        w->complaint = 0;
+        c_release(LOG_NOTICE, &w->complaint.c,
+                  "write_zvm plugin: writing to the monwriter device works again");
+        w->complaint.cause = 0;
 }
 
 enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t tod, bool new_ok)

@@ -89,14 +89,6 @@ static size_t take(struct wz_queue *q, struct wz_item *out, size_t n)
         return n;
 }
 
-size_t wz_queue_pop(struct wz_queue *q, struct wz_item *out, size_t max)
-{
-        pthread_mutex_lock(&q->mu);
-        size_t n = take(q, out, q->n < max ? q->n : max);
-        pthread_mutex_unlock(&q->mu);
-        return n;
-}
-
 /* How many of the n items from v on are the value list v starts: a list is pushed whole. */
 static size_t list_len(const struct wz_item *v, size_t n)
 {
@@ -250,11 +242,6 @@ const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_ite
                 }
         }
         return refused;
-}
-
-bool wz_table_put(struct wz_table *t, const struct wz_item *it)
-{
-        return wz_table_put_list(t, it, 1) == WZ_PUT_OK;
 }
 
 size_t wz_table_expire(struct wz_table *t, double now, double factor)

@@ -4,7 +4,9 @@ ZVM_CFLAGS := $(COLLECTD_CFLAGS) -Iplugin/zvm
 # The dispatcher (metric -> value list), in its order: plugin/zvm/zvm_dispatch.h.
 ZVM_DISPATCH_SRCS := plugin/zvm/zvm_series_text.c plugin/zvm/zvm_host.c plugin/zvm/zvm_series.c \
                      plugin/zvm/zvm_dispatch.c
-ZVM_SRCS := plugin/zvm/zvm_plugin.c plugin/zvm/zvm_config.c plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_replay.c plugin/zvm/zvm_pace.c \
+# The <Plugin zvm> block, read through the option tables both plugins share.
+ZVM_CONFIG_SRCS := plugin/zvm/zvm_config.c $(PLUGIN_SHARED_SRCS)
+ZVM_SRCS := plugin/zvm/zvm_plugin.c $(ZVM_CONFIG_SRCS) plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_replay.c plugin/zvm/zvm_pace.c \
             $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_stats.c
 ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
 ZVM_SO   := $(BUILD)/zvm.so
@@ -18,7 +20,7 @@ $(ZVM_SO): $(ZVM_OBJS) $(DEC_LIB)
 	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $(ZVM_OBJS) $(DEC_LIB) $(LDFLAGS_ALL) -lpthread
 	@nm -D --defined-only $@ | grep -q ' module_register$$' || { echo "$@: module_register not exported"; exit 1; }
 	@# A shared object links with undefined symbols (collectd's come from the daemon): none of ours may be.
-	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
+	@! nm -D --undefined-only $@ | grep -E ' (zvm|zd|zm|zl|zh|zr|dsp|popt|wz|wzvm)_' || { echo "$@: project symbols left undefined (a source missing from the link?)"; exit 1; }
 
 ALL_TARGETS += $(ZVM_SO)
 
@@ -34,23 +36,24 @@ INSTALL_TARGETS += install-plugin
 TEST_PLUGIN_FLAGS := $(ZVM_CFLAGS)
 # The device's reader paces its data sets (zvm_pace.c, LiveQueue).
 ZVM_READER_SRCS := plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_pace.c
-TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_config.c \
-	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
-TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_config.c \
+# test_plugin_dispatch fails an allocation on demand (--wrap=calloc): a series without memory.
+TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
+	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=calloc
+TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
 TEST_EXTRA_test_replay_pace := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \
-	plugin/zvm/zvm_config.c plugin/zvm/zvm_stats.c plugin/zvm/zvm_replay.c
+	$(ZVM_CONFIG_SRCS) plugin/zvm/zvm_stats.c plugin/zvm/zvm_replay.c
 # test_plugin_reader fails the growth of the reader's buffer on demand by wrapping the
 # allocator at link time.
 TEST_EXTRA_test_plugin_reader := $(TEST_EXTRA_test_replay_pace) -Wl,--wrap=realloc
 # The watchdog: the test includes zvm_plugin.c itself, to reach its statics.
 TEST_EXTRA_test_plugin_watchdog := $(TEST_PLUGIN_FLAGS) $(filter-out plugin/zvm/zvm_plugin.c,$(ZVM_SRCS))
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
-TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_config.c \
+TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # test_procd: the Process / ProcessMatch options next to the aggregation.
-TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) plugin/zvm/zvm_config.c
-$(BUILD)/tests/test_procd: plugin/zvm/zvm_config.c $(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
+TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) $(ZVM_CONFIG_SRCS)
+$(BUILD)/tests/test_procd: $(ZVM_CONFIG_SRCS) $(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
 		$(BUILD)/tests/test_replay_pace $(BUILD)/tests/test_plugin_watchdog \
 		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \

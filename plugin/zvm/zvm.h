@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "record/record.h"
 #include "metric/metric.h"
@@ -33,8 +34,11 @@
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"
 #define ZVM_DEFAULT_MAX_SET (64u * 1024 * 1024)
-/* About 40 MB of collectd's queued copies (some 750 bytes each), a few
- * seconds of csv's writing: a backfill runs near the writers' own speed. */
+/*
+ * collectd queues a copy of every value list (five names of 128 bytes and
+ * the rest): the limit keeps that copy count bounded, yet high enough that
+ * the writers never wait for a backfill.
+ */
 #define ZVM_DEFAULT_REPLAY_QUEUE 50000 /* and LiveQueue's */
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
@@ -77,7 +81,7 @@ struct zvm_config {
         bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
-        uint32_t given; /* the options of one value seen so far, by their place in the table */
+        uint64_t given; /* the options of one value seen so far, by their place in the table */
 };
 
 void zvm_config_defaults(struct zvm_config *c);
@@ -96,17 +100,20 @@ struct zvm_stats {
         uint64_t discarded_short; /* sample sets without their Interval End */
         uint64_t opens, reconnects, open_failures;
         uint64_t device_errors; /* read and poll errors not the driver's own: the device reopened */
-        uint64_t dispatched, filtered, duplicates;
-        uint64_t host_refused;  /* values whose guest-written host name was not honoured */
-        uint64_t names_refused; /* values a guest wrote under names it may not use */
-        uint64_t type_refused;  /* values whose type collectd does not know or takes otherwise */
-        uint64_t files_done;    /* File replays that reached the file's end */
-        uint64_t files_failed;  /* Files that could not be opened, read or decoded */
-        uint64_t replay_waits;  /* times a replay waited for collectd's write threads */
-        uint64_t replay_ahead;  /* the most value lists a replay was ahead of them */
-        uint64_t live_waits;    /* times the device's reader waited for them (LiveQueue) */
-        uint64_t live_ahead;    /* the most value lists it was ahead of them when it looked */
-        uint64_t live_cuts;     /* data sets whose waits reached their time limit */
+        uint64_t dispatched, duplicates;
+        uint64_t filtered;         /* values the Include and Exclude options left out */
+        uint64_t values_nomem;     /* values dropped: no memory for their series */
+        uint64_t collectd_refused; /* value lists plugin_dispatch_values refused */
+        uint64_t host_refused;     /* values whose guest-written host name was not honoured */
+        uint64_t names_refused;    /* values a guest wrote under names it may not use */
+        uint64_t type_refused;     /* values whose type collectd does not know or takes otherwise */
+        uint64_t files_done;       /* File replays that reached the file's end */
+        uint64_t files_failed;     /* Files that could not be opened, read or decoded */
+        uint64_t replay_waits;     /* times a replay waited for collectd's write threads */
+        uint64_t replay_ahead;     /* the most value lists a replay was ahead of them */
+        uint64_t live_waits;       /* times the device's reader waited for them (LiveQueue) */
+        uint64_t live_ahead;       /* the most value lists it was ahead of them when it looked */
+        uint64_t live_cuts;        /* data sets whose waits reached their time limit */
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;
         double last_set_time; /* Unix seconds of the last good data set, 0 = none */
@@ -130,12 +137,15 @@ void zvm_dispatch_free(struct zvm_dispatch *d);
 void zvm_dispatch_set_engine(struct zvm_dispatch *d, const struct zm_engine *e);
 /* A zm_emit_fn: filters and names one metric, and stages it for the next burst. */
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m);
-/* Hand the staged values to collectd, in the order they came (once per data set). */
+/*
+ * Hand the staged values to collectd, in the order they came (once per data
+ * set), and add what the values came to since the last flush to the counters.
+ */
 void zvm_dispatch_flush(struct zvm_dispatch *d);
 /*
  * fn(ctx) after every burst handed to collectd (NULL: none): a replay's pace,
- * which must hold inside a record too, since one Interval End can close an
- * interval of hundreds of thousands of CP values.
+ * which must hold inside a record too, since one Interval End closes all of
+ * a sample interval's CP values.
  */
 void zvm_dispatch_after_burst(struct zvm_dispatch *d, void (*fn)(void *), void *ctx);
 /* A sample interval's values are all in (after the engine closed it): lays series out. */
@@ -222,7 +232,16 @@ int zvm_reader_step(struct zvm_reader *r, int poll_ms, double now);
  * stopped it before its end. */
 bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *stop);
 
-double zvm_monotonic(void);
+/*
+ * Seconds on CLOCK_MONOTONIC: the reader's reopen times, the pace's waits.
+ * Here rather than in either file, as the reader calls into the pace.
+ */
+static inline double zvm_monotonic(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Copy with truncation, always terminated (no daemon symbol needed). */
 static inline void zvm_strlcpy(char *dst, const char *src, size_t n)

@@ -11,6 +11,7 @@
 
 #include "layout/lay_file.h"
 #include "metric/procsel.h"
+#include "plugin_options.h"
 #include "zvm.h"
 
 void zvm_config_defaults(struct zvm_config *c)
@@ -140,12 +141,6 @@ static int add_string(char ***list, size_t *n, const char *s)
         return 0;
 }
 
-/* collectd's helpers check the kind and count of values and say what is wrong. */
-static int get_string(const oconfig_item_t *ci, char **out)
-{
-        return cf_util_get_string(ci, out);
-}
-
 /*
  * A host name, or the literal text of GuestHostFormat, that can stand in a
  * collectd identifier: not empty, short enough, no '/' (the identifier's
@@ -171,39 +166,7 @@ static int get_host(const oconfig_item_t *ci, char **out)
                       ci->key, ci->values[0].value.string, DATA_MAX_NAME_LEN - 1);
                 return -1;
         }
-        return get_string(ci, out);
-}
-
-/* One number in [min, max]; NaN is in no range (a plain comparison would let it through). */
-static int get_number(const oconfig_item_t *ci, double min, double max, double *out)
-{
-        double d;
-        if (cf_util_get_double(ci, &d))
-                return -1;
-        if (!(d >= min && d <= max)) {
-                ERROR(ZVM_PLUGIN " plugin: option %s needs a number between %g and %g, not %g",
-                      ci->key, min, max, d);
-                return -1;
-        }
-        *out = d;
-        return 0;
-}
-
-/* A count: like get_number, and a fraction is refused rather than cut (as write_zvm does). */
-static int get_count(const oconfig_item_t *ci, double min, double max, double *out)
-{
-        if (get_number(ci, min, max, out))
-                return -1;
-        if (*out != (double)(long long)*out) {
-                ERROR(ZVM_PLUGIN " plugin: option %s needs a whole number, not %g", ci->key, *out);
-                return -1;
-        }
-        return 0;
-}
-
-static int get_bool(const oconfig_item_t *ci, bool *out)
-{
-        return cf_util_get_boolean(ci, out);
+        return cf_util_get_string(ci, out);
 }
 
 /* Every string argument of an option, each through add(). */
@@ -269,8 +232,25 @@ static int add_file(struct zvm_config *c, const char *key, const char *s)
         return add_string(&c->files, &c->nfiles, s);
 }
 
-static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
+/* The options that are more than one value of one kind, as the table calls them. */
+static int opt_file(void *cfg, const oconfig_item_t *ci)
 {
+        return each_string(ci, cfg, add_file);
+}
+
+static int opt_recfilter(void *cfg, const oconfig_item_t *ci)
+{
+        return each_string(ci, cfg, add_recfilter);
+}
+
+static int opt_guestfilter(void *cfg, const oconfig_item_t *ci)
+{
+        return each_string(ci, cfg, add_guestfilter);
+}
+
+static int opt_guest_host(void *cfg, const oconfig_item_t *ci)
+{
+        struct zvm_config *c = cfg;
         if (ci->values_num != 2 || ci->values[0].type != OCONFIG_TYPE_STRING ||
             ci->values[1].type != OCONFIG_TYPE_STRING || !ci->values[0].value.string[0] ||
             strlen(ci->values[0].value.string) > 8 || !host_ok(ci->values[1].value.string)) {
@@ -302,8 +282,9 @@ static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
-static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
+static int opt_trust(void *cfg, const oconfig_item_t *ci)
 {
+        struct zvm_config *c = cfg;
         bool ok = ci->values_num >= 2;
         for (int i = 0; ok && i < ci->values_num; i++)
                 ok = ci->values[i].type == OCONFIG_TYPE_STRING &&
@@ -330,13 +311,37 @@ static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+/* <Process "NAME"> Guest "PATTERN" ... </Process>: one selection limited to some guests. */
+static int process_guests(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        for (int i = 0; i < ci->children_num; i++) {
+                const oconfig_item_t *g = &ci->children[i];
+                if (strcasecmp(g->key, "Guest") != 0 || g->values_num < 1) {
+                        ERROR(ZVM_PLUGIN " plugin: %s \"%s\": only Guest \"PATTERN\" ... is "
+                                         "allowed inside (got %s)",
+                              ci->key, ci->values[0].value.string, g->key);
+                        return -1;
+                }
+                for (int v = 0; v < g->values_num; v++) {
+                        if (g->values[v].type != OCONFIG_TYPE_STRING) {
+                                ERROR(ZVM_PLUGIN " plugin: Guest takes strings (quote them)");
+                                return -1;
+                        }
+                        if (!zm_procsel_add_guest(c->procs, g->values[v].value.string))
+                                return -1;
+                }
+        }
+        return 0;
+}
+
 /*
  * Process "NAME" and ProcessMatch "NAME" "REGEX", as collectd's processes
  * plugin has them, applied to every guest's mon_procd records; as a block,
  * <Process "NAME"> Guest "PATTERN" ... </Process> limits one to some guests.
  */
-static int add_process(struct zvm_config *c, const oconfig_item_t *ci)
+static int opt_process(void *cfg, const oconfig_item_t *ci)
 {
+        struct zvm_config *c = cfg;
         bool match = strcasecmp(ci->key, "ProcessMatch") == 0;
         int want = match ? 2 : 1;
         bool ok = ci->values_num == want;
@@ -356,36 +361,22 @@ static int add_process(struct zvm_config *c, const oconfig_item_t *ci)
                 ERROR(ZVM_PLUGIN " plugin: %s %s", ci->key, err);
                 return -1;
         }
-        for (int i = 0; i < ci->children_num; i++) {
-                const oconfig_item_t *g = &ci->children[i];
-                if (strcasecmp(g->key, "Guest") != 0 || g->values_num < 1) {
-                        ERROR(ZVM_PLUGIN " plugin: %s \"%s\": only Guest \"PATTERN\" ... is "
-                                         "allowed inside (got %s)",
-                              ci->key, ci->values[0].value.string, g->key);
-                        return -1;
-                }
-                for (int v = 0; v < g->values_num; v++) {
-                        if (g->values[v].type != OCONFIG_TYPE_STRING) {
-                                ERROR(ZVM_PLUGIN " plugin: Guest takes strings (quote them)");
-                                return -1;
-                        }
-                        if (!zm_procsel_add_guest(c->procs, g->values[v].value.string))
-                                return -1;
-                }
-        }
+        if (process_guests(c, ci))
+                return -1;
         c->engine.procs = c->procs;
         return 0;
 }
 
-static int get_unverified(const oconfig_item_t *ci, int *out)
+static int opt_unverified(void *cfg, const oconfig_item_t *ci)
 {
+        struct zvm_config *c = cfg;
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_BOOLEAN) {
-                *out = ci->values[0].value.boolean ? 1 : 0;
+                c->engine.unverified = ci->values[0].value.boolean ? 1 : 0;
                 return 0;
         }
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING &&
             strcasecmp(ci->values[0].value.string, "auto") == 0) {
-                *out = -1;
+                c->engine.unverified = -1;
                 return 0;
         }
         ERROR(ZVM_PLUGIN " plugin: UnverifiedFields takes auto, true or false");
@@ -393,66 +384,25 @@ static int get_unverified(const oconfig_item_t *ci, int *out)
 }
 
 /* CPReading: the engine keeps the pointer, so it gets one of these literals. */
-static int get_reading(const oconfig_item_t *ci, const char **out)
+static int opt_reading(void *cfg, const oconfig_item_t *ci)
 {
+        struct zvm_config *c = cfg;
         static const char *const names[] = {"auto", "packed", "aligned"};
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING)
                 for (size_t i = 0; i < 3; i++)
                         if (strcasecmp(ci->values[0].value.string, names[i]) == 0) {
-                                *out = i ? names[i] : NULL;
+                                c->engine.cp_reading = i ? names[i] : NULL;
                                 return 0;
                         }
         ERROR(ZVM_PLUGIN " plugin: CPReading takes auto, packed or aligned");
         return -1;
 }
 
-/* Options with more to them than one value of one kind. */
-static int opt_file(struct zvm_config *c, const oconfig_item_t *ci)
+static int opt_layout_file(void *cfg, const oconfig_item_t *ci)
 {
-        return each_string(ci, c, add_file);
-}
-
-static int opt_max_set(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        double d;
-        if (get_count(ci, 4096, 2147483648.0, &d))
-                return -1;
-        c->max_set = (size_t)d;
-        return 0;
-}
-
-static int opt_recfilter(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return each_string(ci, c, add_recfilter);
-}
-
-static int opt_guestfilter(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return each_string(ci, c, add_guestfilter);
-}
-
-static int opt_series_cap(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        double d;
-        if (get_count(ci, 0, 1e9, &d))
-                return -1;
-        c->engine.max_series_per_guest = (size_t)d;
-        return 0;
-}
-
-static int opt_verify_intervals(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        double d;
-        if (get_count(ci, 1, 1000, &d))
-                return -1;
-        c->engine.verify_intervals = (unsigned)d;
-        return 0;
-}
-
-static int opt_layout_file(struct zvm_config *c, const oconfig_item_t *ci)
-{
+        struct zvm_config *c = cfg;
         char *path = NULL, err[256];
-        if (get_string(ci, &path))
+        if (cf_util_get_string(ci, &path))
                 return -1;
         bool ok = zl_load_file(path, err, sizeof(err));
         if (!ok)
@@ -464,23 +414,9 @@ static int opt_layout_file(struct zvm_config *c, const oconfig_item_t *ci)
         return ok ? 0 : -1;
 }
 
-static int opt_device(struct zvm_config *c, const oconfig_item_t *ci)
+static int opt_host(void *cfg, const oconfig_item_t *ci)
 {
-        return get_string(ci, &c->device);
-}
-
-static int opt_retry(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_number(ci, 0.01, 86400, &c->retry_min);
-}
-
-static int opt_max_retry(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_number(ci, 0.01, 86400, &c->retry_max);
-}
-
-static int opt_host(struct zvm_config *c, const oconfig_item_t *ci)
-{
+        struct zvm_config *c = cfg;
         return get_host(ci, &c->host);
 }
 
@@ -499,8 +435,9 @@ static size_t userid_uses(const char *fmt)
  * overwrite the others' series; the host a trusted guest claims is read
  * back through the one (zvm_host.c).
  */
-static int opt_host_format(struct zvm_config *c, const oconfig_item_t *ci)
+static int opt_host_format(void *cfg, const oconfig_item_t *ci)
 {
+        struct zvm_config *c = cfg;
         if (ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING &&
             userid_uses(ci->values[0].value.string) != 1) {
                 ERROR(ZVM_PLUGIN " plugin: GuestHostFormat \"%s\" must hold %%u or %%U exactly "
@@ -512,94 +449,43 @@ static int opt_host_format(struct zvm_config *c, const oconfig_item_t *ci)
         return get_host(ci, &c->guest_format);
 }
 
-static int opt_unverified(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_unverified(ci, &c->engine.unverified);
-}
+#define AT(field) POPT_AT(struct zvm_config, field)
 
-static int opt_reading(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_reading(ci, &c->engine.cp_reading);
-}
-
-static int opt_report_stats(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_bool(ci, &c->report_stats);
-}
-
-/* ReplayQueue, LiveQueue: value lists ahead of the write threads, 0 = no pacing. */
-static int get_queue(const oconfig_item_t *ci, uint64_t *out)
-{
-        double n;
-        if (get_count(ci, 0, 1e9, &n))
-                return -1;
-        *out = (uint64_t)n;
-        return 0;
-}
-
-static int opt_replay_queue(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_queue(ci, &c->replay_queue);
-}
-
-static int opt_live_queue(struct zvm_config *c, const oconfig_item_t *ci)
-{
-        return get_queue(ci, &c->live_queue);
-}
-
-/*
- * Every option of the <Plugin zvm> block (doc/plugin.md), matched in any case.
- * once: an option of one value; given again it would silently replace the
- * first (a second Device left over in a copied block), so it is refused.
- */
-static const struct {
-        const char *key;
-        int (*parse)(struct zvm_config *c, const oconfig_item_t *ci);
-        bool once;
-} options[] = {
-    {"Device", opt_device, true},
-    {"File", opt_file, false},
-    {"MaxDataSetSize", opt_max_set, true},
-    {"RetryInterval", opt_retry, true},
-    {"MaxRetryInterval", opt_max_retry, true},
-    {"Host", opt_host, true},
-    {"GuestHostFormat", opt_host_format, true},
-    {"GuestHost", add_map, false},
-    {"TrustedGuestHost", add_trust, false},
-    {"IncludeRecord", opt_recfilter, false},
-    {"ExcludeRecord", opt_recfilter, false},
-    {"IncludeGuest", opt_guestfilter, false},
-    {"ExcludeGuest", opt_guestfilter, false},
-    {"MaxSeriesPerGuest", opt_series_cap, true},
-    {"UnverifiedFields", opt_unverified, true},
-    {"CPReading", opt_reading, true},
-    {"VerifyIntervals", opt_verify_intervals, true},
-    {"Process", add_process, false},
-    {"ProcessMatch", add_process, false},
-    {"ReportStats", opt_report_stats, true},
-    {"ReplayQueue", opt_replay_queue, true},
-    {"LiveQueue", opt_live_queue, true},
-    {"LayoutFile", opt_layout_file, false},
+/* Every option of the <Plugin zvm> block (doc/plugin.md). */
+static const struct popt options[] = {
+    {"Device", POPT_STRING, AT(device)},
+    {"File", POPT_PARSE, .repeats = true, .parse = opt_file},
+    {"MaxDataSetSize", POPT_COUNT, AT(max_set), 4096, 2147483648.0},
+    {"RetryInterval", POPT_NUMBER, AT(retry_min), 0.01, 86400},
+    {"MaxRetryInterval", POPT_NUMBER, AT(retry_max), 0.01, 86400},
+    {"Host", POPT_PARSE, .parse = opt_host},
+    {"GuestHostFormat", POPT_PARSE, .parse = opt_host_format},
+    {"GuestHost", POPT_PARSE, .repeats = true, .parse = opt_guest_host},
+    {"TrustedGuestHost", POPT_PARSE, .repeats = true, .parse = opt_trust},
+    {"IncludeRecord", POPT_PARSE, .repeats = true, .parse = opt_recfilter},
+    {"ExcludeRecord", POPT_PARSE, .repeats = true, .parse = opt_recfilter},
+    {"IncludeGuest", POPT_PARSE, .repeats = true, .parse = opt_guestfilter},
+    {"ExcludeGuest", POPT_PARSE, .repeats = true, .parse = opt_guestfilter},
+    {"MaxSeriesPerGuest", POPT_COUNT, AT(engine.max_series_per_guest), 0, 1e9},
+    {"UnverifiedFields", POPT_PARSE, .parse = opt_unverified},
+    {"CPReading", POPT_PARSE, .parse = opt_reading},
+    {"VerifyIntervals", POPT_COUNT, AT(engine.verify_intervals), 1, 1000},
+    {"Process", POPT_PARSE, .repeats = true, .parse = opt_process},
+    {"ProcessMatch", POPT_PARSE, .repeats = true, .parse = opt_process},
+    {"ReportStats", POPT_BOOL, AT(report_stats)},
+    /* value lists ahead of the write threads, 0: no pacing */
+    {"ReplayQueue", POPT_COUNT, AT(replay_queue), 0, 1e9},
+    {"LiveQueue", POPT_COUNT, AT(live_queue), 0, 1e9},
+    {"LayoutFile", POPT_PARSE, .repeats = true, .parse = opt_layout_file},
 };
+_Static_assert(sizeof(options) / sizeof(options[0]) <= 64, "given has a bit per option");
+
+static const struct popt_table table = {ZVM_PLUGIN, "doc/plugin.md", options,
+                                        sizeof(options) / sizeof(options[0])};
 
 int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
 {
-        _Static_assert(sizeof(options) / sizeof(options[0]) <= 32, "given is 32 bits");
-        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-                if (strcasecmp(ci->key, options[i].key) != 0)
-                        continue;
-                if (options[i].once && (c->given & 1u << i)) {
-                        ERROR(ZVM_PLUGIN " plugin: %s given twice; it takes one value, and the "
-                                         "second would replace the first",
-                              options[i].key);
-                        return -1;
-                }
-                int rc = options[i].parse(c, ci);
-                c->given |= options[i].once && rc == 0 ? 1u << i : 0;
-                return rc;
-        }
-        ERROR(ZVM_PLUGIN " plugin: unknown option \"%s\" (see doc/plugin.md)", ci->key);
-        return -1;
+        return popt_apply(&table, c, &c->given, ci);
 }
 
 /* After the whole block: defaults that depend on other options, and sanity. */

@@ -11,12 +11,10 @@
  *
  * Everything derived from a series (names, host, filter and type verdicts) is
  * kept per series and found again by the order values came in last interval,
- * so a value costs the same at 50 guests and at 50,000.
+ * so a value's cost does not grow with the number of guests.
  */
 #include "zvm_collectd.h"
 
-#include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,11 +97,6 @@ void zvm_engine_log(void *ctx, int level, const char *msg)
                            (unsigned long long)n);
 }
 
-static void count(uint64_t *field)
-{
-        zvm_stats_add(field, 1);
-}
-
 /* Every rounds x ns values: lay the series out again if fewer than half came in order. */
 static void keep_order(struct zvm_dispatch *d)
 {
@@ -124,10 +117,11 @@ static void keep_order(struct zvm_dispatch *d)
  * first interval whose series were nearly all known already gives the order
  * to lay them out in.  keep_order's count (two rounds of all series) came in
  * the middle of a later interval, or, early in the warm-up, laid out an
- * order that was still growing and then held back the next layout.  At
- * 50,000 guests interval 5 was the first without new series, with 79% of
- * its values in array order; laid out at its end, interval 6 had 99.8%.
- * Hence the stricter test here (7/8 in order) than keep_order's (half).  An
+ * order that was still growing and then held back the next layout.  The
+ * first interval with hardly any new series can still have a good part of
+ * its values out of array order, and laid out at its end the next interval
+ * comes nearly all in order: hence the stricter test here (7/8 in order)
+ * than keep_order's (half).  An
  * order that changes every interval would be laid out at every end: while
  * the intervals after a layout are scattered too, 1, 2, 4 ... 64 of them are
  * passed over before the next one, as keep_order backs off.
@@ -162,43 +156,44 @@ void zvm_dispatch_interval_end(struct zvm_dispatch *d)
 
 /*
  * Whether x's values may go to collectd: false for those filtered, refused
- * for their names, or of a type collectd would refuse (then counted, and
- * logged once per guest and kind).
+ * for their names, or that collectd would refuse for their type or number
+ * of values (then counted, and logged once per guest and kind).
  */
 static bool admitted(struct zvm_dispatch *d, const struct series *x, const struct zm_metric *m)
 {
-        struct zvm_stats *st = zvm_stats();
         const char *who = x->guest[0]            ? x->guest
                           : x->scope == ZM_GUEST ? "a record without a userid"
                                                  : "CP data";
-        if (!x->wanted || m->nvalues == 0) {
-                count(&st->filtered);
+        if (!x->wanted) {
+                d->counts.filtered++;
                 return false;
         }
-        bool bad_type = x->ds_num < 0 || (x->ds_num > 0 && (size_t)x->ds_num != m->nvalues);
+        bool bad_type =
+            m->nvalues == 0 || x->ds_num < 0 || (x->ds_num > 0 && (size_t)x->ds_num != m->nvalues);
         if (!x->refused && !bad_type)
                 return true;
-        count(x->refused ? &st->names_refused : &st->type_refused);
+        if (x->refused)
+                d->counts.names_refused++;
+        else
+                d->counts.type_refused++;
         struct noted *n = dsp_noted(d, x->guest[0] ? x->guest : "*");
-        if (!n || (x->refused ? n->name : n->type))
+        if (!n)
                 return false;
-        if (x->refused) {
-                n->name = true;
-                WARNING(ZVM_PLUGIN " plugin: %s%s wrote values as %s/%s/%s/%s: refused (%s); "
-                                   "further ones of this guest are only counted "
-                                   "(total_values-names_refused)",
-                        x->guest[0] ? "guest " : "", who, m->plugin, m->plugin_instance, m->type,
-                        m->type_instance, x->refused);
-        } else {
-                /* collectd would refuse it, once per value, in its own log */
-                n->type = true;
-                WARNING(ZVM_PLUGIN " plugin: %s%s: type \"%s\" %s: refused; further ones are only "
-                                   "counted (total_values-type_refused)",
-                        x->guest[0] ? "guest " : "", who, m->type,
-                        x->ds_num < 0 ? "is not in collectd's types.db (TypesDB must list the "
-                                        "project's types.db too)"
-                                      : "takes another number of values");
-        }
+        if (x->refused)
+                c_complain_once(LOG_WARNING, &n->name,
+                                ZVM_PLUGIN " plugin: %s%s wrote values as %s/%s/%s/%s: refused "
+                                           "(%s); further ones of this guest are only counted "
+                                           "(total_values-names_refused)",
+                                x->guest[0] ? "guest " : "", who, m->plugin, m->plugin_instance,
+                                m->type, m->type_instance, x->refused);
+        else /* collectd would refuse it, once per value, in its own log */
+                c_complain_once(LOG_WARNING, &n->type,
+                                ZVM_PLUGIN " plugin: %s%s: type \"%s\" %s: refused; further ones "
+                                           "are only counted (total_values-type_refused)",
+                                x->guest[0] ? "guest " : "", who, m->type,
+                                x->ds_num < 0 ? "is not in collectd's types.db (TypesDB must "
+                                                "list the project's types.db too)"
+                                              : "takes another number of values");
         return false;
 }
 
@@ -262,26 +257,28 @@ static void set_interval(struct zvm_dispatch *d)
         d->vl.interval = iv > 0 ? DOUBLE_TO_CDTIME_T(iv) : 0;
 }
 
-/*
- * What a burst of values came to, counted here and added to the shared
- * counters once per burst: a lock per value was a tenth of the plugin's own
- * cost per value.
- */
-struct burst {
-        uint64_t dispatched, duplicates, filtered;
-};
-
-static void burst_publish(const struct burst *b)
+/* What the values since the last flush came to, into the shared counters under one lock. */
+static void counts_publish(struct zvm_dispatch *d)
 {
+        struct dsp_counts *k = &d->counts;
+        if (!(k->dispatched | k->duplicates | k->filtered | k->nomem | k->collectd_refused |
+              k->host_refused | k->names_refused | k->type_refused))
+                return;
         struct zvm_stats *st = zvm_stats();
         zvm_stats_lock();
-        st->dispatched += b->dispatched;
-        st->duplicates += b->duplicates;
-        st->filtered += b->filtered;
+        st->dispatched += k->dispatched;
+        st->duplicates += k->duplicates;
+        st->filtered += k->filtered;
+        st->values_nomem += k->nomem;
+        st->collectd_refused += k->collectd_refused;
+        st->host_refused += k->host_refused;
+        st->names_refused += k->names_refused;
+        st->type_refused += k->type_refused;
         zvm_stats_unlock();
+        memset(k, 0, sizeof(*k));
 }
 
-static void dispatch_one(struct zvm_dispatch *d, struct staged *v, struct burst *b)
+static void dispatch_one(struct zvm_dispatch *d, struct staged *v)
 {
         const struct series *x = &d->s[v->series];
         fill(d, x, v);
@@ -289,29 +286,31 @@ static void dispatch_one(struct zvm_dispatch *d, struct staged *v, struct burst 
         struct ident *id = &d->id[x->ident];
         if (id->last && vl->time <= id->last) {
                 vl->values = NULL;
-                b->duplicates++;
+                d->counts.duplicates++;
                 return;
         }
         id->last = vl->time;
         int rc = plugin_dispatch_values(vl);
         vl->values = NULL; /* the array is the stage's */
         if (rc == 0)
-                b->dispatched++;
+                d->counts.dispatched++;
         else
-                b->filtered++;
+                d->counts.collectd_refused++;
 }
 
 void zvm_dispatch_flush(struct zvm_dispatch *d)
 {
-        if (!d || !d->nstage)
+        if (!d)
                 return;
-        struct burst b = {0};
-        set_interval(d);
-        for (size_t i = 0; i < d->nstage; i++)
-                dispatch_one(d, &d->stage[i], &b);
-        d->nstage = 0;
-        burst_publish(&b);
-        if (d->after_burst)
+        bool burst = d->nstage > 0;
+        if (burst) {
+                set_interval(d);
+                for (size_t i = 0; i < d->nstage; i++)
+                        dispatch_one(d, &d->stage[i]);
+                d->nstage = 0;
+        }
+        counts_publish(d);
+        if (burst && d->after_burst)
                 d->after_burst(d->after_ctx); /* nothing staged: it may wait */
 }
 
@@ -324,7 +323,6 @@ void zvm_dispatch_after_burst(struct zvm_dispatch *d, void (*fn)(void *), void *
 void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
 {
         struct zvm_dispatch *d = ctx;
-        struct zvm_stats *st = zvm_stats();
         /* Hosts about to be decided again would rewrite the names of series that
          * have values staged: those go out first. */
         const struct dsp_epoch *now = dsp_epoch_now(d);
@@ -335,7 +333,7 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
         keep_order(d);
         struct series *x = dsp_series_of(d, m, now);
         if (!x) {
-                count(&st->filtered);
+                d->counts.nomem++;
                 return;
         }
         if (!d->ival_first)
@@ -343,15 +341,13 @@ void zvm_dispatch_metric(void *ctx, const struct zm_metric *m)
         if (!admitted(d, x, m))
                 return;
         if (x->claim_refused)
-                count(&st->host_refused);
+                d->counts.host_refused++;
         if (!d->stage && !(d->stage = malloc(STAGE_MAX * sizeof(*d->stage)))) {
                 struct staged one; /* out of memory: no bursts, every value on its own */
-                struct burst b = {0};
                 one.series = (uint32_t)(x - d->s);
                 stage_values(d, &one, m);
                 set_interval(d);
-                dispatch_one(d, &one, &b);
-                burst_publish(&b);
+                dispatch_one(d, &one);
                 return;
         }
         if (!d->nstage)

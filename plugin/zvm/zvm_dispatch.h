@@ -55,8 +55,8 @@ struct series {
         bool wanted;
         bool claim_refused; /* the guest named a host it may not use: its own host instead */
         char guest[9];
-        /* 96 bytes, fields by size: 300,000 series are 300,000 of these, touched
-           for the first time in one interval and copied by a relayout. */
+        /* Fields by size, to keep it small: every series is one of these, all
+           touched in an interval and copied by a relayout. */
 };
 
 static inline const char *nm(const struct series *x, int k)
@@ -81,10 +81,10 @@ struct bound {
         char userid[9];
 };
 
-/* A guest already told about in the log (once for its host claim, once for names). */
+/* What the log said of a guest: each once (c_complain_once), its host claim, names, types. */
 struct noted {
         char userid[9];
-        bool host, name, type;
+        c_complain_t host, name, type;
 };
 
 /*
@@ -106,6 +106,21 @@ struct staged {
         value_t values[ZM_MAXVALUES];
 };
 #define STAGE_MAX 4096 /* a burst; flushed when full, and once per data set */
+
+/*
+ * What the values came to since the last flush, each counter one cause:
+ * kept here by the one thread that dispatches, and added to the shared
+ * counters (zvm_stats) under their lock once per flush, not once per value.
+ */
+struct dsp_counts {
+        uint64_t dispatched;       /* handed to collectd */
+        uint64_t duplicates;       /* an identifier's time not newer than its last */
+        uint64_t filtered;         /* IncludeRecord/ExcludeRecord, IncludeGuest/ExcludeGuest */
+        uint64_t nomem;            /* no memory for the series they belong to */
+        uint64_t collectd_refused; /* plugin_dispatch_values returned an error */
+        uint64_t host_refused;     /* dispatched, under the guest's own host */
+        uint64_t names_refused, type_refused;
+};
 
 struct zvm_dispatch {
         const struct zvm_config *cfg;
@@ -146,10 +161,9 @@ struct zvm_dispatch {
          * Values admitted but not yet dispatched (zvm_dispatch_flush): handed
          * to collectd in bursts, not one by one as records are decoded.
          * collectd's write thread sleeps whenever its queue runs empty and a
-         * dispatch must then wake it: values trickling out of the decoder cost
-         * that thread a context switch each (twice the switches and 1.7 times
-         * the CPU of the same values dispatched in one go, measured at 10,000
-         * guests).  Staged by series index, so nothing that changes a
+         * dispatch must then wake it: values trickling out of the decoder
+         * would cost that thread a context switch each.  Staged by series
+         * index, so nothing that changes a
          * series' names or moves it (a host decided again, a relayout) may
          * happen while values are staged: those paths flush first.
          */
@@ -171,24 +185,23 @@ struct zvm_dispatch {
         size_t nblocks, capblocks, block_used;
         void (*after_burst)(void *); /* zvm_dispatch_after_burst */
         void *after_ctx;
+        struct dsp_counts counts;
 };
 
 /* zvm_series_text.c */
 /*
  * Series names live in blocks of their own, allocated a few at a time and
  * freed with the dispatcher: a series allocated among collectd's value-list
- * copies (made in this thread too) would pin the heap after a burst.  A
- * megabyte holds the names of ~13,000 series: a malloc among collectd's
- * freed value lists costs ~0.1 ms (it consolidates them first), 64 KB
- * blocks cost 1% of the first sight of 300,000 series in mallocs alone.
+ * copies (made in this thread too) would pin the heap after a burst.  The
+ * blocks are large because each malloc among collectd's freed value lists
+ * first consolidates them: the names of thousands of series go into one.
  */
 #define TEXT_BLOCK (1024 * 1024)
 /*
  * A name shorter than this goes into the value list as one copy of this many
  * bytes, NUL and whatever follows it included (fill() in zvm_dispatch.c): a
- * constant size the compiler copies in a few moves, where a copy of the
- * name's own length was a libc call each, five per value and most of the
- * dispatcher's cost per value.  Every block has this much room after its
+ * constant size the compiler copies inline, where a copy of the name's own
+ * length is a libc call, five per value.  Every block has this much room after its
  * last byte, zeroed, so the copy of the block's last name stays inside it.
  */
 #define NAME_COPY 32
@@ -228,7 +241,7 @@ void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, ch
                         size_t outsz);
 void dsp_bind_host(struct zvm_dispatch *d, const char *host, const char *userid);
 const char *dsp_refused_name(const struct zm_metric *m);
-/* The log-once record of a guest (found or added); NULL when out of memory. */
+/* The complaints about a guest (found or added); NULL when out of memory. */
 struct noted *dsp_noted(struct zvm_dispatch *d, const char *userid);
 
 /* zvm_series.c */

@@ -9,13 +9,10 @@
 #include "zvm_collectd.h"
 
 #include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/hash.h"
-#include "base/tod.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
 
@@ -284,14 +281,14 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
                 if (why) {
                         x->claim_refused = true;
                         struct noted *n = dsp_noted(d, x->guest);
-                        if (n && !n->host) {
-                                n->host = true;
-                                WARNING(ZVM_PLUGIN " plugin: guest %s wrote metrics for host "
-                                                   "\"%s\", refused (%s): they are stored under "
-                                                   "\"%s\"; further refusals of this guest are "
-                                                   "only counted (total_values-host_refused)",
-                                        x->guest, claim, why, host);
-                        }
+                        if (n)
+                                c_complain_once(LOG_WARNING, &n->host,
+                                                ZVM_PLUGIN " plugin: guest %s wrote metrics for "
+                                                           "host \"%s\", refused (%s): they are "
+                                                           "stored under \"%s\"; further "
+                                                           "refusals of this guest are only "
+                                                           "counted (total_values-host_refused)",
+                                                x->guest, claim, why, host);
                 }
                 if (!claim[0] || why) /* only a guest's own host binds; a claim never does */
                         dsp_bind_host(d, host, x->guest);

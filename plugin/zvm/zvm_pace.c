@@ -2,10 +2,10 @@
 /*
  * The pace of a replay and of the monitor device.  plugin_dispatch_values
  * only queues a copy of each value list for collectd's write threads, and
- * the plugin decodes far faster than most writers write: a 1,000-guest
- * system's two hours replayed (about 1.9 million value lists) grew collectd
- * to 1.4 GB with csv, and one Interval End of a live 50,000-guest system
- * closes 410,000 values at once.  collectd has no call that tells a plugin
+ * the plugin decodes far faster than most writers write: a replay of hours
+ * of a large system would grow collectd by a copy of every value list, and
+ * one Interval End of a live system closes all of a sample interval's CP
+ * values at once.  collectd has no call that tells a plugin
  * how long its write queue is, and WriteQueueLimitHigh drops values, which
  * neither a backfill nor a live system should.  So the plugin leaves a
  * marker in the queue: its own counter of values handed over, as a value

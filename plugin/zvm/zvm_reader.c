@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "complaint.h"
 #include "zvm.h"
 
 /* Reads per turn before the caller gets to look at its stop flag again. */
@@ -38,13 +39,6 @@ static int sys_open(const char *path, int flags)
 
 const struct zvm_sys zvm_sys_real = {sys_open, read, poll, close};
 
-double zvm_monotonic(void)
-{
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double wall_now(void)
 {
         struct timespec ts;
@@ -52,8 +46,7 @@ static double wall_now(void)
         return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static c_complain_t open_complaint = C_COMPLAIN_INIT_STATIC;
-static int open_errno; /* what open_complaint is about: another reason is news, said at once */
+static struct cause_complaint open_complaint; /* by the open's errno */
 static c_complain_t overflow_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t discard_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t nomem_complaint = C_COMPLAIN_INIT_STATIC;
@@ -75,8 +68,7 @@ void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const str
         r->pace.quiet = true;
         r->pace.who = "the monitor device";
         r->pace.option = "LiveQueue";
-        C_COMPLAIN_INIT(&open_complaint);
-        open_errno = 0;
+        open_complaint = (struct cause_complaint){.cause = 0};
         C_COMPLAIN_INIT(&overflow_complaint);
         C_COMPLAIN_INIT(&discard_complaint);
         C_COMPLAIN_INIT(&nomem_complaint);
@@ -129,13 +121,10 @@ void zvm_reader_close(struct zvm_reader *r)
 static void open_failed(struct zvm_reader *r, int err)
 {
         const char *dev = r->cfg->device;
-        if (err != open_errno) {
-                C_COMPLAIN_INIT(&open_complaint);
-                open_errno = err;
-        }
+        c_complain_t *c = complaint_of(&open_complaint, err);
         switch (err) {
         case EBUSY:
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            ZVM_PLUGIN
                            " plugin: %s is busy: another program has it open (another "
                            "collectd, or zvmmon capture). monreader allows one reader per "
@@ -145,7 +134,7 @@ static void open_failed(struct zvm_reader *r, int err)
         case ENOENT:
         case ENODEV:
         case ENXIO:
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            ZVM_PLUGIN
                            " plugin: cannot open %s: %s. Prerequisites: the monreader "
                            "module loaded (modprobe monreader mondcss=NAME, default "
@@ -156,7 +145,7 @@ static void open_failed(struct zvm_reader *r, int err)
                            dev, strerror(err), r->cfg->retry_max);
                 break;
         case EIO:
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            ZVM_PLUGIN
                            " plugin: cannot open %s: the IUCV connection to *MONITOR "
                            "failed or was severed (the kernel log has the IUCV return code or "
@@ -166,7 +155,7 @@ static void open_failed(struct zvm_reader *r, int err)
                            dev, r->cfg->retry_max);
                 break;
         default:
-                c_complain(LOG_ERR, &open_complaint,
+                c_complain(LOG_ERR, c,
                            ZVM_PLUGIN " plugin: cannot open %s: %s. Retrying with backoff up to "
                                       "%g s.",
                            dev, strerror(err), r->cfg->retry_max);
@@ -190,7 +179,7 @@ static bool try_open(struct zvm_reader *r, double now)
                 s->reconnects++;
         s->connected = true;
         zvm_stats_unlock();
-        c_release(LOG_NOTICE, &open_complaint,
+        c_release(LOG_NOTICE, &open_complaint.c,
                   ZVM_PLUGIN " plugin: %s opened; reading monitor data", r->cfg->device);
         return true;
 }

@@ -118,9 +118,8 @@ bool zvm_replay_file(struct zvm_pipe *p, const char *path, const atomic_bool *st
         /*
          * Paced after every burst the dispatcher hands over, not after every
          * chunk: the Interval End that closes a CP interval emits all of its
-         * values at once (410,000 at 50,000 guests), and paced per chunk the
-         * replay ran 500,000 value lists ahead of the writers, their copies
-         * too many for the processor's cache (doc/many-systems.md).
+         * values at once, and paced per chunk a replay could run a whole
+         * interval of a large system ahead of the writers (doc/many-systems.md).
          */
         struct paced x = {.stop = stop};
         zvm_pace_init(&x.pace, p->cfg->replay_queue);

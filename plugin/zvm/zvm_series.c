@@ -6,14 +6,11 @@
  */
 #include "zvm_collectd.h"
 
-#include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/hash.h"
-#include "base/tod.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
 
@@ -58,8 +55,8 @@ struct find {
 /*
  * Whether x is m's series.  With an id (zm_metric_id: keyed, so a guest cannot
  * make two of its names collide), the id stands for the names and only the
- * CP userid, the identity, is compared: the five names were most of the
- * plugin's cost per value.  Without one (CP's metrics, whose id the engine
+ * CP userid, the identity, is compared, not the five names a value would
+ * otherwise cost.  Without one (CP's metrics, whose id the engine
  * leaves out) the names are compared.
  */
 static bool series_eq(const void *ctx, size_t pos)
@@ -94,7 +91,7 @@ static bool ident_eq(const void *ctx, size_t pos)
 /*
  * Room in ix for one more entry, so that zh_add does not grow it; false when
  * out of memory.  zh_add doubles a half full index and puts every entry
- * again: the first sight of 300,000 series passes through every size, and
+ * again: the first sight of many series passes through every size, and
  * the tables it leaves behind add up to the last one, each page faulted in
  * once.  From 65,536 slots on this one grows four times over: the pages and
  * the entries put again are a third of that, for an index a quarter to an
@@ -209,8 +206,8 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
         /*
          * Values come in much the same order every interval: the series that
          * followed the last one's last time is the first guess, confirmed by its
-         * names; the index the second.  The guess saves hashing the names and
-         * the index's cache misses at 100,000s of series.
+         * names; the index the second.  The guess saves hashing the names and,
+         * with many series, the index's cache misses.
          */
         struct zm_metric named;
         struct find f = {d, m, NULL};
@@ -232,8 +229,8 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
  * succ links), names included, so that a whole interval walks memory front
  * to back.  Series are made in the order first seen, which is not that order:
  * CP's metrics of one guest appear interval by interval as their laws hold,
- * so the array runs law by law while the values run guest by guest, and at
- * 100,000s of series every value was a cache miss or three.  Done when fewer
+ * so the array runs law by law while the values run guest by guest, and
+ * with many series every value would be a cache miss or more.  Done when fewer
  * than half the values of two rounds came in array order; false (nothing
  * changed) when out of memory.
  */
@@ -309,7 +306,7 @@ static void prefetch(const unsigned char *p, size_t size)
 
 /*
  * Move every element i of a (n of size bytes) to dest[i], in place, cycle by
- * cycle: no second array of 300,000 series to touch.  Each move is a cache
+ * cycle: no second array of every series to touch.  Each move is a cache
  * miss, known only from dest (which stays in cache): the elements a few moves
  * ahead in the cycle are fetched meanwhile.  dest is used up.
  */

@@ -5,14 +5,10 @@
  */
 #include "zvm_collectd.h"
 
-#include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/hash.h"
-#include "base/tod.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
 

@@ -89,6 +89,8 @@ void zvm_stats_submit(void)
         gauge("queue_length", "live_ahead", (double)s.live_ahead);
         derive("total_values", "dispatched", s.dispatched);
         derive("total_values", "filtered", s.filtered);
+        derive("total_values", "dropped_nomem", s.values_nomem);
+        derive("total_values", "collectd_refused", s.collectd_refused);
         derive("total_values", "duplicate", s.duplicates);
         derive("total_values", "host_refused", s.host_refused);
         derive("total_values", "names_refused", s.names_refused);

@@ -8,7 +8,7 @@ FUZZ_FLAGS  := -fsanitize=fuzzer,address,undefined $(FUZZ_COMMON)
 
 # The plugin's targets compile its sources with collectd's headers and the
 # daemon stand-ins of the unit tests (tests/unit/cd_stubs.h).
-FUZZ_PLUGIN := $(ZVM_CFLAGS) -Itests/unit $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_config.c \
+FUZZ_PLUGIN := $(ZVM_CFLAGS) -Itests/unit $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
 FUZZ_EXTRA_fuzz_names  := $(FUZZ_PLUGIN)
 FUZZ_EXTRA_fuzz_config := $(FUZZ_PLUGIN)

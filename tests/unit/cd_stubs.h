@@ -52,6 +52,8 @@ struct cd_mark {
 static struct cd_mark cd_marks[CD_MAXMARK];
 static size_t cd_nmarks, cd_ndispatched, cd_written = SIZE_MAX, cd_write_step, cd_drop_marks;
 static bool cd_cache_blind;
+/* The next this many value lists are refused, as collectd refuses one (its return -1). */
+static size_t cd_refuse;
 
 int uc_get_value_by_name(const char *name, value_t **ret_values, size_t *ret_values_num);
 int uc_get_value_by_name(const char *name, value_t **ret_values, size_t *ret_values_num)
@@ -86,6 +88,10 @@ int plugin_dispatch_values(value_list_t const *vl)
                 }
                 if (cd_nmarks < CD_MAXMARK)
                         cd_marks[cd_nmarks++] = (struct cd_mark){cd_ndispatched, vl->values[0]};
+        }
+        if (cd_refuse) {
+                cd_refuse--;
+                return -1;
         }
         cd_ndispatched++;
         if (cd_count_only) {
@@ -143,7 +149,7 @@ __attribute__((unused)) static void cd_reset(void)
         cd_lastlog[0] = 0;
         cd_count_only = false; /* a counting test that failed half way leaves it set */
         cd_ncounted = 0;
-        cd_nmarks = cd_ndispatched = cd_write_step = cd_drop_marks = 0;
+        cd_nmarks = cd_ndispatched = cd_write_step = cd_drop_marks = cd_refuse = 0;
         cd_written = SIZE_MAX;
         cd_cache_blind = false;
 }

@@ -15,6 +15,15 @@
 
 #include "dispatch_fixture.h"
 
+/* Linked with --wrap=calloc (plugin/zvm/module.mk): fails while set. */
+static bool fail_calloc;
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+        return fail_calloc ? NULL : __real_calloc(n, size);
+}
+
 static void recfilter_syntax(void **state)
 {
         (void)state;
@@ -848,6 +857,62 @@ static void repeated_engine_messages_thinned(void **state)
         assert_string_equal(cd_lastlog, "zvm plugin: record never fits (seen 12 times)");
 }
 
+/* Every counter of what became of a value, as the self-metrics report them. */
+struct fate {
+        uint64_t dispatched, duplicates, filtered, nomem, refused, type_refused;
+};
+
+static void fate_is(struct fate want)
+{
+        const struct zvm_stats *s = zvm_stats();
+        assert_int_equal(s->dispatched, want.dispatched);
+        assert_int_equal(s->duplicates, want.duplicates);
+        assert_int_equal(s->filtered, want.filtered);
+        assert_int_equal(s->values_nomem, want.nomem);
+        assert_int_equal(s->collectd_refused, want.refused);
+        assert_int_equal(s->type_refused, want.type_refused);
+}
+
+/*
+ * Each counter of a value's fate counts one cause: no memory for its series,
+ * the filters, collectd refusing the value list, a repeat, no values at all.
+ * None moves before the flush: the dispatcher counts on its own and adds its
+ * counts to the shared ones once per flush, not under a lock per value.
+ */
+static void each_counter_counts_its_own_cause(void **state)
+{
+        struct dispatch_fx *f = *state;
+        oconfig_item_t ci = item("ExcludeRecord", 1, "D4", NULL);
+        assert_int_equal(zvm_config_item(&f->c, &ci), 0);
+        uint64_t t = VEC_TOD_2026;
+        struct zm_metric kept = metric(ZM_SYSTEM, "", 0, 2, t, 1);
+        struct zm_metric left_out = metric(ZM_SYSTEM, "", 4, 2, t, 1);
+        fail_calloc = true; /* the first series' names find no block */
+        zvm_dispatch_metric(f->d, &kept);
+        fail_calloc = false;
+        fate_is((struct fate){0, 0, 0, 0, 0, 0});
+        zvm_dispatch_flush(f->d);
+        fate_is((struct fate){0, 0, 0, 1, 0, 0});
+        zvm_dispatch_metric(f->d, &left_out);
+        fate_is((struct fate){0, 0, 0, 1, 0, 0});
+        zvm_dispatch_flush(f->d);
+        fate_is((struct fate){0, 0, 1, 1, 0, 0});
+        cd_refuse = 1;
+        dispatch(f->d, &kept);
+        fate_is((struct fate){0, 0, 1, 1, 1, 0});
+        assert_int_equal(cd_nvl, 0);
+        kept.tod += 4096;
+        dispatch(f->d, &kept);
+        dispatch(f->d, &kept); /* the same time again */
+        fate_is((struct fate){1, 1, 1, 1, 1, 0});
+        struct zm_metric empty = kept;
+        empty.tod += 4096;
+        empty.nvalues = 0; /* collectd takes no value list without values */
+        dispatch(f->d, &empty);
+        fate_is((struct fate){1, 1, 1, 1, 1, 1});
+        assert_int_equal(cd_nvl, 1);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -870,6 +935,7 @@ int main(void)
             DISPATCH_TEST(guest_plugin_names_every_writer_can_carry),
             DISPATCH_TEST(unknown_type_counted),
             DISPATCH_TEST(each_identifier_and_time_once),
+            DISPATCH_TEST(each_counter_counts_its_own_cause),
             cmocka_unit_test(filters),
             cmocka_unit_test(series_cap_per_guest),
             cmocka_unit_test(pipe_from_bytes_to_value_lists),

@@ -179,10 +179,10 @@ static void config_options(void **state)
                 v[0] = nval(NAN);
                 assert_int_not_equal(config1(secs[i], v, 1), 0);
         }
-        assert_non_null(strstr(logbuf[nlog - 1], "from 1 to 1000"));
+        assert_non_null(strstr(logbuf[nlog - 1], "between 1 and 1000"));
         v[0] = nval(86400.5);
         assert_int_not_equal(config1("WriteInterval", v, 1), 0);
-        assert_non_null(strstr(logbuf[nlog - 1], "from 0.001 to 86400"));
+        assert_non_null(strstr(logbuf[nlog - 1], "between 0.001 and 86400"));
         v[0] = nval(86400);
         assert_int_equal(config1("WriteInterval", v, 1), 0);
         assert_true(cfg.write_interval == 86400);
@@ -208,7 +208,7 @@ static void write_queues_each_data_source(void **state)
         value_list_t vl = vlist("interface", "eth0", "if_octets", "", v, 2);
         assert_int_equal(wz_write(&if_octets, &vl, NULL), 0);
         struct wz_item it[4];
-        assert_int_equal(wz_queue_pop(&queue, it, 4), 2);
+        assert_int_equal(wz_queue_pop_lists(&queue, it, 4), 2);
         assert_string_equal(it[0].host, "lnxa");
         assert_string_equal(it[0].e.plugin_instance, "eth0");
         assert_string_equal(it[1].e.ds_name, "tx");
@@ -234,7 +234,7 @@ static void store_rates_turns_counters_into_gauges(void **state)
         value_list_t gl = vlist("memory", "", "memory", "used", &g, 1);
         assert_int_equal(wz_write(&gauge_set, &gl, NULL), 0);
         struct wz_item it[4];
-        assert_int_equal(wz_queue_pop(&queue, it, 4), 3);
+        assert_int_equal(wz_queue_pop_lists(&queue, it, 4), 3);
         assert_int_equal(it[0].e.ds_type, WZVM_DS_GAUGE);
         assert_int_equal(it[0].e.flags, WZVM_F_RATE);
         assert_true(wzvm_bits_double(it[0].e.value) == 12.5);

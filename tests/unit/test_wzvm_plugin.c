@@ -8,9 +8,11 @@
 #include "vec_appl.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <syslog.h>
 #include <time.h>
+
+#include <collectd/core/daemon/plugin.h>
 
 #include "metric/metric.h"
 #include "record/record.h"
@@ -101,14 +103,31 @@ static ssize_t fake_write(void *ctx, const void *p, size_t n)
         return (ssize_t)n;
 }
 
-static void fake_log(void *ctx, int level, const char *msg)
+/*
+ * The daemon's symbols the writer calls: its log, here the log of the fake
+ * device the test writes to, and its complaints (cd_complain.h) on a clock
+ * that stands still, so that only the complaints' own rules decide.
+ */
+static struct fake *logging_to;
+
+void plugin_log(int level, const char *format, ...)
 {
-        struct fake *f = ctx;
-        if (f->nlog < 16) {
-                f->loglevel[f->nlog] = level;
-                snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s", msg);
-        }
+        struct fake *f = logging_to;
+        if (!f || f->nlog >= 16)
+                return;
+        va_list ap;
+        va_start(ap, format);
+        f->loglevel[f->nlog] = level;
+        vsnprintf(f->log[f->nlog++], sizeof(f->log[0]), format, ap);
+        va_end(ap);
 }
+
+cdtime_t cdtime(void)
+{
+        return (cdtime_t)1 << 40;
+}
+
+#include "cd_complain.h"
 
 static const uint8_t *fake_buf(struct fake *f, uint16_t mod)
 {
@@ -125,8 +144,7 @@ static void writer_setup(struct wz_writer *w, struct fake *f, unsigned max_recor
         wz_writer_init(w, WZVM_DEFAULT_APPLID, max_records, 10000);
         w->dev.write = fake_write;
         w->dev.ctx = f;
-        w->log = fake_log;
-        w->log_ctx = f;
+        logging_to = f;
 }
 
 /* A writer on a fake device and a table for it: what most tests below start from. */
@@ -172,6 +190,12 @@ static unsigned rec_nentries(const uint8_t *d)
 }
 
 /* n single-DS values "v000".. of host a, 53 bytes each: 73 fill a record (3910 / 53). */
+/* One value, a list of its own, into the table; whether it went in. */
+static bool put(struct wz_table *t, const struct wz_item *it)
+{
+        return wz_table_put_list(t, it, 1) == WZ_PUT_OK;
+}
+
 static void fill(struct wz_table *t, int from, int n, double seen)
 {
         for (int i = from; i < from + n; i++) {
@@ -179,7 +203,7 @@ static void fill(struct wz_table *t, int from, int n, double seen)
                 snprintf(ti, sizeof(ti), "v%03d", i);
                 struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
                 it.seen = seen;
-                assert_true(wz_table_put(t, &it));
+                assert_true(put(t, &it));
         }
 }
 
@@ -190,21 +214,25 @@ static void queue_is_bounded_and_all_or_nothing(void **state)
         (void)state;
         struct wz_queue q;
         assert_int_equal(wz_queue_init(&q, 5), 0);
-        struct wz_item it[3];
+        struct wz_item three[3], two[2];
         for (int i = 0; i < 3; i++)
-                it[i] = item("h", "load", "", "load", "", "shortterm", (uint8_t)i, 3, i);
-        assert_true(wz_queue_push(&q, it, 3));
-        assert_false(wz_queue_push(&q, it, 3)); /* 3 more do not fit in 5: none go in */
-        assert_true(wz_queue_push(&q, it, 2));
+                three[i] = item("h", "load", "", "load", "", "shortterm", (uint8_t)i, 3, i);
+        for (int i = 0; i < 2; i++)
+                two[i] = item("h", "if", "", "if_octets", "", "rx", (uint8_t)i, 2, i);
+        assert_true(wz_queue_push(&q, three, 3));
+        assert_false(wz_queue_push(&q, three, 3)); /* 3 more do not fit in 5: none go in */
+        assert_true(wz_queue_push(&q, two, 2));
         assert_int_equal(q.queued, 5);
         assert_int_equal(q.dropped, 3);
         struct wz_item out[8];
-        assert_int_equal(wz_queue_pop(&q, out, 4), 4);
-        assert_int_equal(out[3].e.ds_index, 0); /* FIFO across the wrap */
-        assert_true(wz_queue_push(&q, it, 3));  /* ring wraps */
-        assert_int_equal(wz_queue_pop(&q, out, 8), 4);
-        assert_int_equal(out[0].e.ds_index, 1);
-        assert_int_equal(out[3].e.ds_index, 2);
+        assert_int_equal(wz_queue_pop_lists(&q, out, 4), 3); /* the next list would not fit */
+        assert_int_equal(out[2].e.ds_index, 2);
+        assert_true(wz_queue_push(&q, three, 3)); /* ring wraps */
+        assert_int_equal(wz_queue_pop_lists(&q, out, 8), 5);
+        assert_string_equal(out[0].e.type, "if_octets"); /* FIFO across the wrap */
+        assert_int_equal(out[1].e.ds_index, 1);
+        assert_string_equal(out[2].e.type, "load");
+        assert_int_equal(out[4].e.ds_index, 2);
         wz_queue_destroy(&q);
 }
 
@@ -263,9 +291,9 @@ static void a_value_enters_owed(void **state)
         wz_table_init(&t, 4);
         struct wz_item a = item("h", "memory", "", "memory", "used", "value", 0, 1, 1);
         a.written = a.missed = true;
-        assert_true(wz_table_put(&t, &a));
+        assert_true(put(&t, &a));
         assert_false(t.v[0].written || t.v[0].missed);
-        assert_true(wz_table_put(&t, &a)); /* replaced before any pass: merged */
+        assert_true(put(&t, &a)); /* replaced before any pass: merged */
         assert_int_equal(t.merged, 1);
         assert_int_equal(t.dropped_space, 0);
         wz_table_free(&t);
@@ -279,17 +307,17 @@ static void table_updates_in_place_sorted_and_expires(void **state)
         struct wz_item a = item("h", "memory", "", "memory", "used", "value", 0, 1, 1);
         struct wz_item b = item("h", "cpu", "0", "cpu", "user", "value", 0, 1, 2);
         struct wz_item c = item("g", "zz", "", "gauge", "", "value", 0, 1, 3);
-        assert_true(wz_table_put(&t, &a));
-        assert_true(wz_table_put(&t, &b));
+        assert_true(put(&t, &a));
+        assert_true(put(&t, &b));
         a.e.value = 42;
-        assert_true(wz_table_put(&t, &a)); /* same identifier: replaced */
+        assert_true(put(&t, &a)); /* same identifier: replaced */
         assert_int_equal(t.n, 2);
-        assert_true(wz_table_put(&t, &c));
+        assert_true(put(&t, &c));
         assert_string_equal(t.v[0].host, "g"); /* host first */
         assert_string_equal(t.v[1].e.plugin, "cpu");
         assert_true(t.v[2].e.value == 42);
         struct wz_item d = item("h", "new", "", "gauge", "", "value", 0, 1, 4);
-        assert_false(wz_table_put(&t, &d)); /* full */
+        assert_false(put(&t, &d)); /* full */
         assert_int_equal(t.dropped_full, 1);
         t.v[1].seen = 50; /* 50 s old at 100, interval 10, factor 2: gone */
         assert_int_equal(wz_table_expire(&t, 100, 2), 1);
@@ -324,10 +352,10 @@ static void plan_groups_hosts_and_types(void **state)
                 snprintf(ti, sizeof(ti), "v%03d", i);
                 struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
                 assert_int_equal(wzvm_entry_size(&it.e), 24 + 7 + 5 + 6 + 5 + 6);
-                assert_true(wz_table_put(&t, &it));
+                assert_true(put(&t, &it));
         }
         struct wz_item b = item("b", "p", "", "gauge", "", "value", 0, 1, 0);
-        assert_true(wz_table_put(&t, &b));
+        assert_true(put(&t, &b));
         size_t starts[8], placed;
         /* 3910 / 53 = 73 per record */
         assert_int_equal(wz_plan(&t, 8, starts, &placed), 3);
@@ -345,11 +373,11 @@ static void plan_groups_hosts_and_types(void **state)
                 char ti[16];
                 snprintf(ti, sizeof(ti), "v%03d", i);
                 struct wz_item it = item("a", "plugin", "inst", "gauge", ti, "value", 0, 1, i);
-                wz_table_put(&t, &it);
+                put(&t, &it);
         }
         for (uint8_t i = 0; i < 2; i++) { /* "w000" sorts after "v071": 72 + 2 > 73 */
                 struct wz_item it = item("a", "plugin", "inst", "gauge", "w000", "value", i, 2, i);
-                wz_table_put(&t, &it);
+                put(&t, &it);
         }
         assert_int_equal(wz_plan(&t, 8, starts, &placed), 2);
         assert_int_equal(starts[1], 72);
@@ -398,7 +426,7 @@ static void eperm_logs_once_and_backs_off(void **state)
         struct rig r;
         rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&r.t, &it);
+        put(&r.t, &it);
         r.f.fail_start = EPERM;
         assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
         /* the half-started buffer was stopped so that the next START issues the DIAG again */
@@ -420,6 +448,42 @@ static void eperm_logs_once_and_backs_off(void **state)
         assert_int_equal(r.f.nlog, 2);
         assert_int_equal(r.f.loglevel[1], LOG_NOTICE);
         assert_int_equal(r.f.nbuf, 1);
+        rig_down(&r);
+}
+
+/*
+ * A complaint lasts while the device fails: after "works again" the same
+ * failure is news and said again, and a failure of another errno is said at
+ * once, not held back as a repeat of the first.
+ */
+static void each_episode_is_said_once(void **state)
+{
+        (void)state;
+        struct rig r;
+        rig_up(&r, 32, 100);
+        struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
+        put(&r.t, &it);
+        r.f.fail_start = EPERM;
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 1);
+        r.f.fail_start = EINVAL;
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 2);
+        assert_non_null(strstr(r.f.log[1], "EINVAL"));
+        r.f.fail_start = 0;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
+        assert_int_equal(r.f.nlog, 3);
+        assert_int_equal(r.f.loglevel[2], LOG_NOTICE);
+        /* a second record that cannot start: the same errno as before, a new episode */
+        fill(&r.t, 0, 90, 100);
+        r.f.fail_start = EPERM;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
+        assert_int_equal(r.f.nlog, 4);
+        assert_non_null(strstr(r.f.log[3], "OPTION APPLMON"));
         rig_down(&r);
 }
 
@@ -484,17 +548,17 @@ static void a_value_written_once_is_not_counted(void **state)
         struct rig r;
         rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&r.t, &it);
+        put(&r.t, &it);
         assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
         r.f.fail_any = ENOSPC; /* every update refused from now on */
         for (int k = 0; k < 5; k++)
                 assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
         it.e.value = 1;
-        wz_table_put(&r.t, &it); /* the written value goes */
+        put(&r.t, &it); /* the written value goes */
         assert_int_equal(r.t.dropped_space, 0);
         assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, false), WZ_BACKOFF);
         it.e.value = 2;
-        wz_table_put(&r.t, &it); /* value 1 was in a failed pass only: lost */
+        put(&r.t, &it); /* value 1 was in a failed pass only: lost */
         assert_int_equal(r.t.dropped_space, 1);
         assert_int_equal(r.t.merged, 0);
         r.f.fail_any = 0;
@@ -546,10 +610,10 @@ static void a_type_larger_than_a_record_is_owed(void **state)
         for (uint8_t i = 0; i < 70; i++) {
                 struct wz_item it = item("a", "plugin", "inst", "gauge", "v000", ds, i, 70, i);
                 assert_int_equal(wzvm_entry_size(&it.e), 24 + 7 + 5 + 6 + 5 + 61);
-                wz_table_put(&r.t, &it);
+                put(&r.t, &it);
         }
         struct wz_item b = item("b", "p", "", "gauge", "", "value", 0, 1, 0);
-        wz_table_put(&r.t, &b);
+        put(&r.t, &b);
         assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_OK);
         assert_int_equal(r.f.starts, 1); /* host b's record only */
         assert_int_equal(wz_table_expire(&r.t, 1000, 2), 71);
@@ -563,7 +627,7 @@ static void einval_and_device_errors(void **state)
         struct rig r;
         rig_up(&r, 32, 100);
         struct wz_item it = item("a", "load", "", "load", "", "shortterm", 0, 1, 0.5);
-        wz_table_put(&r.t, &it);
+        put(&r.t, &it);
         r.f.fail_start = EINVAL;
         assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_BACKOFF);
         assert_int_equal(r.f.nlog, 1);
@@ -766,6 +830,7 @@ int main(void)
             cmocka_unit_test(plan_groups_hosts_and_types),
             cmocka_unit_test(writer_starts_updates_and_stops),
             cmocka_unit_test(eperm_logs_once_and_backs_off),
+            cmocka_unit_test(each_episode_is_said_once),
             cmocka_unit_test(enospc_names_max_bufs_and_keeps_updating),
             cmocka_unit_test(dropped_space_counts_values_not_passes),
             cmocka_unit_test(a_value_written_once_is_not_counted),
