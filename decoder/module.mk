@@ -1,5 +1,5 @@
-# The decoder library: no collectd, no FUSE.  Every .c below decoder/ is part
-# of it; decoder/README.md says which folder may include which.
+# The decoder library: no collectd, no FUSE, no libyajl.  Every .c below decoder/
+# is part of it; decoder/README.md says which folder may include which.
 DEC_SRCS := $(sort $(shell find decoder -name '*.c'))
 DEC_OBJS := $(patsubst decoder/%.c,$(BUILD)/decoder/%.o,$(DEC_SRCS))
 DEC_LIB  := $(BUILD)/libzvmdec.a
@@ -11,7 +11,7 @@ DEC_HDRS := $(sort $(shell find decoder -name "*.h" -o -name "*.def"))
 # compiler may inline and call them directly as it would without -fPIC.
 $(BUILD)/decoder/%.o: decoder/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(YAJL_CFLAGS) -fPIC -fno-semantic-interposition -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -fPIC -fno-semantic-interposition -c -o $@ $<
 
 $(DEC_LIB): $(DEC_OBJS)
 	@rm -f $@

@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 # Bottom to top: a folder may include its own rank and lower ranks.
-RANKS = ["base", "record", "source", "layout", "payload", "metric", "emit"]
+RANKS = ["base", "record", "source", "layout", "payload", "metric"]
 # Inside a layer, a module may keep its own order too: each file of the CP
 # module includes only the files before it in this list.
 MODULES = {"metric/cp": ["met_cp_tab", "met_cp_take", "met_cp_plan", "met_cp_metrics", "met_cp_laws", "met_cp_rows", "met_cp_emit", "met_cp_close", "met_cp"]}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "zvmmon.h"
 
 struct dump {

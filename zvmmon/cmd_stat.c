@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "layout/registry.h"
 #include "base/tod.h"
 #include "payload/vm370/vm370.h"

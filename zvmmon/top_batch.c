@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/tod.h"
-#include "emit/emit.h"
+#include "emit.h"
 #include "top.h"
 
 struct top_batch {

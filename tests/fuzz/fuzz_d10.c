@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "payload/appldata/appl.h"
-#include "emit/emit.h"
+#include "emit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

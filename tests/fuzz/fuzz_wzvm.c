@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "payload/appldata/appl.h"
-#include "emit/emit.h"
+#include "emit.h"
 #include "metric/metric.h"
 #include "payload/wzvm/wzvm_format.h"
 

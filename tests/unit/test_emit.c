@@ -7,7 +7,7 @@
 
 #include <yajl_tree.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 static uint8_t rec[8192], data[4096];
 static char *out;

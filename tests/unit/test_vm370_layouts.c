@@ -5,7 +5,7 @@
 
 #include "vec_hist.h"
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "layout/layout.h"
 #include "metric/metric.h"
 #include "payload/vm370/vm370.h"

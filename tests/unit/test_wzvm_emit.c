@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* zvmmon's JSON of a write_zvm record (decoder/emit/emit_wzvm.c), from a hand-written vector. */
+/* zvmmon's JSON of a write_zvm record (zvmmon/emit_wzvm.c), from a hand-written vector. */
 #include "wzvm_vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 static char *dump_as(const uint8_t *data, size_t n, bool text)
 {

@@ -5,7 +5,7 @@
 
 #include <yajl_gen.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 struct jsink {
         FILE *out;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "layout/registry.h"
 #include "base/numtext.h"
 #include "base/tod.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "base/tod.h"
 #include "payload/wzvm/wzvm_format.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 #define MAXDEPTH 16
 
