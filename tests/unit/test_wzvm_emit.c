@@ -12,11 +12,11 @@ static char *dump_as(const uint8_t *data, size_t n, bool text)
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
-        struct zd_sink s;
-        assert_true(text ? zd_sink_text(&s, f) : zd_sink_json(&s, f));
+        struct zmon_sink s;
+        assert_true(text ? zmon_sink_text(&s, f) : zmon_sink_json(&s, f));
         s.begin(s.ctx);
         s.map_open(s.ctx);
-        zd_emit_wzvm(&s, zd_view_make(data, n));
+        zmon_emit_wzvm(&s, zd_view_make(data, n));
         s.map_close(s.ctx);
         s.end(s.ctx);
         s.destroy(s.ctx);
