@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "layout/registry.h"
-#include "base/tod.h"
-#include "payload/vm370/vm370.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 struct stat_ctx {

@@ -12,8 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "payload/appldata/appl.h"
-#include "record/record.h"
+#include "zvmdec.h"
 
 enum zmon_emit_fmt { ZMON_EMIT_JSON, ZMON_EMIT_TEXT };
 

@@ -9,11 +9,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "layout/registry.h"
-#include "base/numtext.h"
-#include "base/tod.h"
-#include "payload/vm370/vm370.h"
-#include "payload/wzvm/wzvm_format.h"
+#include "zvmdec.h"
 
 struct zmon_emit {
         struct zmon_sink s;

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "base/tod.h"
-#include "payload/wzvm/wzvm_format.h"
+#include "zvmdec.h"
 
 /* Not zmon_sink_str: every string here is a constant or a name wzvm_name_ok() passed. */
 static void kstr(struct zmon_sink *s, const char *k, const char *v)

@@ -3,8 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "layout/lay_file.h"
-#include "layout/layout.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 static void usage(FILE *f)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "source/source.h"
+#include "zvmdec.h"
 
 /* The guest table's columns (after the userid), in screen order. */
 enum top_col { TOP_CPU, TOP_VCPU, TOP_PAGE, TOP_VIO, TOP_RES, TOP_LOAD, TOP_LMEM, TOP_NCOL };

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "emit.h"
 #include "top.h"
 

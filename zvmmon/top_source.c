@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metric/metric.h"
+#include "zvmdec.h"
 #include "top.h"
 #include "zvmmon.h"
 

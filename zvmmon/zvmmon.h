@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "payload/appldata/appl.h"
-#include "source/source.h"
+#include "zvmdec.h"
 
 #define ZVMMON_VERSION "0.1.0"
 

@@ -26,12 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record/record.h"
-#include "layout/layout.h"
-#include "source/source.h"
-#include "base/tod.h"
-#include "payload/appldata/appl.h"
-#include "base/ebcdic.h"
+#include "zvmdec.h"
 
 /* ---- numbers (sim_rng.c) ---- */
 uint64_t sim_mix(uint64_t x);

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "self_metric.h"
 #include "write_zvm_core.h"
 

@@ -27,8 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "record/record.h"
-#include "metric/metric.h"
+#include "zvmdec.h"
 
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"
