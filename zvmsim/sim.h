@@ -11,7 +11,8 @@
  *   sim_sizing    what it must fit: real storage, the DCSS size
  *   sim_interval  the interval model: how one interval's numbers evolve
  *   sim_emit      records into the set being built, counted, into the truth
- *   sim_sets      configuration, sample and event sets; monwriter buffers
+ *   sim_events    event sets, queued for the reader; every finished set counted
+ *   sim_sets      configuration and sample sets, each interval
  *   sim_monwriter /dev/monwriter semantics (buffers, parser)
  *   sim_monreader /dev/monreader semantics (message queue, read sequence)
  *   sim_truth     ground truth as JSON Lines
@@ -117,6 +118,17 @@ void sim_sb_begin(struct sim_sb *b, struct sim_dcss *d, int area, char type);
 uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t len, uint64_t tod);
 /* Close the set: sample sets end with Interval End (D1R11), event sets with nothing. */
 struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod);
+/*
+ * What a set will hold, for sizing the DCSS before any set is built: total
+ * bytes, the longest record up to a quarter frame, the number of longer ones.
+ * sim_fit_frames() is an upper bound on the frames they take.
+ */
+struct sim_fit {
+        uint64_t bytes, big;
+        size_t max_small;
+};
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n);
+uint64_t sim_fit_frames(const struct sim_fit *f);
 /* Records placed so far per domain and record, for counts. */
 
 /* ---- records (sim_records.c) ---- */

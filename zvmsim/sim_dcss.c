@@ -278,3 +278,33 @@ struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod)
         b->set = NULL;
         return s;
 }
+
+/*
+ * What a set's records take, for sizing the DCSS before any set is built
+ * (struct sim_fit, sim_sizing.c).  FIT_ROOM: a frame less the room kept for
+ * its closing record.
+ */
+#define FIT_ROOM (PAGE - CLOSER)
+#define FIT_BIG  (FIT_ROOM / 4)
+
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n)
+{
+        f->bytes += (uint64_t)len * n;
+        if (len > FIT_BIG)
+                f->big += n;
+        else if (len > f->max_small)
+                f->max_small = len;
+}
+
+/*
+ * A frame is left only when the next record does not fit in it, so a frame
+ * left for a small record (at most max_small bytes) holds more than
+ * FIT_ROOM - max_small bytes: such frames number fewer than
+ * bytes / (FIT_ROOM - max_small).  Frames left for a big record are at most
+ * one per big record, and the last frame is left for nothing.
+ */
+uint64_t sim_fit_frames(const struct sim_fit *f)
+{
+        uint64_t room = FIT_ROOM - f->max_small;
+        return (f->bytes + room - 1) / room + f->big + 1;
+}
