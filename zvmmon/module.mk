@@ -72,7 +72,7 @@ $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
 
 # top's model (its message queue, its pacing) and its text, without input or screen.
 TOP_UNIT_SRCS := zvmmon/top_model.c zvmmon/top_frames.c zvmmon/top_fmt.c zvmmon/top_batch.c \
-	zvmmon/top_order.c
+	zvmmon/top_order.c $(ZVMMON_EMIT_SRCS)
 TEST_EXTRA_test_zvmmon_top := $(TOP_UNIT_SRCS)
 $(BUILD)/tests/test_zvmmon_top: $(TOP_UNIT_SRCS) zvmmon/top.h zvmmon/top_model.h
 
