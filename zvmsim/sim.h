@@ -66,7 +66,6 @@ struct sim_set {
         uint32_t want_frames;        /* frames the set would have needed to hold them all */
 };
 void sim_set_free(struct sim_set *s);
-struct sim_set *sim_set_clone(const struct sim_set *s);
 /* The MCEs of a set, parsed back (for MONWRITE control records). */
 size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max);
 
@@ -210,7 +209,6 @@ struct sim_cfg {
 void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */
 bool sim_parse_domains(const char *list, uint32_t *mask);
-const char *const *sim_law_names(void);
 const char *const *sim_break_names(void); /* --break-law values: law names and LAW:HOW */
 /* Build SYTPRP and MTRSYS under this layout reading (NULL: the default, packed). */
 void sim_set_reading(const char *name);

@@ -43,31 +43,6 @@ void sim_set_free(struct sim_set *s)
         free(s);
 }
 
-static void *dup_mem(const void *p, size_t n)
-{
-        void *q = malloc(n ? n : 1);
-        if (!q)
-                die_oom();
-        if (n)
-                memcpy(q, p, n);
-        return q;
-}
-
-struct sim_set *sim_set_clone(const struct sim_set *s)
-{
-        struct sim_set *c = malloc(sizeof(*c));
-        if (!c)
-                die_oom();
-        *c = *s;
-        c->buf = dup_mem(s->buf, s->len);
-        c->cap = s->len;
-        c->ends = dup_mem(s->ends, s->nends * sizeof(size_t));
-        c->capends = s->nends;
-        c->mce_off = dup_mem(s->mce_off, s->nmce * sizeof(size_t));
-        c->capmce = s->nmce;
-        return c;
-}
-
 size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max)
 {
         size_t n = 0;
