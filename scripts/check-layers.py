@@ -9,7 +9,7 @@
   symbols    no object of a layer refers to a symbol that an object of a
              layer above it defines (nm over the built objects): an upward
              link by symbol that no include shows.  HOOKS lists the only
-             ones allowed.
+             ones allowed, and one no longer taken is refused.
 
 Usage: check-layers.py [OBJROOT OBJ...]
   OBJROOT: the directory the decoder's objects are built under (the objects'
@@ -141,7 +141,7 @@ def check_symbols(objroot, objs, hooks):
         table[o] = nm(o)
         for s in table[o][0]:
             where[s] = o
-    errors = []
+    errors, used = [], set()
     for o in objs:
         if layer[o] is None:
             errors.append("%s: not in a layer folder" % o)
@@ -151,9 +151,12 @@ def check_symbols(objroot, objs, hooks):
             if d is None or layer[d] is None or rank(layer[d]) <= rank(layer[o]):
                 continue
             if hooks.get(s) == os.path.relpath(d, objroot).rsplit(".", 1)[0] + ".c":
+                used.add(s)
                 continue
             errors.append("%s (%s) refers to %s, defined in %s (%s): a layer uses only "
                           "the layers below it" % (o, layer[o], s, d, layer[d]))
+    errors += ["hook %s: no layer takes it from above any more, remove it from HOOKS" % h
+               for h in sorted(set(hooks) - used)]
     return errors
 
 
@@ -199,6 +202,9 @@ def self_test():
         errs = check_symbols(os.path.join(d, "obj"), objs, {})
         if len(errs) != 2 or not any("layout/lay.o" in e for e in errs):
             fails.append("a symbol from the top without a hook: %r" % errs)
+        errs = check_symbols(os.path.join(d, "obj"), objs, {"list": "top.c", "low": "base/low.c"})
+        if len(errs) != 2 or not any("hook low" in e for e in errs):
+            fails.append("a hook nothing takes from above: %r" % errs)
     if fails:
         sys.exit("check-layers self-test: not caught: " + "; ".join(fails))
 
