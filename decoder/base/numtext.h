@@ -26,6 +26,11 @@
 static inline size_t zd_u64_text(char *out, uint64_t v, unsigned base, size_t width)
 {
         static const char digit[] = "0123456789ABCDEF";
+        if (v < base && width <= 1) { /* most numbers in ids and names are one digit */
+                out[0] = digit[v];
+                out[1] = '\0';
+                return 1;
+        }
         char t[ZD_NUM_DIGITS];
         size_t n = 0;
         do {
