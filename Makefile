@@ -80,6 +80,15 @@ include $(sort $(wildcard */module.mk */*/module.mk))
 
 all: $(ALL_TARGETS)
 
+# Files split by direction: within a folder of decoder/, plugin/, zvmmon/ or
+# zvmsim/, no two files call each other (scripts/check-calls.py, from nm of the
+# objects).  Here, after every module.mk has named its objects.
+CALL_OBJS := $(DEC_OBJS) $(ZVMMON_OBJS) $(ZVM_OBJS) $(WZVM_OBJS) $(if $(filter 1,$(WITH_SIM)),$(SIM_OBJS))
+.PHONY: check-calls
+check-calls: $(CALL_OBJS)
+	@python3 scripts/check-calls.py $(BUILD) $(CALL_OBJS)
+CHECK_TARGETS += check-calls
+
 deps:
 	@scripts/deps.sh all
 

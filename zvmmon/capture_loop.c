@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "source/source.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 struct buf {

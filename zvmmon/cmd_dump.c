@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "zvmmon.h"
 
 struct dump {
-        struct zd_emit *emit;
+        struct zmon_emit *emit;
         struct zd_appl_tracker *t;
         int domain, record;
         const char *userid;
@@ -28,7 +28,7 @@ static void on_error(void *ctx, const struct zd_error *e)
         struct dump *x = ctx;
         if (x->out_failed)
                 return;
-        zd_emit_error(x->emit, e);
+        zmon_emit_error(x->emit, e);
         x->out_failed = zmon_stdout_failed();
 }
 
@@ -68,8 +68,8 @@ static void on_record(void *ctx, const struct zd_record *r)
         if (!wanted(x, r, d10, &ai))
                 return;
         for (unsigned i = 0; i < x->nheld; i++)
-                zd_emit_error(x->emit, &x->held[i]);
-        zd_emit_record(x->emit, r, d10 ? &ai : NULL);
+                zmon_emit_error(x->emit, &x->held[i]);
+        zmon_emit_record(x->emit, r, d10 ? &ai : NULL);
         x->out_failed = zmon_stdout_failed();
 }
 
@@ -94,7 +94,7 @@ static int number(const char *s, int max, int *out)
 /* The command line: the filter goes straight into the dump's state. */
 struct args {
         struct dump x;
-        enum zd_emit_fmt fmt;
+        enum zmon_emit_fmt fmt;
         bool hex;
         const char *reading; /* NULL: packed, the default layouts */
         struct zmon_input in;
@@ -120,9 +120,9 @@ static int option(struct args *a, int c)
         switch (c) {
         case 'f':
                 if (!strcmp(optarg, "json"))
-                        a->fmt = ZD_EMIT_JSON;
+                        a->fmt = ZMON_EMIT_JSON;
                 else if (!strcmp(optarg, "text"))
-                        a->fmt = ZD_EMIT_TEXT;
+                        a->fmt = ZMON_EMIT_TEXT;
                 else {
                         fprintf(stderr, "zvmmon dump: --format json or text\n");
                         return ZMON_UNUSABLE;
@@ -209,7 +209,7 @@ static int verdict(struct dump *x, int rc, struct zd_stats *st)
          * there would only bury it. */
         if (!zmon_flush_stdout() || zmon_stdout_failed())
                 return ZMON_UNUSABLE;
-        if (!zd_emit_ok(x->emit)) {
+        if (!zmon_emit_ok(x->emit)) {
                 fprintf(stderr, "zvmmon dump: some records could not be generated as JSON\n");
                 rc = ZMON_UNUSABLE;
         }
@@ -224,20 +224,20 @@ static int verdict(struct dump *x, int rc, struct zd_stats *st)
 
 int zmon_cmd_dump(int argc, char **argv)
 {
-        struct args a = {.x = {.domain = -1, .record = -1}, .fmt = ZD_EMIT_JSON};
+        struct args a = {.x = {.domain = -1, .record = -1}, .fmt = ZMON_EMIT_JSON};
         int rc = parse(&a, argc, argv);
         if (rc)
                 return rc < 0 ? ZMON_OK : rc;
         struct dump *x = &a.x;
-        x->emit = zd_emit_new(a.fmt, stdout);
+        x->emit = zmon_emit_new(a.fmt, stdout);
         if (x->emit) {
-                zd_emit_set_hex(x->emit, a.hex);
-                zd_emit_set_reading(x->emit, a.reading);
+                zmon_emit_set_hex(x->emit, a.hex);
+                zmon_emit_set_reading(x->emit, a.reading);
         }
         x->t = zd_appl_tracker_new();
         if (!x->emit || !x->t) {
                 fprintf(stderr, "zvmmon: out of memory\n");
-                zd_emit_free(x->emit);
+                zmon_emit_free(x->emit);
                 zd_appl_tracker_free(x->t);
                 return ZMON_UNUSABLE;
         }
@@ -246,7 +246,7 @@ int zmon_cmd_dump(int argc, char **argv)
         struct zd_stats st;
         rc = zmon_run_input(&a.in, &h, &st, NULL);
         rc = verdict(x, rc, &st);
-        zd_emit_free(x->emit);
+        zmon_emit_free(x->emit);
         zd_appl_tracker_free(x->t);
         return rc;
 }

@@ -7,7 +7,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "layout/layout.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 static const char *kind_name(unsigned k)

@@ -9,9 +9,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "layout/layout.h"
-#include "metric/cp/met_cp_metrics.h"
-#include "metric/met_verify.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 /* The next field name in *s (an upper-case word with '_'), or false at the end. */

@@ -4,10 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "emit/emit.h"
-#include "layout/registry.h"
-#include "base/tod.h"
-#include "payload/vm370/vm370.h"
+#include "emit.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 struct stat_ctx {
@@ -30,7 +28,7 @@ static void on_record(void *ctx, const struct zd_record *r)
         zmon_count_appl(&x->ac, &ai);
 }
 
-static void num(struct zd_sink *s, const char *k, uint64_t v)
+static void num(struct zmon_sink *s, const char *k, uint64_t v)
 {
         char b[24];
         snprintf(b, sizeof(b), "%" PRIu64, v);
@@ -39,14 +37,14 @@ static void num(struct zd_sink *s, const char *k, uint64_t v)
 }
 
 /* v may be a file name: any bytes, where JSON wants UTF-8. */
-static void text(struct zd_sink *s, const char *k, const char *v)
+static void text(struct zmon_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);
-        zd_sink_str(s, v, strlen(v));
+        zmon_sink_str(s, v, strlen(v));
 }
 
 /* What the file is and what it holds in total. */
-static void report_totals(struct zd_sink *s, const char *path, enum zd_format fmt,
+static void report_totals(struct zmon_sink *s, const char *path, enum zd_format fmt,
                           const struct zd_stats *st)
 {
         text(s, "input", path);
@@ -67,7 +65,7 @@ static void report_totals(struct zd_sink *s, const char *path, enum zd_format fm
                 text(s, "last_time", b);
 }
 
-static void report_by_record(struct zd_sink *s, const struct zd_stats *st)
+static void report_by_record(struct zmon_sink *s, const struct zd_stats *st)
 {
         s->key(s->ctx, "by_record");
         s->array_open(s->ctx);
@@ -94,7 +92,7 @@ static void report_by_record(struct zd_sink *s, const struct zd_stats *st)
 }
 
 /* VM/370 Monitor tapes: records by MONITOR CALL class and code. */
-static void report_by_vm370(struct zd_sink *s, const struct zd_stats *st)
+static void report_by_vm370(struct zmon_sink *s, const struct zd_stats *st)
 {
         bool vm370 = false;
         for (unsigned c = 0; c < ZD_NDOMAINS; c++)
@@ -124,7 +122,7 @@ static void report_by_vm370(struct zd_sink *s, const struct zd_stats *st)
         s->array_close(s->ctx);
 }
 
-static void report_appldata(struct zd_sink *s, const struct zmon_appl_counts *a)
+static void report_appldata(struct zmon_sink *s, const struct zmon_appl_counts *a)
 {
         s->key(s->ctx, "appldata");
         s->map_open(s->ctx);
@@ -143,7 +141,7 @@ static void report_appldata(struct zd_sink *s, const struct zmon_appl_counts *a)
         s->map_close(s->ctx);
 }
 
-static void report_errors(struct zd_sink *s, const struct zd_stats *st)
+static void report_errors(struct zmon_sink *s, const struct zd_stats *st)
 {
         s->key(s->ctx, "errors");
         s->map_open(s->ctx);
@@ -153,7 +151,7 @@ static void report_errors(struct zd_sink *s, const struct zd_stats *st)
         s->map_close(s->ctx);
 }
 
-static void report(struct zd_sink *s, const char *path, enum zd_format fmt,
+static void report(struct zmon_sink *s, const char *path, enum zd_format fmt,
                    const struct zd_stats *st, const struct stat_ctx *x)
 {
         s->begin(s->ctx);
@@ -236,8 +234,8 @@ int zmon_cmd_stat(int argc, char **argv)
         for (int k = 0; k < ZD_E__COUNT; k++)
                 st.errors[k] += x.extra.errors[k];
         if (rc == ZMON_OK) {
-                struct zd_sink s;
-                if (!(json ? zd_sink_json(&s, stdout) : zd_sink_text(&s, stdout)))
+                struct zmon_sink s;
+                if (!(json ? zmon_sink_json(&s, stdout) : zmon_sink_text(&s, stdout)))
                         return ZMON_UNUSABLE;
                 report(&s, in.path, fmt, &st, &x);
                 bool whole = s.ok(s.ctx);

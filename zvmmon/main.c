@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* zvmmon command line: global options, then a command. */
-#include <errno.h>
+/* zvmmon command line: global options, then a command (cmd_*.c, which call nothing here). */
 #include <string.h>
 
-#include "layout/lay_file.h"
-#include "layout/layout.h"
+#include "zvmdec.h"
 #include "zvmmon.h"
 
 static void usage(FILE *f)
@@ -39,49 +37,6 @@ static void usage(FILE *f)
               "Exit status: 0 clean, 1 decoded with errors (counts on stderr), 2 unusable\n"
               "input or output, or usage error.  See zvmmon(1).\n",
               f);
-}
-
-bool zmon_stdout_reported;
-static int stdout_errno; /* why a flush of stdout failed first */
-
-bool zmon_flush_stdout(void)
-{
-        if (fflush(stdout) == 0)
-                return true;
-        if (!stdout_errno)
-                stdout_errno = errno;
-        return false;
-}
-
-bool zmon_stdout_failed(void)
-{
-        if (!ferror(stdout))
-                return false;
-        if (!stdout_errno)
-                stdout_errno = errno; /* asked right after writing: still the write's */
-        return true;
-}
-
-/*
- * Output goes through stdio, whose errors stay silent until someone asks: a
- * full disk or a closed pipe (SIGPIPE ignored) would pass for success.  Asked
- * once here, after the command, for every command and every path out of it.
- */
-static int close_stdout(int rc)
-{
-        errno = 0;
-        bool bad = fflush(stdout) != 0 || ferror(stdout);
-        int err = stdout_errno ? stdout_errno : errno;
-        if (fclose(stdout) != 0 && !bad) {
-                bad = true;
-                err = errno;
-        }
-        if (!bad)
-                return rc;
-        if (!zmon_stdout_reported)
-                fprintf(stderr, "zvmmon: write error: %s\n",
-                        err ? strerror(err) : "standard output failed");
-        return ZMON_UNUSABLE;
 }
 
 /* argv[0] is the command's name. */
@@ -154,5 +109,5 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-        return close_stdout(run(argc, argv));
+        return zmon_close_stdout(run(argc, argv));
 }

@@ -56,13 +56,23 @@ check-zvmmon-s390x:
 	tests/e2e/zvmmon/run.sh build/zvmmon-s390x/zvmmon/zvmmon-qemu build/e2e/gen_d10 build/zvmmon-s390x/e2e/zvmmon
 CHECK_TARGETS += check-zvmmon-s390x
 
+# zvmmon's emitters (emit.h: records and its own reports as JSON Lines or text),
+# for the unit tests and fuzz targets that check what zvmmon dump prints.
+ZVMMON_EMIT_SRCS := zvmmon/emit_core.c zvmmon/emit_json.c zvmmon/emit_text.c zvmmon/emit_wzvm.c
+ZVMMON_EMIT_TESTS := test_emit test_wzvm_emit test_vm370_layouts
+$(foreach t,$(ZVMMON_EMIT_TESTS),$(eval TEST_EXTRA_$(t) := -Izvmmon $(ZVMMON_EMIT_SRCS)))
+$(patsubst %,$(BUILD)/tests/%,$(ZVMMON_EMIT_TESTS)): $(ZVMMON_EMIT_SRCS) zvmmon/emit.h
+FUZZ_EXTRA_fuzz_d10 := -Izvmmon $(ZVMMON_EMIT_SRCS)
+FUZZ_EXTRA_fuzz_wzvm := -Izvmmon $(ZVMMON_EMIT_SRCS)
+build/fuzz/fuzz_d10 build/fuzz/fuzz_wzvm: $(ZVMMON_EMIT_SRCS) zvmmon/emit.h
+
 # The capture loop is tested against a scripted device (tests/unit/test_zvmmon_capture.c).
 TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
 $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
 
 # top's model (its message queue, its pacing) and its text, without input or screen.
 TOP_UNIT_SRCS := zvmmon/top_model.c zvmmon/top_frames.c zvmmon/top_fmt.c zvmmon/top_batch.c \
-	zvmmon/top_order.c
+	zvmmon/top_order.c $(ZVMMON_EMIT_SRCS)
 TEST_EXTRA_test_zvmmon_top := $(TOP_UNIT_SRCS)
 $(BUILD)/tests/test_zvmmon_top: $(TOP_UNIT_SRCS) zvmmon/top.h zvmmon/top_model.h
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "source/source.h"
+#include "zvmdec.h"
 
 /* The guest table's columns (after the userid), in screen order. */
 enum top_col { TOP_CPU, TOP_VCPU, TOP_PAGE, TOP_VIO, TOP_RES, TOP_LOAD, TOP_LMEM, TOP_NCOL };
@@ -108,9 +108,6 @@ struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
                              const struct zd_handler *h, top_note_fn note, void *note_ctx);
 /* Read and decode one piece; TOP_SRC_WAIT: nothing to read now (poll top_src_fd). */
 enum top_pump top_src_pump(struct top_src *s);
-/* The device's errors, survived (or not: TOP_EV_OTHER), each said as it came. */
-enum top_ev { TOP_EV_OVERFLOW, TOP_EV_FAULT, TOP_EV_SEVER, TOP_EV_CUT, TOP_EV_OTHER, TOP_EV_N };
-uint64_t top_src_events(const struct top_src *s, enum top_ev k);
 /* Device errors and decode errors so far: the screen's count. */
 uint64_t top_src_errors(const struct top_src *s);
 /* The device errors on stderr, if any: 1 (data was lost), else 0. */

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tod.h"
-#include "emit/emit.h"
+#include "zvmdec.h"
+#include "emit.h"
 #include "top.h"
 
 struct top_batch {
         FILE *out;
-        struct zd_sink sink;
+        struct zmon_sink sink;
         bool json;
         int sort;
         const char *glob;
@@ -29,7 +29,7 @@ struct top_batch *top_batch_new(FILE *out, bool json, int sort, const char *glob
         if (!b)
                 return NULL;
         *b = (struct top_batch){.out = out, .json = json, .sort = sort, .glob = glob};
-        if (json && !zd_sink_json(&b->sink, out)) {
+        if (json && !zmon_sink_json(&b->sink, out)) {
                 free(b);
                 return NULL;
         }
@@ -51,7 +51,7 @@ void top_batch_free(struct top_batch *b)
  * JSON has no NaN or infinity, and yajl takes a number's text unchecked: such a
  * cell is null, as one without data.
  */
-static void num(struct zd_sink *s, const char *key, double v)
+static void num(struct zmon_sink *s, const char *key, double v)
 {
         char lit[48];
         snprintf(lit, sizeof(lit), "%.15g", v);
@@ -59,14 +59,15 @@ static void num(struct zd_sink *s, const char *key, double v)
         s->num(s->ctx, isfinite(v) ? lit : "null");
 }
 
-static void str(struct zd_sink *s, const char *key, const char *v)
+static void str(struct zmon_sink *s, const char *key, const char *v)
 {
         s->key(s->ctx, key);
         s->str(s->ctx, v, strlen(v));
 }
 
 /* The cells as members, then "unproven": [names] when any is "?". */
-static void cells(struct zd_sink *s, const struct top_cell *c, const struct top_coldef *def, int n)
+static void cells(struct zmon_sink *s, const struct top_cell *c, const struct top_coldef *def,
+                  int n)
 {
         int unproven = 0;
         for (int k = 0; k < n; k++) {
@@ -90,7 +91,7 @@ static void cells(struct zd_sink *s, const struct top_cell *c, const struct top_
 
 static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
 {
-        struct zd_sink *s = &b->sink;
+        struct zmon_sink *s = &b->sink;
         char when[40] = "";
         s->begin(s->ctx);
         s->map_open(s->ctx);

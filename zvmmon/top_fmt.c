@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "top.h"
 
 const struct top_coldef top_cols[TOP_NCOL] = {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metric/met_verify.h"
+#include "zvmdec.h"
 #include "top_model.h"
 
 uint64_t top_pack(const char *id)

@@ -3,8 +3,7 @@
 #ifndef ZVMMON_TOP_MODEL_H
 #define ZVMMON_TOP_MODEL_H
 
-#include "base/hash.h"
-#include "metric/metric.h"
+#include "zvmdec.h"
 #include "top.h"
 
 struct ctr {

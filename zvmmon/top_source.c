@@ -18,9 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metric/metric.h"
+#include "zvmdec.h"
 #include "top.h"
 #include "zvmmon.h"
+
+/* The device's errors, survived (or not: TOP_EV_OTHER), each said as it came. */
+enum top_ev { TOP_EV_OVERFLOW, TOP_EV_FAULT, TOP_EV_SEVER, TOP_EV_CUT, TOP_EV_OTHER, TOP_EV_N };
 
 struct top_src {
         bool device;
@@ -244,11 +247,6 @@ static enum top_pump pump_dev(struct top_src *s)
 enum top_pump top_src_pump(struct top_src *s)
 {
         return s->device ? pump_dev(s) : pump_file(s);
-}
-
-uint64_t top_src_events(const struct top_src *s, enum top_ev k)
-{
-        return s->ev[k];
 }
 
 uint64_t top_src_errors(const struct top_src *s)

@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "payload/appldata/appl.h"
-#include "source/source.h"
+#include "zvmdec.h"
 
 #define ZVMMON_VERSION "0.1.0"
 
@@ -21,17 +20,21 @@
 /* Exit codes (zvmmon.1 EXIT STATUS). */
 enum { ZMON_OK = 0, ZMON_ERRORS = 1, ZMON_UNUSABLE = 2 };
 
-/* Set by a command that has said itself that writing standard output failed
- * (capture -o -): main then only sets the exit status. */
+/* Standard output's health (output.c).  Set by a command that has said itself
+ * that writing standard output failed (capture -o -): zmon_close_stdout then
+ * only sets the exit status. */
 extern bool zmon_stdout_reported;
 /* fflush(stdout) for output that must go out now.  A failed fflush empties
- * stdio's buffer, so the next one succeeds: the first errno is kept for main's
+ * stdio's buffer, so the next one succeeds: the first errno is kept for the
  * "write error" message. */
 bool zmon_flush_stdout(void);
 /* True once a write to standard output has failed (ferror): nobody takes what a
  * command prints as it decodes, so it stops there.  The first errno is kept for
- * main's "write error" message, as zmon_flush_stdout keeps it. */
+ * the "write error" message, as zmon_flush_stdout keeps it. */
 bool zmon_stdout_failed(void);
+/* Flush and close standard output after the command: rc when all of it was
+ * written, else ZMON_UNUSABLE with the write error said (unless reported). */
+int zmon_close_stdout(int rc);
 
 /* Options shared by the input-reading commands. */
 struct zmon_input {

@@ -11,7 +11,8 @@
  *   sim_sizing    what it must fit: real storage, the DCSS size
  *   sim_interval  the interval model: how one interval's numbers evolve
  *   sim_emit      records into the set being built, counted, into the truth
- *   sim_sets      configuration, sample and event sets; monwriter buffers
+ *   sim_events    event sets, queued for the reader; every finished set counted
+ *   sim_sets      configuration and sample sets, each interval
  *   sim_monwriter /dev/monwriter semantics (buffers, parser)
  *   sim_monreader /dev/monreader semantics (message queue, read sequence)
  *   sim_truth     ground truth as JSON Lines
@@ -26,12 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record/record.h"
-#include "layout/layout.h"
-#include "source/source.h"
-#include "base/tod.h"
-#include "payload/appldata/appl.h"
-#include "base/ebcdic.h"
+#include "zvmdec.h"
 
 /* ---- numbers (sim_rng.c) ---- */
 uint64_t sim_mix(uint64_t x);
@@ -70,7 +66,6 @@ struct sim_set {
         uint32_t want_frames;        /* frames the set would have needed to hold them all */
 };
 void sim_set_free(struct sim_set *s);
-struct sim_set *sim_set_clone(const struct sim_set *s);
 /* The MCEs of a set, parsed back (for MONWRITE control records). */
 size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max);
 
@@ -122,6 +117,17 @@ void sim_sb_begin(struct sim_sb *b, struct sim_dcss *d, int area, char type);
 uint8_t *sim_sb_add(struct sim_sb *b, unsigned domain, unsigned number, size_t len, uint64_t tod);
 /* Close the set: sample sets end with Interval End (D1R11), event sets with nothing. */
 struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod);
+/*
+ * What a set will hold, for sizing the DCSS before any set is built: total
+ * bytes, the longest record up to a quarter frame, the number of longer ones.
+ * sim_fit_frames() is an upper bound on the frames they take.
+ */
+struct sim_fit {
+        uint64_t bytes, big;
+        size_t max_small;
+};
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n);
+uint64_t sim_fit_frames(const struct sim_fit *f);
 /* Records placed so far per domain and record, for counts. */
 
 /* ---- records (sim_records.c) ---- */
@@ -203,7 +209,6 @@ struct sim_cfg {
 void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */
 bool sim_parse_domains(const char *list, uint32_t *mask);
-const char *const *sim_law_names(void);
 const char *const *sim_break_names(void); /* --break-law values: law names and LAW:HOW */
 /* Build SYTPRP and MTRSYS under this layout reading (NULL: the default, packed). */
 void sim_set_reading(const char *name);

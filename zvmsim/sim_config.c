@@ -10,20 +10,12 @@
 
 #include "sim_model.h"
 
-/* The conservation laws of decoder/metric/met_verify.c, by the same names. */
-static const char *const laws[] = {"cpu-wait", "guest-cpu",      "guest-vcpu",  "paging",
-                                   "storage",  "guest-resident", "lpar",        "device-ssch",
-                                   "vnic",     "guest-vio",      "device-time", NULL};
-/* Every --break-law value: a law's name, or LAW:HOW for a second way to break it. */
+/* Every --break-law value: the name of a conservation law of
+ * decoder/metric/met_verify.c, or LAW:HOW for a second way to break it. */
 static const char *const breaks[] = {"cpu-wait", "guest-cpu",      "guest-vcpu",  "paging",
                                      "storage",  "guest-resident", "lpar",        "device-ssch",
                                      "vnic",     "guest-vio",      "device-time", "lpar:management",
                                      NULL};
-
-const char *const *sim_law_names(void)
-{
-        return laws;
-}
 
 const char *const *sim_break_names(void)
 {

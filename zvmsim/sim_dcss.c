@@ -43,31 +43,6 @@ void sim_set_free(struct sim_set *s)
         free(s);
 }
 
-static void *dup_mem(const void *p, size_t n)
-{
-        void *q = malloc(n ? n : 1);
-        if (!q)
-                die_oom();
-        if (n)
-                memcpy(q, p, n);
-        return q;
-}
-
-struct sim_set *sim_set_clone(const struct sim_set *s)
-{
-        struct sim_set *c = malloc(sizeof(*c));
-        if (!c)
-                die_oom();
-        *c = *s;
-        c->buf = dup_mem(s->buf, s->len);
-        c->cap = s->len;
-        c->ends = dup_mem(s->ends, s->nends * sizeof(size_t));
-        c->capends = s->nends;
-        c->mce_off = dup_mem(s->mce_off, s->nmce * sizeof(size_t));
-        c->capmce = s->nmce;
-        return c;
-}
-
 size_t sim_set_mces(const struct sim_set *s, struct zd_mce *out, size_t max)
 {
         size_t n = 0;
@@ -277,4 +252,34 @@ struct sim_set *sim_sb_end(struct sim_sb *b, bool interval_end, uint64_t tod)
         d->mca_next += size;
         b->set = NULL;
         return s;
+}
+
+/*
+ * What a set's records take, for sizing the DCSS before any set is built
+ * (struct sim_fit, sim_sizing.c).  FIT_ROOM: a frame less the room kept for
+ * its closing record.
+ */
+#define FIT_ROOM (PAGE - CLOSER)
+#define FIT_BIG  (FIT_ROOM / 4)
+
+void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n)
+{
+        f->bytes += (uint64_t)len * n;
+        if (len > FIT_BIG)
+                f->big += n;
+        else if (len > f->max_small)
+                f->max_small = len;
+}
+
+/*
+ * A frame is left only when the next record does not fit in it, so a frame
+ * left for a small record (at most max_small bytes) holds more than
+ * FIT_ROOM - max_small bytes: such frames number fewer than
+ * bytes / (FIT_ROOM - max_small).  Frames left for a big record are at most
+ * one per big record, and the last frame is left for nothing.
+ */
+uint64_t sim_fit_frames(const struct sim_fit *f)
+{
+        uint64_t room = FIT_ROOM - f->max_small;
+        return (f->bytes + room - 1) / room + f->big + 1;
 }

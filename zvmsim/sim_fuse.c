@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "opts.h"
 #include "sim_monreader.h"
 

@@ -30,11 +30,6 @@ static void split(uint64_t total, const uint32_t *w, size_t n, uint64_t *out)
                 out[i]++;
 }
 
-bool sim_broken(const struct sim_sys *s, const char *law)
-{
-        return s->cfg.break_law && strcmp(s->cfg.break_law, law) == 0;
-}
-
 /* One quantum = 5 us, so the virtual part (4/5) stays exact. */
 #define QUANTUM ((uint64_t)5 * ZD_TOD_PER_US)
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The synthetic system's state, shared by the model's files (sim_system.c,
- * sim_interval.c, sim_sizing.c, sim_emit.c, sim_sets.c) and the record builders. */
+ * sim_interval.c, sim_sizing.c, sim_emit.c, sim_events.c, sim_sets.c) and the
+ * record builders. */
 #ifndef ZVMSIM_MODEL_H
 #define ZVMSIM_MODEL_H
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "sim.h"
 
@@ -123,9 +127,26 @@ struct sim_sys {
         uint64_t rec_tod;
 };
 
-/* sim_system.c: calloc that aborts with a message when memory runs out. */
-void *sim_xcalloc(size_t n, size_t sz);
-/* An 8-character name: PREFIX and a number, as many digits as fit (LINUX001, USER0042). */
+/* calloc that aborts with a message when memory runs out: the simulator has no
+ * way on without its model. */
+static inline void *sim_xcalloc(size_t n, size_t sz)
+{
+        void *p = calloc(n ? n : 1, sz);
+        if (!p) {
+                fputs("zvmsim: out of memory\n", stderr);
+                abort();
+        }
+        return p;
+}
+
+/* --break-law NAME names this law. */
+static inline bool sim_broken(const struct sim_sys *s, const char *law)
+{
+        return s->cfg.break_law && strcmp(s->cfg.break_law, law) == 0;
+}
+
+/* sim_system.c: an 8-character name: PREFIX and a number, as many digits as fit (LINUX001,
+ * USER0042). */
 void sim_name8(char out[9], const char *prefix, unsigned n);
 
 /* sim_sizing.c: frames a logged-on guest keeps (1 MB), however big the system. */
@@ -151,26 +172,12 @@ void sim_emit_appl(struct sim_sys *s, const char *userid, const uint8_t prodid[1
                    const uint8_t *data, size_t len, char kind, const char *payload_layout,
                    size_t payload_off, const char *key, const char *note);
 
-/* --break-law NAME names this law. */
-bool sim_broken(const struct sim_sys *s, const char *law);
 /* Like sim_emit_begin, with `extra` bytes after the layout's length (CPU entries). */
 struct sim_rec *sim_emit_begin_len(struct sim_sys *s, struct sim_rec *r, unsigned domain,
                                    unsigned number, const char *key, size_t extra);
 
 /* The length sim_emit_begin_len gives a CP record (layout length + extra, capped). */
 size_t sim_cp_rec_len(unsigned domain, unsigned number, size_t extra);
-
-/*
- * What a set will hold, for sizing the DCSS before any set is built: total
- * bytes, the longest record up to a quarter frame, the number of longer ones.
- * sim_fit_frames() is an upper bound on the frames they take.
- */
-struct sim_fit {
-        uint64_t bytes, big;
-        size_t max_small;
-};
-void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n);
-uint64_t sim_fit_frames(const struct sim_fit *f);
 
 /* sim_records_cp.c */
 void sim_cp_config(struct sim_sys *s);
@@ -182,10 +189,16 @@ void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_sample(struct sim_sys *s, struct m_linux *lx);
 void sim_lx_free(struct m_linux *lx);
-/* sim_sets.c: CP's D10R1 for APPLDATA buffers a guest stopped (each with its last
- * contents), as one event set ahead of the interval's sample. */
-void sim_sys_appl_stops(struct sim_sys *s, const char *userid, const struct m_appl *a, size_t n);
 /* The longest records sim_lx_sample can write for this guest. */
 void sim_lx_fit(const struct sim_sys *s, const struct m_linux *lx, struct sim_fit *sample);
+
+/* sim_events.c: count a finished set's End-of-Frame records and lost records. */
+void sim_set_count(struct sim_sys *s, const struct sim_set *set);
+/* An event set (a guest's monwriter record, a logoff) finished like an interval's
+ * and queued. */
+void sim_event_set_done(struct sim_sys *s, struct sim_set *set);
+/* CP's D10R1 for APPLDATA buffers a guest stopped (each with its last contents), as
+ * one event set ahead of the interval's sample. */
+void sim_sys_appl_stops(struct sim_sys *s, const char *userid, const struct m_appl *a, size_t n);
 
 #endif

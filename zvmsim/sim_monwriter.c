@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim_monwriter.h"
-#include "base/view.h"
+#include "zvmdec.h"
 
 void sim_mw_hdr_parse(const uint8_t b[SIM_MW_HDR_LEN], struct sim_mw_hdr *h)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/ebcdic.h"
+#include "zvmdec.h"
 #include "sim_model.h"
 
 #define TOD_S (UINT64_C(1000000) * ZD_TOD_PER_US)

@@ -2,7 +2,7 @@
 /* Deterministic numbers: splitmix64, so a seed gives the same system everywhere. */
 #include <string.h>
 
-#include "base/hash.h"
+#include "zvmdec.h"
 #include "sim.h"
 
 uint64_t sim_mix(uint64_t x)

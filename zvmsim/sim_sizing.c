@@ -47,7 +47,7 @@ void sim_real_storage(struct sim_sys *s)
 
 /*
  * DCSS size.  The default 4096 pages (16 MB) give a sample area of 2555
- * pages, about 10 MB; a 20,000-guest system's sample set is 3157 pages.
+ * pages, about 10 MB, which the sample set of some 20,000 guests outgrows.
  * Unless --dcss-pages pins the size, the DCSS grows until the configuration
  * and sample areas (1/8 and 5/8 of it, sim_dcss_init) hold their sets, as an
  * installation sizes MONDCSS for its system (the default since z/VM 6.2 is
@@ -56,31 +56,7 @@ void sim_real_storage(struct sim_sys *s)
  * frames (struct sim_fit) so that nothing is lost, plus room for monwriter
  * buffers (255 by default, up to a frame each) and an eighth to spare.
  */
-#define FIT_ROOM  (4096u - 20u) /* a frame less the room kept for its closing record */
-#define FIT_BIG   (FIT_ROOM / 4)
 #define MW_FRAMES 256u
-
-void sim_fit_add(struct sim_fit *f, size_t len, uint64_t n)
-{
-        f->bytes += (uint64_t)len * n;
-        if (len > FIT_BIG)
-                f->big += n;
-        else if (len > f->max_small)
-                f->max_small = len;
-}
-
-/*
- * A frame is left only when the next record does not fit in it, so a frame
- * left for a small record (at most max_small bytes) holds more than
- * FIT_ROOM - max_small bytes: such frames number fewer than
- * bytes / (FIT_ROOM - max_small).  Frames left for a big record are at most
- * one per big record, and the last frame is left for nothing.
- */
-uint64_t sim_fit_frames(const struct sim_fit *f)
-{
-        uint64_t room = FIT_ROOM - f->max_small;
-        return (f->bytes + room - 1) / room + f->big + 1;
-}
 
 uint32_t sim_sys_dcss_need(const struct sim_sys *s)
 {

@@ -11,16 +11,6 @@
 
 #include "sim_model.h"
 
-void *sim_xcalloc(size_t n, size_t sz)
-{
-        void *p = calloc(n ? n : 1, sz);
-        if (!p) {
-                fputs("zvmsim: out of memory\n", stderr);
-                abort();
-        }
-        return p;
-}
-
 /* An 8-character name: PREFIX and a number, as many digits as fit (LINUX001, USER0042). */
 void sim_name8(char out[9], const char *prefix, unsigned n)
 {

@@ -82,8 +82,8 @@ static inline uint64_t zh_str_part(uint64_t h, const char *s)
                 h = zh_step(h, w);
         }
         /* The last n % 8 bytes in at most three loads of fixed size, not a loop of
-           bytes (the loop was a third of a guest metric's id).  The value depends on
-           the machine's byte order: these hashes never leave the process. */
+           bytes: names are hashed once per value.  The value depends on the
+           machine's byte order: these hashes never leave the process. */
         uint64_t w = 0;
         size_t r = n - i;
         if (r & 4) {
@@ -154,8 +154,8 @@ static inline uint64_t zh_u64(uint64_t h, uint64_t v)
  * Eight bytes a slot: 32 bits of the mixed hash, which also say where the
  * entry lives (its home is their low bits, so a resize needs nothing else),
  * and the position.  The index of every series is the plugin's biggest
- * table: at 789,000 series, 16-byte slots were a quarter of its memory and
- * most of its page faults while it grew.  Fewer hash bits cost key
+ * table, and a slot twice the size would double its memory and the page
+ * faults while it grows.  Fewer hash bits cost key
  * comparisons, never answers: entries that share a home share its bits, so
  * 32 - log2(cap) bits tell them apart (10 at 4 million slots), about one
  * comparison more in a few thousand lookups.

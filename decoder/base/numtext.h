@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Integers and bytes as text without printf: zvmmon dump writes every
- * field of every record, and snprintf's parsing of its format was a fifth
- * of the dump's instructions.
+ * Integers and bytes as text without printf, for text written once per
+ * field or per record (zvmmon dump, a record's product id, a metric's
+ * instance): a format string is parsed on every call, these are not.  Every
+ * integer the decoder and its programs write by hand goes through
+ * zd_u64_text, so there is one loop to get right.
  */
 #ifndef ZD_NUMTEXT_H
 #define ZD_NUMTEXT_H
@@ -10,22 +12,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most digits zd_u64_text writes: 64 bits in decimal. */
+#define ZD_NUM_DIGITS 20
 /* "18446744073709551615" or "-9223372036854775808", and the NUL */
 #define ZD_DEC_MAX 21
 
-/* v in decimal at out (ZD_DEC_MAX bytes), NUL-terminated; returns its length. */
-static inline size_t zd_dec_u64(char *out, uint64_t v)
+/*
+ * v in base 10 or 16 (upper-case digits) at out, zero-padded to at least
+ * width digits (at most ZD_NUM_DIGITS), NUL-terminated; returns the number of
+ * digits.  A value wider than width is written whole, never cut: a caller
+ * with a fixed-width field makes sure the value fits it.
+ */
+static inline size_t zd_u64_text(char *out, uint64_t v, unsigned base, size_t width)
 {
-        char t[20];
+        static const char digit[] = "0123456789ABCDEF";
+        if (v < base && width <= 1) { /* most numbers in ids and names are one digit */
+                out[0] = digit[v];
+                out[1] = '\0';
+                return 1;
+        }
+        char t[ZD_NUM_DIGITS];
         size_t n = 0;
         do {
-                t[n++] = (char)('0' + v % 10);
-                v /= 10;
-        } while (v);
+                t[n++] = digit[v % base];
+                v /= base;
+        } while ((v || n < width) && n < sizeof(t));
         for (size_t i = 0; i < n; i++)
                 out[i] = t[n - 1 - i];
         out[n] = '\0';
         return n;
+}
+
+/* v in decimal at out (ZD_DEC_MAX bytes), NUL-terminated; returns its length. */
+static inline size_t zd_dec_u64(char *out, uint64_t v)
+{
+        return zd_u64_text(out, v, 10, 1);
 }
 
 static inline size_t zd_dec_i64(char *out, int64_t v)

@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include "base/numtext.h"
+
 int64_t zd_tod_to_unix_us(uint64_t tod)
 {
         if (tod >= ZD_TOD_UNIX_EPOCH)
@@ -17,12 +19,11 @@ uint64_t zd_unix_us_to_tod(int64_t us)
         return ZD_TOD_UNIX_EPOCH - ((uint64_t)(-us) << 12);
 }
 
-/* v's last n decimal digits at p, zero-padded. */
-static char *digits(char *p, long v, int n)
+/* v (0 <= v < 10^n) as n decimal digits at p, zero-padded; the NUL it leaves at p + n
+ * is overwritten by what follows. */
+static char *digits(char *p, long v, size_t n)
 {
-        for (int i = n - 1; i >= 0; i--, v /= 10)
-                p[i] = (char)('0' + v % 10);
-        return p + n;
+        return p + zd_u64_text(p, (uint64_t)v, 10, n);
 }
 
 bool zd_tod_to_iso8601(uint64_t tod, char *buf, size_t bufsz)
@@ -32,9 +33,9 @@ bool zd_tod_to_iso8601(uint64_t tod, char *buf, size_t bufsz)
         int64_t frac = us - secs * 1000000;
         time_t t = (time_t)secs;
         struct tm tm;
-        /* By hand, not snprintf: zvmmon dump writes a time for every TOD field, and the
-         * format's parsing was nine tenths of the conversion.  Every field below has its
-         * width fixed by its range; the year is checked. */
+        /* Not snprintf: zvmmon dump writes a time for every TOD field, and would parse
+         * the format each time.  Every field below has its width fixed by its range; the
+         * year is checked. */
         if (bufsz < 28 || !gmtime_r(&t, &tm) || tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999)
                 return false;
         char *p = digits(buf, tm.tm_year + 1900, 4);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The layout engine: lookup by key and length, field access, encoding.  The
- * tables themselves live in lay_*.c files, listed in lay_index.c.
+ * tables themselves live in lay_*.c files, listed in decoder/tables.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

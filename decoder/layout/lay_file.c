@@ -2,11 +2,11 @@
 /*
  * The LayoutFile parser (format: doc/layoutfile.md).  Line based, strict:
  * every error names its line, and a file with any error registers nothing.
- * This file holds the files loaded, the lines and their words; what each
- * keyword may say is lay_file_rules.c.
+ * This file holds the files loaded, their lines and the lines' words, and
+ * registers what a file declares; what each keyword may say, and how an
+ * error is said, is lay_file_rules.c, which calls nothing here.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,37 +15,6 @@
 #include "layout/lay_file_int.h"
 
 static struct blob *blobs; /* every file loaded, newest first */
-
-bool zlf_fail(struct parser *p, const char *fmt, ...)
-{
-        char msg[256];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        if (p->errlen && p->line)
-                snprintf(p->err, p->errlen, "%s:%u: %s", p->name, p->line, msg);
-        else if (p->errlen) /* the file as a whole: a "line 0" would send the reader looking */
-                snprintf(p->err, p->errlen, "%s: %s", p->name, msg);
-        return false;
-}
-
-char *zlf_keep(struct parser *p, const char *s)
-{
-        struct blob *b = p->b;
-        if (b->nstr == b->capstr) {
-                size_t cap = b->capstr ? b->capstr * 2 : 64;
-                char **n = realloc(b->str, cap * sizeof(*n));
-                if (!n)
-                        return NULL;
-                b->str = n;
-                b->capstr = cap;
-        }
-        char *c = strdup(s);
-        if (c)
-                b->str[b->nstr++] = c;
-        return c;
-}
 
 static void blob_free(struct blob *b)
 {
@@ -107,23 +76,6 @@ static int tokenize(struct parser *p, char *s, char *tok[MAXTOK])
                 if (*s)
                         *s++ = '\0';
         }
-}
-
-bool zlf_number(struct parser *p, const char *what, const char *s, unsigned long max,
-                unsigned long *out)
-{
-        /* Base 0 would read "020", a column lined up with a zero, as octal 16. */
-        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-        const char *digits = hex ? s + 2 : s;
-        size_t n = strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789");
-        if (!n || digits[n]) /* strtoul alone takes a sign, blanks, a second 0x */
-                return zlf_fail(p, "%s \"%s\" is not a number", what, s);
-        errno = 0;
-        unsigned long v = strtoul(digits, NULL, hex ? 16 : 10);
-        if (errno || v > max) /* ERANGE: the digits alone are checked */
-                return zlf_fail(p, "%s %s is above %lu", what, s, max);
-        *out = v;
-        return true;
 }
 
 static bool parse(struct parser *p, const char *text, size_t len)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the LayoutFile parser: what the line loop (lay_file.c) and the
- * grammar of its keywords (lay_file_rules.c) share.  Not for other callers.
+ * Inside the LayoutFile parser: the parser's state, and what the grammar of
+ * its keywords (lay_file_rules.c) gives the line loop (lay_file.c).  The
+ * calls run one way, from lay_file.c to lay_file_rules.c.  Not for other
+ * callers.
  */
 #ifndef ZD_LAY_FILE_INT_H
 #define ZD_LAY_FILE_INT_H
@@ -34,11 +36,6 @@ struct parser {
 
 /* Say what is wrong at the current line (the file as a whole when line is 0): always false. */
 bool zlf_fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A copy of s owned by the file's blob; NULL when out of memory. */
-char *zlf_keep(struct parser *p, const char *s);
-/* A decimal (leading zeros too) or 0x number up to max, else said. */
-bool zlf_number(struct parser *p, const char *what, const char *s, unsigned long max,
-                unsigned long *out);
 
 /* The keywords: true, or false with the error said. */
 bool zlf_layout(struct parser *p, char **t, int n);

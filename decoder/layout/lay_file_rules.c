@@ -3,8 +3,11 @@
  * What a LayoutFile's keywords may say (doc/layoutfile.md, "Rules the parser
  * enforces"): a layout's id, DSECT, reading and length; a field's place,
  * type, provenance and kind.  A rule refuses what would load and then never
- * be read, or be read as something it is not.
+ * be read, or be read as something it is not.  Here too what every rule
+ * needs: the error said at its line, the strings a layout keeps, numbers.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,56 @@
 #include "layout/lay_file.h"
 #include "layout/lay_file_int.h"
 #include "layout/registry.h"
+
+bool zlf_fail(struct parser *p, const char *fmt, ...)
+{
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (p->errlen && p->line)
+                snprintf(p->err, p->errlen, "%s:%u: %s", p->name, p->line, msg);
+        else if (p->errlen) /* the file as a whole: a "line 0" would send the reader looking */
+                snprintf(p->err, p->errlen, "%s: %s", p->name, msg);
+        return false;
+}
+
+/* A copy of s owned by the file's blob; NULL when out of memory. */
+static char *keep(struct parser *p, const char *s)
+{
+        struct blob *b = p->b;
+        if (b->nstr == b->capstr) {
+                size_t cap = b->capstr ? b->capstr * 2 : 64;
+                char **n = realloc(b->str, cap * sizeof(*n));
+                if (!n)
+                        return NULL;
+                b->str = n;
+                b->capstr = cap;
+        }
+        char *c = strdup(s);
+        if (c)
+                b->str[b->nstr++] = c;
+        return c;
+}
+
+/* A decimal (leading zeros too) or 0x number up to max, else said. */
+static bool read_number(struct parser *p, const char *what, const char *s, unsigned long max,
+                        unsigned long *out)
+{
+        /* Base 0 would read "020", a column lined up with a zero, as octal 16. */
+        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+        const char *digits = hex ? s + 2 : s;
+        size_t n = strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789");
+        if (!n || digits[n]) /* strtoul alone takes a sign, blanks, a second 0x */
+                return zlf_fail(p, "%s \"%s\" is not a number", what, s);
+        errno = 0;
+        unsigned long v = strtoul(digits, NULL, hex ? 16 : 10);
+        if (errno || v > max) /* ERANGE: the digits alone are checked */
+                return zlf_fail(p, "%s %s is above %lu", what, s, max);
+        *out = v;
+        return true;
+}
 
 static int lookup(const char *s, const char *const *names, int n)
 {
@@ -161,7 +214,7 @@ bool zlf_layout(struct parser *p, char **t, int n)
         if (!known_id(p, t[1], t[2], dom, rec))
                 return false;
         unsigned long min;
-        if (!zlf_number(p, "min_len", t[4], 4096, &min))
+        if (!read_number(p, "min_len", t[4], 4096, &min))
                 return false;
         if (dom >= 0 && min < 20)
                 return zlf_fail(p, "min_len %lu of a CP record is below the 20-byte header", min);
@@ -178,11 +231,11 @@ bool zlf_layout(struct parser *p, char **t, int n)
         b->l = nl;
         struct zl_layout *l = &b->l[b->nl++];
         memset(l, 0, sizeof(*l));
-        l->id = zlf_keep(p, t[1]);
-        l->dsect = zlf_keep(p, t[2]);
-        l->level = zlf_keep(p, t[6]);
-        l->source = zlf_keep(p, t[8]);
-        l->reading = n == 11 ? zlf_keep(p, t[10]) : NULL;
+        l->id = keep(p, t[1]);
+        l->dsect = keep(p, t[2]);
+        l->level = keep(p, t[6]);
+        l->source = keep(p, t[8]);
+        l->reading = n == 11 ? keep(p, t[10]) : NULL;
         if (!l->id || !l->dsect || !l->level || !l->source || (n == 11 && !l->reading))
                 return zlf_fail(p, "out of memory");
         l->domain = dom;
@@ -259,10 +312,10 @@ static bool add_field(struct parser *p, char **t, const struct zl_field *w)
         }
         struct zl_field *f = &p->f[p->nf];
         *f = *w;
-        f->name = zlf_keep(p, t[1]);
-        f->unit = strcmp(t[7], "-") == 0 ? NULL : zlf_keep(p, t[7]);
-        f->source = zlf_keep(p, t[8]);
-        f->desc = zlf_keep(p, t[9]);
+        f->name = keep(p, t[1]);
+        f->unit = strcmp(t[7], "-") == 0 ? NULL : keep(p, t[7]);
+        f->source = keep(p, t[8]);
+        f->desc = keep(p, t[9]);
         if (!f->name || !f->source || !f->desc || (strcmp(t[7], "-") != 0 && !f->unit))
                 return zlf_fail(p, "out of memory");
         p->nf++;
@@ -280,8 +333,8 @@ bool zlf_field(struct parser *p, char **t, int n)
         unsigned long off, len;
         if (!valid_name(t[1], 48))
                 return zlf_fail(p, "bad field name \"%s\"", t[1]);
-        if (!zlf_number(p, "offset", t[2], 4095, &off) ||
-            !zlf_number(p, "length", t[3], 4096, &len))
+        if (!read_number(p, "offset", t[2], 4095, &off) ||
+            !read_number(p, "length", t[3], 4096, &len))
                 return false;
         int type = lookup(t[4], type_names, 10), prov = lookup(t[5], prov_names, 4),
             kind = lookup(t[6], kind_names, 3);

@@ -83,13 +83,17 @@ struct zl_layout {
 
 #define ZL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* What each lay_*.c file exports (and lay_index.c lists). */
+/* What each lay_*.c file exports (and decoder/tables.c lists). */
 struct zl_table {
         const struct zl_layout *l;
         size_t n;
 };
 #define ZL_TABLE(name, array) const struct zl_table zl_tab_##name = {array, ZL_COUNT(array)}
-/* Every built-in table, ending with NULL (lay_index.c): for the layout layer's own files. */
+/*
+ * Every built-in table, ending with NULL: for the layout layer's own files.
+ * Defined above the layers (decoder/tables.c), since payload/ holds some of
+ * the tables: the layer asks for the list and names none of them.
+ */
 extern const struct zl_table *const zl_builtin[];
 
 struct zl_value {

@@ -11,13 +11,11 @@
  */
 #include "layout/registry.h"
 
-/* Domain names and ids: IBM MONEQ (doc/facts/monitor-stream.md 2.1), verified. */
+/* Domain names: IBM MONEQ (doc/facts/monitor-stream.md 2.1), verified. */
 static const char *const dom_name[] = {
     "System", "Monitor", "Scheduler",       "Storage", "User",     "Processor",
     "I/O",    "Seek",    "Virtual Network", "ISFC",    "APPLDATA", "SSI",
 };
-static const char *const dom_id[] = {"SYT", "MTR", "SCL", "STO", "USE", "PRC",
-                                     "IOD", "SEK", "VND", "ISF", "APL", "SSI"};
 
 #define S  ZR_SAMPLE
 #define E  ZR_EVENT
@@ -213,11 +211,6 @@ static const struct zr_record records[] = {
 const char *zr_domain_name(unsigned d)
 {
         return d < sizeof(dom_name) / sizeof(dom_name[0]) ? dom_name[d] : NULL;
-}
-
-const char *zr_domain_id(unsigned d)
-{
-        return d < sizeof(dom_id) / sizeof(dom_id[0]) ? dom_id[d] : NULL;
 }
 
 /* The table is sorted by (domain, record): binary search, called once per record. */

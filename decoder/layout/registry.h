@@ -19,7 +19,6 @@ struct zr_record {
 };
 
 const char *zr_domain_name(unsigned domain); /* "System", or NULL above 11 */
-const char *zr_domain_id(unsigned domain);   /* "SYT", or NULL */
 const struct zr_record *zr_lookup(unsigned domain, unsigned record); /* NULL if unknown */
 /* Every known record, in domain and record order; NULL past the end. */
 const struct zr_record *zr_record_at(size_t i);

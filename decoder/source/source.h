@@ -52,7 +52,6 @@ int zd_stream_feed(struct zd_stream *s, const void *buf, size_t len);
 int zd_stream_finish(struct zd_stream *s);
 enum zd_format zd_stream_format(const struct zd_stream *s);
 const struct zd_stats *zd_stream_stats(const struct zd_stream *s);
-struct zd_decoder *zd_stream_decoder(struct zd_stream *s);
 void zd_stream_free(struct zd_stream *s);
 
 /*

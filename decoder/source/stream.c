@@ -97,11 +97,6 @@ const struct zd_stats *zd_stream_stats(const struct zd_stream *s)
         return &s->d.st;
 }
 
-struct zd_decoder *zd_stream_decoder(struct zd_stream *s)
-{
-        return &s->d;
-}
-
 void zd_stream_free(struct zd_stream *s)
 {
         if (!s)

@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/tod.h"
 #include "complaint.h"
 #include "plugin_options.h"
+#include "zvmdec.h"
 #include "self_metric.h"
 #include "write_zvm_core.h"
 

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "complaint.h"
-#include "payload/wzvm/wzvm_format.h"
+#include "zvmdec.h"
 
 #define WZ_MAX_RECORDS 1024 /* hard ceiling for MaxRecords */
 #define WZ_LIST_MAX    255  /* values in a list: an entry's ds_count is one byte */

@@ -28,8 +28,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "record/record.h"
-#include "metric/metric.h"
+#include "zvmdec.h"
 
 #define ZVM_PLUGIN          "zvm"
 #define ZVM_DEFAULT_DEVICE  "/dev/monreader"

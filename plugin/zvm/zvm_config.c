@@ -9,9 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "layout/lay_file.h"
-#include "metric/procsel.h"
 #include "plugin_options.h"
+#include "zvmdec.h"
 #include "zvm.h"
 
 void zvm_config_defaults(struct zvm_config *c)

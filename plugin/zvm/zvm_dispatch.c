@@ -19,8 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
 

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/hash.h"
+#include "zvmdec.h"
 #include "zvm.h"
 
 /* The names of a series, kept one after another in series.text. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
+#include "zvmdec.h"
 #include "zvm.h"
 #include "zvm_dispatch.h"
 

@@ -9,13 +9,12 @@
  * shutdown sets the stop flag, wakes the worker and joins it: the worker
  * never blocks longer than one poll period (1 s).
  */
-#include "base/tod.h"
+#include "zvmdec.h"
 #include "zvm_collectd.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "layout/lay_file.h"
 #include "zvm.h"
 
 #define POLL_MS 1000

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/source.h"
+#include "zvmdec.h"
 #include "zvm.h"
 
 static const char *format_name(enum zd_format f)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/err.h"
+#include "zvmdec.h"
 #include "zvm.h"
 #include "self_metric.h"
 

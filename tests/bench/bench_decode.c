@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "metric/metric.h"
 #include "payload/appldata/appl.h"
 #include "source/source.h"
@@ -47,7 +47,7 @@ static const struct zm_options plugin_defaults = {
 struct run {
         enum mode mode;
         struct zm_engine *eng;
-        struct zd_emit *emit;
+        struct zmon_emit *emit;
         struct zd_appl_tracker *t;
         struct zd_decoder examine; /* zd_appl_examine's errors, emitted as dump emits them */
 };
@@ -64,10 +64,10 @@ static void on_record(void *ctx, const struct zd_record *r)
         if (r->family == ZD_FAM_CP && r->domain == 10 && (r->number == 1 || r->number == 2)) {
                 struct zd_appl_info ai;
                 zd_appl_examine(&x->examine, x->t, r, &ai);
-                zd_emit_record(x->emit, r, &ai);
+                zmon_emit_record(x->emit, r, &ai);
                 return;
         }
-        zd_emit_record(x->emit, r, NULL);
+        zmon_emit_record(x->emit, r, NULL);
 }
 
 static void on_interval_end(void *ctx, const struct zd_record *r)
@@ -81,7 +81,7 @@ static void on_error(void *ctx, const struct zd_error *e)
 {
         struct run *x = ctx;
         if (x->emit)
-                zd_emit_error(x->emit, e);
+                zmon_emit_error(x->emit, e);
 }
 
 static double now(void)
@@ -105,7 +105,7 @@ static bool consumer(struct run *x, FILE *null)
         if (x->mode != M_DUMP)
                 return true;
         zd_decoder_init(&x->examine, &(struct zd_handler){x, NULL, on_error, NULL});
-        x->emit = zd_emit_new(ZD_EMIT_JSON, null);
+        x->emit = zmon_emit_new(ZMON_EMIT_JSON, null);
         x->t = zd_appl_tracker_new();
         return x->emit && x->t;
 }
@@ -132,7 +132,7 @@ static bool pass(enum mode m, const uint8_t *data, size_t n, FILE *null, struct 
         }
         zd_stream_free(s);
         zm_engine_free(x.eng);
-        zd_emit_free(x.emit);
+        zmon_emit_free(x.emit);
         zd_appl_tracker_free(x.t);
         return s != NULL;
 }

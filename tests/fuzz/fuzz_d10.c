@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "payload/appldata/appl.h"
-#include "emit/emit.h"
+#include "emit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *sink;
-static struct zd_emit *ej, *et;
+static struct zmon_emit *ej, *et;
 static struct zd_appl_tracker *tr;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 return 0;
         if (!sink) {
                 sink = fopen("/dev/null", "w");
-                ej = zd_emit_new(ZD_EMIT_JSON, sink);
-                et = zd_emit_new(ZD_EMIT_TEXT, sink);
+                ej = zmon_emit_new(ZMON_EMIT_JSON, sink);
+                et = zmon_emit_new(ZMON_EMIT_TEXT, sink);
                 tr = zd_appl_tracker_new();
                 if (!sink || !ej || !et || !tr)
                         abort();
@@ -64,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 if (zd_lx_cpu_entry(&c, ai.a.data, i).n != c.step)
                                         abort();
         }
-        zd_emit_record(ej, &r, &ai);
-        zd_emit_record(et, &r, &ai);
+        zmon_emit_record(ej, &r, &ai);
+        zmon_emit_record(et, &r, &ai);
         free(rec);
         return 0;
 }

@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "payload/appldata/appl.h"
-#include "emit/emit.h"
+#include "emit.h"
 #include "metric/metric.h"
 #include "payload/wzvm/wzvm_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *sink;
-static struct zd_emit *ej;
+static struct zmon_emit *ej;
 static struct zm_engine *eng;
 static volatile uint64_t seen;
 
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 return 0;
         if (!sink) {
                 sink = fopen("/dev/null", "w");
-                ej = zd_emit_new(ZD_EMIT_JSON, sink);
+                ej = zmon_emit_new(ZMON_EMIT_JSON, sink);
                 eng = zm_engine_new(NULL, emit, NULL, NULL);
                 if (!sink || !ej || !eng)
                         abort();
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct zd_appl_tracker *tr = zd_appl_tracker_new();
         if (tr) {
                 zd_appl_examine(&dec, tr, &r, &ai);
-                zd_emit_record(ej, &r, &ai);
+                zmon_emit_record(ej, &r, &ai);
                 zd_appl_tracker_free(tr);
         }
         free(rec);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Byte access, EBCDIC and TOD: the layer every decoder stands on. */
+#include <stdio.h>
+
 #include "vec.h"
 
 #include "base/ebcdic.h"
@@ -362,6 +364,30 @@ static void numbers_as_text(void **state)
         assert_string_equal(b, "-9223372036854775808");
         assert_int_equal(zd_dec_i64(b, INT64_MAX), 19);
         assert_string_equal(b, "9223372036854775807");
+        /* widths and hex, as %0*llu and %0*llX write them */
+        assert_int_equal(zd_u64_text(b, 7, 10, 4), 4);
+        assert_string_equal(b, "0007");
+        assert_int_equal(zd_u64_text(b, 12345, 10, 2), 5); /* wider than width: whole */
+        assert_string_equal(b, "12345");
+        assert_int_equal(zd_u64_text(b, 0, 10, 0), 1);
+        assert_string_equal(b, "0");
+        assert_int_equal(zd_u64_text(b, 0xAB, 16, 4), 4);
+        assert_string_equal(b, "00AB");
+        assert_int_equal(zd_u64_text(b, 0x1F00D, 16, 4), 5);
+        assert_string_equal(b, "1F00D");
+        assert_int_equal(zd_u64_text(b, UINT64_MAX, 16, 1), 16);
+        assert_string_equal(b, "FFFFFFFFFFFFFFFF");
+        assert_int_equal(zd_u64_text(b, 1, 10, ZD_NUM_DIGITS), 20);
+        assert_string_equal(b, "00000000000000000001");
+        for (uint64_t v = 1, k = 0; k < 64; k++, v = v * 3 + k) {
+                char want[ZD_DEC_MAX];
+                snprintf(want, sizeof(want), "%06llu", (unsigned long long)v);
+                zd_u64_text(b, v, 10, 6);
+                assert_string_equal(b, want);
+                snprintf(want, sizeof(want), "%04llX", (unsigned long long)v);
+                zd_u64_text(b, v, 16, 4);
+                assert_string_equal(b, want);
+        }
         char h[9];
         static const uint8_t bytes[4] = {0x00, 0x9F, 0xA0, 0xFF};
         zd_hex_upper(h, bytes, 4);

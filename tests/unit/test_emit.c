@@ -7,7 +7,7 @@
 
 #include <yajl_tree.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 static uint8_t rec[8192], data[4096];
 static char *out;
@@ -18,7 +18,7 @@ static yajl_val emit_json(const uint8_t *p, size_t n)
 {
         FILE *f = open_memstream(&out, &outlen);
         assert_non_null(f);
-        struct zd_emit *e = zd_emit_new(ZD_EMIT_JSON, f);
+        struct zmon_emit *e = zmon_emit_new(ZMON_EMIT_JSON, f);
         assert_non_null(e);
         struct zd_record r = vec_record(p, n);
         r.tod = VEC_TOD_2026;
@@ -26,8 +26,8 @@ static yajl_val emit_json(const uint8_t *p, size_t n)
         zd_decoder_init(&d, NULL);
         struct zd_appl_info ai;
         zd_appl_examine(&d, NULL, &r, &ai);
-        zd_emit_record(e, &r, &ai);
-        zd_emit_free(e);
+        zmon_emit_record(e, &r, &ai);
+        zmon_emit_free(e);
         fclose(f);
         assert_true(outlen > 0 && out[outlen - 1] == '\n');
         assert_null(memchr(out, '\n', outlen - 1)); /* one line */
@@ -111,14 +111,14 @@ static void hostile_strings_stay_valid(void **state)
 
         /* Text output of the same record does not crash and names the type. */
         FILE *f = open_memstream(&out, &outlen);
-        struct zd_emit *e = zd_emit_new(ZD_EMIT_TEXT, f);
+        struct zmon_emit *e = zmon_emit_new(ZMON_EMIT_TEXT, f);
         struct zd_record r = vec_record(rec, n);
         struct zd_decoder d;
         zd_decoder_init(&d, NULL);
         struct zd_appl_info ai;
         zd_appl_examine(&d, NULL, &r, &ai);
-        zd_emit_record(e, &r, &ai);
-        zd_emit_free(e);
+        zmon_emit_record(e, &r, &ai);
+        zmon_emit_free(e);
         fclose(f);
         assert_non_null(strstr(out, "type=fsstatd"));
         assert_non_null(strstr(out, "fs_type=xfs"));
@@ -130,13 +130,13 @@ static bool sink_object(const char *v, bool sanitise)
 {
         FILE *f = open_memstream(&out, &outlen);
         assert_non_null(f);
-        struct zd_sink s;
-        assert_true(zd_sink_json(&s, f));
+        struct zmon_sink s;
+        assert_true(zmon_sink_json(&s, f));
         s.begin(s.ctx);
         s.map_open(s.ctx);
         s.key(s.ctx, "input");
         if (sanitise)
-                zd_sink_str(&s, v, strlen(v));
+                zmon_sink_str(&s, v, strlen(v));
         else
                 s.str(s.ctx, v, strlen(v));
         s.key(s.ctx, "records");
@@ -176,14 +176,14 @@ static void errors_and_unknown_records(void **state)
         vec_hdr(rec, 24, 14, 99, VEC_TOD_2026);
         memset(rec + 20, 0xAB, 4);
         FILE *f = open_memstream(&out, &outlen);
-        struct zd_emit *e = zd_emit_new(ZD_EMIT_JSON, f);
+        struct zmon_emit *e = zmon_emit_new(ZMON_EMIT_JSON, f);
         struct zd_record r = vec_record(rec, 24);
-        zd_emit_record(e, &r, NULL);
+        zmon_emit_record(e, &r, NULL);
         struct zd_error err = {.kind = ZD_E_APPL_SYNC};
         snprintf(err.msg, sizeof(err.msg), "bad \"quote\" and \x01 control");
         err.pos.offset = 77;
-        zd_emit_error(e, &err);
-        zd_emit_free(e);
+        zmon_emit_error(e, &err);
+        zmon_emit_free(e);
         fclose(f);
         char *nl = strchr(out, '\n');
         assert_non_null(nl);

@@ -5,7 +5,7 @@
 
 #include "vec_hist.h"
 
-#include "emit/emit.h"
+#include "emit.h"
 #include "layout/layout.h"
 #include "metric/metric.h"
 #include "payload/vm370/vm370.h"
@@ -269,7 +269,7 @@ static void dump_names_vm370(void **state)
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         assert_non_null(f);
-        struct zd_emit *em = zd_emit_new(ZD_EMIT_JSON, f);
+        struct zmon_emit *em = zmon_emit_new(ZMON_EMIT_JSON, f);
         assert_non_null(em);
         uint8_t b[96];
         vm_tape_header(b, T1982);
@@ -279,13 +279,13 @@ static void dump_names_vm370(void **state)
                               .rec = zd_view_make(b, 80),
                               .family = ZD_FAM_VM370};
         r.body = zd_view_tail(r.rec, 12);
-        zd_emit_record(em, &r, NULL);
+        zmon_emit_record(em, &r, NULL);
         vm_hdr(b, 16, 4, 0, T1982);
         r = (struct zd_record){
             .domain = 4, .number = 0, .rec = zd_view_make(b, 16), .family = ZD_FAM_VM370};
         r.body = zd_view_tail(r.rec, 12);
-        zd_emit_record(em, &r, NULL);
-        zd_emit_free(em);
+        zmon_emit_record(em, &r, NULL);
+        zmon_emit_free(em);
         fclose(f);
         assert_non_null(strstr(text, "\"class_name\":\"PERFORM\""));
         assert_non_null(strstr(text, "\"code_name\":\"Tape header record\""));

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* zvmmon's JSON of a write_zvm record (decoder/emit/emit_wzvm.c), from a hand-written vector. */
+/* zvmmon's JSON of a write_zvm record (zvmmon/emit_wzvm.c), from a hand-written vector. */
 #include "wzvm_vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 static char *dump_as(const uint8_t *data, size_t n, bool text)
 {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
-        struct zd_sink s;
-        assert_true(text ? zd_sink_text(&s, f) : zd_sink_json(&s, f));
+        struct zmon_sink s;
+        assert_true(text ? zmon_sink_text(&s, f) : zmon_sink_json(&s, f));
         s.begin(s.ctx);
         s.map_open(s.ctx);
-        zd_emit_wzvm(&s, zd_view_make(data, n));
+        zmon_emit_wzvm(&s, zd_view_make(data, n));
         s.map_close(s.ctx);
         s.end(s.ctx);
         s.destroy(s.ctx);

@@ -5,11 +5,11 @@
  * CALDATLN come from a guest-controlled DIAGNOSE and a HINT layout: they are
  * checked against the record before the data is used.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "payload/appldata/appl.h"
 #include "base/ebcdic.h"
+#include "base/numtext.h"
 
 /* EBCDIC "LINUXKRNL" and "2601". */
 static const uint8_t lx_prefix[9] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xD2, 0xD9, 0xD5, 0xD3};
@@ -20,23 +20,11 @@ static bool ebcdic_digit(uint8_t c)
         return c >= 0xF0 && c <= 0xF9;
 }
 
-/* ".N" with N in decimal (at most 5 digits: N < 65536). */
+/* ".N" with N in decimal. */
 static char *put_dec(char *t, unsigned n)
 {
-        char d[5];
-        size_t k = 0;
-        if (n < 10) { /* most parts of a product id ("LNXAPPL.1.0.1.0.0") */
-                t[0] = '.';
-                t[1] = (char)('0' + n);
-                return t + 2;
-        }
-        do
-                d[k++] = (char)('0' + n % 10);
-        while ((n /= 10) && k < sizeof(d));
         *t++ = '.';
-        while (k)
-                *t++ = d[--k];
-        return t;
+        return t + zd_u64_text(t, n, 10, 1);
 }
 
 static void classify(struct zd_appl *a)
@@ -54,11 +42,9 @@ static void classify(struct zd_appl *a)
                 a->modlvl_text[1] = (char)('0' + (p[15] - 0xF0));
                 a->modlvl_text[2] = '\0';
                 /* "LINUXKRNL.RR.2601.MM", written out: this runs for every record */
-                static const char hex[] = "0123456789ABCDEF";
                 char *t = a->prodid_text;
                 memcpy(t, "LINUXKRNL.", 10);
-                t[10] = hex[a->recnum >> 4];
-                t[11] = hex[a->recnum & 15];
+                zd_hex_upper(t + 10, &p[9], 1);
                 memcpy(t + 12, ".2601.", 6);
                 memcpy(t + 18, a->modlvl_text, 3);
                 return;
@@ -91,8 +77,7 @@ static void classify(struct zd_appl *a)
                 (void)zd_ebcdic_to_utf8(zd_view_make(p, 16), ZD_CP037, a->prodid_text,
                                         sizeof(a->prodid_text));
         } else {
-                for (int i = 0; i < 16; i++)
-                        snprintf(a->prodid_text + 2 * i, 3, "%02X", p[i]);
+                zd_hex_upper(a->prodid_text, p, 16);
         }
 }
 

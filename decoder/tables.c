@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every built-in layout table.  A new lay_*.c file ends with
- * ZL_TABLE(name, its_layouts); and adds its name to TABLES here.
+ * Every built-in layout table, the one list.  It sits above the layers
+ * because its tables come from two of them: the CP domains' from layout/cp/,
+ * the payload families' from payload/.  The layout engine reads the list
+ * through zl_builtin (layout.h) and names no table itself, so layout/ knows
+ * nothing of payload/; zl_builtin is the one symbol a layer takes from
+ * above it (scripts/check-layers.py, HOOKS).
+ *
+ * A new lay_*.c file ends with ZL_TABLE(name, its_layouts); and adds its
+ * name to TABLES here.
  */
 #include "layout/layout.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 #define MAXDEPTH 16
 
@@ -144,14 +144,15 @@ static bool t_ok(void *c)
         return true;
 }
 
-bool zd_sink_text(struct zd_sink *s, FILE *out)
+bool zmon_sink_text(struct zmon_sink *s, FILE *out)
 {
-        *s = (struct zd_sink){0}; /* defined when false too */
+        *s = (struct zmon_sink){0}; /* defined when false too */
         struct tsink *t = calloc(1, sizeof(*t));
         if (!t)
                 return false;
         t->out = out;
-        *s = (struct zd_sink){t,       t_begin, t_end, t_key,  t_map_open, t_close,   t_array_open,
-                              t_close, t_num,   t_str, t_bool, t_null,     t_destroy, t_ok};
+        *s =
+            (struct zmon_sink){t,       t_begin, t_end, t_key,  t_map_open, t_close,   t_array_open,
+                               t_close, t_num,   t_str, t_bool, t_null,     t_destroy, t_ok};
         return true;
 }

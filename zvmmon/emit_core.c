@@ -8,35 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
-#include "layout/registry.h"
-#include "base/numtext.h"
-#include "base/tod.h"
-#include "payload/vm370/vm370.h"
-#include "payload/wzvm/wzvm_format.h"
+#include "emit.h"
+#include "zvmdec.h"
 
-struct zd_emit {
-        struct zd_sink s;
+struct zmon_emit {
+        struct zmon_sink s;
         bool hex;
         const char *reading; /* NULL: each record's default layout */
 };
 
-void zd_emit_set_hex(struct zd_emit *e, bool on)
+void zmon_emit_set_hex(struct zmon_emit *e, bool on)
 {
         e->hex = on;
 }
 
-void zd_emit_set_reading(struct zd_emit *e, const char *reading)
+void zmon_emit_set_reading(struct zmon_emit *e, const char *reading)
 {
         e->reading = reading;
 }
 
-struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
+struct zmon_emit *zmon_emit_new(enum zmon_emit_fmt fmt, FILE *out)
 {
-        struct zd_emit *e = calloc(1, sizeof(*e));
+        struct zmon_emit *e = calloc(1, sizeof(*e));
         if (!e)
                 return NULL;
-        bool ok = fmt == ZD_EMIT_JSON ? zd_sink_json(&e->s, out) : zd_sink_text(&e->s, out);
+        bool ok = fmt == ZMON_EMIT_JSON ? zmon_sink_json(&e->s, out) : zmon_sink_text(&e->s, out);
         if (!ok) {
                 free(e);
                 return NULL;
@@ -44,12 +40,12 @@ struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out)
         return e;
 }
 
-bool zd_emit_ok(const struct zd_emit *e)
+bool zmon_emit_ok(const struct zmon_emit *e)
 {
         return e->s.ok(e->s.ctx);
 }
 
-void zd_emit_free(struct zd_emit *e)
+void zmon_emit_free(struct zmon_emit *e)
 {
         if (!e)
                 return;
@@ -82,7 +78,7 @@ static size_t utf8_len(const uint8_t *p, size_t n)
         return len;
 }
 
-void zd_sink_str(struct zd_sink *s, const void *p, size_t n)
+void zmon_sink_str(struct zmon_sink *s, const void *p, size_t n)
 {
         const uint8_t *b = p;
         char *out = malloc(n + 1);
@@ -106,13 +102,13 @@ void zd_sink_str(struct zd_sink *s, const void *p, size_t n)
         free(out);
 }
 
-static void kstr(struct zd_sink *s, const char *k, const char *v)
+static void kstr(struct zmon_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);
-        zd_sink_str(s, v, strlen(v));
+        zmon_sink_str(s, v, strlen(v));
 }
 
-static void ku(struct zd_sink *s, const char *k, uint64_t v)
+static void ku(struct zmon_sink *s, const char *k, uint64_t v)
 {
         char b[ZD_DEC_MAX];
         zd_dec_u64(b, v);
@@ -120,7 +116,7 @@ static void ku(struct zd_sink *s, const char *k, uint64_t v)
         s->num(s->ctx, b);
 }
 
-static void ks(struct zd_sink *s, const char *k, int64_t v)
+static void ks(struct zmon_sink *s, const char *k, int64_t v)
 {
         char b[ZD_DEC_MAX];
         zd_dec_i64(b, v);
@@ -128,13 +124,13 @@ static void ks(struct zd_sink *s, const char *k, int64_t v)
         s->num(s->ctx, b);
 }
 
-static void kbool(struct zd_sink *s, const char *k, bool v)
+static void kbool(struct zmon_sink *s, const char *k, bool v)
 {
         s->key(s->ctx, k);
         s->boolean(s->ctx, v);
 }
 
-static void khex(struct zd_sink *s, const char *k, zd_view v, size_t max)
+static void khex(struct zmon_sink *s, const char *k, zd_view v, size_t max)
 {
         size_t n = v.n < max ? v.n : max;
         char *h = malloc(2 * n + 1);
@@ -145,7 +141,7 @@ static void khex(struct zd_sink *s, const char *k, zd_view v, size_t max)
         free(h);
 }
 
-static void ktod(struct zd_sink *s, const char *k, const char *tk, uint64_t tod)
+static void ktod(struct zmon_sink *s, const char *k, const char *tk, uint64_t tod)
 {
         char b[40];
         uint8_t be[8];
@@ -165,7 +161,7 @@ static void ktod(struct zd_sink *s, const char *k, const char *tk, uint64_t tod)
 }
 
 /* Unix seconds from a guest: only years 1970..9999 get a time. */
-static void kunix(struct zd_sink *s, const char *k, uint64_t sec)
+static void kunix(struct zmon_sink *s, const char *k, uint64_t sec)
 {
         char b[40];
         if (sec <= UINT64_C(253402300799) &&
@@ -173,7 +169,7 @@ static void kunix(struct zd_sink *s, const char *k, uint64_t sec)
                 kstr(s, k, b);
 }
 
-static void value(struct zd_sink *s, const struct zl_value *v)
+static void value(struct zmon_sink *s, const struct zl_value *v)
 {
         const struct zl_field *f = v->f;
         s->key(s->ctx, f->name);
@@ -206,7 +202,7 @@ static void value(struct zd_sink *s, const struct zl_value *v)
                 char *t = malloc(sz);
                 if (t) {
                         size_t n = zl_text(v, t, sz);
-                        zd_sink_str(s, t, n);
+                        zmon_sink_str(s, t, n);
                         free(t);
                         return;
                 }
@@ -233,7 +229,7 @@ static void field_cb(void *ctx, const struct zl_value *v)
 }
 
 /* "key": { every present field of l over data } */
-static void fields(struct zd_sink *s, const char *key, const struct zl_layout *l, zd_view data)
+static void fields(struct zmon_sink *s, const char *key, const struct zl_layout *l, zd_view data)
 {
         s->key(s->ctx, key);
         s->map_open(s->ctx);
@@ -241,7 +237,7 @@ static void fields(struct zd_sink *s, const char *key, const struct zl_layout *l
         s->map_close(s->ctx);
 }
 
-static void num_double(struct zd_sink *s, const char *k, double d)
+static void num_double(struct zmon_sink *s, const char *k, double d)
 {
         char b[32];
         snprintf(b, sizeof(b), "%.4f", d);
@@ -249,7 +245,7 @@ static void num_double(struct zd_sink *s, const char *k, double d)
         s->num(s->ctx, b);
 }
 
-static void kernel(struct zd_sink *s, const struct zd_appl_info *ai)
+static void kernel(struct zmon_sink *s, const struct zd_appl_info *ai)
 {
         const struct zd_appl *a = &ai->a;
         kstr(s, "layout", ai->layout->id);
@@ -283,7 +279,7 @@ static void kernel(struct zd_sink *s, const struct zd_appl_info *ai)
         s->array_close(s->ctx);
 }
 
-static void lnxappl(struct zd_sink *s, const struct zd_appl_info *ai)
+static void lnxappl(struct zmon_sink *s, const struct zd_appl_info *ai)
 {
         struct zd_lnx_hdr h;
         enum zd_err_kind e = zd_lnx_hdr_parse(ai->a.data, &h);
@@ -309,11 +305,11 @@ static void lnxappl(struct zd_sink *s, const struct zd_appl_info *ai)
                 while ((rc = zd_fs_next(&rest, &fs, &e)) > 0) {
                         s->map_open(s->ctx);
                         s->key(s->ctx, "fs_name");
-                        zd_sink_str(s, fs.name.p, fs.name.n);
+                        zmon_sink_str(s, fs.name.p, fs.name.n);
                         s->key(s->ctx, "fs_dir");
-                        zd_sink_str(s, fs.dir.p, fs.dir.n);
+                        zmon_sink_str(s, fs.dir.p, fs.dir.n);
                         s->key(s->ctx, "fs_type");
-                        zd_sink_str(s, fs.type.p, fs.type.n);
+                        zmon_sink_str(s, fs.type.p, fs.type.n);
                         zl_foreach(l, fs.statvfs, field_cb, s);
                         s->map_close(s->ctx);
                 }
@@ -338,13 +334,13 @@ static void lnxappl(struct zd_sink *s, const struct zd_appl_info *ai)
                 s->map_open(s->ctx);
                 for (int i = 0; i < ZD_PROCD_NSTR; i++) {
                         s->key(s->ctx, zd_procd_str_names[i]);
-                        zd_sink_str(s, pt.str[i].p, pt.str[i].n);
+                        zmon_sink_str(s, pt.str[i].p, pt.str[i].n);
                 }
                 s->map_close(s->ctx);
         }
 }
 
-static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
+static void appl(struct zmon_sink *s, const struct zd_appl_info *ai)
 {
         const struct zd_appl *a = &ai->a;
         s->key(s->ctx, "appl");
@@ -376,7 +372,7 @@ static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
         }
         if (a->kind == ZD_APPL_LNXAPPL && wzvm_is_record(a->data)) {
                 kstr(s, "type", "write_zvm"); /* self-describing, any applid */
-                zd_emit_wzvm(s, a->data);
+                zmon_emit_wzvm(s, a->data);
                 s->map_close(s->ctx);
                 return;
         }
@@ -386,7 +382,7 @@ static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
                 s->key(s->ctx, "opaque");
                 s->map_open(s->ctx);
                 ku(s, "size", a->data.n);
-                khex(s, "hex", a->data, ZD_EMIT_HEX_MAX);
+                khex(s, "hex", a->data, ZMON_EMIT_HEX_MAX);
                 s->map_close(s->ctx);
                 s->map_close(s->ctx);
                 return;
@@ -405,7 +401,7 @@ static void appl(struct zd_sink *s, const struct zd_appl_info *ai)
         s->map_close(s->ctx);
 }
 
-static void pos(struct zd_sink *s, const struct zd_pos *p)
+static void pos(struct zmon_sink *s, const struct zd_pos *p)
 {
         ku(s, "offset", p->offset);
         ku(s, "set", p->set);
@@ -415,7 +411,7 @@ static void pos(struct zd_sink *s, const struct zd_pos *p)
 }
 
 /* A VM/370 Monitor tape record (vm370.h): class and code instead of domain and record. */
-static void vm370(struct zd_sink *s, const struct zd_record *r)
+static void vm370(struct zmon_sink *s, const struct zd_record *r)
 {
         kstr(s, "family", "vm370");
         ku(s, "class", r->domain);
@@ -435,13 +431,13 @@ static void vm370(struct zd_sink *s, const struct zd_record *r)
                 kstr(s, "layout", l->id);
                 fields(s, "fields", l, r->rec);
         } else {
-                khex(s, "data", r->body, ZD_EMIT_HEX_MAX);
+                khex(s, "data", r->body, ZMON_EMIT_HEX_MAX);
         }
 }
 
-void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai)
+void zmon_emit_record(struct zmon_emit *e, const struct zd_record *r, const struct zd_appl_info *ai)
 {
-        struct zd_sink *s = &e->s;
+        struct zmon_sink *s = &e->s;
         s->begin(s->ctx);
         s->map_open(s->ctx);
         kstr(s, "type", "record");
@@ -478,9 +474,9 @@ void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct z
         s->end(s->ctx);
 }
 
-void zd_emit_error(struct zd_emit *e, const struct zd_error *err)
+void zmon_emit_error(struct zmon_emit *e, const struct zd_error *err)
 {
-        struct zd_sink *s = &e->s;
+        struct zmon_sink *s = &e->s;
         s->begin(s->ctx);
         s->map_open(s->ctx);
         kstr(s, "type", "error");

@@ -10,20 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/emit.h"
-#include "base/tod.h"
-#include "payload/wzvm/wzvm_format.h"
+#include "emit.h"
+#include "zvmdec.h"
 
-/* Not zd_sink_str: every string here is a constant or a name wzvm_name_ok() passed. */
-static void kstr(struct zd_sink *s, const char *k, const char *v)
+/* Not zmon_sink_str: every string here is a constant or a name wzvm_name_ok() passed. */
+static void kstr(struct zmon_sink *s, const char *k, const char *v)
 {
         s->key(s->ctx, k);
         s->str(s->ctx, v, strlen(v));
 }
 
-static void knum(struct zd_sink *s, const char *k, const char *fmt, ...)
+static void knum(struct zmon_sink *s, const char *k, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void knum(struct zd_sink *s, const char *k, const char *fmt, ...)
+static void knum(struct zmon_sink *s, const char *k, const char *fmt, ...)
 {
         char b[40];
         va_list ap;
@@ -34,7 +33,7 @@ static void knum(struct zd_sink *s, const char *k, const char *fmt, ...)
         s->num(s->ctx, b);
 }
 
-static void ktime(struct zd_sink *s, const char *k, uint64_t tod)
+static void ktime(struct zmon_sink *s, const char *k, uint64_t tod)
 {
         char b[40];
         if (zd_tod_to_iso8601(tod, b, sizeof(b)))
@@ -47,7 +46,7 @@ static const char *ds_name(uint8_t t)
         return t < 4 ? n[t] : "?";
 }
 
-static void value(struct zd_sink *s, const struct wzvm_entry *e)
+static void value(struct zmon_sink *s, const struct wzvm_entry *e)
 {
         if (e->ds_type == WZVM_DS_GAUGE) {
                 double d = wzvm_bits_double(e->value);
@@ -62,7 +61,7 @@ static void value(struct zd_sink *s, const struct wzvm_entry *e)
         }
 }
 
-void zd_emit_wzvm(struct zd_sink *s, zd_view data)
+void zmon_emit_wzvm(struct zmon_sink *s, zd_view data)
 {
         struct wzvm_hdr h;
         enum zd_err_kind k = wzvm_dec_hdr(data, &h);

@@ -6,19 +6,18 @@
  * fields: position, domain/record names, time, every field of the CP layout
  * zl_find_cp() picks and, for domain 10, the decoded Linux data.
  */
-#ifndef ZD_EMIT_H
-#define ZD_EMIT_H
+#ifndef ZMON_EMIT_H
+#define ZMON_EMIT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "payload/appldata/appl.h"
-#include "record/record.h"
+#include "zvmdec.h"
 
-enum zd_emit_fmt { ZD_EMIT_JSON, ZD_EMIT_TEXT };
+enum zmon_emit_fmt { ZMON_EMIT_JSON, ZMON_EMIT_TEXT };
 
 /* A structured-output sink; the walk calls these in JSON order. */
-struct zd_sink {
+struct zmon_sink {
         void *ctx;
         void (*begin)(void *ctx);
         void (*end)(void *ctx); /* one record or error complete: write it out */
@@ -36,27 +35,28 @@ struct zd_sink {
          * object was not written, rather than written with members out of step. */
         bool (*ok)(void *ctx);
 };
-bool zd_sink_json(struct zd_sink *s, FILE *out);
-bool zd_sink_text(struct zd_sink *s, FILE *out);
+bool zmon_sink_json(struct zmon_sink *s, FILE *out);
+bool zmon_sink_text(struct zmon_sink *s, FILE *out);
 /* s->str of n bytes made valid UTF-8 without control characters ('?' for each bad byte):
  * for strings from outside (guest data, file names). */
-void zd_sink_str(struct zd_sink *s, const void *p, size_t n);
+void zmon_sink_str(struct zmon_sink *s, const void *p, size_t n);
 
-struct zd_emit;
-struct zd_emit *zd_emit_new(enum zd_emit_fmt fmt, FILE *out);
-void zd_emit_free(struct zd_emit *e);
+struct zmon_emit;
+struct zmon_emit *zmon_emit_new(enum zmon_emit_fmt fmt, FILE *out);
+void zmon_emit_free(struct zmon_emit *e);
 /* The sink's ok(): every object so far was generated whole. */
-bool zd_emit_ok(const struct zd_emit *e);
+bool zmon_emit_ok(const struct zmon_emit *e);
 /* Also show every record's bytes in hex ("hex"), header included. */
-void zd_emit_set_hex(struct zd_emit *e, bool on);
+void zmon_emit_set_hex(struct zmon_emit *e, bool on);
 /* Read CP records through the layouts of this reading (layout.h; NULL: the default). */
-void zd_emit_set_reading(struct zd_emit *e, const char *reading);
+void zmon_emit_set_reading(struct zmon_emit *e, const char *reading);
 /* ai: zd_appl_examine() of a D10R1/D10R2 record, NULL for anything else. */
-void zd_emit_record(struct zd_emit *e, const struct zd_record *r, const struct zd_appl_info *ai);
-void zd_emit_error(struct zd_emit *e, const struct zd_error *err);
+void zmon_emit_record(struct zmon_emit *e, const struct zd_record *r,
+                      const struct zd_appl_info *ai);
+void zmon_emit_error(struct zmon_emit *e, const struct zd_error *err);
 /* A write_zvm record (doc/write_zvm.md) as a "write_zvm" map: header and entries. */
-void zd_emit_wzvm(struct zd_sink *s, zd_view data);
+void zmon_emit_wzvm(struct zmon_sink *s, zd_view data);
 /* Bytes of hex shown for opaque application data (the size is always shown). */
-#define ZD_EMIT_HEX_MAX 4096
+#define ZMON_EMIT_HEX_MAX 4096
 
 #endif

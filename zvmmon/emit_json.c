@@ -5,7 +5,7 @@
 
 #include <yajl_gen.h>
 
-#include "emit/emit.h"
+#include "emit.h"
 
 struct jsink {
         FILE *out;
@@ -95,9 +95,9 @@ static void j_destroy(void *c)
         free(j);
 }
 
-bool zd_sink_json(struct zd_sink *s, FILE *out)
+bool zmon_sink_json(struct zmon_sink *s, FILE *out)
 {
-        *s = (struct zd_sink){0}; /* defined when false too */
+        *s = (struct zmon_sink){0}; /* defined when false too */
         struct jsink *j = calloc(1, sizeof(*j));
         if (!j)
                 return false;
@@ -109,8 +109,8 @@ bool zd_sink_json(struct zd_sink *s, FILE *out)
         }
         /* The walk hands over ASCII or valid UTF-8 only; let yajl check anyway. */
         yajl_gen_config(j->g, yajl_gen_validate_utf8, 1);
-        *s = (struct zd_sink){j,           j_begin,      j_end,         j_key, j_map_open,
-                              j_map_close, j_array_open, j_array_close, j_num, j_str,
-                              j_bool,      j_null,       j_destroy,     j_ok};
+        *s = (struct zmon_sink){j,           j_begin,      j_end,         j_key, j_map_open,
+                                j_map_close, j_array_open, j_array_close, j_num, j_str,
+                                j_bool,      j_null,       j_destroy,     j_ok};
         return true;
 }
