@@ -48,8 +48,7 @@ int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t 
                 }
         }
         /* The pages of a group mostly come in order already (every group of zvmsim's
-         * files does): sorted only when they do not, since a sort per group was 4 M
-         * instructions a pass of bench-decode's file. */
+         * files does): a check is enough for those, a sort only for the others. */
         for (size_t i = 1; i < k; i++)
                 if (pages[i] < pages[i - 1]) {
                         qsort(pages, k, sizeof(*pages), cmp_u32);
