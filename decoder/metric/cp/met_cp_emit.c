@@ -11,6 +11,7 @@
 
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_rows.h"
+#include "metric/cp/met_cp_take.h"
 
 /* For the functions a row's loop is made of: inlined with the computation a constant, each
  * computation gets its own loop, with no switch per value (emit_row). */
@@ -24,45 +25,34 @@ struct source {
         bool once;                 /* only the first entry that yields the metrics */
 };
 
+/*
+ * Where a group's entries are: the table (or the one entry) that the row
+ * reading its record fills, cp_takes[].at, but for two kinds made from a
+ * record's entries at the close: a guest is the sum of its virtual CPUs
+ * (cp_state.guest, met_cp_close.c), and the system's metrics from a record
+ * per CPU are the sums over the CPUs (cp_state.paging), published once,
+ * under the first CPU that has them (its time stamp, its fields'
+ * provenance).
+ */
 static bool source(struct cp_state *s, const struct cp_metric *m, struct source *o)
 {
-        struct cp_tab *t = NULL;
+        const struct cp_take *t = cp_take_find(m->domain, m->record);
         memset(o, 0, sizeof(*o));
-        switch (m->kind) {
-        case CP_CPU:
-                t = m->record == 2 ? &s->prp : m->record == 1 ? &s->syp : NULL;
-                break;
-        case CP_SYSTEM:
-                if (m->record == 3 || m->record == 8) {
-                        o->e = m->record == 3 ? &s->rsg : &s->usr;
-                        o->n = 1;
-                        return true;
-                }
-                /* SYTSYP's sums over the CPUs, published under the first CPU that has
-                 * the fields (its time stamp, its fields' provenance). */
-                t = m->record == 1 ? &s->syp : NULL;
-                o->vals = &s->paging;
-                o->once = true;
-                break;
-        case CP_PARTITION:
-                t = &s->lpar;
-                break;
-        case CP_GUEST:
-                t = &s->guest;
-                break;
-        case CP_DEVICE:
-                t = &s->dev;
-                break;
-        case CP_NIC:
-                t = &s->nic;
-                break;
-        default:
-                break;
-        }
         if (!t)
                 return false;
-        o->e = t->e;
-        o->n = t->n;
+        char *at = (char *)s + t->at;
+        if (t->key == CP_KEY_ONE) {
+                o->e = (struct cp_ent *)at;
+                o->n = 1;
+                return true;
+        }
+        const struct cp_tab *tab = m->kind == CP_GUEST ? &s->guest : (const struct cp_tab *)at;
+        o->e = tab->e;
+        o->n = tab->n;
+        if (m->kind == CP_SYSTEM) {
+                o->vals = &s->paging;
+                o->once = true;
+        }
         return true;
 }
 
