@@ -232,22 +232,21 @@ static unsigned row_var(const struct row *r)
  * a block that is not lean for the row, takes the loop that decides them per
  * value.
  */
-#define PI VAR_PINST
 /* clang-format off */
 #define VARIANTS(X)                                                                                \
-        X(CP_PCT, PI)                                                                              \
-        X(CP_PCT, PI | VAR_B)                                                                      \
-        X(CP_PCT, PI | VAR_GUEST)                                                                  \
-        X(CP_PCT, PI | VAR_TINST)                                                                  \
-        X(CP_PCT_DIFF, PI | VAR_TINST | VAR_B)                                                     \
-        X(CP_SUM, PI)                                                                              \
-        X(CP_SUM, PI | VAR_B)                                                                      \
-        X(CP_SUM, PI | VAR_GUEST)                                                                  \
-        X(CP_SUM, PI | VAR_DIV)                                                                    \
-        X(CP_SUM2, PI | VAR_B | VAR_GUEST)                                                         \
+        X(CP_PCT, VAR_PINST)                                                                       \
+        X(CP_PCT, VAR_PINST | VAR_B)                                                               \
+        X(CP_PCT, VAR_PINST | VAR_GUEST)                                                           \
+        X(CP_PCT, VAR_PINST | VAR_TINST)                                                           \
+        X(CP_PCT_DIFF, VAR_PINST | VAR_TINST | VAR_B)                                              \
+        X(CP_SUM, VAR_PINST)                                                                       \
+        X(CP_SUM, VAR_PINST | VAR_B)                                                               \
+        X(CP_SUM, VAR_PINST | VAR_GUEST)                                                           \
+        X(CP_SUM, VAR_PINST | VAR_DIV)                                                             \
+        X(CP_SUM2, VAR_PINST | VAR_B | VAR_GUEST)                                                  \
         X(CP_SUM2, VAR_B)                                                                          \
         X(CP_VAL, 0)                                                                               \
-        X(CP_VAL, PI | VAR_GUEST)                                                                  \
+        X(CP_VAL, VAR_PINST | VAR_GUEST)                                                           \
         X(CP_VAL_DIFF, VAR_B)
 /* clang-format on */
 
@@ -280,19 +279,30 @@ static struct block block_of(const struct cp_ent *e, size_t n)
 }
 
 /*
+ * Is block k lean for row r: every entry current, with what the row needs
+ * and its label, the row's check the same for all, none held back?
+ */
+static bool lean(const struct row *r, const struct block *k)
+{
+        enum cp_calc calc = (enum cp_calc)r->m->calc;
+        uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
+        return k->cur && (has & r->need) == r->need && k->hint_or == k->hint_and &&
+               !(k->hint_or & r->hold) && (k->labels || !(r->pat & PAT_PINST));
+}
+
+/*
  * Row r for entries e[0..n) (a block, group): what a row decides (its
  * computation, its masks, its names) is decided once for all of them, and
- * so, where the block is lean (block_of), are whether each entry has what the
- * row needs and the row's check.
+ * so, where the block is lean, are whether each entry has what the row
+ * needs and the row's check.  tests/unit/test_cp_emit.c checks every
+ * variant against the loop that decides them per value.
  */
 static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n,
                      const struct block *k)
 {
         enum cp_calc calc = (enum cp_calc)r->m->calc;
         unsigned var = row_var(r);
-        uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
-        if (k->cur && (has & r->need) == r->need && k->hint_or == k->hint_and &&
-            !(k->hint_or & r->hold) && (k->labels || !(var & VAR_PINST))) {
+        if (lean(r, k)) {
                 r->out->check = k->hint_or & r->vouch ? r->check : NULL;
 #define CASE(c, v)                                                                                 \
         if (calc == (c) && var == (v)) {                                                           \
@@ -304,7 +314,6 @@ static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e
         }
         row_loop(h, calc, var, r, e, n);
 }
-#undef PI
 
 /*
  * Entries per block.  The rows go over a block of entries at a time, not over
