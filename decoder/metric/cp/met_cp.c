@@ -49,9 +49,10 @@ static struct cp_ent *single_entry(struct zm_engine *e, struct cp_state *s, stru
 }
 
 /*
- * Keys are made for every record, so by hand: snprintf was a tenth of the
- * CP module's time.  Writes v at o of key[keysz] and returns the new end,
- * never past keysz - 1 (the key is cut, as snprintf would cut it).
+ * Keys are made for every record an entry is looked up for, so by hand:
+ * snprintf would parse its format again for each.  Writes v at o of
+ * key[keysz] and returns the new end, never past keysz - 1 (the key is
+ * cut, as snprintf would cut it).
  */
 static size_t key_str(char *key, size_t keysz, size_t o, const char *v)
 {

@@ -64,9 +64,9 @@ static double pct(double part, double whole)
 
 /*
  * The entry's plugin instance, formatted when the entry is new (prep) and
- * kept while it lives (on the heap: an entry's 128 bytes for a name of a
- * dozen made every pass over the tables carry them).  Out of memory, it is
- * formatted into scratch (ZM_NAME_LEN bytes) each time instead.
+ * kept while it lives (on the heap: a buffer for the longest name in every
+ * entry would make every pass over the tables carry it).  Out of memory,
+ * it is formatted into scratch (ZM_NAME_LEN bytes) each time instead.
  */
 static __attribute__((noinline)) const char *pinst_scratch(const struct cp_ent *x, const char *p,
                                                            char *scratch)
@@ -320,9 +320,9 @@ static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e
  * the whole table: collectd's cache finds a series in a tree of every series,
  * and one entry's series lie together in it, so values that come entry by
  * entry find the path already in the processor's cache, while a row over
- * 50,000 guests finds it cold each time.  A block of 32 keeps the paths of a
- * block's entries warm for its rows (a few hundred series) and each row's
- * decisions still made once for many values.
+ * a large table finds it cold each time.  A block keeps the paths of its
+ * entries warm for its rows, and each row's decisions are still made once
+ * for many values.
  */
 #define BLOCK    32
 #define MAX_ROWS 16 /* rows of a group made ready at once; a larger group goes in parts */
