@@ -54,7 +54,7 @@ struct zv_law_status {
         unsigned streak;    /* consecutive HOLD verdicts */
         enum zv_verdict last;
         uint64_t held, failed, nodata;
-        char reason[192]; /* detail of the last verdict (why it failed), made when read */
+        char reason[192]; /* detail of the last verdict (why it failed), cut to fit */
 };
 
 struct zv_state;

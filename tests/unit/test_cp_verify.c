@@ -166,9 +166,8 @@ static void law_table(void **state)
 }
 
 /*
- * A reason is kept as its numbers and made into text when read: the text is
- * the one snprintf makes of the same format at once, cut alike at the end of
- * the reason's array.
+ * A reason is the text snprintf makes of the verdict's format, cut at the
+ * end of the reason's array.
  */
 static void reason_as_printf_makes_it(void **state)
 {

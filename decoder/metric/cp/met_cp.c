@@ -49,9 +49,10 @@ static struct cp_ent *single_entry(struct zm_engine *e, struct cp_state *s, stru
 }
 
 /*
- * Keys are made for every record, so by hand: snprintf was a tenth of the
- * CP module's time.  Writes v at o of key[keysz] and returns the new end,
- * never past keysz - 1 (the key is cut, as snprintf would cut it).
+ * Keys are made for every record an entry is looked up for, so by hand:
+ * snprintf would parse its format again for each.  Writes v at o of
+ * key[keysz] and returns the new end, never past keysz - 1 (the key is
+ * cut, as snprintf would cut it).
  */
 static size_t key_str(char *key, size_t keysz, size_t o, const char *v)
 {
@@ -84,17 +85,17 @@ static void make_key(char *key, size_t keysz, const struct cp_take *t, const cha
         key[o] = '\0';
 }
 
-/* The entry t says rec is about, ready for its readings; NULL without its id. */
-static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                                 const struct cp_fields *f, zd_view rec, uint64_t tod,
-                                 const char *name)
+/* The entry f's row says rec is about, ready for its readings; NULL without its id. */
+static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f,
+                                 zd_view rec, uint64_t tod, const char *name)
 {
+        const struct cp_take *t = f->t;
         char *at = (char *)s + t->at; /* the row's table, or its one entry */
         if (t->key == CP_KEY_ONE)
                 return single_entry(e, s, (struct cp_ent *)at, tod);
         uint64_t id;
         char key[40];
-        if (!zl_ref_u64(f->rid, rec, &id))
+        if (!zl_ref_u64(f->id, rec, &id))
                 return NULL;
         if (t->note_guest)
                 zm_note_guest(e, name);
@@ -109,86 +110,35 @@ static struct cp_ent *take_entry(struct zm_engine *e, struct cp_state *s, const 
 }
 
 /*
- * Slot k = 0 .. n - 1 of v from READ(k), as straight code: the rows are
- * dense (slot k is the k-th read) and have at most CP_NV slots.
+ * rec's readings into x.  src[] is ordered by the length that holds each
+ * field, so the fields rec holds are its first n: one bound for all of
+ * them, then each is read as zl_ref_u64 reads it.  A slot not read is not
+ * in have, and keeps its old reading, direction and provenance.  Inline:
+ * for every record.
  */
-#define CP_UNROLL(n, READ)                                                                         \
-        switch (n) {                                                                               \
-        case 10:                                                                                   \
-                v[9] = READ(9);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 9:                                                                                    \
-                v[8] = READ(8);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 8:                                                                                    \
-                v[7] = READ(7);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 7:                                                                                    \
-                v[6] = READ(6);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 6:                                                                                    \
-                v[5] = READ(5);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 5:                                                                                    \
-                v[4] = READ(4);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 4:                                                                                    \
-                v[3] = READ(3);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 3:                                                                                    \
-                v[2] = READ(2);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 2:                                                                                    \
-                v[1] = READ(1);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        case 1:                                                                                    \
-                v[0] = READ(0);                                                                    \
-                __attribute__((fallthrough));                                                      \
-        default:                                                                                   \
-                break;                                                                             \
-        }
-_Static_assert(CP_NV == 10, "CP_UNROLL writes CP_NV slots at most");
-
-/* The slots in got were read: a slot not read keeps its direction and provenance bits. */
-static inline void got_slots(struct cp_ent *x, const struct cp_fields *f, uint32_t got)
+static inline __attribute__((always_inline)) void fill(struct cp_ent *x, const struct cp_fields *f,
+                                                       zd_view rec)
 {
+        uint64_t *v = CP_V(x);
+        uint32_t n = f->n;
+        while (n > 0 && f->src[n - 1].ref.need > rec.n)
+                n--;
+        for (uint32_t k = 0; k < n; k++) {
+                struct zl_ref c = f->src[k].ref;
+                v[f->src[k].slot] =
+                    c.at >= 8 ? zd_uN_load8(rec.p + c.at - 8) & c.mask : zl_ref_slow(c, rec);
+        }
+        uint32_t got = n ? f->src[n - 1].upto : 0;
         x->have |= got;
         x->down = (x->down & ~got) | (f->down & got);
         x->hint = (x->hint & ~got) | (f->hint & got);
 }
 
-/* rec's readings into x, slot by slot. */
-static void fill(struct cp_ent *x, const struct cp_fields *f, zd_view rec)
-{
-        uint64_t *v = CP_V(x);
-        if (rec.n >= f->reach) {
-                /* the record holds every field (CP's records of a level always do): one load
-                   and one mask a slot, no bound per field */
-#define AT(k) (zd_uN_load8(rec.p + f->rd[k].at - 8) & f->rd[k].mask)
-                if (f->dense) {
-                        CP_UNROLL(f->nidx, AT)
-                } else {
-                        for (size_t k = 0; k < f->nidx; k++)
-                                v[f->slot[k]] = AT(k);
-                }
-#undef AT
-                got_slots(x, f, f->slots);
-                return;
-        }
-        uint32_t got = 0;
-        for (uint32_t m = f->slots; m; m &= m - 1) {
-                int i = __builtin_ctz(m);
-                if (zl_ref_u64(f->ref[i], rec, &v[i]))
-                        got |= 1u << i;
-        }
-        got_slots(x, f, got);
-}
-
 /* Take rec (a record, or one of its entries) into its entry, slot by slot; false: no entry. */
-static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                 const struct cp_fields *f, zd_view rec, uint64_t tod, const char *name)
+static bool take(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f, zd_view rec,
+                 uint64_t tod, const char *name)
 {
-        struct cp_ent *x = take_entry(e, s, t, f, rec, tod, name);
+        struct cp_ent *x = take_entry(e, s, f, rec, tod, name);
         if (!x)
                 return false;
         fill(x, f, rec);
@@ -210,12 +160,13 @@ static inline bool name_bytes(const struct cp_fields *f, zd_view rec, uint64_t *
  * writes its records in the same order every interval) and rec's id and
  * name bytes are those the entry's key was made from: then the key would be
  * the same, so there is no name to convert, no key to make and look up, no
- * guest to note (it was noted with the entry).  At 50,000 guests the names
- * outgrew cp_read_name's cache and the guests zm_note_guest's, and each of
- * the 65,000 USEACT records an interval paid for both.  NULL: the long way.
+ * guest to note (it was noted with the entry).  With tens of thousands of
+ * guests the names outgrow cp_read_name's cache and the guests
+ * zm_note_guest's, and every USEACT record would pay for both.  NULL: the
+ * long way.
  */
 static inline __attribute__((always_inline)) struct cp_ent *
-expected_entry(struct cp_state *s, const struct cp_fields *f, zd_view rec, uint64_t tod, size_t gen)
+expected_entry(struct cp_state *s, const struct cp_fields *f, zd_view rec, uint64_t tod)
 {
         const struct cp_take *t = f->t;
         if (t->key == CP_KEY_ONE)
@@ -225,8 +176,8 @@ expected_entry(struct cp_state *s, const struct cp_fields *f, zd_view rec, uint6
                 return NULL;
         struct cp_ent *x = &tab->e[tab->next];
         uint64_t id, raw;
-        if (!x->src_ok || x->cur || x->src_f != f->name || x->src_gen != gen ||
-            !zl_ref_u64(f->rid, rec, &id) || id != x->id || !name_bytes(f, rec, &raw) ||
+        if (!x->src_ok || x->cur || x->src_f != f->name || x->src_gen != f->gen ||
+            !zl_ref_u64(f->id, rec, &id) || id != x->id || !name_bytes(f, rec, &raw) ||
             raw != x->src_raw)
                 return NULL;
         tab->next++;
@@ -239,7 +190,7 @@ expected_entry(struct cp_state *s, const struct cp_fields *f, zd_view rec, uint6
 /* The long way to a record's entry: its name converted, its key made and looked up. */
 static __attribute__((noinline)) struct cp_ent *named_entry(struct zm_engine *e, struct cp_state *s,
                                                             const struct cp_fields *f,
-                                                            const struct zd_record *r, size_t gen)
+                                                            const struct zd_record *r)
 {
         char name[17] = "";
         if (f->t->name) {
@@ -247,23 +198,21 @@ static __attribute__((noinline)) struct cp_ent *named_entry(struct zm_engine *e,
                 if (!name[0])
                         return NULL;
         }
-        struct cp_ent *x = take_entry(e, s, f->t, f, r->rec, r->tod, name);
+        struct cp_ent *x = take_entry(e, s, f, r->rec, r->tod, name);
         if (!x)
                 return NULL;
         x->src_ok = f->t->key != CP_KEY_ONE && name_bytes(f, r->rec, &x->src_raw);
         x->src_f = f->name;
-        x->src_gen = gen;
+        x->src_gen = f->gen;
         return x;
 }
 
 /* A record that is one entry: every row of met_cp_take.c but SYTCUP's. */
-static inline __attribute__((always_inline)) void take_record(struct zm_engine *e,
-                                                              struct cp_state *s,
-                                                              const struct cp_fields *f,
-                                                              const struct zd_record *r, size_t gen)
+static void take_record(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f,
+                        const struct zd_record *r)
 {
-        struct cp_ent *x = expected_entry(s, f, r->rec, r->tod, gen);
-        if (!x && !(x = named_entry(e, s, f, r, gen)))
+        struct cp_ent *x = expected_entry(s, f, r->rec, r->tod);
+        if (!x && !(x = named_entry(e, s, f, r)))
                 return;
         fill(x, f, r->rec);
 }
@@ -275,13 +224,15 @@ static inline __attribute__((always_inline)) void take_record(struct zm_engine *
  * fit is counted and breaks the lpar law for the interval; each entry that
  * fits is taken by the row, named by the record's partition.
  */
-static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_take *t,
-                      const struct zd_record *r, const struct zl_layout *l)
+static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_fields *f,
+                      const struct zd_record *r)
 {
+        const struct cp_take *t = f->t;
+        const struct zl_layout *l = f->l;
         char part[17];
         struct zl_value of, ln;
         uint64_t n;
-        cp_read_name(s->cache, cp_row_fields(s->cache, t, l)->name, r->rec, part);
+        cp_read_name(s->cache, f->name, r->rec, part);
         if (!zl_get(l, r->rec, "SYTCUP_CALCPUOF", &of) || !of.present ||
             !zl_get(l, r->rec, "SYTCUP_CALCPULN", &ln) || !ln.present ||
             !zl_read_u64(zl_field(l, "SYTCUP_LCUPCPCT"), r->rec, &n))
@@ -304,10 +255,9 @@ static void on_sytcup(struct zm_engine *e, struct cp_state *s, const struct cp_t
                                  &ent))
                         return;
                 const struct zl_layout *el = zl_find(t->entry, ent.n);
-                if (!el)
-                        el = zl_find(t->entry,
-                                     4096); /* a shorter entry still has its first fields */
-                if (!take(e, s, t, cp_row_fields(s->cache, t, el), ent, r->tod, part))
+                if (!el) /* a shorter entry still has its first fields */
+                        el = zl_find(t->entry, 4096);
+                if (!el || !take(e, s, cp_plan(s->cache, t, el), ent, r->tod, part))
                         return;
         }
 }
@@ -344,36 +294,28 @@ static void cp_destroy(void *state)
 
 /*
  * Every record with a layout counts for the interval's newest TOD; the ones
- * with a row are taken.
+ * a row reads are taken, through its plan in the record's layout.
  */
 static void cp_record(struct zm_engine *e, void *state, const struct zd_record *r)
 {
         struct cp_state *s = state;
         if (!s || r->kind == 'E')
                 return;
-        size_t gen = zl_generation();
-        const char *reading = zm_engine_reading(e);
-        const struct cp_kind *k = reading ? NULL : cp_kind_of(s->cache, r, gen);
-        const struct zl_layout *l;
-        const struct cp_fields *f;
-        if (k) {
-                l = k->l;
-                f = k->f;
-        } else {
-                l = cp_rec_plan(s->cache, r, reading, &f);
-        }
+        const struct zl_layout *l =
+            zl_find_cp_reading(r->domain, r->number, r->rec.n, zm_engine_reading(e));
         if (!l)
                 return;
         if (r->tod > s->last_tod)
                 s->last_tod = r->tod;
         s->taken = true;
-        if (!f)
+        const struct cp_take *t = cp_row(s->cache, (unsigned)r->domain, (unsigned)r->number);
+        if (!t)
                 return;
-        if (f->t->entry) {
-                on_sytcup(e, s, f->t, r, l);
-                return;
-        }
-        take_record(e, s, f, r, gen);
+        const struct cp_fields *f = cp_plan(s->cache, t, l);
+        if (t->entry)
+                on_sytcup(e, s, f, r);
+        else
+                take_record(e, s, f, r);
 }
 
 static void cp_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)

@@ -104,9 +104,9 @@ static void add_vcpu(struct cp_ent *g, const struct cp_ent *x)
 /* Virtual CPU x (elapsed time el) into its guest's sums; false when the guest table cannot grow. */
 static bool to_guest(struct cp_state *s, struct cp_ent *x, uint64_t el)
 {
-        /* The guest's position, kept from the interval before: the table's lookup was 65
-         * instructions a virtual CPU.  Entries are only appended between two changes of gen,
-         * and x's name is part of its key, so the position still holds x's guest. */
+        /* The guest's position, kept from the interval before, spares a lookup of the table
+         * for every virtual CPU.  Entries are only appended between two changes of gen, and
+         * x's name is part of its key, so the position still holds x's guest. */
         struct cp_tab *t = &s->guest;
         struct cp_ent *g;
         if (x->gpos && x->ggen == t->gen && x->gpos <= t->n) {

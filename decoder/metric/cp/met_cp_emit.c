@@ -11,6 +11,7 @@
 
 #include "metric/cp/met_cp_emit.h"
 #include "metric/cp/met_cp_rows.h"
+#include "metric/cp/met_cp_take.h"
 
 /* For the functions a row's loop is made of: inlined with the computation a constant, each
  * computation gets its own loop, with no switch per value (emit_row). */
@@ -24,45 +25,34 @@ struct source {
         bool once;                 /* only the first entry that yields the metrics */
 };
 
+/*
+ * Where a group's entries are: the table (or the one entry) that the row
+ * reading its record fills, cp_takes[].at, but for two kinds made from a
+ * record's entries at the close: a guest is the sum of its virtual CPUs
+ * (cp_state.guest, met_cp_close.c), and the system's metrics from a record
+ * per CPU are the sums over the CPUs (cp_state.paging), published once,
+ * under the first CPU that has them (its time stamp, its fields'
+ * provenance).
+ */
 static bool source(struct cp_state *s, const struct cp_metric *m, struct source *o)
 {
-        struct cp_tab *t = NULL;
+        const struct cp_take *t = cp_take_find(m->domain, m->record);
         memset(o, 0, sizeof(*o));
-        switch (m->kind) {
-        case CP_CPU:
-                t = m->record == 2 ? &s->prp : m->record == 1 ? &s->syp : NULL;
-                break;
-        case CP_SYSTEM:
-                if (m->record == 3 || m->record == 8) {
-                        o->e = m->record == 3 ? &s->rsg : &s->usr;
-                        o->n = 1;
-                        return true;
-                }
-                /* SYTSYP's sums over the CPUs, published under the first CPU that has
-                 * the fields (its time stamp, its fields' provenance). */
-                t = m->record == 1 ? &s->syp : NULL;
-                o->vals = &s->paging;
-                o->once = true;
-                break;
-        case CP_PARTITION:
-                t = &s->lpar;
-                break;
-        case CP_GUEST:
-                t = &s->guest;
-                break;
-        case CP_DEVICE:
-                t = &s->dev;
-                break;
-        case CP_NIC:
-                t = &s->nic;
-                break;
-        default:
-                break;
-        }
         if (!t)
                 return false;
-        o->e = t->e;
-        o->n = t->n;
+        char *at = (char *)s + t->at;
+        if (t->key == CP_KEY_ONE) {
+                o->e = (struct cp_ent *)at;
+                o->n = 1;
+                return true;
+        }
+        const struct cp_tab *tab = m->kind == CP_GUEST ? &s->guest : (const struct cp_tab *)at;
+        o->e = tab->e;
+        o->n = tab->n;
+        if (m->kind == CP_SYSTEM) {
+                o->vals = &s->paging;
+                o->once = true;
+        }
         return true;
 }
 
@@ -74,9 +64,9 @@ static double pct(double part, double whole)
 
 /*
  * The entry's plugin instance, formatted when the entry is new (prep) and
- * kept while it lives (on the heap: an entry's 128 bytes for a name of a
- * dozen made every pass over the tables carry them).  Out of memory, it is
- * formatted into scratch (ZM_NAME_LEN bytes) each time instead.
+ * kept while it lives (on the heap: a buffer for the longest name in every
+ * entry would make every pass over the tables carry it).  Out of memory,
+ * it is formatted into scratch (ZM_NAME_LEN bytes) each time instead.
  */
 static __attribute__((noinline)) const char *pinst_scratch(const struct cp_ent *x, const char *p,
                                                            char *scratch)
@@ -242,22 +232,21 @@ static unsigned row_var(const struct row *r)
  * a block that is not lean for the row, takes the loop that decides them per
  * value.
  */
-#define PI VAR_PINST
 /* clang-format off */
 #define VARIANTS(X)                                                                                \
-        X(CP_PCT, PI)                                                                              \
-        X(CP_PCT, PI | VAR_B)                                                                      \
-        X(CP_PCT, PI | VAR_GUEST)                                                                  \
-        X(CP_PCT, PI | VAR_TINST)                                                                  \
-        X(CP_PCT_DIFF, PI | VAR_TINST | VAR_B)                                                     \
-        X(CP_SUM, PI)                                                                              \
-        X(CP_SUM, PI | VAR_B)                                                                      \
-        X(CP_SUM, PI | VAR_GUEST)                                                                  \
-        X(CP_SUM, PI | VAR_DIV)                                                                    \
-        X(CP_SUM2, PI | VAR_B | VAR_GUEST)                                                         \
+        X(CP_PCT, VAR_PINST)                                                                       \
+        X(CP_PCT, VAR_PINST | VAR_B)                                                               \
+        X(CP_PCT, VAR_PINST | VAR_GUEST)                                                           \
+        X(CP_PCT, VAR_PINST | VAR_TINST)                                                           \
+        X(CP_PCT_DIFF, VAR_PINST | VAR_TINST | VAR_B)                                              \
+        X(CP_SUM, VAR_PINST)                                                                       \
+        X(CP_SUM, VAR_PINST | VAR_B)                                                               \
+        X(CP_SUM, VAR_PINST | VAR_GUEST)                                                           \
+        X(CP_SUM, VAR_PINST | VAR_DIV)                                                             \
+        X(CP_SUM2, VAR_PINST | VAR_B | VAR_GUEST)                                                  \
         X(CP_SUM2, VAR_B)                                                                          \
         X(CP_VAL, 0)                                                                               \
-        X(CP_VAL, PI | VAR_GUEST)                                                                  \
+        X(CP_VAL, VAR_PINST | VAR_GUEST)                                                           \
         X(CP_VAL_DIFF, VAR_B)
 /* clang-format on */
 
@@ -290,19 +279,30 @@ static struct block block_of(const struct cp_ent *e, size_t n)
 }
 
 /*
+ * Is block k lean for row r: every entry current, with what the row needs
+ * and its label, the row's check the same for all, none held back?
+ */
+static bool lean(const struct row *r, const struct block *k)
+{
+        enum cp_calc calc = (enum cp_calc)r->m->calc;
+        uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
+        return k->cur && (has & r->need) == r->need && k->hint_or == k->hint_and &&
+               !(k->hint_or & r->hold) && (k->labels || !(r->pat & PAT_PINST));
+}
+
+/*
  * Row r for entries e[0..n) (a block, group): what a row decides (its
  * computation, its masks, its names) is decided once for all of them, and
- * so, where the block is lean (block_of), are whether each entry has what the
- * row needs and the row's check.
+ * so, where the block is lean, are whether each entry has what the row
+ * needs and the row's check.  tests/unit/test_cp_emit.c checks every
+ * variant against the loop that decides them per value.
  */
 static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e, size_t n,
                      const struct block *k)
 {
         enum cp_calc calc = (enum cp_calc)r->m->calc;
         unsigned var = row_var(r);
-        uint32_t has = calc == CP_VAL || calc == CP_VAL_DIFF ? k->have : k->dok;
-        if (k->cur && (has & r->need) == r->need && k->hint_or == k->hint_and &&
-            !(k->hint_or & r->hold) && (k->labels || !(var & VAR_PINST))) {
+        if (lean(r, k)) {
                 r->out->check = k->hint_or & r->vouch ? r->check : NULL;
 #define CASE(c, v)                                                                                 \
         if (calc == (c) && var == (v)) {                                                           \
@@ -314,16 +314,15 @@ static void emit_row(const struct hand *h, const struct row *r, struct cp_ent *e
         }
         row_loop(h, calc, var, r, e, n);
 }
-#undef PI
 
 /*
  * Entries per block.  The rows go over a block of entries at a time, not over
  * the whole table: collectd's cache finds a series in a tree of every series,
  * and one entry's series lie together in it, so values that come entry by
  * entry find the path already in the processor's cache, while a row over
- * 50,000 guests finds it cold each time.  A block of 32 keeps the paths of a
- * block's entries warm for its rows (a few hundred series) and each row's
- * decisions still made once for many values.
+ * a large table finds it cold each time.  A block keeps the paths of its
+ * entries warm for its rows, and each row's decisions are still made once
+ * for many values.
  */
 #define BLOCK    32
 #define MAX_ROWS 16 /* rows of a group made ready at once; a larger group goes in parts */

@@ -20,10 +20,11 @@
 #include "metric/cp/met_cp_laws.h"
 
 /*
- * A sum of counters for a held law's reason, shown as "%llu" (when the reason
- * was made every interval, it cost vsnprintf a tenth of "%.0f").  The sums are of
- * unsigned deltas, never negative; one past 2^64 (hostile counters) is shown
- * as its limit, not converted out of range.
+ * A sum of counters for a held law's reason, shown as "%llu": every law's
+ * reason is made every interval, and vsnprintf makes "%.0f" of a double
+ * the long way.  The sums are of unsigned deltas, never negative; one past
+ * 2^64 (hostile counters) is shown as its limit, not converted out of
+ * range.
  */
 static unsigned long long whole(double x)
 {

@@ -12,8 +12,8 @@
 /*
  * What three laws (guest-cpu, guest-vcpu, paging, and guest-resident's
  * sum) need of the virtual CPUs.  The close gathers it in the pass that
- * takes their deltas (cp_vsum_add), in table order: at 50,000 guests the
- * table is tens of megabytes, and a pass of its own read it again.
+ * takes their deltas (cp_vsum_add), in table order: with many guests the
+ * table is far larger than any cache, and a pass of its own reads it again.
  */
 struct cp_vsums {
         double tt, vt; /* CPU time, virtual CPU time */

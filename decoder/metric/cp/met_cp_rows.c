@@ -2,8 +2,7 @@
 /*
  * The rows of the CP metrics made ready (met_cp_rows.h): made once and kept,
  * as the table they come from does not change; only whether a row's law lets
- * it out is asked again each interval.  Making every row every interval was
- * 350 instructions a row, 5 M a pass of the bench's file.
+ * it out is asked again each interval.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -82,10 +82,3 @@ void cp_tab_free(struct cp_tab *t)
         zh_free(&t->ix);
         memset(t, 0, sizeof(*t));
 }
-
-const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law)
-{
-        if (!(x->hint & mask))
-                return NULL;
-        return law ? law : "layout";
-}

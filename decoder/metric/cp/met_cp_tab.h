@@ -3,6 +3,7 @@
  * Internal to the CP metric module (metric/cp/): the snapshot tables, the
  * bottom of the module.  The files above it, each knowing only those below:
  *   met_cp_take.c   which field fills which slot of which entry, per record
+ *   met_cp_plan.c   a row's fields in a layout, made ready once
  *   met_cp_metrics.c the metrics as a table, one row each
  *   met_cp_laws.c   the conservation laws over this interval's deltas
  *   met_cp_rows.c   the metric table's rows made ready once for the emission
@@ -33,7 +34,7 @@
 
 /*
  * Laid out by pass: the close walks every entry of every table several times
- * an interval (deltas, laws, metrics, roll), and at 50,000 guests the tables
+ * an interval (deltas, laws, metrics, roll), and with many guests the tables
  * are far larger than any cache, so each pass costs the lines it touches.
  * The flags and times every pass asks first come first; the record's own
  * (key, where it was read from) next; the numbers last.
@@ -151,14 +152,6 @@ static inline uint64_t cp_elapsed_us(const struct cp_ent *x)
                 return 0;
         return (x->tod - x->ptod) / ZD_TOD_PER_US;
 }
-
-/*
- * The check for a metric built from slots mask of x: NULL if every field
- * used is VERIFIED or INFERRED, else law (or, for a metric no law covers,
- * "layout": a LayoutFile demoted a field, and only UnverifiedFields true
- * publishes it).
- */
-const char *cp_check(const struct cp_ent *x, uint32_t mask, const char *law);
 
 /* Has slot i of x a delta this interval (set when the interval closed)? */
 #define HAS(x, i) (((x)->dok >> (i)) & 1u)
