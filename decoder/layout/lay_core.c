@@ -202,12 +202,6 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len)
         return zl_find_cp_reading(domain, record, rec_len, NULL);
 }
 
-const struct zl_layout *zl_find_cp_span(int domain, int record, size_t rec_len, size_t *lo,
-                                        size_t *hi)
-{
-        return find_range(domain, record, NULL, rec_len, NULL, lo, hi);
-}
-
 /*
  * APPLDATA and write_zvm layouts are looked up by id for every record: the
  * same cache idea as zl_field's, keyed by the id's address and the length,

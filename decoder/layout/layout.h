@@ -115,14 +115,6 @@ const struct zl_layout *zl_find_cp(int domain, int record, size_t rec_len);
  */
 const struct zl_layout *zl_find_cp_reading(int domain, int record, size_t rec_len,
                                            const char *reading);
-/*
- * zl_find_cp's answer with the record lengths it holds for: every length in
- * [*lo, *hi) gets the same layout (or the same NULL), so a reader that keeps
- * one thing per record kind (the CP module's plan of a row) asks again only
- * for a length outside them.  Always searches: for a cache, not per record.
- */
-const struct zl_layout *zl_find_cp_span(int domain, int record, size_t rec_len, size_t *lo,
-                                        size_t *hi);
 const struct zl_layout *zl_find(const char *id, size_t len);
 /* Every built-in and loaded layout, for docs and tests; NULL past the end. */
 const struct zl_layout *zl_layout_at(size_t i);
