@@ -433,6 +433,21 @@ static void vm370(struct zmon_sink *s, const struct zd_record *r)
         } else {
                 khex(s, "data", r->body, ZMON_EMIT_HEX_MAX);
         }
+        struct zd_vm370_entries en;
+        if (!zd_vm370_entries(r->domain, r->number, r->rec, &en))
+                return;
+        kstr(s, "entry_layout", en.l->id);
+        s->key(s->ctx, "entries");
+        s->array_open(s->ctx);
+        for (size_t i = 0; i < en.n; i++) {
+                zd_view d;
+                if (!zd_view_sub(r->rec, en.first + i * en.size, en.size, &d))
+                        break;
+                s->map_open(s->ctx);
+                zl_foreach(en.l, d, field_cb, s);
+                s->map_close(s->ctx);
+        }
+        s->array_close(s->ctx);
 }
 
 void zmon_emit_record(struct zmon_emit *e, const struct zd_record *r, const struct zd_appl_info *ai)
@@ -444,6 +459,8 @@ void zmon_emit_record(struct zmon_emit *e, const struct zd_record *r, const stru
         pos(s, &r->pos);
         if (r->family == ZD_FAM_VM370) {
                 vm370(s, r);
+                if (e->hex) /* the bytes no layout declares, such as code 0's past offset 96 */
+                        khex(s, "hex", r->rec, r->rec.n);
                 s->map_close(s->ctx);
                 s->end(s->ctx);
                 return;

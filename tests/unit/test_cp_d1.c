@@ -4,18 +4,27 @@
 
 static uint8_t rec[512];
 
-/* D1R1 MTREPR: 20 EDOMAINS (2 bytes, bit 0 = domain 0), 22 CONFIG (zpmd). */
+/*
+ * D1R1 MTREPR: 20 EDOMAINS, Bitstring 1 (IBM mon440, mon710; bit 0 = domain 0),
+ * 22 CONFIG (zpmd).  What IBM puts at 21 is cut off on its pages: never read.
+ */
 static void mtrepr(void **state)
 {
         (void)state;
         memset(rec, 0, sizeof(rec));
         vec_hdr(rec, 52, 1, 1, VEC_TOD_2026);
         rec[20] = 0x7E; /* monitor .. I/O */
-        rec[21] = 0xA0; /* virtual network, APPLDATA */
+        rec[21] = 0xA0; /* not EDOMAINS: must not show in it */
         const struct zl_layout *l = zl_find_cp(1, 1, 52);
         assert_non_null(l);
-        assert_int_equal(getu(l, rec, 52, "MTREPR_EDOMAINS"), 0x7EA0);
+        assert_int_equal(getu(l, rec, 52, "MTREPR_EDOMAINS"), 0x7E);
+        assert_int_equal(zl_field(l, "MTREPR_EDOMAINS")->len, 1);
+        assert_int_equal(provof(l, "MTREPR_EDOMAINS"), ZL_VERIFIED);
+        for (size_t i = 0; i < l->nfields; i++)
+                assert_false(l->fields[i].off <= 21 && l->fields[i].off + l->fields[i].len > 21);
         assert_string_equal(l->dsect, "MTREPR");
+        /* the 4.4 length, 24, has the same layout */
+        assert_int_equal(zl_find_cp(1, 1, 24), l);
 }
 
 /* D1R4 MTRSYS: 20 HCPCPEPP (IBM mon420); 88 SYSTMID, 148 LPNUMBER, 152 CPUCOUNT,

@@ -174,6 +174,47 @@ static void no_header_no_time(void **state)
         assert_true(s.tod[0] == 0); /* the dropped TOD byte cannot be known */
 }
 
+/*
+ * One block of every record kind the manuals map (a long class 0 code 0,
+ * code 1, classes 1, 4, 5, 6, 7 and 8): each delivered whole with its class,
+ * code and length, counted by class and code, and read by its layout.
+ */
+static void every_class_decodes(void **state)
+{
+        (void)state;
+        uint8_t b[1024];
+        static const uint16_t addr[] = {0x0190};
+        static const uint32_t io[] = {9};
+        static const uint32_t cnt[] = {1, 2, 3};
+        size_t o = 4;
+        o += vm_tape_header(b + o, T1982);
+        o += vm_c0c0_long(b + o, T1982 + TSEC, 1, 138);
+        o += vm_c0c1(b + o, T1982 + TSEC, 1);
+        o += vm_c1(b + o, 2, T1982 + TSEC, "JOHN", 0x0061, "LISTFILE");
+        o += vm_hdr(b + o, 84, 4, 0, T1982 + TSEC);
+        o += vm_hdr(b + o, 36, 5, 0, T1982 + TSEC);
+        o += vm_c6(b + o, 0, T1982 + TSEC, 1, 1, addr, io);
+        o += vm_c7(b + o, T1982 + TSEC);
+        o += vm_c8(b + o, T1982 + TSEC, 3, cnt);
+        dw(b, (uint16_t)o);
+        struct hseen s;
+        struct zd_stats st;
+        assert_int_equal(hdecode(ZD_FMT_TAPE, b, o, 7, &s, &st), ZD_FMT_TAPE);
+        assert_int_equal(s.nerr, 0);
+        static const uint8_t cls[] = {0, 0, 0, 1, 4, 5, 6, 7, 8};
+        static const uint16_t code[] = {97, 0, 1, 2, 0, 0, 0, 0, 2};
+        static const uint16_t len[] = {80, 138, 120, 31, 84, 36, 28, 30, 26};
+        assert_int_equal(s.n, 9);
+        for (size_t i = 0; i < 9; i++) {
+                assert_int_equal(s.fam[i], ZD_FAM_VM370);
+                assert_int_equal(s.dom[i], cls[i]);
+                assert_int_equal(s.num[i], code[i]);
+                assert_int_equal(s.len[i], len[i]);
+                assert_non_null(zd_vm370_layout(cls[i], code[i], len[i]));
+                assert_int_equal(st.by_vm370[cls[i]][code[i]], 1);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -181,6 +222,7 @@ int main(void)
             cmocka_unit_test(unblocked_tape),          cmocka_unit_test(truncated_block),
             cmocka_unit_test(lying_bdw_resyncs),       cmocka_unit_test(lying_rdw),
             cmocka_unit_test(oversize_block_reported), cmocka_unit_test(no_header_no_time),
+            cmocka_unit_test(every_class_decodes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

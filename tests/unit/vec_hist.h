@@ -102,6 +102,102 @@ static inline size_t vm_c0c0(uint8_t *p, uint64_t tod, uint32_t base)
         return 96;
 }
 
+/*
+ * Class 0 code 0 as long as a real one: the 84 bytes of p.358, then the
+ * record's last 42 bytes as p.360 lists them (five halfwords, eight
+ * fullwords), with what p.359 (not found) may hold between them left zero.
+ */
+static inline size_t vm_c0c0_long(uint8_t *p, uint64_t tod, uint32_t base, uint16_t len)
+{
+        vm_c0c0(p, tod, base);
+        uint8_t keep[84];
+        memcpy(keep, p + 12, sizeof(keep));
+        vm_hdr(p, len, 0, 0, tod);
+        memcpy(p + 12, keep, sizeof(keep));
+        size_t t = len - 42u;
+        for (int i = 0; i < 5; i++)
+                be16(p + t + 2 * i, (uint16_t)(0xEE00 + i));
+        for (int i = 0; i < 8; i++)
+                be32(p + t + 10 + 4 * i, 0xEEEE0000u + (uint32_t)i);
+        return len;
+}
+
+/*
+ * Class 0 code 1 (SPG p.360): the attached processor's four times (8 each),
+ * then 19 fullwords in the page's order: external interrupts, SVCs, page
+ * reads, page writes, time and spins for the system, DMKFRE, RUNLIST, timer
+ * request and dispatcher queue locks, CPFRELK and CPFRESW sets, system and
+ * VMBLOK lock deferrals, DMKDSPRU entries; fullword k = base + k.
+ */
+static inline size_t vm_c0c1(uint8_t *p, uint64_t tod, uint32_t base)
+{
+        vm_hdr(p, 120, 0, 1, tod);
+        for (int i = 0; i < 4; i++)
+                be64(p + 12 + 8 * i, (UINT64_C(2000) + (uint64_t)i) << 12);
+        for (int k = 0; k < 19; k++)
+                be32(p + 44 + 4 * k, base + (uint32_t)k);
+        return 120;
+}
+
+/* Class 1 (DA p.47 MN10X, MN10Y): userid, line address; for MN10Y a byte count and the line. */
+static inline size_t vm_c1(uint8_t *p, uint16_t code, uint64_t tod, const char *uid, uint16_t line,
+                           const char *data)
+{
+        size_t n = data ? strlen(data) : 0;
+        size_t len = vm_hdr(p, (uint16_t)(data ? 23 + n : 22), 1, code, tod);
+        ebc(p + 12, uid, 8);
+        be16(p + 20, line);
+        if (data) {
+                p[22] = (uint8_t)n;
+                ebc(p + 23, data, n);
+        }
+        return len;
+}
+
+/*
+ * Class 6 code 0 or 1 (DA p.51 MN600): the package count, then n 14-byte
+ * packages: address, type, volser (6, EBCDIC), accumulated I/O count.
+ */
+static inline size_t vm_c6(uint8_t *p, uint16_t code, uint64_t tod, uint16_t count, size_t n,
+                           const uint16_t *addr, const uint32_t *io)
+{
+        size_t len = vm_hdr(p, (uint16_t)(14 + 14 * n), 6, code, tod);
+        be16(p + 12, count);
+        for (size_t i = 0; i < n; i++) {
+                uint8_t *d = p + 14 + 14 * i;
+                be16(d, addr[i]);
+                be16(d + 2, 0x2314);
+                ebc(d + 4, "VMSYS", 6);
+                be32(d + 10, io[i]);
+        }
+        return len;
+}
+
+/* Class 7 code 0 (DA p.53 MN700, MN700LEN X'12'): one DASD I/O request. */
+static inline size_t vm_c7(uint8_t *p, uint64_t tod)
+{
+        vm_hdr(p, 30, 7, 0, tod);
+        ebc(p + 12, "CMSUSER", 8);
+        be16(p + 20, 0x0231);
+        be16(p + 22, 180); /* cylinder sought */
+        be16(p + 24, 40);  /* arm position */
+        p[26] = 2;
+        p[27] = 1;
+        p[28] = 0;
+        p[29] = 0x01; /* to a higher cylinder */
+        return 30;
+}
+
+/* Class 8 code 2 (DA p.54 MN802HDR): the counter count, then the 4-byte device I/O counts. */
+static inline size_t vm_c8(uint8_t *p, uint64_t tod, uint16_t n, const uint32_t *cnt)
+{
+        size_t len = vm_hdr(p, (uint16_t)(14 + 4 * n), 8, 2, tod);
+        be16(p + 12, n);
+        for (uint16_t i = 0; i < n; i++)
+                be32(p + 14 + 4 * i, cnt[i]);
+        return len;
+}
+
 /* A descriptor word: length including itself, two bytes of zeros. */
 static inline void dw(uint8_t *p, uint16_t len)
 {

@@ -7,10 +7,14 @@
  */
 #include "layout/lay_short.h"
 
-/* D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3). */
+/*
+ * D1R1 MTREPR: 24 (4.4), 52 (7.1, 7.3).  IBM prints EDOMAINS as a 1-byte
+ * bit string at 20 (mon440, mon710); what IBM puts at 21 is cut off on
+ * every copy read, so byte 21 is not declared.
+ */
 /* clang-format off */
 static const struct zl_field mtrepr[] = {
-    {"MTREPR_EDOMAINS", 20, 2, BI, V, N, NULL, "IBM mon440 MRMTREPR", "event domains enabled, bit 0 (X'8000') = domain 0"},
+    {"MTREPR_EDOMAINS", 20, 1, BI, V, N, NULL, "IBM mon440 MRMTREPR", "event domains enabled, bit 0 (X'80') = domain 0"},
     {"MTREPR_CONFIG",   22, 2, U,  H, N, NULL, ZL09,                  ""},
 };
 /* clang-format on */

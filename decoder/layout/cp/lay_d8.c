@@ -31,16 +31,21 @@ static const struct zl_field vndses[] = {
 };
 /* clang-format on */
 
-/* D8R3 VNDLSD: 56 (5.4), 60 (6.4); D8R2 VNDLSU has the same shape per zpmd only. */
+/*
+ * D8R3 VNDLSD: 56 (5.4), 60 (6.3: mon630; 6.4, 7.5); D8R2 VNDLSU has the
+ * same shape per zpmd only.  The 6.3+ copies are cut off at 47, so the
+ * port and ifIndex (48, 52) are cited from mon540, where they are printed:
+ * IBM appends fields and does not move them (layout.h).
+ */
 /* clang-format off */
 static const struct zl_field vndlsd[] = {
     {"VNDLSD_LANOWNER", 20, 8, EB, V, N, NULL, "IBM mon750 MRVNDLSD", "virtual network owner"},
     {"VNDLSD_LANNAME",  28, 8, EB, V, N, NULL, "IBM mon640 MRVNDLSD", "virtual network name"},
     {"VNDLSD_NICOWNER", 36, 8, EB, V, N, NULL, "IBM mon640 MRVNDLSD", "NIC owner"},
     {"VNDLSD_NICBASE",  44, 2, U,  V, N, NULL, "IBM mon640 MRVNDLSD", "virtual NIC address"},
-    {"VNDLSD_NICMGPOR", 48, 4, U,  V, N, NULL, "IBM mon640 MRVNDLSD", "port"},
-    {"VNDLSD_NICMGIFI", 52, 4, U,  V, N, NULL, "IBM mon640 MRVNDLSD", "ifIndex"},
-    /* 6.4 and later */
+    {"VNDLSD_NICMGPOR", 48, 4, U,  V, N, NULL, "IBM mon540 MRVNDLSD", "port"},
+    {"VNDLSD_NICMGIFI", 52, 4, U,  V, N, NULL, "IBM mon540 MRVNDLSD", "ifIndex"},
+    /* 6.3 and later */
     {"VNDLSD_NICTYPE", 46, 1, U, V, N, NULL, "IBM mon640 MRVNDLSD", "1 HiperSockets, 2 QDIO"},
 };
 /* clang-format on */
@@ -53,7 +58,7 @@ static const struct zl_field vndlsd[] = {
 static const struct zl_layout layouts[] = {
     L("D8R1", "VNDSES", 1, 160, "z/VM 5.3 (zpmd, 316 bytes)", "zpmd v53_records.h (IBM mon730: prolog only)", vndses, ZL_COUNT(vndses)),
     L("D8R3", "VNDLSD", 3, 56,  "z/VM 5.4",                   "IBM mon540 MRVNDLSD",                          vndlsd, 6),
-    L("D8R3", "VNDLSD", 3, 60,  "z/VM 6.4+",                  "IBM mon640 MRVNDLSD",                          vndlsd, ZL_COUNT(vndlsd)),
+    L("D8R3", "VNDLSD", 3, 60,  "z/VM 6.3+",                  "IBM mon630/mon640 MRVNDLSD",                   vndlsd, ZL_COUNT(vndlsd)),
 };
 /* clang-format on */
 ZL_TABLE(d8, layouts);

@@ -29,4 +29,18 @@ const char *zd_vm370_code_name(unsigned cls, unsigned code);
 /* The layout for a record of this class, code and length; NULL: dump raw. */
 const struct zl_layout *zd_vm370_layout(unsigned cls, unsigned code, size_t len);
 
+/*
+ * The entries a record repeats after its count (class 6 codes 0 and 1:
+ * device packages; class 8 code 2: device I/O counts): their layout, where
+ * the first starts, their size, the count the record declares and how many
+ * of them the record holds (n <= declared: a record cut short holds fewer).
+ * Entry i is the view of size bytes at first + i * size.
+ */
+struct zd_vm370_entries {
+        const struct zl_layout *l;
+        size_t first, size, declared, n;
+};
+/* False for a record without repeated entries, or too short for its count. */
+bool zd_vm370_entries(unsigned cls, unsigned code, zd_view rec, struct zd_vm370_entries *out);
+
 #endif
