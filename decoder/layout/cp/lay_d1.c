@@ -187,7 +187,7 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d1, layouts);
 
 /*
- * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3): each is
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3, 7): each is
  * chosen at IBM's length for the level its page was read at and declares
  * only the fields that page shows, every one VERIFIED; past what a page
  * let read, the record stays undeclared (partial, zvmmon layouts

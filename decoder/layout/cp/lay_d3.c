@@ -49,7 +49,7 @@ static const struct zl_layout layouts[] = {
 ZL_TABLE(d3, layouts);
 
 /*
- * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3): each is
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3, 7): each is
  * chosen at IBM's length for the level its page was read at and declares
  * only the fields that page shows; past what a page let read, the record
  * stays undeclared (partial, zvmmon layouts --coverage).
