@@ -16,12 +16,18 @@
 #define TABLES(X) \
     X(hdr)        \
     X(d0)         \
+    X(d0p)        \
     X(d1)         \
+    X(d1p)        \
     X(d3)         \
+    X(d3p)        \
     X(d4)         \
     X(d5)         \
+    X(d5p)        \
     X(d6)         \
+    X(d6p)        \
     X(d8)         \
+    X(d9)         \
     X(d11)        \
     X(d10)        \
     X(linux)      \

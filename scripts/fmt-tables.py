@@ -6,7 +6,7 @@ there).
   scripts/fmt-tables.py FILE...          rewrite the files
   scripts/fmt-tables.py --check FILE...  exit 1 if a file would change
 
-A table is an array `const struct zl_field|zl_layout|cp_metric NAME[] = {...};`
+A table is an array `const struct zl_field|zl_layout|zr_record|cp_metric NAME[] = {...};`
 or a #define whose body is two or more rows.  A row is `{...}` or `MACRO(...)`;
 rows of the same shape that follow each other share column widths.
 """
@@ -14,7 +14,7 @@ import re
 import sys
 
 OFF, ON = "/* clang-format off */", "/* clang-format on */"
-ARRAY = re.compile(r"^(static )?const struct (zl_field|zl_layout|cp_metric) \w+\[\] = \{$")
+ARRAY = re.compile(r"^(static )?const struct (zl_field|zl_layout|zr_record|cp_metric) \w+\[\] = \{$")
 DEFINE = re.compile(r"^#define \w+(\([^)]*\))?\s*\\$")
 
 

@@ -89,6 +89,20 @@ CHECK_TARGETS += check-zvmmon-sim
 doc-layouts: $(ZVMMON)
 	$(ZVMMON) layouts --markdown >doc/layouts.md
 
+# The CP record coverage: doc/records.md, generated from the record registry, the
+# layout tables and the metric table; check-doc-records fails when they differ.
+.PHONY: doc-records check-doc-records
+doc-records: $(ZVMMON)
+	$(ZVMMON) layouts --coverage --markdown >doc/records.md
+
+check-doc-records: $(ZVMMON)
+	@mkdir -p $(BUILD)
+	@$(ZVMMON) layouts --coverage --markdown >$(BUILD)/records.gen.md
+	@diff -u doc/records.md $(BUILD)/records.gen.md >$(BUILD)/records.diff || \
+		{ head -40 $(BUILD)/records.diff; echo "check-doc-records: doc/records.md differs from the tables (make doc-records)"; exit 1; }
+	@echo "check-doc-records: doc/records.md matches the registry and the layouts"
+CHECK_TARGETS += check-doc-records
+
 # The CP metric reference: doc/metrics-cp.md's tables, generated from the
 # decoder's metric table; check-doc-metrics fails when they differ, or when a
 # plugin's self-metrics table (doc/plugin.md, doc/write_zvm.md) and what the

@@ -37,7 +37,7 @@ static inline uint64_t getu(const struct zl_layout *l, const uint8_t *rec, size_
 static inline const char *gett(const struct zl_layout *l, const uint8_t *rec, size_t n,
                                const char *name, char *buf, size_t bufsz)
 {
-        struct zl_value v;
+        struct zl_value v = {0};
         if (!zl_get(l, zd_view_make(rec, n), name, &v) || !v.present)
                 fail_msg("field %s not readable", name);
         zl_text(&v, buf, bufsz);

@@ -30,7 +30,9 @@ static void registry_names_known_records(void **state)
         assert_null(zr_lookup(1, 22));
         assert_null(zr_lookup(0, 26));
         assert_null(zr_lookup(12, 1));
-        assert_null(zr_lookup(9, 2));
+        assert_null(zr_lookup(9, 4));
+        assert_null(zr_lookup(6, 32));
+        assert_null(zr_lookup(3, 24));
         assert_string_equal(zr_domain_name(11), "SSI");
         assert_null(zr_domain_name(12));
 }
@@ -52,6 +54,16 @@ static void registry_sorted_and_complete(void **state)
                         assert_true(prev->domain < r->domain ||
                                     (prev->domain == r->domain && prev->record < r->record));
                 assert_ptr_equal(zr_lookup((unsigned)r->domain, (unsigned)r->record), r);
+                assert_true(r->basis >= ZR_PAGE && r->basis <= ZR_ZPMD);
+                /* IBM only appends: each level's length is above the one before */
+                for (size_t k = 1; k < ZR_NLENS && r->lens[k].level; k++)
+                        if (r->lens[k].len <= r->lens[k - 1].len)
+                                fail_msg("%s: lengths not growing", r->dsect);
+                for (size_t k = 0; k < ZR_NLENS && r->lens[k].level; k++)
+                        assert_true(r->lens[k].len >= 20);
+                /* a page read gives the levels it was read at, and only then */
+                assert_int_equal(r->basis == ZR_PAGE, r->levels != NULL);
+                assert_int_equal(r->basis == ZR_ZPMD, strncmp(r->source, "zpmd", 4) == 0);
                 prev = r;
         }
         for (int d = 0; d < 12; d++)

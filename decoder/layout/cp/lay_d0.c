@@ -247,3 +247,44 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d0, layouts);
+
+/*
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3): each is
+ * chosen at IBM's length for the level its page was read at, so a shorter
+ * record (an older level, or a damaged one) gets none, and declares only
+ * the fields that page shows, every one VERIFIED.  Where the page went on
+ * past what could be read, the rest of the record stays undeclared: the
+ * layout is partial (zvmmon layouts --coverage).  Kept apart from the
+ * table above, whose layouts also carry zpmd's hints.
+ */
+/* D0R6 SYTASG: 112 (7.3), readable to 24. */
+/* clang-format off */
+static const struct zl_field sytasg[] = {
+    {"SYTASG_CAL90FUL", 20, 4, U, V, N, "count", "IBM mon730 MRSYTASG", "times the available paging slots reached 90% full (SAL90FUL)"},
+};
+/* clang-format on */
+
+/* D0R14 SYTXSG: 204 (7.5), readable to 28. */
+/* clang-format off */
+static const struct zl_field sytxsg[] = {
+    {"*", 20, 4, RS, V, N, NULL, "IBM mon750 MRSYTXSG", "reserved (was SYTXSG_XSTXBGET)"},
+    {"*", 24, 4, RS, V, N, NULL, "IBM mon750 MRSYTXSG", "reserved"},
+};
+/* clang-format on */
+
+/* D0R21 SYTSXG: 96 (7.3), readable to 28. */
+/* clang-format off */
+static const struct zl_field sytsxg[] = {
+    {"SYTSXG_SXSSIZE",  20, 4, U, V, G, "pages", "IBM mon730 MRSYTSXG", "size of the system execution space"},
+    {"SYTSXG_RSASXAVL", 24, 4, U, V, N, "count", "IBM mon730 MRSYTSXG", "a count (the page's description is cut off)"},
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct zl_layout pages[] = {
+    L("D0R6",  "SYTASG", 6,  112, "z/VM 7.3", "IBM mon730 MRSYTASG", sytasg, ZL_COUNT(sytasg)),
+    L("D0R14", "SYTXSG", 14, 204, "z/VM 7.5", "IBM mon750 MRSYTXSG", sytxsg, ZL_COUNT(sytxsg)),
+    L("D0R21", "SYTSXG", 21, 96,  "z/VM 7.3", "IBM mon730 MRSYTSXG", sytsxg, ZL_COUNT(sytsxg)),
+};
+/* clang-format on */
+ZL_TABLE(d0p, pages);

@@ -189,3 +189,75 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d1, layouts);
+
+/*
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3, 7): each is
+ * chosen at IBM's length for the level its page was read at and declares
+ * only the fields that page shows, every one VERIFIED; past what a page
+ * let read, the record stays undeclared (partial, zvmmon layouts
+ * --coverage).  IBM types a binary value it prints as Character (a size in
+ * bytes, a count of frames) as Character: such fields are hex here.
+ */
+/* D1R7 MTRMEM: 326 (7.3). */
+/* clang-format off */
+static const struct zl_field mtrmem[] = {
+    {"MTRMEM_RSASTORE", 20, 4, U, V, G, "bytes", "IBM mon730 MRMTRMEM", "actual real storage size"},
+};
+/* clang-format on */
+
+/* D1R16 MTRSCH: 128+ (7.5), readable to 24. */
+/* clang-format off */
+static const struct zl_field mtrsch[] = {
+    {"MTRSCH_SRMBIASI", 20, 4, U, V, N, NULL, "IBM mon750 MRMTRSCH", "interactive bias intensity, as set or defaulted by SET SRM"},
+};
+/* clang-format on */
+
+/* D1R21 MTRMCC: 48 (6.2, 7.5), complete. */
+/* clang-format off */
+static const struct zl_field mtrmcc62[] = {
+    {"MTRMCC_SYSGSTBY", 20, 8, HX, V, N, "bytes",  "IBM mon750 MRMTRMCC", "standby central storage (Character 8)"},
+    {"MTRMCC_SYSGSTRS", 28, 8, HX, V, N, "bytes",  "IBM mon750 MRMTRMCC", "reserved central storage (Character 8)"},
+    {"MTRMCC_RSAGOFFL", 36, 8, HX, V, N, "frames", "IBM mon620 MRMTRMCC", "offline frames above 2 GB (Character 8)"},
+    {"MTRMCC_RSAOFFLN", 44, 4, HX, V, N, "frames", "IBM mon620 MRMTRMCC", "offline frames below 2 GB (Character 4)"},
+};
+/* clang-format on */
+
+/* D1R28 MTRCPC and D1R29 MTRCPD: 40 (7.3), readable to 29. */
+/* clang-format off */
+static const struct zl_field mtrcpc[] = {
+    {"MTRCPC_LIMPOOL", 20, 8, EB, V, N, NULL, "IBM mon730 MRMTRCPC", "CPU pool name"},
+    {"MTRCPC_FLAGS",   28, 1, BI, V, N, NULL, "IBM mon730 MRMTRCPC", "flags (their meanings are cut off)"},
+};
+static const struct zl_field mtrcpd[] = {
+    {"MTRCPD_LIMPOOL", 20, 8, EB, V, N, NULL, "IBM mon730 MRMTRCPD", "CPU pool name"},
+    {"MTRCPD_FLAGS",   28, 1, BI, V, N, NULL, "IBM mon730 MRMTRCPD", "flags: X'80' MTRCPD_CPUAFFON (the rest is cut off)"},
+};
+/* clang-format on */
+
+/* D1R32 MTRCHC: 24 (7.5), complete. */
+/* clang-format off */
+static const struct zl_field mtrchc[] = {
+    {"MTRCHC_CHACHPID", 20, 1, U,  V, N, NULL, "IBM mon750 MRMTRCHC", "FCP CHPID in use by EDEVs"},
+    {"*",               21, 3, RS, V, N, NULL, "IBM mon750 MRMTRCHC", "reserved"},
+};
+/* clang-format on */
+
+/* D1R37 MTRFAC: 36 (7.3); 28 is a fullword whose name is cut off. */
+/* clang-format off */
+static const struct zl_field mtrfac[] = {
+    {"MTRFAC_VMDUSER", 20, 8, EB, V, N, NULL, "IBM mon730 MRMTRFAC", "user that issued SET FACILITY ... SYSTEM"},
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct zl_layout pages[] = {
+    L("D1R7",  "MTRMEM", 7,  326, "z/VM 7.3",  "IBM mon730 MRMTRMEM",        mtrmem,   ZL_COUNT(mtrmem)),
+    L("D1R16", "MTRSCH", 16, 128, "z/VM 7.5",  "IBM mon750 MRMTRSCH",        mtrsch,   ZL_COUNT(mtrsch)),
+    L("D1R21", "MTRMCC", 21, 48,  "z/VM 6.2+", "IBM mon620/mon750 MRMTRMCC", mtrmcc62, ZL_COUNT(mtrmcc62)),
+    L("D1R28", "MTRCPC", 28, 40,  "z/VM 7.3",  "IBM mon730 MRMTRCPC",        mtrcpc,   ZL_COUNT(mtrcpc)),
+    L("D1R29", "MTRCPD", 29, 40,  "z/VM 7.3",  "IBM mon730 MRMTRCPD",        mtrcpd,   ZL_COUNT(mtrcpd)),
+    L("D1R32", "MTRCHC", 32, 24,  "z/VM 7.5",  "IBM mon750 MRMTRCHC",        mtrchc,   ZL_COUNT(mtrchc)),
+    L("D1R37", "MTRFAC", 37, 36,  "z/VM 7.3",  "IBM mon730 MRMTRFAC",        mtrfac,   ZL_COUNT(mtrfac)),
+};
+/* clang-format on */
+ZL_TABLE(d1p, pages);

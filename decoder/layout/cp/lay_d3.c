@@ -47,3 +47,86 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d3, layouts);
+
+/*
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 3, 7): each is
+ * chosen at IBM's length for the level its page was read at and declares
+ * only the fields that page shows; past what a page let read, the record
+ * stays undeclared (partial, zvmmon layouts --coverage).
+ */
+/* D3R6 STOSHP: 44 (7.3), readable to 28. */
+/* clang-format off */
+static const struct zl_field stoshp[] = {
+    {"STOSHP_SDFFN", 20, 8, EB, V, N, NULL, "IBM mon730 MRSTOSHP", "NSS/DCSS name"},
+};
+/* clang-format on */
+
+/* D3R12 STOASC: 64 and D3R13 STOASD: 52 (7.3); 28 holds 24 bytes whose name is cut off. */
+/* clang-format off */
+static const struct zl_field stoasc[] = {
+    {"STOASC_ASCUSRID", 20, 8, EB, V, N, NULL, "IBM mon730 MRSTOASC", "owning user ID"},
+};
+static const struct zl_field stoasd[] = {
+    {"STOASD_ASCUSRID", 20, 8, EB, V, N, NULL, "IBM mon730 MRSTOASD", "owning user ID"},
+};
+/* clang-format on */
+
+/* D3R17 STOVDK: 68 (7.3); 28 holds 24 bytes whose name is cut off. */
+/* clang-format off */
+static const struct zl_field stovdk[] = {
+    {"STOVDK_MDIOUSER", 20, 8, EB, V, N, NULL, "IBM mon730 MRSTOVDK", "owning user ID"},
+};
+/* clang-format on */
+
+/* D3R19 STOSXG: 88 (7.3), readable to 24. */
+/* clang-format off */
+static const struct zl_field stosxg[] = {
+    {"STOSXG_RSASXUOT", 20, 4, U, V, N, "pages", "IBM mon730 MRSTOSXG", "pages of the \"other CP\" type (derived from SYTSXG's counts; the description is cut off)"},
+};
+/* clang-format on */
+
+/* D3R21 STOADD: 132 (7.5), readable to 28. */
+/* clang-format off */
+static const struct zl_field stoadd[] = {
+    {"STOADD_CALMEMAD", 20, 8, HX, V, N, NULL, "IBM mon750 MRSTOADD", "amount of permanent and reconfigurable storage added (Character 8; the description is cut off)"},
+};
+/* clang-format on */
+
+/* D3R22 STORST: 56 (7.5) and D3R23 STOREM: 148 (7.3), readable to 21. */
+/* clang-format off */
+static const struct zl_field storst[] = {
+    {"STORST_DSRFLAG0", 20, 1, BI, V, N, NULL, "IBM mon750 MRSTORST", "flags of the SET STORAGE request (their meanings are cut off)"},
+};
+static const struct zl_field storem[] = {
+    {"STOREM_DSRFLAG0", 20, 1, BI, V, N, NULL, "IBM mon730 MRSTOREM", "flags of the SET STORAGE request (their meanings are cut off)"},
+};
+/* clang-format on */
+
+/*
+ * D3R25 STOAZN: 36+ (7.3), readable to 32.  The zone entries follow at
+ * CALENTDSP, CALENTSZ bytes each; STOAZN_C says more records follow in the
+ * interval.
+ */
+/* clang-format off */
+static const struct zl_field stoazn[] = {
+    {"STOAZN_RSAMCHNG",        20, 4, U, V, N, "count", "IBM mon730 MRSTOAZN", "memory reconfigurations"},
+    {"STOAZN_NUMZONES_RECORD", 24, 4, U, V, N, "count", "IBM mon730 MRSTOAZN", "zones in this record"},
+    {"STOAZN_CALENTSZ",        28, 2, U, V, N, "bytes", "IBM mon730 MRSTOAZN", "size of a zone entry"},
+    {"STOAZN_CALENTDSP",       30, 2, U, V, N, "bytes", "IBM mon730 MRSTOAZN", "displacement of the zone entries"},
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct zl_layout pages[] = {
+    L("D3R6",  "STOSHP", 6,  44,  "z/VM 7.3", "IBM mon730 MRSTOSHP", stoshp),
+    L("D3R12", "STOASC", 12, 64,  "z/VM 7.3", "IBM mon730 MRSTOASC", stoasc),
+    L("D3R13", "STOASD", 13, 52,  "z/VM 7.3", "IBM mon730 MRSTOASD", stoasd),
+    L("D3R17", "STOVDK", 17, 68,  "z/VM 7.3", "IBM mon730 MRSTOVDK", stovdk),
+    L("D3R19", "STOSXG", 19, 88,  "z/VM 7.3", "IBM mon730 MRSTOSXG", stosxg),
+    L("D3R21", "STOADD", 21, 132, "z/VM 7.5", "IBM mon750 MRSTOADD", stoadd),
+    L("D3R22", "STORST", 22, 56,  "z/VM 7.5", "IBM mon750 MRSTORST", storst),
+    L("D3R23", "STOREM", 23, 148, "z/VM 7.3", "IBM mon730 MRSTOREM", storem),
+    L("D3R25", "STOAZN", 25, 36,  "z/VM 7.3", "IBM mon730 MRSTOAZN", stoazn),
+};
+/* clang-format on */
+ZL_TABLE(d3p, pages);

@@ -55,3 +55,33 @@ static const struct zl_layout layouts[] = {
 };
 /* clang-format on */
 ZL_TABLE(d5, layouts);
+
+/*
+ * Layouts from IBM's pages alone (doc/facts/ibm-record-pages.md 7): each is
+ * chosen at IBM's length for the level its page was read at and declares
+ * only the fields that page shows; past what a page let read, the record
+ * stays undeclared (partial, zvmmon layouts --coverage).
+ */
+/* D5R1 PRCVON: 32 (7.5); 24 holds 3 bytes whose name is cut off. */
+/* clang-format off */
+static const struct zl_field prcvon[] = {
+    {"PRCVON_PFXCPUAD", 20, 2, U,  V, N, NULL, "IBM mon750 MRPRCVON", "processor address"},
+    {"PRCVON_PFXIDMDL", 22, 2, HX, V, N, NULL, "IBM mon750 MRPRCVON", "CPU model number, packed decimal"},
+};
+/* clang-format on */
+
+/* D5R2 PRCVOF: 28 (7.5), readable to 23. */
+/* clang-format off */
+static const struct zl_field prcvof75[] = {
+    {"PRCVOF_PFXCPUAD", 20, 2, U, V, N, NULL, "IBM mon750 MRPRCVOF", "processor address"},
+    {"PRCVOF_VOFFRSON", 22, 1, U, V, N, NULL, "IBM mon750 MRPRCVOF", "vary off reason: X'00' the VARY OFF command (the other values are cut off)"},
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct zl_layout pages[] = {
+    L("D5R1", "PRCVON", 1, 32, "z/VM 7.5", "IBM mon750 MRPRCVON", prcvon),
+    L("D5R2", "PRCVOF", 2, 28, "z/VM 7.5", "IBM mon750 MRPRCVOF", prcvof75),
+};
+/* clang-format on */
+ZL_TABLE(d5p, pages);

@@ -118,7 +118,7 @@ done
 expect 2 "no file" -- "$Z" dump
 expect 2 "bad option" -- "$Z" dump --bogus "$W/clean.cap"
 # getopt's own messages name the program and the command, as every other message does.
-for cmd in "dump --bogus" "stat -q" "capture --device" "top --sort" "layouts --markdown=1" "metrics -x"; do
+for cmd in "dump --bogus" "stat -q" "capture --device" "top --sort" "layouts --markdown=1" "layouts --coverage=1" "metrics -x"; do
 	# shellcheck disable=SC2086 # the command's words
 	expect 2 "$cmd" -- "$Z" $cmd
 	grep -q "^zvmmon ${cmd%% *}: " "$W/err" && ok "$cmd: the message names zvmmon ${cmd%% *}" ||
@@ -173,6 +173,16 @@ expect 0 "--version" -- "$Z" --version
 expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
 	ok "layouts list domain 10 tables" || fail "layouts output"
+# layouts --coverage: every record named, how far its layout declares it (doc/records.md).
+expect 0 "layouts --coverage" -- "$Z" layouts --coverage
+grep -Eq '^total +[0-9]+ ' "$W/out" && grep -Eq '^D6R46 +IODPOF +E +page +complete ' "$W/out" &&
+	grep -Eq '^D0R7 +SYTSHS +S +page +none ' "$W/out" &&
+	ok "layouts --coverage: summary, a complete and a missing layout" || fail "coverage: $(head -3 "$W/out")"
+# A LayoutFile's layout counts: SYTSHS taught one field is partial, never complete.
+printf 'layout D0R7 SYTSHS min_len 72 level "z/VM 7.3" source "site"\n  field SYTSHS_X 20 4 uint verified none - "site" ""\nend\n' >"$W/shs.txt"
+expect 0 "--layouts FILE layouts --coverage" -- "$Z" --layouts "$W/shs.txt" layouts --coverage
+grep -Eq '^D0R7 +SYTSHS +S +page +partial ' "$W/out" &&
+	ok "coverage reads loaded layouts" || fail "coverage with a LayoutFile: $(grep D0R7 "$W/out")"
 # metrics: the CP metric table, one Markdown table per kind of entry (doc/metrics-cp.md).
 expect 0 "metrics --markdown" -- "$Z" metrics --markdown
 [ "$(grep -c '^<!-- BEGIN generated metrics [a-z]*: ' "$W/out")" = 6 ] &&
