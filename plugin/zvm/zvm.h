@@ -36,6 +36,12 @@
 /* About 40 MB of collectd's queued copies (some 750 bytes each), a few
  * seconds of csv's writing: a backfill runs near the writers' own speed. */
 #define ZVM_DEFAULT_REPLAY_QUEUE 50000 /* and LiveQueue's */
+/*
+ * SeriesIdleTimeout's default: collectd's Timeout plus this many sample
+ * intervals, slack for a guest's stamps that lag CP's interval and for
+ * collectd's timeout check, which runs once per its own read interval.
+ */
+#define ZVM_IDLE_PAST_TIMEOUT 3
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
 struct zvm_recfilter {

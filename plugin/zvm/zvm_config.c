@@ -23,6 +23,7 @@ void zvm_config_defaults(struct zvm_config *c)
         c->replay_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->live_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->engine.max_series_per_guest = 1000;
+        c->engine.series_idle = 2 + ZVM_IDLE_PAST_TIMEOUT; /* collectd's default Timeout 2 */
         c->engine.unverified = -1;
         c->engine.verify_intervals = 3;
 }
@@ -440,6 +441,15 @@ static int opt_series_cap(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+static int opt_series_idle(struct zvm_config *c, const oconfig_item_t *ci)
+{
+        double d;
+        if (get_count(ci, 0, 1e9, &d))
+                return -1;
+        c->engine.series_idle = (unsigned)d;
+        return 0;
+}
+
 static int opt_verify_intervals(struct zvm_config *c, const oconfig_item_t *ci)
 {
         double d;
@@ -571,6 +581,7 @@ static const struct {
     {"IncludeGuest", opt_guestfilter, false},
     {"ExcludeGuest", opt_guestfilter, false},
     {"MaxSeriesPerGuest", opt_series_cap, true},
+    {"SeriesIdleTimeout", opt_series_idle, true},
     {"UnverifiedFields", opt_unverified, true},
     {"CPReading", opt_reading, true},
     {"VerifyIntervals", opt_verify_intervals, true},
@@ -602,9 +613,41 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         return -1;
 }
 
+/* Was the option of one value given in the block? */
+static bool given(const struct zvm_config *c, const char *key)
+{
+        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+                if (strcmp(options[i].key, key) == 0)
+                        return c->given & 1u << i;
+        return false;
+}
+
+/*
+ * collectd keeps an identifier in its value cache (and write_prometheus on
+ * its page) until Timeout of its intervals pass without a value, the
+ * monitor's sample interval for every value this plugin sends: the series
+ * cap must not forget a series sooner, or a guest whose identifiers churn
+ * would have more than MaxSeriesPerGuest of them in collectd at once.
+ * collectd's global Timeout is known by init, when this runs.
+ */
+static void series_idle_default(struct zvm_config *c)
+{
+        unsigned idle = c->engine.series_idle;
+        if (!given(c, "SeriesIdleTimeout")) {
+                if (timeout_g > 0)
+                        c->engine.series_idle = (unsigned)timeout_g + ZVM_IDLE_PAST_TIMEOUT;
+        } else if (idle && idle <= (unsigned)timeout_g) {
+                WARNING(ZVM_PLUGIN " plugin: SeriesIdleTimeout %u is not past collectd's Timeout "
+                                   "%d: a guest whose series churn can have more than "
+                                   "MaxSeriesPerGuest of them in collectd's cache at once",
+                        idle, timeout_g);
+        }
+}
+
 /* After the whole block: defaults that depend on other options, and sanity. */
 int zvm_config_finish(struct zvm_config *c)
 {
+        series_idle_default(c);
         if (!c->device && c->nfiles == 0 && !(c->device = strdup(ZVM_DEFAULT_DEVICE)))
                 return -1;
         if (c->retry_max < c->retry_min)

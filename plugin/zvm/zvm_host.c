@@ -228,7 +228,7 @@ unsigned dsp_trust_now(const struct zvm_dispatch *d)
 const struct dsp_epoch *dsp_epoch_refresh(struct zvm_dispatch *d)
 {
         struct dsp_epoch e = {d->eng ? zm_engine_system_gen(d->eng) : 0, dsp_trust_now(d),
-                              d->cfg->host};
+                              d->cfg->host, d->eng ? (uint32_t)zm_engine_intervals(d->eng) : 0};
         d->epoch = e;
         d->epoch_engine = *d->eng_epoch;
         d->epoch_trust_gen = d->trust_gen;
