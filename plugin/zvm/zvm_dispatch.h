@@ -82,10 +82,13 @@ struct bound {
         char userid[9];
 };
 
-/* A guest already told about in the log (once for its host claim, once for names). */
+/*
+ * A guest already told about in the log: once for its host claim, names,
+ * types, and once for two of its sources writing one identifier (mixed).
+ */
 struct noted {
         char userid[9];
-        bool host, name, type;
+        bool host, name, type, mixed;
 };
 
 /*

@@ -268,6 +268,33 @@ void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, ch
                 zvm_strlcpy(out, x->guest, outsz);
 }
 
+/*
+ * The host a guest's value goes under, and its claim decided: its own host
+ * (GuestHost, GuestHostFormat) unless it claimed another one it may use.
+ * A claim of its own host, spelt as collectd compares hosts (exactly), is
+ * no claim: a guest whose write_zvm Hostname is the name the plugin gives
+ * it anyway (Hostname "web01" on guest WEB01, the default "%u") is set up
+ * right, and neither warned about nor counted, whatever TrustedGuestHost
+ * says or how early it is.
+ */
+static const char *guest_host(struct zvm_dispatch *d, struct series *x, char *host, size_t hostsz,
+                              bool *own)
+{
+        const char *claim = nm(x, N_CLAIM);
+        dsp_guest_own_host(d, x, host, hostsz);
+        *own = true;
+        x->claim_open = false;
+        if (!claim[0] || strcmp(claim, host) == 0)
+                return NULL;
+        const char *why = claim_refusal(d, x);
+        if (!why) { /* the configured spelling, whatever the case written */
+                zvm_strlcpy(host, trusted(d->cfg, x->guest, claim), hostsz);
+                *own = false;
+        }
+        x->claim_open = !why || why == too_early;
+        return why;
+}
+
 /* Give x its host (again: the system name or Host changed); false when out of memory. */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
 {
@@ -275,12 +302,8 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
         const char *claim = nm(x, N_CLAIM);
         x->claim_refused = false;
         if (x->scope == ZM_GUEST && x->guest[0]) {
-                const char *why = claim[0] ? claim_refusal(d, x) : NULL;
-                if (claim[0] && !why) /* the configured spelling, whatever the case written */
-                        zvm_strlcpy(host, trusted(d->cfg, x->guest, claim), sizeof(host));
-                else
-                        dsp_guest_own_host(d, x, host, sizeof(host));
-                x->claim_open = claim[0] && (!why || why == too_early);
+                bool own;
+                const char *why = guest_host(d, x, host, sizeof(host), &own);
                 if (why) {
                         x->claim_refused = true;
                         struct noted *n = dsp_noted(d, x->guest);
@@ -293,7 +316,7 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
                                         x->guest, claim, why, host);
                         }
                 }
-                if (!claim[0] || why) /* only a guest's own host binds; a claim never does */
+                if (own) /* only a guest's own host binds; a claim never does */
                         dsp_bind_host(d, host, x->guest);
         } else if (x->scope == ZM_GUEST) {
                 host[0] = '\0'; /* nobody's data: dsp_refused_name refuses it */

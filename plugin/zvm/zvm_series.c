@@ -109,6 +109,37 @@ static bool index_room(struct zh_index *ix)
         return zh_resize(ix, 4 * ix->cap);
 }
 
+/*
+ * Series x of a guest is dispatched as the identifier another series of the
+ * same guest already is: two of the guest's sources write the same names
+ * under its host (kernel APPLDATA's memory/memory-used and write_zvm's from
+ * collectd's memory plugin on the guest, say).  Each identifier takes one
+ * value a time, so the second source's values of a time are dropped as
+ * duplicates and the series mixes both: said once per guest.
+ */
+static void mixed_sources(struct zvm_dispatch *d, const struct series *x, const struct series *was)
+{
+        if (x->scope != ZM_GUEST || was->scope != ZM_GUEST || strcmp(x->guest, was->guest) != 0)
+                return; /* two guests GuestHost names alike: their own choice */
+        /* The kernel's records as configuration (D10R1) and samples (D10R2) are one
+         * source; write_zvm's values with two host names (one its own, one refused)
+         * too: only write_zvm names a host. */
+        if (x->domain != was->domain || x->record != was->record ||
+            (x->len[N_CLAIM] && was->len[N_CLAIM]))
+                return;
+        struct noted *n = dsp_noted(d, x->guest);
+        if (!n || n->mixed)
+                return;
+        n->mixed = true;
+        WARNING(ZVM_PLUGIN " plugin: guest %s writes %s/%s%s%s/%s%s%s from two sources (kernel "
+                           "APPLDATA, mon_fsstatd or mon_procd, and write_zvm): one identifier "
+                           "takes one value a time, so the later source's values are dropped "
+                           "(total_values-duplicate); keep one source of those identifiers, e.g. "
+                           "write_zvm's Exclude on the guest (this is said once per guest)",
+                x->guest, nm(x, N_HOST), nm(x, N_PLUGIN), x->len[N_PINST] ? "-" : "",
+                nm(x, N_PINST), nm(x, N_TYPE), x->len[N_TINST] ? "-" : "", nm(x, N_TINST));
+}
+
 /* The identifier x is dispatched as (found or added); false when out of memory. */
 static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 {
@@ -118,6 +149,8 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
                 h = zh_str(h, nm(x, k));
         struct find f = {d, NULL, x};
         size_t i = zh_find(&d->iix, h, ident_eq, &f);
+        if (i != SIZE_MAX && d->id[i].series != pos)
+                mixed_sources(d, x, &d->s[d->id[i].series]);
         if (i == SIZE_MAX) {
                 if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
                     !index_room(&d->iix) || !zh_add(&d->iix, h, d->nid))
