@@ -26,6 +26,7 @@
 #define MODULES(X)                                                                                 \
         X(reading)                                                                                 \
         X(monitor)                                                                                 \
+        X(users)                                                                                   \
         X(cp)                                                                                      \
         X(vm370)                                                                                   \
         X(linux)                                                                                   \
@@ -104,6 +105,9 @@ struct zm_engine {
         uint64_t noted[NOTED_SLOTS]; /* some of them, direct-mapped (0: none) */
         size_t nknown, capknown;
         struct zh_index known_ix;
+        uint64_t hdr_bad;     /* appl_header_bad: records since its last line */
+        uint64_t hdr_said_at; /* the CP time of its last line */
+        bool hdr_said;
         uint64_t *seen; /* zm_first's keys */
         size_t nseen, capseen;
         struct zh_index seen_ix;
@@ -162,6 +166,40 @@ void zm_engine_free(struct zm_engine *e)
         free(e);
 }
 
+/* CP's time in an hour: the least time between two lines about unusable headers. */
+#define HOUR_TOD ((uint64_t)3600 * 1000000 * ZD_TOD_PER_US)
+
+/*
+ * A domain 10 record whose APPLDATA header lies, or whose userid is none CP
+ * stamps (blank, or a character outside A-Z 0-9 @ # $ _ -): it names no
+ * guest, so nothing of it is used (doc/plugin.md).  A guest writes neither
+ * (CP fills the header), so these are damage or a CP the decoder misreads:
+ * counted always (appl_bad), logged the first time, then at most once an
+ * hour of CP's time with the number since the last line, whichever record
+ * it is, so that a stream of them is one line an hour, not one per record.
+ */
+static void appl_header_bad(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                            enum zd_err_kind k)
+{
+        e->cnt.appl_bad++;
+        e->hdr_bad++;
+        if (e->hdr_said && r->tod - e->hdr_said_at < HOUR_TOD)
+                return;
+        char uid[9];
+        size_t n = 0;
+        for (; a->userid[n] && n < 8; n++) /* as it came, but printable */
+                uid[n] = a->userid[n] > 0x20 && a->userid[n] < 0x7F ? a->userid[n] : '?';
+        uid[n] = '\0';
+        zm_log(e, ZM_LOG_WARNING,
+               "a domain 10 record (D10R%u, userid \"%s\") is unusable: %s; %llu such "
+               "record%s since the last line, counted (appl_bad) and said at most once an hour",
+               (unsigned)r->number, uid, zd_err_desc(k), (unsigned long long)e->hdr_bad,
+               e->hdr_bad == 1 ? "" : "s");
+        e->hdr_said = true;
+        e->hdr_said_at = r->tod;
+        e->hdr_bad = 0;
+}
+
 /*
  * A D10R1 or D10R2 record: its APPLDATA header parsed here, once, for every
  * module that reads it.  Out of line: most records are CP's own.
@@ -169,8 +207,9 @@ void zm_engine_free(struct zm_engine *e)
 static __attribute__((noinline)) void deliver_appl(struct zm_engine *e, const struct zd_record *r)
 {
         struct zd_appl a;
-        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
-                e->cnt.appl_bad++;
+        enum zd_err_kind err = zd_appl_parse(r, &a);
+        if (err != ZD_E_NONE) {
+                appl_header_bad(e, r, &a, err);
                 return;
         }
         zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */

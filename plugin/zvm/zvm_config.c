@@ -303,6 +303,28 @@ static int add_map(struct zvm_config *c, const oconfig_item_t *ci)
         return 0;
 }
 
+/*
+ * A host name trusted to two guests (matched as TrustedGuestHost matches
+ * claims, in any case): both may write under it, and their values of one
+ * identifier then overwrite each other.  Taken, as a forwarder moving from
+ * one guest to another needs it for a while, but said at configuration.
+ */
+static void trusted_twice(const struct zvm_config *c, const struct zvm_trust *t)
+{
+        for (const struct zvm_trust *o = c->trust; o < t; o++) {
+                if (strcmp(o->userid, t->userid) == 0)
+                        continue;
+                for (size_t k = 0; k < t->nhosts; k++)
+                        for (size_t j = 0; j < o->nhosts; j++)
+                                if (strcasecmp(o->hosts[j], t->hosts[k]) == 0)
+                                        WARNING(ZVM_PLUGIN " plugin: TrustedGuestHost \"%s\" is "
+                                                           "given to guests %s and %s: values of "
+                                                           "both under that host overwrite each "
+                                                           "other's",
+                                                t->hosts[k], o->userid, t->userid);
+        }
+}
+
 static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
 {
         bool ok = ci->values_num >= 2;
@@ -328,6 +350,7 @@ static int add_trust(struct zvm_config *c, const oconfig_item_t *ci)
         for (int i = 1; i < ci->values_num; i++)
                 if (add_string(&t->hosts, &t->nhosts, ci->values[i].value.string))
                         return -1;
+        trusted_twice(c, t);
         return 0;
 }
 

@@ -84,11 +84,12 @@ struct bound {
 
 /*
  * A guest already told about in the log: once for its host claim, names,
- * types, and once for two of its sources writing one identifier (mixed).
+ * types; once for an own host that is the z/VM system's or the collector's
+ * (clash), and once for two of its sources writing one identifier (mixed).
  */
 struct noted {
         char userid[9];
-        bool host, name, type, mixed;
+        bool host, name, type, clash, mixed;
 };
 
 /*

@@ -295,6 +295,33 @@ static const char *guest_host(struct zvm_dispatch *d, struct series *x, char *ho
         return why;
 }
 
+/*
+ * A guest whose own host is the z/VM system's (its userid is the system's
+ * name, with the default "%u") or the collector's Hostname: CP's data or
+ * the reader's own counters and the guest's values then share one host, as
+ * Graphite and the other stores tell hosts apart.  Nothing of either is
+ * refused (the names differ), but it is surely not what was meant: said
+ * once per guest.
+ */
+static void own_host_shared(struct zvm_dispatch *d, const struct series *x, const char *host)
+{
+        char sys[DATA_MAX_NAME_LEN];
+        system_host(d, sys, sizeof(sys));
+        const char *whose = sys[0] && alike(sys, host)              ? "the z/VM system's"
+                            : hostname_g && alike(hostname_g, host) ? "the collector's (Hostname)"
+                                                                    : NULL;
+        if (!whose)
+                return;
+        struct noted *n = dsp_noted(d, x->guest);
+        if (!n || n->clash)
+                return;
+        n->clash = true;
+        WARNING(ZVM_PLUGIN " plugin: guest %s's own host \"%s\" (GuestHostFormat, GuestHost) is "
+                           "%s host name: its values go under the same host as that one's; give "
+                           "the guest a host of its own with GuestHost \"%s\" \"NAME\"",
+                x->guest, host, whose, x->guest);
+}
+
 /* Give x its host (again: the system name or Host changed); false when out of memory. */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
 {
@@ -316,8 +343,10 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
                                         x->guest, claim, why, host);
                         }
                 }
-                if (own) /* only a guest's own host binds; a claim never does */
+                if (own) { /* only a guest's own host binds; a claim never does */
                         dsp_bind_host(d, host, x->guest);
+                        own_host_shared(d, x, host);
+                }
         } else if (x->scope == ZM_GUEST) {
                 host[0] = '\0'; /* nobody's data: dsp_refused_name refuses it */
         } else if (claim[0])

@@ -2,8 +2,9 @@
 /*
  * Whose host a guest's values go under, the cases that are no attack but
  * were taken for one or passed in silence (doc/plugin.md, TrustedGuestHost
- * and the threat model): a guest that writes its own host, and two sources
- * of one guest writing one identifier.
+ * and the threat model): a guest that writes its own host, a guest whose
+ * own host is the z/VM system's or the collector's, a host trusted to two
+ * guests, and two sources of one guest writing one identifier.
  */
 #include "vec_appl.h"
 
@@ -84,6 +85,53 @@ static void own_host_by_format_and_map(void **state)
 }
 
 /*
+ * A guest whose userid is the z/VM system's name, or whose own host is the
+ * collector's Hostname, shares that host with CP's data or the reader's
+ * counters: said once per guest (when the system's name becomes known, too).
+ */
+static void own_host_shared_with_system_or_collector(void **state)
+{
+        struct dispatch_fx *f = *state;
+        uint64_t t = VEC_TOD_2026;
+        dispatch_claim(f->d, "ZVMSYS01", "", "memory", t); /* the system's name is not known yet */
+        assert_int_equal(cd_nlog, 0);
+        zm_set_system(f->e, "ZVMSYS01");
+        dispatch_claim(f->d, "ZVMSYS01", "", "memory", t + 4096);
+        assert_int_equal(cd_nlog, 1);
+        assert_non_null(strstr(cd_lastlog, "guest ZVMSYS01's own host \"zvmsys01\""));
+        assert_non_null(strstr(cd_lastlog, "the z/VM system's"));
+        dispatch_claim(f->d, "ZVMSYS01", "", "load", t + 4096); /* once per guest */
+        snprintf(cd_hostname, sizeof(cd_hostname), "lnxcoll");  /* the collector is a guest */
+        dispatch_claim(f->d, "LNXCOLL", "", "load", t);
+        snprintf(cd_hostname, sizeof(cd_hostname), "collector");
+        assert_int_equal(cd_nlog, 2);
+        assert_non_null(strstr(cd_lastlog, "the collector's (Hostname)"));
+        dispatch_claim(f->d, "LINUX01", "", "load", t);
+        assert_int_equal(cd_nlog, 2);
+        assert_string_equal(cd_vls[1].host, "zvmsys01"); /* nothing refused: said, not changed */
+        assert_string_equal(cd_vls[3].host, "lnxcoll");
+}
+
+/* One host trusted to two guests: said when the second is configured, and taken. */
+static void host_trusted_twice(void **state)
+{
+        (void)state;
+        struct zvm_config c;
+        fresh(&c);
+        oconfig_item_t ci = item("TrustedGuestHost", 2, "FWD01", "gateway.example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        ci = item("TrustedGuestHost", 2, "FWD01", "other.example.com"); /* the same guest: fine */
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_int_equal(cd_nlog, 0);
+        ci = item("TrustedGuestHost", 2, "fwd02", "Gateway.Example.com");
+        assert_int_equal(zvm_config_item(&c, &ci), 0);
+        assert_int_equal(cd_nlog, 1);
+        assert_non_null(strstr(cd_lastlog, "\"Gateway.Example.com\" is given to guests FWD01 and "
+                                           "FWD02"));
+        zvm_config_free(&c);
+}
+
+/*
  * Kernel APPLDATA (a module's keyed series) and write_zvm (names a guest
  * wrote) of one guest naming one identifier: the later ones of a time are
  * duplicates; said once per guest.  Two guests GuestHost names alike are
@@ -124,6 +172,8 @@ int main(void)
         const struct CMUnitTest tests[] = {
             DISPATCH_ENGINE_TEST(own_host_is_no_claim),
             DISPATCH_ENGINE_TEST(own_host_by_format_and_map),
+            DISPATCH_ENGINE_TEST(own_host_shared_with_system_or_collector),
+            cmocka_unit_test(host_trusted_twice),
             DISPATCH_ENGINE_TEST(two_sources_one_identifier),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
