@@ -22,7 +22,7 @@ usage: check.py TRUTH.jsonl CSVDIR SUMMARY.json COLLECTD.log
 5. Every refusal is counted: series_capped, host_refused, names_refused > 0,
    appl_bad and appl_sync equal to what CP showed of the bad and torn records
    (give or take the records whose size changed in place), decode errors 0.
-   Each kind of refusal is logged once, not per value.
+   Each kind of refusal is logged once, not per value (the series cap's too).
 6. collectd's VmRSS stays flat; it ran to the end and stopped within 5 s.
 
 A sub-check that fails because of a bug whose fix is not a one-liner prints
@@ -474,6 +474,11 @@ def main(a):
     if len(hostlog) != 1 or len(namelog) != 1:
         fail("the host and plugin-name refusals are to be logged once per guest: %d and %d lines" %
              (len(hostlog), len(namelog)))
+    # The series cap: said at the guest's first refusal, with its userid, then only counted
+    # while refusals go on (again only after 60 intervals without one: longer than the run).
+    caplog = [l for l in log if "guest EVIL01 has " in l and "MaxSeriesPerGuest" in l]
+    if len(caplog) != 1:
+        fail("the series cap's refusal of EVIL01 is to be logged once: %d lines" % len(caplog))
     # Repeats thinned out: a message again on its 2nd, 4th, 8th ... time, so at most
     # 1 + log2(intervals) lines per malformed buffer over the run.
     thin = nlx * (1 + S["intervals"].bit_length())
