@@ -38,7 +38,7 @@ void sim_cfg_default(struct sim_cfg *c)
         c->domains = 0xFFF;
         c->dcss_base = 0x09000000;
         c->dcss_pages = 0; /* sized for the configuration, at least 4096 */
-        strcpy(c->writer_userid, "LINUX001");
+        strcpy(c->writer_userid, "LNXWRITE");
         strcpy(c->system_id, "ZVMSIM");
         /* 2026-11-22T00:00:00Z */
         c->start_tod = zd_unix_us_to_tod(INT64_C(1795305600) * 1000000);

@@ -42,7 +42,7 @@ void sim_mw_init(struct sim_mw *mw, const char *userid)
 {
         memset(mw, 0, sizeof(*mw));
         mw->max_bufs = SIM_MW_MAX_BUFS;
-        snprintf(mw->userid, sizeof(mw->userid), "%s", userid ? userid : "LINUX001");
+        snprintf(mw->userid, sizeof(mw->userid), "%s", userid ? userid : "LNXWRITE");
 }
 
 struct sim_mw_file *sim_mw_open(struct sim_mw *mw)

@@ -2,9 +2,10 @@
 /*
  * The engine: hands each record to the modules of its family and keeps what
  * they share across records (the system's name and interval, the guests CP
- * named, the series granted per guest, keys seen once, the guests whose
- * clocks run ahead of CP's).  Building a metric itself (ids, names, values)
- * is met_metric.c's, which calls nothing here.
+ * named, keys seen once, the guests whose clocks run ahead of CP's).
+ * Building a metric itself (ids, names, values) is met_metric.c's, which
+ * calls nothing here; the series each guest is granted are its part
+ * met_cap.c's.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 
 #include "base/hash.h"
 #include "base/tod.h"
+#include "metric/met_cap.h"
 #include "metric/met_module.h"
 #include "payload/appldata/appl.h"
 
@@ -24,6 +26,7 @@
 #define MODULES(X)                                                                                 \
         X(reading)                                                                                 \
         X(monitor)                                                                                 \
+        X(users)                                                                                   \
         X(cp)                                                                                      \
         X(vm370)                                                                                   \
         X(linux)                                                                                   \
@@ -41,16 +44,6 @@ static const struct zm_module *const modules[] = {
         NULL,
 };
 #define NMODULES (sizeof(modules) / sizeof(modules[0]) - 1)
-
-/*
- * The per-guest series cap: a guest (packed userid) and how many series it
- * has, and the set of series ids already granted.  Both indexed, so a value
- * costs the same whatever the number of guests and series.
- */
-struct guest_count {
-        uint64_t userid;
-        size_t nseries;
-};
 
 /*
  * The modules a record family goes to, in order, found when the engine is
@@ -107,21 +100,17 @@ struct zm_engine {
         uint64_t intervals; /* Interval End records seen */
         void *state[NMODULES + 1];
         struct appl_route appl;
-        struct guest_count *guests;
-        size_t nguests, capguests;
-        struct zh_index guest_ix;
+        struct zm_cap cap;           /* the series each guest is granted */
         uint64_t *known;             /* packed userids of the guests CP named (zm_note_guest) */
         uint64_t noted[NOTED_SLOTS]; /* some of them, direct-mapped (0: none) */
         size_t nknown, capknown;
         struct zh_index known_ix;
+        uint64_t hdr_bad;     /* appl_header_bad: records since its last line */
+        uint64_t hdr_said_at; /* the CP time of its last line */
+        bool hdr_said;
         uint64_t *seen; /* zm_first's keys */
         size_t nseen, capseen;
         struct zh_index seen_ix;
-        uint64_t *series; /* ids of guest series granted */
-        uint32_t *succ;   /* + 1: the series whose value followed this one's last time */
-        size_t nseries, capseries;
-        size_t prev; /* + 1: the guest series of the last guest value */
-        struct zh_index series_ix;
 };
 
 struct zm_engine *zm_engine_new(const struct zm_options *opt, zm_emit_fn emit, zm_log_fn log,
@@ -169,16 +158,46 @@ void zm_engine_free(struct zm_engine *e)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->destroy)
                         modules[i]->destroy(e->state[i]);
-        free(e->guests);
-        zh_free(&e->guest_ix);
+        zm_cap_free(&e->cap);
         free(e->known);
         zh_free(&e->known_ix);
         free(e->seen);
         zh_free(&e->seen_ix);
-        free(e->series);
-        free(e->succ);
-        zh_free(&e->series_ix);
         free(e);
+}
+
+/* CP's time in an hour: the least time between two lines about unusable headers. */
+#define HOUR_TOD ((uint64_t)3600 * 1000000 * ZD_TOD_PER_US)
+
+/*
+ * A domain 10 record whose APPLDATA header lies, or whose userid is none CP
+ * stamps (blank, or a character outside A-Z 0-9 @ # $ _ -): it names no
+ * guest, so nothing of it is used (doc/plugin.md).  A guest writes neither
+ * (CP fills the header), so these are damage or a CP the decoder misreads:
+ * counted always (appl_bad), logged the first time, then at most once an
+ * hour of CP's time with the number since the last line, whichever record
+ * it is, so that a stream of them is one line an hour, not one per record.
+ */
+static void appl_header_bad(struct zm_engine *e, const struct zd_record *r, const struct zd_appl *a,
+                            enum zd_err_kind k)
+{
+        e->cnt.appl_bad++;
+        e->hdr_bad++;
+        if (e->hdr_said && r->tod - e->hdr_said_at < HOUR_TOD)
+                return;
+        char uid[9];
+        size_t n = 0;
+        for (; a->userid[n] && n < 8; n++) /* as it came, but printable */
+                uid[n] = a->userid[n] > 0x20 && a->userid[n] < 0x7F ? a->userid[n] : '?';
+        uid[n] = '\0';
+        zm_log(e, ZM_LOG_WARNING,
+               "a domain 10 record (D10R%u, userid \"%s\") is unusable: %s; %llu such "
+               "record%s since the last line, counted (appl_bad) and said at most once an hour",
+               (unsigned)r->number, uid, zd_err_desc(k), (unsigned long long)e->hdr_bad,
+               e->hdr_bad == 1 ? "" : "s");
+        e->hdr_said = true;
+        e->hdr_said_at = r->tod;
+        e->hdr_bad = 0;
 }
 
 /*
@@ -188,8 +207,9 @@ void zm_engine_free(struct zm_engine *e)
 static __attribute__((noinline)) void deliver_appl(struct zm_engine *e, const struct zd_record *r)
 {
         struct zd_appl a;
-        if (zd_appl_parse(r, &a) != ZD_E_NONE) {
-                e->cnt.appl_bad++;
+        enum zd_err_kind err = zd_appl_parse(r, &a);
+        if (err != ZD_E_NONE) {
+                appl_header_bad(e, r, &a, err);
                 return;
         }
         zm_note_guest(e, a.userid); /* CP stamped it: this guest exists */
@@ -218,6 +238,9 @@ void zm_engine_interval_end(struct zm_engine *e, const struct zd_record *r)
         for (size_t i = 0; modules[i]; i++)
                 if (modules[i]->interval_end)
                         modules[i]->interval_end(e, e->state[i], r);
+        /* after the modules: the values they send at the end count as this interval's */
+        if (e->opt.max_series_per_guest)
+                zm_cap_sweep(&e->cap, (uint32_t)e->intervals, e->opt.series_idle);
 }
 
 const struct zm_counters *zm_engine_counters(const struct zm_engine *e)
@@ -315,65 +338,6 @@ struct probe {
         uint64_t key;
 };
 
-static bool guest_eq(const void *ctx, size_t pos)
-{
-        const struct probe *p = ctx;
-        return p->e->guests[pos].userid == p->key;
-}
-
-static bool series_eq(const void *ctx, size_t pos)
-{
-        const struct probe *p = ctx;
-        return p->e->series[pos] == p->key;
-}
-
-/*
- * Has the guest room for the series (or is it known already)?  Series ids are
- * 64-bit hashes: two series of one guest that collide count once, which only
- * makes the cap a little more generous.
- */
-static bool series_ok(struct zm_engine *e, const struct zm_metric *m)
-{
-        /* Values come in much the same order every interval: first guess the series
-         * that followed the last one's last time. */
-        size_t guess = e->prev && e->succ[e->prev - 1] ? e->succ[e->prev - 1] - 1 : SIZE_MAX;
-        struct probe sp = {e, m->id};
-        size_t i = guess < e->nseries && e->series[guess] == m->id
-                       ? guess
-                       : zh_find(&e->series_ix, m->id, series_eq, &sp);
-        if (i != SIZE_MAX) {
-                if (e->prev)
-                        e->succ[e->prev - 1] = (uint32_t)i + 1;
-                e->prev = i + 1;
-                return true;
-        }
-        struct probe gp = {e, zh_word8(m->guest)};
-        uint64_t gh = zh_u64(ZH_SEED, gp.key);
-        size_t gi = zh_find(&e->guest_ix, gh, guest_eq, &gp);
-        if (gi == SIZE_MAX) {
-                if (!zh_grow((void **)&e->guests, &e->capguests, e->nguests, sizeof(*e->guests)) ||
-                    !zh_add(&e->guest_ix, gh, e->nguests))
-                        return false;
-                gi = e->nguests++;
-                e->guests[gi].userid = gp.key;
-                e->guests[gi].nseries = 0;
-        }
-        if (e->guests[gi].nseries >= e->opt.max_series_per_guest)
-                return false;
-        size_t cap = e->capseries;
-        if (!zh_grow((void **)&e->series, &cap, e->nseries, sizeof(*e->series)) ||
-            !zh_grow((void **)&e->succ, &e->capseries, e->nseries, sizeof(*e->succ)) ||
-            !zh_add(&e->series_ix, m->id, e->nseries))
-                return false;
-        if (e->prev)
-                e->succ[e->prev - 1] = (uint32_t)e->nseries + 1;
-        e->prev = e->nseries + 1;
-        e->succ[e->nseries] = 0;
-        e->series[e->nseries++] = m->id;
-        e->guests[gi].nseries++;
-        return true;
-}
-
 static bool seen_eq(const void *ctx, size_t pos)
 {
         const struct probe *p = ctx;
@@ -456,11 +420,40 @@ uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed,
 }
 
 /* A guest metric under the series cap: its id, and whether the guest may have another series. */
+/*
+ * A guest at its cap: said when the cap first refuses it, and again only
+ * after a quiet spell (met_cap.h), with the userid and the series refused,
+ * so that an operator learns which guest lost what, not only that
+ * series_capped moves.
+ */
+static void log_capped(struct zm_engine *e, const struct zm_metric *m, const struct zm_cap_guest *g)
+{
+        char when[96];
+        if (e->opt.series_idle)
+                snprintf(when, sizeof(when),
+                         "until some of its series have had no value for %u "
+                         "sample intervals (SeriesIdleTimeout)",
+                         e->opt.series_idle);
+        else
+                snprintf(when, sizeof(when), "for good (SeriesIdleTimeout 0)");
+        zm_log(e, ZM_LOG_WARNING,
+               "guest %s has %u series, MaxSeriesPerGuest: its new series (such as "
+               "%s/%s/%s/%s) are refused %s and counted (series_capped); said again only "
+               "after %d intervals without a refusal",
+               m->guest, g->nseries, m->plugin, m->plugin_instance, m->type, m->type_instance, when,
+               ZM_CAP_QUIET);
+}
+
 __attribute__((noinline)) static void emit_capped(struct zm_engine *e, struct zm_metric *m)
 {
         m->id = zm_series_id(m);
-        if (!series_ok(e, m)) {
+        const struct zm_cap_guest *g = NULL;
+        enum zm_cap_verdict v = zm_cap_admit(&e->cap, m->id, m->guest, e->opt.max_series_per_guest,
+                                             (uint32_t)e->intervals, &g);
+        if (v != ZM_CAP_OK) {
                 e->cnt.series_capped++;
+                if (v == ZM_CAP_LOG)
+                        log_capped(e, m, g);
                 return;
         }
         e->cnt.metrics++;

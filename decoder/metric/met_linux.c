@@ -61,7 +61,6 @@ enum {
         LX_VM_FLT,
         LX_LOAD,
         LX_RUNNING,
-        LX_BLOCKED,
         LX_IF_OCTETS,
         LX_IF_PACKETS,
         LX_IF_ERRORS,
@@ -85,7 +84,6 @@ static const struct lx_name {
     [LX_VM_FLT] = {"vmem", "", "vmpage_faults", ""},
     [LX_LOAD] = {"load", "", "load", ""},
     [LX_RUNNING] = {"processes", "", "ps_state", "running"},
-    [LX_BLOCKED] = {"processes", "", "ps_state", "blocked"},
     [LX_IF_OCTETS] = {"interface", "all", "if_octets", ""},
     [LX_IF_PACKETS] = {"interface", "all", "if_packets", ""},
     [LX_IF_ERRORS] = {"interface", "all", "if_errors", ""},
@@ -120,6 +118,7 @@ struct lx_cpu_plan {
 
 struct lx_state {
         struct zd_appl_tracker *fresh;
+        struct lx_passes passes; /* this interval's process states (met_lnxappl.c) */
         struct lx_fields fields[LX_F_N];
         uint64_t cpu_key[LX_NSTATES]; /* lit_pre of cpu/<n>/cpu/<state>: a CPU's value adds n */
         struct lx_cpu_name cpu[LX_CPUS_NAMED];
@@ -153,6 +152,7 @@ static void lx_destroy(void *state)
         if (!s)
                 return;
         zd_appl_tracker_free(s->fresh);
+        lx_passes_free(&s->passes);
         free(s);
 }
 
@@ -257,9 +257,15 @@ static void lx_mem(struct zm_engine *e, struct lx_state *s, const struct zd_reco
         gauge_id(o, s, LX_MEM_FREE, (double)v[FREE] * 1024);
         gauge_id(o, s, LX_MEM_BUF, (double)v[BUF] * 1024);
         gauge_id(o, s, LX_MEM_CACHED, (double)v[CACHED] * 1024);
-        double sused = v[STOT] > v[SFREE] ? (double)(v[STOT] - v[SFREE]) : 0;
-        gauge_id(o, s, LX_SWAP_USED, sused * 1024);
-        gauge_id(o, s, LX_SWAP_FREE, (double)v[SFREE] * 1024);
+        /*
+         * As collectd's swap plugin on the guest, without SwapCached (APPLDATA
+         * has none): used = total - free, and nothing at all when free exceeds
+         * the total (its swap_read_combined returns EINVAL).  No swap: both 0.
+         */
+        if (v[STOT] >= v[SFREE]) {
+                gauge_id(o, s, LX_SWAP_USED, (double)(v[STOT] - v[SFREE]) * 1024);
+                gauge_id(o, s, LX_SWAP_FREE, (double)v[SFREE] * 1024);
+        }
         derive_id(o, s, LX_SWAP_IN, 1, v[SWIN], 0);
         derive_id(o, s, LX_SWAP_OUT, 1, v[SWOUT], 0);
         derive_id(o, s, LX_VM_MEM, 2, v[PGIN], v[PGOUT]);
@@ -347,6 +353,20 @@ static void lx_cpus(struct lx_out *o, struct lx_state *s, zd_view data,
         }
 }
 
+/*
+ * A load average as the guest's /proc/loadavg prints it, and so as
+ * collectd's load plugin there has it (getloadavg parses that file):
+ * LOAD_INT and LOAD_FRAC, two decimals, of avenrun + FIXED_1/200.  The
+ * record carries avenrun with FIXED_1/200 already added (appldata_os.c),
+ * so the value is cut to hundredths here, not rounded again.  Divided
+ * once, as strtod reads "1.50": the nearest double to the decimal.
+ */
+static double proc_loadavg(uint32_t v)
+{
+        uint64_t whole = v >> 11, hundredths = ((uint64_t)(v & 2047) * 100) >> 11;
+        return (double)(whole * 100 + hundredths) / 100.0;
+}
+
 /* Kernel OS record (6.5): load (avenrun: fixed point, FSHIFT 11), run queue, per-CPU jiffies. */
 static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_record *r,
                   const struct zd_appl *a, uint64_t tod)
@@ -371,10 +391,10 @@ static void lx_os(struct zm_engine *e, struct lx_state *s, const struct zd_recor
         out_init(o, e, r, a, tod);
         struct zm_metric *m = named_id(o, s, LX_LOAD);
         for (int i = AVG1; i <= AVG15; i++)
-                zm_metric_gauge(m, (uint32_t)v[i] / 2048.0);
+                zm_metric_gauge(m, proc_loadavg((uint32_t)v[i]));
         lx_emit(o);
         gauge_id(o, s, LX_RUNNING, (double)v[RUN]);
-        gauge_id(o, s, LX_BLOCKED, (double)v[IOWAIT]);
+        lx_pass_os(&s->passes, a->userid, o->m.tod, v[IOWAIT]); /* blocked: at the end */
         lx_cpus(o, s, a->data, &cpus);
 }
 
@@ -442,14 +462,23 @@ static void lx_appl(struct zm_engine *e, void *state, const struct zd_record *r,
         if (a->kind == ZD_APPL_LINUXKRNL)
                 linuxkrnl(e, s, r, a);
         else if (a->kind == ZD_APPL_LNXAPPL)
-                lx_lnxappl(e, s->fresh, r, a);
+                lx_lnxappl(e, s->fresh, &s->passes, r, a);
         else
                 zm_counters_mut(e)->appl_unknown++;
+}
+
+static void lx_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)
+{
+        (void)r;
+        struct lx_state *s = state;
+        if (s)
+                lx_passes_end(e, &s->passes);
 }
 
 const struct zm_module zm_mod_linux = {
     .name = "linux",
     .create = lx_create,
     .destroy = lx_destroy,
+    .interval_end = lx_interval_end,
     .appl = lx_appl,
 };

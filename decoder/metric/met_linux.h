@@ -131,11 +131,47 @@ static inline bool fresh(struct zm_engine *e, enum zd_track verdict)
 }
 
 /*
- * A monwriter record (LNXAPPL) of met_lnxappl.c, the module's part: the
- * summaries of mon_fsstatd and mon_procd.  tracker: the module's, which
- * the kernel's records share, so that a guest's buffers of both count
- * against one share of it.
+ * A guest's process states of one sample interval, sent when it ends
+ * (met_lnxappl.c).  collectd's processes plugin counts a process in
+ * uninterruptible sleep (D) as blocked, where mon_procd's summary counts it
+ * among the sleeping; only mon_procd's task records (state) of the same
+ * pass tell them apart, and CP copies those in the same interval in any
+ * order.  And the kernel OS record's nr_iowait, blocked for a guest that
+ * runs no mon_procd: one source per guest and interval, never both.
  */
-void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, const struct zd_record *r,
-                const struct zd_appl *a);
+struct lx_pass {
+        char userid[9];
+        bool procd;   /* a mon_procd summary of the guest came in this interval */
+        bool summary; /* ... a fresh one: its states are sent */
+        bool os;      /* a fresh kernel OS record: its nr_iowait is sent unless procd */
+        uint64_t iowait;
+        uint64_t sum_ts;  /* the summary's pass (Unix seconds) */
+        uint64_t sum_tod; /* the time its states carry (zm_guest_tod's) */
+        uint64_t os_tod;
+        uint64_t sleeping, stopped, zombie; /* the summary's */
+        uint64_t d_ts[2];                   /* the passes of the task records seen (two: a */
+        uint64_t d_n[2];                    /* torn copy), and how many were in state D */
+};
+
+struct lx_passes {
+        struct lx_pass *p;
+        size_t n, cap;
+        size_t last; /* the pass found or added last: a guest's records come together */
+        struct zh_index ix;
+};
+
+/* A kernel OS record's nr_iowait, for the guest's blocked at the interval's end. */
+void lx_pass_os(struct lx_passes *ps, const char *userid, uint64_t tod, uint64_t iowait);
+/* The interval ended: every guest's process states sent, the passes forgotten. */
+void lx_passes_end(struct zm_engine *e, struct lx_passes *ps);
+void lx_passes_free(struct lx_passes *ps);
+
+/*
+ * A monwriter record (LNXAPPL) of met_lnxappl.c, the module's part: the
+ * summaries of mon_fsstatd and mon_procd, and the states of mon_procd's
+ * tasks.  tracker: the module's, which the kernel's records share, so that
+ * a guest's buffers of both count against one share of it.
+ */
+void lx_lnxappl(struct zm_engine *e, struct zd_appl_tracker *tracker, struct lx_passes *ps,
+                const struct zd_record *r, const struct zd_appl *a);
 #endif

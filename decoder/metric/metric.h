@@ -83,6 +83,12 @@ struct zm_procsel;
 struct zm_options {
         /* Per-guest cap on distinct series (0 = none). */
         size_t max_series_per_guest;
+        /*
+         * A series with no value for more than this many sample intervals
+         * (Interval End records) no longer counts against its guest's cap
+         * (met_cap.h); 0 = never forgotten.
+         */
+        unsigned series_idle;
         /* UnverifiedFields: -1 auto, 0 never, 1 always. */
         int unverified;
         /* Consecutive good intervals before auto turns a hint field on. */

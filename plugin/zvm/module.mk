@@ -41,6 +41,8 @@ TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(Z
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=calloc
 TEST_EXTRA_test_dispatch_series := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS)
+TEST_EXTRA_test_dispatch_forget := $(TEST_EXTRA_test_dispatch_series)
+TEST_EXTRA_test_plugin_hosts := $(TEST_EXTRA_test_dispatch_series)
 TEST_EXTRA_test_replay_pace := $(TEST_PLUGIN_FLAGS) $(ZVM_READER_SRCS) $(ZVM_DISPATCH_SRCS) \
 	$(ZVM_CONFIG_SRCS) plugin/zvm/zvm_stats.c plugin/zvm/zvm_replay.c
 # test_plugin_reader fails the growth of the reader's buffer on demand by wrapping the
@@ -55,6 +57,7 @@ TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) $(ZVM_CONFIG_SRCS)
 $(BUILD)/tests/test_procd: $(ZVM_CONFIG_SRCS) $(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
+		$(BUILD)/tests/test_dispatch_forget $(BUILD)/tests/test_plugin_hosts \
 		$(BUILD)/tests/test_replay_pace $(BUILD)/tests/test_plugin_watchdog \
 		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd

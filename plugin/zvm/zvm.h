@@ -39,6 +39,12 @@
  * the writers never wait for a backfill.
  */
 #define ZVM_DEFAULT_REPLAY_QUEUE 50000 /* and LiveQueue's */
+/*
+ * SeriesIdleTimeout's default: collectd's Timeout plus this many sample
+ * intervals, slack for a guest's stamps that lag CP's interval and for
+ * collectd's timeout check, which runs once per its own read interval.
+ */
+#define ZVM_IDLE_PAST_TIMEOUT 3
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
 struct zvm_recfilter {

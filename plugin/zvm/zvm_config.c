@@ -23,6 +23,7 @@ void zvm_config_defaults(struct zvm_config *c)
         c->replay_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->live_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->engine.max_series_per_guest = 1000;
+        c->engine.series_idle = 2 + ZVM_IDLE_PAST_TIMEOUT; /* collectd's default Timeout 2 */
         c->engine.unverified = -1;
         c->engine.verify_intervals = 3;
 }
@@ -281,6 +282,28 @@ static int opt_guest_host(void *cfg, const oconfig_item_t *ci)
         return 0;
 }
 
+/*
+ * A host name trusted to two guests (matched as TrustedGuestHost matches
+ * claims, in any case): both may write under it, and their values of one
+ * identifier then overwrite each other.  Taken, as a forwarder moving from
+ * one guest to another needs it for a while, but said at configuration.
+ */
+static void trusted_twice(const struct zvm_config *c, const struct zvm_trust *t)
+{
+        for (const struct zvm_trust *o = c->trust; o < t; o++) {
+                if (strcmp(o->userid, t->userid) == 0)
+                        continue;
+                for (size_t k = 0; k < t->nhosts; k++)
+                        for (size_t j = 0; j < o->nhosts; j++)
+                                if (strcasecmp(o->hosts[j], t->hosts[k]) == 0)
+                                        WARNING(ZVM_PLUGIN " plugin: TrustedGuestHost \"%s\" is "
+                                                           "given to guests %s and %s: values of "
+                                                           "both under that host overwrite each "
+                                                           "other's",
+                                                t->hosts[k], o->userid, t->userid);
+        }
+}
+
 static int opt_trust(void *cfg, const oconfig_item_t *ci)
 {
         struct zvm_config *c = cfg;
@@ -307,6 +330,7 @@ static int opt_trust(void *cfg, const oconfig_item_t *ci)
         for (int i = 1; i < ci->values_num; i++)
                 if (add_string(&t->hosts, &t->nhosts, ci->values[i].value.string))
                         return -1;
+        trusted_twice(c, t);
         return 0;
 }
 
@@ -466,6 +490,7 @@ static const struct popt options[] = {
     {"IncludeGuest", POPT_PARSE, .repeats = true, .parse = opt_guestfilter},
     {"ExcludeGuest", POPT_PARSE, .repeats = true, .parse = opt_guestfilter},
     {"MaxSeriesPerGuest", POPT_COUNT, AT(engine.max_series_per_guest), 0, 1e9},
+    {"SeriesIdleTimeout", POPT_COUNT, AT(engine.series_idle), 0, 1e9},
     {"UnverifiedFields", POPT_PARSE, .parse = opt_unverified},
     {"CPReading", POPT_PARSE, .parse = opt_reading},
     {"VerifyIntervals", POPT_COUNT, AT(engine.verify_intervals), 1, 1000},
@@ -487,9 +512,41 @@ int zvm_config_item(struct zvm_config *c, const oconfig_item_t *ci)
         return popt_apply(&table, c, &c->given, ci);
 }
 
+/* Was the option of one value given in the block? */
+static bool given(const struct zvm_config *c, const char *key)
+{
+        for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+                if (strcmp(options[i].name, key) == 0)
+                        return c->given & 1u << i;
+        return false;
+}
+
+/*
+ * collectd keeps an identifier in its value cache (and write_prometheus on
+ * its page) until Timeout of its intervals pass without a value, the
+ * monitor's sample interval for every value this plugin sends: the series
+ * cap must not forget a series sooner, or a guest whose identifiers churn
+ * would have more than MaxSeriesPerGuest of them in collectd at once.
+ * collectd's global Timeout is known by init, when this runs.
+ */
+static void series_idle_default(struct zvm_config *c)
+{
+        unsigned idle = c->engine.series_idle;
+        if (!given(c, "SeriesIdleTimeout")) {
+                if (timeout_g > 0)
+                        c->engine.series_idle = (unsigned)timeout_g + ZVM_IDLE_PAST_TIMEOUT;
+        } else if (idle && idle <= (unsigned)timeout_g) {
+                WARNING(ZVM_PLUGIN " plugin: SeriesIdleTimeout %u is not past collectd's Timeout "
+                                   "%d: a guest whose series churn can have more than "
+                                   "MaxSeriesPerGuest of them in collectd's cache at once",
+                        idle, timeout_g);
+        }
+}
+
 /* After the whole block: defaults that depend on other options, and sanity. */
 int zvm_config_finish(struct zvm_config *c)
 {
+        series_idle_default(c);
         if (!c->device && c->nfiles == 0 && !(c->device = strdup(ZVM_DEFAULT_DEVICE)))
                 return -1;
         if (c->retry_max < c->retry_min)

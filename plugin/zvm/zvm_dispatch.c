@@ -125,7 +125,7 @@ static void keep_order(struct zvm_dispatch *d)
  * the intervals after a layout are scattered too, 1, 2, 4 ... 64 of them are
  * passed over before the next one, as keep_order backs off.
  */
-void zvm_dispatch_interval_end(struct zvm_dispatch *d)
+static void order_at_interval_end(struct zvm_dispatch *d)
 {
         size_t n = d->ival_values, made = d->ns - d->ival_ns;
         bool scattered = 8 * d->ival_in_seq < 7 * n;
@@ -151,6 +151,16 @@ void zvm_dispatch_interval_end(struct zvm_dispatch *d)
         d->ival_backoff = d->ival_backoff ? (d->ival_backoff < 64 ? 2 * d->ival_backoff : 64) : 1;
         d->ival_skip = d->ival_backoff;
         d->since = d->in_seq = 0; /* keep_order counts afresh from the new layout */
+}
+
+void zvm_dispatch_interval_end(struct zvm_dispatch *d)
+{
+        order_at_interval_end(d);
+        if (!dsp_forget_due(d))
+                return;
+        zvm_dispatch_flush(d); /* staged values name their series by position */
+        if (dsp_forget_idle(d))
+                d->ival_ns = d->ns;
 }
 
 /*

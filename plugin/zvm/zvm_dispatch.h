@@ -43,17 +43,18 @@ struct series {
         uint32_t ident; /* the identifier this series is dispatched as */
         unsigned system_gen;
         unsigned trust_gen; /* trust_now() when its host was decided */
-        int ds_num;         /* values its type takes (types.db); -1: no such type */
+        uint32_t seen;      /* the engine's Interval Ends before its last value */
+        int16_t ds_num;     /* values its type takes (types.db); -1: no such type */
         uint16_t record;
         uint16_t cap; /* bytes at text */
         uint16_t off[N_NAMES];
         uint8_t len[N_NAMES];
         uint8_t scope; /* enum zm_scope */
         uint8_t domain;
-        bool claim_open; /* a claim that a new guest or CP's first interval may decide
-                            otherwise: accepted, or refused as too early */
-        bool wanted;
-        bool claim_refused; /* the guest named a host it may not use: its own host instead */
+        bool claim_open : 1; /* a claim that a new guest or CP's first interval may decide
+                                otherwise: accepted, or refused as too early */
+        bool wanted : 1;
+        bool claim_refused : 1; /* the guest named a host it may not use: its own host instead */
         char guest[9];
         /* Fields by size, to keep it small: every series is one of these, all
            touched in an interval and copied by a relayout. */
@@ -81,10 +82,16 @@ struct bound {
         char userid[9];
 };
 
-/* What the log said of a guest: each once (c_complain_once), its host claim, names, types. */
+/*
+ * What the log said of a guest: each once (c_complain_once), its host claim,
+ * names, types; once for an own host that is the z/VM system's or the
+ * collector's (clash), and once for two of its sources writing one
+ * identifier (mixed).
+ */
 struct noted {
         char userid[9];
         c_complain_t host, name, type;
+        bool clash, mixed;
 };
 
 /*
@@ -96,6 +103,7 @@ struct dsp_epoch {
         unsigned system_gen; /* the engine's system name (D1R4) */
         unsigned trust;      /* dsp_trust_now(): what decides a guest's claim */
         const char *cfg_host;
+        uint32_t interval; /* the engine's Interval Ends so far (series.seen) */
 };
 
 /* A value admitted and waiting for the next burst: its series, values and time. */
@@ -152,6 +160,7 @@ struct zvm_dispatch {
         size_t ival_backoff; /* intervals to pass over after the next layout at an interval's end */
         size_t ival_skip;    /* intervals still to pass over */
         size_t layouts;      /* series laid out again so far (tests) */
+        uint32_t next_forget; /* dsp_forget_idle: no series can be idle too long before this */
         struct zh_index six;
         struct ident *id;
         size_t nid, capid;
@@ -250,5 +259,17 @@ bool dsp_wanted(const struct zvm_config *c, const struct zm_metric *m);
 struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
                              const struct dsp_epoch *now);
 bool dsp_relayout(struct zvm_dispatch *d);
+/*
+ * At an interval's end, nothing staged: the series with no value for more
+ * than SeriesIdleTimeout intervals, and the identifiers only they used,
+ * forgotten (laid out again without them).  collectd's cache has let them
+ * go already: a guest whose identifiers churn, or guests and devices that
+ * come and go, do not make the tables grow for as long as collectd runs.
+ * Their counts are the engine's too (zm_options.series_idle).  False when
+ * nothing was forgotten (or out of memory).
+ */
+bool dsp_forget_idle(struct zvm_dispatch *d);
+/* Can a series be idle too long by now (so that dsp_forget_idle would look)? */
+bool dsp_forget_due(const struct zvm_dispatch *d);
 
 #endif

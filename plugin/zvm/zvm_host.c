@@ -225,7 +225,7 @@ unsigned dsp_trust_now(const struct zvm_dispatch *d)
 const struct dsp_epoch *dsp_epoch_refresh(struct zvm_dispatch *d)
 {
         struct dsp_epoch e = {d->eng ? zm_engine_system_gen(d->eng) : 0, dsp_trust_now(d),
-                              d->cfg->host};
+                              d->cfg->host, d->eng ? (uint32_t)zm_engine_intervals(d->eng) : 0};
         d->epoch = e;
         d->epoch_engine = *d->eng_epoch;
         d->epoch_trust_gen = d->trust_gen;
@@ -265,6 +265,60 @@ void dsp_guest_own_host(const struct zvm_dispatch *d, const struct series *x, ch
                 zvm_strlcpy(out, x->guest, outsz);
 }
 
+/*
+ * The host a guest's value goes under, and its claim decided: its own host
+ * (GuestHost, GuestHostFormat) unless it claimed another one it may use.
+ * A claim of its own host, spelt as collectd compares hosts (exactly), is
+ * no claim: a guest whose write_zvm Hostname is the name the plugin gives
+ * it anyway (Hostname "web01" on guest WEB01, the default "%u") is set up
+ * right, and neither warned about nor counted, whatever TrustedGuestHost
+ * says or how early it is.
+ */
+static const char *guest_host(struct zvm_dispatch *d, struct series *x, char *host, size_t hostsz,
+                              bool *own)
+{
+        const char *claim = nm(x, N_CLAIM);
+        dsp_guest_own_host(d, x, host, hostsz);
+        *own = true;
+        x->claim_open = false;
+        if (!claim[0] || strcmp(claim, host) == 0)
+                return NULL;
+        const char *why = claim_refusal(d, x);
+        if (!why) { /* the configured spelling, whatever the case written */
+                zvm_strlcpy(host, trusted(d->cfg, x->guest, claim), hostsz);
+                *own = false;
+        }
+        x->claim_open = !why || why == too_early;
+        return why;
+}
+
+/*
+ * A guest whose own host is the z/VM system's (its userid is the system's
+ * name, with the default "%u") or the collector's Hostname: CP's data or
+ * the reader's own counters and the guest's values then share one host, as
+ * Graphite and the other stores tell hosts apart.  Nothing of either is
+ * refused (the names differ), but it is surely not what was meant: said
+ * once per guest.
+ */
+static void own_host_shared(struct zvm_dispatch *d, const struct series *x, const char *host)
+{
+        char sys[DATA_MAX_NAME_LEN];
+        system_host(d, sys, sizeof(sys));
+        const char *whose = sys[0] && alike(sys, host)              ? "the z/VM system's"
+                            : hostname_g && alike(hostname_g, host) ? "the collector's (Hostname)"
+                                                                    : NULL;
+        if (!whose)
+                return;
+        struct noted *n = dsp_noted(d, x->guest);
+        if (!n || n->clash)
+                return;
+        n->clash = true;
+        WARNING(ZVM_PLUGIN " plugin: guest %s's own host \"%s\" (GuestHostFormat, GuestHost) is "
+                           "%s host name: its values go under the same host as that one's; give "
+                           "the guest a host of its own with GuestHost \"%s\" \"NAME\"",
+                x->guest, host, whose, x->guest);
+}
+
 /* Give x its host (again: the system name or Host changed); false when out of memory. */
 bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
 {
@@ -272,12 +326,8 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
         const char *claim = nm(x, N_CLAIM);
         x->claim_refused = false;
         if (x->scope == ZM_GUEST && x->guest[0]) {
-                const char *why = claim[0] ? claim_refusal(d, x) : NULL;
-                if (claim[0] && !why) /* the configured spelling, whatever the case written */
-                        zvm_strlcpy(host, trusted(d->cfg, x->guest, claim), sizeof(host));
-                else
-                        dsp_guest_own_host(d, x, host, sizeof(host));
-                x->claim_open = claim[0] && (!why || why == too_early);
+                bool own;
+                const char *why = guest_host(d, x, host, sizeof(host), &own);
                 if (why) {
                         x->claim_refused = true;
                         struct noted *n = dsp_noted(d, x->guest);
@@ -290,8 +340,10 @@ bool dsp_resolve_host(struct zvm_dispatch *d, struct series *x)
                                                            "counted (total_values-host_refused)",
                                                 x->guest, claim, why, host);
                 }
-                if (!claim[0] || why) /* only a guest's own host binds; a claim never does */
+                if (own) { /* only a guest's own host binds; a claim never does */
                         dsp_bind_host(d, host, x->guest);
+                        own_host_shared(d, x, host);
+                }
         } else if (x->scope == ZM_GUEST) {
                 host[0] = '\0'; /* nobody's data: dsp_refused_name refuses it */
         } else if (claim[0])

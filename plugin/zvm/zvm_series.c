@@ -106,6 +106,37 @@ static bool index_room(struct zh_index *ix)
         return zh_resize(ix, 4 * ix->cap);
 }
 
+/*
+ * Series x of a guest is dispatched as the identifier another series of the
+ * same guest already is: two of the guest's sources write the same names
+ * under its host (kernel APPLDATA's memory/memory-used and write_zvm's from
+ * collectd's memory plugin on the guest, say).  Each identifier takes one
+ * value a time, so the second source's values of a time are dropped as
+ * duplicates and the series mixes both: said once per guest.
+ */
+static void mixed_sources(struct zvm_dispatch *d, const struct series *x, const struct series *was)
+{
+        if (x->scope != ZM_GUEST || was->scope != ZM_GUEST || strcmp(x->guest, was->guest) != 0)
+                return; /* two guests GuestHost names alike: their own choice */
+        /* The kernel's records as configuration (D10R1) and samples (D10R2) are one
+         * source; write_zvm's values with two host names (one its own, one refused)
+         * too: only write_zvm names a host. */
+        if (x->domain != was->domain || x->record != was->record ||
+            (x->len[N_CLAIM] && was->len[N_CLAIM]))
+                return;
+        struct noted *n = dsp_noted(d, x->guest);
+        if (!n || n->mixed)
+                return;
+        n->mixed = true;
+        WARNING(ZVM_PLUGIN " plugin: guest %s writes %s/%s%s%s/%s%s%s from two sources (kernel "
+                           "APPLDATA, mon_fsstatd or mon_procd, and write_zvm): one identifier "
+                           "takes one value a time, so the later source's values are dropped "
+                           "(total_values-duplicate); keep one source of those identifiers, e.g. "
+                           "write_zvm's Exclude on the guest (this is said once per guest)",
+                x->guest, nm(x, N_HOST), nm(x, N_PLUGIN), x->len[N_PINST] ? "-" : "",
+                nm(x, N_PINST), nm(x, N_TYPE), x->len[N_TINST] ? "-" : "", nm(x, N_TINST));
+}
+
 /* The identifier x is dispatched as (found or added); false when out of memory. */
 static bool bind_ident(struct zvm_dispatch *d, size_t pos)
 {
@@ -115,6 +146,8 @@ static bool bind_ident(struct zvm_dispatch *d, size_t pos)
                 h = zh_str(h, nm(x, k));
         struct find f = {d, NULL, x};
         size_t i = zh_find(&d->iix, h, ident_eq, &f);
+        if (i != SIZE_MAX && d->id[i].series != pos)
+                mixed_sources(d, x, &d->s[d->id[i].series]);
         if (i == SIZE_MAX) {
                 if (!zh_grow((void **)&d->id, &d->capid, d->nid, sizeof(*d->id)) ||
                     !index_room(&d->iix) || !zh_add(&d->iix, h, d->nid))
@@ -142,6 +175,7 @@ static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last
         count_order(d, d->prev && i == d->prev);
         d->prev = i + 1;
         struct series *x = &d->s[i];
+        x->seen = now->interval;
         if (x->system_gen != now->system_gen || x->cfg_host != now->cfg_host ||
             (x->claim_open && x->trust_gen != now->trust)) {
                 if (!dsp_resolve_host(d, x))
@@ -154,11 +188,13 @@ static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last
 }
 
 /* A new series: made whole first, so that the tables never hold half of one. */
-static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
+static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m,
+                           const struct dsp_epoch *now)
 {
         struct series n;
         memset(&n, 0, sizeof(n));
         n.id = m->id;
+        n.seen = now->interval;
         n.key = m->key;
         n.scope = (uint8_t)m->scope;
         n.domain = m->domain;
@@ -173,7 +209,7 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m)
                 dsp_bind_host(d, own, n.guest);
         }
         const data_set_t *ds = plugin_get_ds(m->type);
-        n.ds_num = ds ? (int)ds->ds_num : -1;
+        n.ds_num = !ds ? -1 : ds->ds_num > INT16_MAX ? INT16_MAX : (int16_t)ds->ds_num;
         n.ident = UINT32_MAX;
         const char *name[N_HOST] = {m->host, m->plugin, m->plugin_instance, m->type,
                                     m->type_instance};
@@ -221,7 +257,7 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
                 f.m = m = &named;
         }
         size_t i = zh_find(&d->six, m->id, series_eq, &f);
-        return i != SIZE_MAX ? seen(d, i, last, now) : made(d, m);
+        return i != SIZE_MAX ? seen(d, i, last, now) : made(d, m, now);
 }
 
 /*
@@ -238,51 +274,94 @@ struct relay {
         uint32_t *order, *pos; /* new position j holds old order[j]; old i goes to pos[i] */
         uint32_t *idpos;       /* old identifier -> new */
         size_t used_ids;       /* identifiers some series uses: numbered first */
-        char **text;           /* old series i's names, copied into the new blocks */
+        /*
+         * dsp_forget_idle: series idle for more than idle intervals at now go
+         * last, and are cut off after the move (kept: the others); so do the
+         * identifiers whose names lived in one of them and that no series
+         * kept uses (kept_ids).  Without forgetting, every one is kept.
+         */
+        bool forget;
+        uint32_t now, idle;
+        size_t kept, kept_ids;
+        char **text; /* old series i's names, copied into the new blocks */
         char **old_blocks;
         size_t old_nblocks, old_cap;
         bool swapped; /* the names go into new blocks; the old ones are kept until done */
 };
 
-/* The chain from the series after the last value (the next round's first), then the rest. */
+static bool forgotten(const struct relay *r, const struct series *x)
+{
+        return r->forget && r->now - x->seen > r->idle;
+}
+
+/* Old series i at new position k. */
+static void place(struct relay *r, size_t i, size_t k)
+{
+        r->pos[i] = (uint32_t)k;
+        r->order[k] = (uint32_t)i;
+}
+
+#define PASSED (UINT32_MAX - 1) /* chain_order: a series forgotten, met on the chain */
+
+/*
+ * The chain from the series after the last value (the next round's first),
+ * then the rest; the series forgotten after all of them.
+ */
 static void chain_order(const struct zvm_dispatch *d, struct relay *r)
 {
         size_t n = d->ns, k = 0;
         memset(r->pos, 0xFF, n * sizeof(*r->pos));
         size_t i = d->prev && d->s[d->prev - 1].succ ? d->s[d->prev - 1].succ - 1 : 0;
         while (i < n && r->pos[i] == UINT32_MAX) {
-                r->pos[i] = (uint32_t)k;
-                r->order[k++] = (uint32_t)i;
+                if (forgotten(r, &d->s[i]))
+                        r->pos[i] = PASSED;
+                else
+                        place(r, i, k++);
                 i = d->s[i].succ ? d->s[i].succ - 1 : n;
         }
         for (i = 0; i < n; i++)
-                if (r->pos[i] == UINT32_MAX) {
-                        r->pos[i] = (uint32_t)k;
-                        r->order[k++] = (uint32_t)i;
-                }
+                if (r->pos[i] == UINT32_MAX && !forgotten(r, &d->s[i]))
+                        place(r, i, k++);
+        r->kept = k;
+        for (i = 0; i < n; i++)
+                if (r->pos[i] >= PASSED)
+                        place(r, i, k++);
 }
 
-/* Identifiers in the order of their first series in the new order; those no series uses after. */
+/*
+ * Identifiers in the order of their first series in the new order; then
+ * those no series uses whose names a series kept still holds; those of
+ * series forgotten last.
+ */
 static void ident_order(const struct zvm_dispatch *d, struct relay *r)
 {
         size_t k = 0;
         if (d->nid)
                 memset(r->idpos, 0xFF, d->nid * sizeof(*r->idpos));
-        for (size_t j = 0; j < d->ns; j++) {
+        for (size_t j = 0; j < r->kept; j++) {
                 uint32_t id = d->s[r->order[j]].ident;
                 if (id != UINT32_MAX && r->idpos[id] == UINT32_MAX)
                         r->idpos[id] = (uint32_t)k++;
         }
         r->used_ids = k;
         for (size_t j = 0; j < d->nid; j++)
+                if (r->idpos[j] == UINT32_MAX && r->pos[d->id[j].series] < r->kept)
+                        r->idpos[j] = (uint32_t)k++;
+        r->kept_ids = k;
+        for (size_t j = 0; j < d->nid; j++)
                 if (r->idpos[j] == UINT32_MAX)
                         r->idpos[j] = (uint32_t)k++;
 }
 
-/* The names copied into new blocks in the new order; false when out of memory (nothing moved). */
+/*
+ * The names of the series kept copied into new blocks in the new order;
+ * false when out of memory (nothing moved).
+ */
 static bool copy_text(struct zvm_dispatch *d, struct relay *r)
 {
-        for (size_t j = 0; j < d->ns; j++) {
+        for (size_t j = r->kept; j < d->ns; j++)
+                r->text[r->order[j]] = NULL; /* forgotten: freed with the old blocks */
+        for (size_t j = 0; j < r->kept; j++) {
                 const struct series *x = &d->s[r->order[j]];
                 size_t used = dsp_text_used(x);
                 char *t = dsp_text_alloc(d, used + HOST_ROOM);
@@ -311,6 +390,7 @@ static void prefetch(const unsigned char *p, size_t size)
  * ahead in the cycle are fetched meanwhile.  dest is used up.
  */
 _Static_assert(sizeof(struct ident) <= sizeof(struct series), "permute()'s buffers");
+_Static_assert(sizeof(struct series) <= 96, "struct series grew (zvm_dispatch.h)");
 static void permute(void *a, size_t size, uint32_t *dest, size_t n)
 {
         unsigned char hold[sizeof(struct series)], tmp[sizeof(struct series)];
@@ -343,14 +423,31 @@ static void permute(void *a, size_t size, uint32_t *dest, size_t n)
         }
 }
 
-/* Everything to its new place; cannot fail. */
+/* Old series i's new place, + 1; 0 for none, or one forgotten. */
+static uint32_t moved(const struct relay *r, size_t plus1)
+{
+        return plus1 && r->pos[plus1 - 1] < r->kept ? r->pos[plus1 - 1] + 1 : 0;
+}
+
+/* The indexes anew, for the series and identifiers kept (fewer than they held: no growth). */
+static void reindex(struct zvm_dispatch *d)
+{
+        zh_clear(&d->six);
+        for (size_t j = 0; j < d->ns; j++)
+                (void)zh_add(&d->six, d->s[j].id, j);
+        zh_clear(&d->iix);
+        for (size_t j = 0; j < d->nid; j++)
+                (void)zh_add(&d->iix, d->id[j].hash, j);
+}
+
+/* Everything to its new place, the forgotten cut off; cannot fail. */
 static void install(struct zvm_dispatch *d, struct relay *r)
 {
         for (size_t b = 0; b < r->old_nblocks; b++)
                 free(r->old_blocks[b]);
         free(r->old_blocks);
         /* an identifier's names are those of its first series in the new order */
-        for (size_t j = 0, k = 0; j < d->ns; j++) {
+        for (size_t j = 0, k = 0; j < r->kept; j++) {
                 uint32_t id = d->s[r->order[j]].ident;
                 if (id != UINT32_MAX && r->idpos[id] == k) {
                         d->id[id].series = (uint32_t)j;
@@ -362,19 +459,26 @@ static void install(struct zvm_dispatch *d, struct relay *r)
                         d->id[j].series = r->pos[d->id[j].series];
         for (size_t i = 0; i < d->ns; i++) {
                 struct series *x = &d->s[i];
-                x->succ = x->succ ? r->pos[x->succ - 1] + 1 : 0;
+                x->succ = moved(r, x->succ);
                 x->text = r->text[i];
                 x->cap = (uint16_t)(dsp_text_used(x) + HOST_ROOM);
                 if (x->ident != UINT32_MAX)
                         x->ident = r->idpos[x->ident];
         }
-        zh_remap(&d->six, r->pos);
-        zh_remap(&d->iix, r->idpos);
+        if (!r->forget) {
+                zh_remap(&d->six, r->pos);
+                zh_remap(&d->iix, r->idpos);
+        }
         d->layouts++;
-        d->prev = d->prev ? r->pos[d->prev - 1] + 1 : 0;
-        d->ival_first = d->ival_first ? r->pos[d->ival_first - 1] + 1 : 0;
+        d->prev = moved(r, d->prev);
+        d->ival_first = moved(r, d->ival_first);
         permute(d->s, sizeof(*d->s), r->pos, d->ns);
         permute(d->id, sizeof(*d->id), r->idpos, d->nid);
+        if (r->forget) {
+                d->ns = r->kept;
+                d->nid = r->kept_ids;
+                reindex(d);
+        }
 }
 
 /* Out of memory half way: everything as it was. */
@@ -391,33 +495,82 @@ static void undo(struct zvm_dispatch *d, struct relay *r)
         d->block_used = TEXT_BLOCK; /* the next text starts a new block */
 }
 
-bool dsp_relayout(struct zvm_dispatch *d)
+/* Lay out again; with forgetting (r's forget, now and idle set), cut off the idle series. */
+static bool relayout(struct zvm_dispatch *d, struct relay *r)
 {
-        struct relay r = {
-            .order = malloc(d->ns * sizeof(*r.order)),
-            .pos = malloc(d->ns * sizeof(*r.pos)),
-            .idpos = malloc(d->nid * sizeof(*r.idpos)),
-            .text = malloc(d->ns * sizeof(*r.text)),
-            .old_blocks = d->blocks,
-            .old_nblocks = d->nblocks,
-            .old_cap = d->capblocks,
-        };
-        bool ok = r.order && r.pos && r.text && (r.idpos || !d->nid);
+        r->order = malloc(d->ns * sizeof(*r->order));
+        r->pos = malloc(d->ns * sizeof(*r->pos));
+        r->idpos = malloc(d->nid * sizeof(*r->idpos));
+        r->text = malloc(d->ns * sizeof(*r->text));
+        r->old_blocks = d->blocks;
+        r->old_nblocks = d->nblocks;
+        r->old_cap = d->capblocks;
+        bool ok = r->order && r->pos && r->text && (r->idpos || !d->nid);
         if (ok) {
-                chain_order(d, &r);
-                ident_order(d, &r);
+                chain_order(d, r);
+                ident_order(d, r);
                 d->blocks = NULL; /* the names are copied into blocks of their own */
                 d->nblocks = d->capblocks = d->block_used = 0;
-                r.swapped = true;
-                ok = copy_text(d, &r);
+                r->swapped = true;
+                ok = copy_text(d, r);
         }
         if (ok)
-                install(d, &r);
+                install(d, r);
         else
-                undo(d, &r);
-        free(r.order);
-        free(r.pos);
-        free(r.idpos);
-        free(r.text);
+                undo(d, r);
+        free(r->order);
+        free(r->pos);
+        free(r->idpos);
+        free(r->text);
         return ok;
+}
+
+bool dsp_relayout(struct zvm_dispatch *d)
+{
+        struct relay r = {0};
+        return relayout(d, &r);
+}
+
+/*
+ * The first interval at which a series can be idle too long: the least
+ * recent one's last value plus idle, + 1.  *any: one is idle too long now.
+ */
+static uint32_t next_forget(const struct zvm_dispatch *d, uint32_t now, uint32_t idle, bool *any)
+{
+        uint32_t oldest = now;
+        *any = false;
+        for (size_t i = 0; i < d->ns; i++) {
+                uint32_t age = now - d->s[i].seen;
+                if (age > idle)
+                        *any = true;
+                else if (age > now - oldest)
+                        oldest = d->s[i].seen;
+        }
+        return oldest + idle + 1;
+}
+
+static uint32_t intervals(const struct zvm_dispatch *d)
+{
+        return d->eng ? (uint32_t)zm_engine_intervals(d->eng) : 0;
+}
+
+bool dsp_forget_due(const struct zvm_dispatch *d)
+{
+        return d->cfg->engine.series_idle && d->ns && (int32_t)(intervals(d) - d->next_forget) >= 0;
+}
+
+bool dsp_forget_idle(struct zvm_dispatch *d)
+{
+        uint32_t idle = d->cfg->engine.series_idle, now = intervals(d);
+        if (!dsp_forget_due(d))
+                return false;
+        bool any;
+        d->next_forget = next_forget(d, now, idle, &any);
+        if (!any)
+                return false;
+        struct relay r = {.forget = true, .now = now, .idle = idle};
+        if (relayout(d, &r))
+                return true;
+        d->next_forget = now + 1; /* out of memory: tried again at the next end */
+        return false;
 }

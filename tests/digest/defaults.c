@@ -16,9 +16,9 @@
 static void show(const char *who, const struct zm_options *o)
 {
         fprintf(stderr,
-                "  %s: max_series_per_guest %zu unverified %d verify_intervals %u cp_reading %s "
-                "procs %s\n",
-                who, o->max_series_per_guest, o->unverified, o->verify_intervals,
+                "  %s: max_series_per_guest %zu series_idle %u unverified %d verify_intervals %u "
+                "cp_reading %s procs %s\n",
+                who, o->max_series_per_guest, o->series_idle, o->unverified, o->verify_intervals,
                 o->cp_reading ? o->cp_reading : "auto", o->procs ? "set" : "none");
 }
 

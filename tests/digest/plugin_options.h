@@ -18,6 +18,8 @@ static inline void digest_plugin_options(struct zm_options *o)
         memset(o, 0, sizeof(*o));
         /* MaxSeriesPerGuest 1000: zvm_config_defaults, doc/plugin.md. */
         o->max_series_per_guest = 1000;
+        /* SeriesIdleTimeout: collectd's default Timeout (2) + 3: zvm_config_defaults. */
+        o->series_idle = 5;
         /* UnverifiedFields auto (-1): zvm_config_defaults, doc/plugin.md. */
         o->unverified = -1;
         /* VerifyIntervals 3: zvm_config_defaults, doc/plugin.md. */

@@ -24,6 +24,7 @@ static const char *const keys[] = {
     "GuestHost",
     "TrustedGuestHost",
     "MaxSeriesPerGuest",
+    "SeriesIdleTimeout",
     "IncludeRecord",
     "ExcludeRecord",
     "IncludeGuest",

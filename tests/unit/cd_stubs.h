@@ -33,6 +33,7 @@ static int cd_nlog;
 static cdtime_t cd_now = (cdtime_t)1 << 40;
 static char cd_hostname[DATA_MAX_NAME_LEN] = "collector";
 char *hostname_g = cd_hostname;
+int timeout_g = 2; /* collectd's default Timeout */
 /* Called first with every value list when set (the fuzz targets check identifiers here). */
 static void (*cd_on_dispatch)(value_list_t const *vl);
 

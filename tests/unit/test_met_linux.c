@@ -57,6 +57,17 @@ static void feed(struct zm_engine *e, const uint8_t *rec, size_t len)
         zm_engine_record(e, &r);
 }
 
+/* CP's Interval End (D1R11): a guest's process states of the interval go out then. */
+static void interval_end(struct zm_engine *e)
+{
+        struct zd_record end;
+        memset(&end, 0, sizeof(end));
+        end.domain = 1;
+        end.number = 11;
+        end.tod = VEC_TOD_2026;
+        zm_engine_interval_end(e, &end);
+}
+
 /*
  * Most tests' engine, with default options, and what it emitted; made and
  * freed around the test by cmocka, so a failed assertion leaks nothing.
@@ -148,6 +159,71 @@ static void mem_maps_to_memory_swap_vmem(void **state)
 }
 
 /*
+ * swap as collectd's swap plugin sends it from /proc/meminfo without
+ * SwapCached (APPLDATA has none; swap_read_combined in collectd 5.12):
+ * used = SwapTotal - SwapFree and free; with no swap both 0, both sent;
+ * with more free than total (a record that cannot be) nothing, where it
+ * returns EINVAL.  Before, used was clamped to 0 and free sent.
+ */
+static void swap_as_collectds_swap_plugin(void **state)
+{
+        struct engine_fx *fx = *state;
+        uint8_t data[144], rec[256], pid[16];
+        vec_lx_prodid(pid, 1, "00");
+        mem_data(data, TS, 5, 5);
+        be64(data + 104, 0); /* totalswap: no swap */
+        be64(data + 112, 0); /* freeswap */
+        feed(fx->e, rec, vec_d10(rec, 2, "NOSWAP", pid, data, 144));
+        assert_true(find(&fx->g, "swap", "", "swap", "used")->gauge[0] == 0);
+        assert_true(find(&fx->g, "swap", "", "swap", "free")->gauge[0] == 0);
+        fx->g.n = 0;
+        mem_data(data, TS, 5, 5);
+        be64(data + 104, 100); /* totalswap */
+        be64(data + 112, 200); /* freeswap */
+        feed(fx->e, rec, vec_d10(rec, 2, "ODDSWAP", pid, data, 144));
+        assert_null(find(&fx->g, "swap", "", "swap", "used"));
+        assert_null(find(&fx->g, "swap", "", "swap", "free"));
+        assert_non_null(find(&fx->g, "swap", "", "swap_io", "in")); /* the rest as ever */
+        assert_int_equal(fx->g.n, 9);
+}
+
+/*
+ * The load as collectd's load plugin on the guest has it: getloadavg reads
+ * /proc/loadavg, which prints LOAD_INT(a).LOAD_FRAC(a) with a = avenrun +
+ * FIXED_1/200 (FSHIFT 11: LOAD_INT(x) = x >> 11, LOAD_FRAC(x) =
+ * LOAD_INT((x & 2047) * 100)); the record's avenrun already holds a
+ * (appldata_os.c adds FIXED_1/200).  So a = 3082 is "1.50" (3082 >> 11 =
+ * 1; 1034 * 100 >> 11 = 50), not 3082 / 2048 = 1.5048828125; a = 2047 is
+ * "0.99" (204700 >> 11 = 99); a = 10, an idle guest's 0 + 10, is "0.00".
+ */
+static void load_as_proc_loadavg_prints_it(void **state)
+{
+        struct engine_fx *fx = *state;
+        uint8_t data[52 + 36], rec[300], pid[16];
+        size_t dl = vec_lx_os(data, 1, 36, TS);
+        be32(data + 36, 3082);
+        be32(data + 40, 2047);
+        be32(data + 44, 10);
+        vec_lx_prodid(pid, 2, "01");
+        feed(fx->e, rec, vec_d10(rec, 2, "LNXLOAD", pid, data, (uint16_t)dl));
+        const struct zm_metric *m = find(&fx->g, "load", "", "load", "");
+        assert_non_null(m);
+        assert_true(m->gauge[0] == strtod("1.50", NULL));
+        assert_true(m->gauge[1] == strtod("0.99", NULL));
+        assert_true(m->gauge[2] == strtod("0.00", NULL));
+        fx->g.n = 0;
+        dl = vec_lx_os(data, 1, 36, TS + 4096);
+        be32(data + 36, UINT32_MAX); /* the largest: 2097151.99 */
+        be32(data + 40, 2048 + 20);  /* 1.00 (20 * 100 >> 11 = 0) */
+        be32(data + 44, 2048 + 21);  /* 1.01 (2100 >> 11 = 1) */
+        feed(fx->e, rec, vec_d10(rec, 2, "LNXLOAD", pid, data, (uint16_t)dl));
+        m = find(&fx->g, "load", "", "load", "");
+        assert_true(m->gauge[0] == strtod("2097151.99", NULL));
+        assert_true(m->gauge[1] == 1.0);
+        assert_true(m->gauge[2] == strtod("1.01", NULL));
+}
+
+/*
  * A header whose CALDATOF points past the record is counted once (appl_bad),
  * however many modules read APPLDATA, makes nothing and names no guest; a
  * whole one names the guest CP stamped on it.
@@ -211,7 +287,11 @@ static void os_maps_load_processes_cpu(void **state)
         assert_int_equal(m->nvalues, 3);
         assert_true(m->gauge[0] == 0.5 && m->gauge[1] == 1.0 && m->gauge[2] == 2.5);
         assert_true(find(&fx->g, "processes", "", "ps_state", "running")->gauge[0] == 3);
-        assert_true(find(&fx->g, "processes", "", "ps_state", "blocked")->gauge[0] == 1);
+        /* nr_iowait: a guest without mon_procd's, sent when the interval ends */
+        assert_null(find(&fx->g, "processes", "", "ps_state", "blocked"));
+        interval_end(fx->e);
+        m = find(&fx->g, "processes", "", "ps_state", "blocked");
+        assert_true(m && m->gauge[0] == 1 && m->tod == TS);
         /* vec_lx_os: entry i field f holds 1000*i + f + 1 (user, nice, system, idle, irq, softirq,
          * iowait, steal). */
         static const char *const st[] = {"user",      "nice",    "system", "idle",
@@ -446,31 +526,123 @@ static void fsstatd_long_mount_points(void **state)
         assert_non_null(find(&fx->g, "df", inst[2], "df_complex", "used"));
 }
 
-static void procd_summary_maps_uptime_users_states(void **state)
+/* mon_procd's summary (doc/facts/s390-tools.md 3): stamp secs, the tasks' counts as given. */
+static size_t procd_sum(uint8_t *data, uint64_t secs, uint32_t sleeping)
 {
-        struct engine_fx *fx = *state;
-        uint8_t data[178], rec[300], pid[16];
-        memset(data, 0, sizeof(data));
-        be64(data, 1795305000);
+        memset(data, 0, 178);
+        be64(data, secs);
         be16(data + 8, 166);
         be16(data + 10, 12);
         uint8_t *s = data + 12;
-        be64(s, 86400);    /* uptime */
-        be32(s + 8, 4);    /* users */
-        be32(s + 30, 120); /* total */
-        be32(s + 34, 2);   /* running */
-        be32(s + 38, 110); /* sleeping */
-        be32(s + 42, 3);   /* stopped */
-        be32(s + 46, 5);   /* zombie */
+        be64(s, 86400);         /* uptime */
+        be32(s + 8, 4);         /* users */
+        be32(s + 30, 120);      /* total */
+        be32(s + 34, 2);        /* running */
+        be32(s + 38, sleeping); /* sleeping: S and D */
+        be32(s + 42, 3);        /* stopped */
+        be32(s + 46, 5);        /* zombie */
+        return 178;
+}
+
+/*
+ * A task record (doc/facts/s390-tools.md 3): the 12-byte header with stamp
+ * secs, task_t (111 bytes; pid at 0, state at 106), six empty strings.
+ */
+static size_t procd_task(uint8_t *data, uint64_t secs, uint32_t pid, char state)
+{
+        memset(data, 0, 12 + 111 + 12);
+        be64(data, secs);
+        be16(data + 8, 111 + 12);
+        be16(data + 10, 12);
+        be32(data + 12, pid);
+        data[12 + 106] = (uint8_t)state;
+        return 12 + 111 + 12;
+}
+
+static void feed_task(struct zm_engine *e, const char *guest, uint16_t mod, uint64_t secs,
+                      uint32_t pid, char state)
+{
+        uint8_t data[200], rec[300], pidb[16];
+        size_t n = procd_task(data, secs, pid, state);
+        vec_lnx_prodid(pidb, 2, 1, 0, 0, mod);
+        feed(e, rec, vec_d10(rec, 2, guest, pidb, data, (uint16_t)n));
+}
+
+static void feed_sum(struct zm_engine *e, const char *guest, uint64_t secs, uint32_t sleeping)
+{
+        uint8_t data[178], rec[300], pid[16];
         vec_lnx_prodid(pid, 2, 0, 0, 0, 0);
-        size_t len = vec_d10(rec, 2, "LINUX01", pid, data, sizeof(data));
-        feed(fx->e, rec, len);
+        feed(e, rec, vec_d10(rec, 2, guest, pid, data, (uint16_t)procd_sum(data, secs, sleeping)));
+}
+
+/*
+ * uptime and users as they come; the task states when the interval ends,
+ * with the tasks in uninterruptible sleep (D) out of the summary's sleeping
+ * (S and D) and under blocked, as collectd's processes plugin counts them
+ * on the guest (ps_read_process: 'S' sleeping, 'D' blocked).  The task
+ * records of the summary's pass say which are D, whatever their order in
+ * the interval's data; those of another pass (CP copied mid-pass) do not.
+ */
+static void procd_summary_maps_uptime_users_states(void **state)
+{
+        struct engine_fx *fx = *state;
+        feed_task(fx->e, "LINUX01", 0, 1795305000, 1, 'S');
+        feed_task(fx->e, "LINUX01", 2, 1795305000, 42, 'D');
+        feed_sum(fx->e, "LINUX01", 1795305000, 110);
+        feed_task(fx->e, "LINUX01", 4, 1795305000, 43, 'D'); /* after the summary: counted */
+        feed_task(fx->e, "LINUX01", 6, 1795304940, 44, 'D'); /* the pass before: not */
+        feed_task(fx->e, "LINUX01", 8, 1795305000, 45, 'R');
         assert_true(find(&fx->g, "uptime", "", "uptime", "")->gauge[0] == 86400);
         assert_true(find(&fx->g, "users", "", "users", "")->gauge[0] == 4);
-        assert_true(find(&fx->g, "processes", "", "ps_state", "sleeping")->gauge[0] == 110);
+        assert_null(find(&fx->g, "processes", "", "ps_state", "sleeping"));
+        interval_end(fx->e);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "sleeping")->gauge[0] == 108);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "blocked")->gauge[0] == 2);
         assert_true(find(&fx->g, "processes", "", "ps_state", "stopped")->gauge[0] == 3);
         assert_true(find(&fx->g, "processes", "", "ps_state", "zombies")->gauge[0] == 5);
+        assert_true(find(&fx->g, "processes", "", "ps_state", "blocked")->tod ==
+                    zd_unix_us_to_tod(INT64_C(1795305000) * 1000000));
         assert_null(find(&fx->g, "processes", "", "ps_state", "running")); /* the kernel record's */
+        /* the same pass again (mon_procd's interval is longer than CP's): nothing new */
+        fx->g.n = 0;
+        feed_task(fx->e, "LINUX01", 2, 1795305000, 42, 'D');
+        feed_sum(fx->e, "LINUX01", 1795305000, 110);
+        interval_end(fx->e);
+        assert_int_equal(fx->g.n, 0);
+}
+
+/*
+ * One source of blocked per guest and interval: mon_procd's D tasks for a
+ * guest that runs it (its summary seen, new or not), else the kernel OS
+ * record's nr_iowait.  Never both, which would make one series jump
+ * between two numbers.
+ */
+static void blocked_from_one_source(void **state)
+{
+        struct engine_fx *fx = *state;
+        uint8_t data[52 + 36], rec[300], pid[16];
+        vec_lx_prodid(pid, 2, "01");
+        size_t dl = vec_lx_os(data, 1, 36, TS);
+        be32(data + 48, 9); /* nr_iowait */
+        feed(fx->e, rec, vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)dl));
+        be32(data + 48, 6);
+        feed(fx->e, rec, vec_d10(rec, 2, "LINUX02", pid, data, (uint16_t)dl));
+        feed_task(fx->e, "LINUX01", 0, 1795305000, 42, 'D');
+        feed_sum(fx->e, "LINUX01", 1795305000, 110);
+        interval_end(fx->e);
+        assert_int_equal(count_id(&fx->g, "processes", "ps_state", "blocked"), 2);
+        for (size_t i = 0; i < fx->g.n; i++)
+                if (!strcmp(fx->g.m[i].type_instance, "blocked"))
+                        assert_true(fx->g.m[i].gauge[0] ==
+                                    (!strcmp(fx->g.m[i].guest, "LINUX01") ? 1 : 6));
+        /* next interval: LINUX01's summary stale (the same pass), its kernel record new */
+        fx->g.n = 0;
+        dl = vec_lx_os(data, 1, 36, TS + (UINT64_C(60000000) << 12));
+        be32(data + 48, 9); /* nr_iowait */
+        feed(fx->e, rec, vec_d10(rec, 2, "LINUX01", pid, data, (uint16_t)dl));
+        feed_sum(fx->e, "LINUX01", 1795305000, 110);
+        interval_end(fx->e);
+        assert_int_equal(count_id(&fx->g, "processes", "ps_state", "blocked"), 0);
 }
 
 /*
@@ -536,6 +708,7 @@ static void summaries_read_through_layouts(void **state)
 {
         struct engine_fx *fx = *state;
         feed_summaries(fx->e, 1795305000);
+        interval_end(fx->e);
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 1024);
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "reserved") == 100.0 * 1024);
@@ -546,6 +719,7 @@ static void summaries_read_through_layouts(void **state)
         assert_true(zl_load_text(swapped, strlen(swapped), "swapped", err, sizeof(err)));
         fx->g.n = 0;
         feed_summaries(fx->e, 1795305060);
+        interval_end(fx->e);
         /* frsize now reads bsize's 4096, bavail favail's 30 */
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "used") == 600.0 * 4096);
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 30.0 * 4096);
@@ -557,6 +731,7 @@ static void summaries_read_through_layouts(void **state)
         zl_file_unload_all();
         fx->g.n = 0;
         feed_summaries(fx->e, 1795305120);
+        interval_end(fx->e);
         assert_true(value_of(&fx->g, "df", "root", "df_complex", "free") == 300.0 * 1024);
         assert_true(value_of(&fx->g, "processes", "", "ps_state", "sleeping") == 110);
 }
@@ -591,6 +766,7 @@ static void metric_ids_follow_names_and_guest(void **state)
                 be32(data + 52 + 2 * 36 + 32, 7); /* CPUs 0, 1 and 7 */
                 size_t len = vec_d10(rec, 2, who[k], pid, data, (uint16_t)dl);
                 feed(e, rec, len);
+                interval_end(e); /* blocked goes out at the end */
         }
         size_t kernel = g.n;
         assert_int_equal(kernel, 3 * (1 + 2 + 3 * 8));
@@ -631,6 +807,7 @@ static void cpu_numbers_past_the_kept_names(void **state)
                         be32(data + 52 + (size_t)c * 36 + 32, ids[k][c]);
                 size_t len = vec_d10(rec, 2, "LNXWEB", pid, data, (uint16_t)dl);
                 feed(e, rec, len);
+                interval_end(e);
         }
         assert_int_equal(g.n, 2 * (1 + 2 + 3 * 8));
         assert_int_equal(count_id(&g, "cpu", "cpu", "steal"), 6);
@@ -706,6 +883,9 @@ int main(void)
             ENGINE_TEST(fsstatd_maps_df),
             ENGINE_TEST(fsstatd_long_mount_points),
             ENGINE_TEST(procd_summary_maps_uptime_users_states),
+            ENGINE_TEST(blocked_from_one_source),
+            ENGINE_TEST(swap_as_collectds_swap_plugin),
+            ENGINE_TEST(load_as_proc_loadavg_prints_it),
             ENGINE_TEST(summaries_read_through_layouts),
             ENGINE_TEST(other_products_ignored),
             cmocka_unit_test(guest_stamp_far_ahead_of_cp_takes_cps_time),

@@ -545,9 +545,10 @@ static void guest_host_claims_alike_in_graphite(void **state)
  * A host name GuestHostFormat gives a guest CP has named (here through the
  * engine alone: no value of that guest has come) is that guest's, read
  * backwards through the format, up to the 8 characters of CP's longest
- * userid; a guest trusted with its own host, in another case, keeps it as
- * configured, and that is no refusal; the host of a guest CP has not named
- * is nobody's (doc/plugin.md, TrustedGuestHost).
+ * userid; a guest that writes its own host is under its own host, even when
+ * trusted with it in another case (one host, as collectd compares them),
+ * and that is no refusal; the host of a guest CP has not named is nobody's
+ * (doc/plugin.md, TrustedGuestHost).
  */
 static void guest_host_claims_on_guests_cp_named(void **state)
 {
@@ -569,7 +570,7 @@ static void guest_host_claims_on_guests_cp_named(void **state)
         assert_string_equal(cd_vls[1].host, "evil02.zvm");
         assert_int_equal(zvm_stats()->host_refused, 2);
         dispatch_one(f->d, ZM_GUEST, "WEB01", "web01.zvm", "load", t);
-        assert_string_equal(cd_vls[2].host, "Web01.ZVM");
+        assert_string_equal(cd_vls[2].host, "web01.zvm");
         dispatch_one(f->d, ZM_GUEST, "EVIL03", "nobody.zvm", "load", t); /* not named by CP */
         assert_string_equal(cd_vls[3].host, "nobody.zvm");
         assert_int_equal(zvm_stats()->host_refused, 2);

@@ -16,7 +16,7 @@ usage:
 The expectations are computed here from the raw record fields zvmsim wrote,
 with the documented arithmetic (doc/plugin.md, doc/facts/collectd.md), never
 with the plugin's code:
-  Linux kernel APPLDATA OS   load/load: avenrun_N / 2048 (GAUGE)
+  Linux kernel APPLDATA OS   load/load: avenrun_N as /proc/loadavg prints it (GAUGE)
   Linux kernel APPLDATA NET  interface-all/if_octets, if_packets: rx, tx (DERIVE)
   Linux kernel APPLDATA MEM  memory/memory-free: freeram * 1024 (GAUGE)
   CP D0R8 SYTUSR             zvm-system/users-logged-on, -dormant: SYSUSRS,
@@ -126,7 +126,10 @@ def expect(truth_path, guest_fmt="%u"):
         if lay == "LINUXKRNL.OS":
             for ds, f in (("shortterm", "avenrun_1"), ("midterm", "avenrun_5"),
                           ("longterm", "avenrun_15")):
-                add("load", "", "load", "", ds, "gauge", (p[f] & 0xFFFFFFFF) / 2048.0)
+                # as the guest's /proc/loadavg prints it: LOAD_INT.LOAD_FRAC (doc/plugin.md)
+                a = p[f] & 0xFFFFFFFF
+                add("load", "", "load", "", ds, "gauge",
+                    float("%d.%02d" % (a >> 11, ((a & 2047) * 100) >> 11)))
         elif lay == "LINUXKRNL.NET":
             for typ, rx, tx in (("if_octets", "rx_bytes", "tx_bytes"),
                                 ("if_packets", "rx_packets", "tx_packets")):

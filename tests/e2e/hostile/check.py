@@ -22,7 +22,7 @@ usage: check.py TRUTH.jsonl CSVDIR SUMMARY.json COLLECTD.log
 5. Every refusal is counted: series_capped, host_refused, names_refused > 0,
    appl_bad and appl_sync equal to what CP showed of the bad and torn records
    (give or take the records whose size changed in place), decode errors 0.
-   Each kind of refusal is logged once, not per value.
+   Each kind of refusal is logged once, not per value (the series cap's too).
 6. collectd's VmRSS stays flat; it ran to the end and stopped within 5 s.
 
 A sub-check that fails because of a bug whose fix is not a one-liner prints
@@ -80,12 +80,34 @@ def lnxappl(data):
     return secs, data[doff:doff + dlen]
 
 
+def loadavg(a):
+    """A load average as the guest's /proc/loadavg prints it and collectd's load plugin
+    reads it there: LOAD_INT(a).LOAD_FRAC(a), two digits, FSHIFT 11; the record's avenrun
+    a already holds the kernel's FIXED_1/200 (doc/plugin.md)."""
+    return float("%d.%02d" % (a >> 11, ((a & 2047) * 100) >> 11))
+
+
 def truth(path):
     system, cp_tods, expect, guests = None, set(), {}, set()
 
     def put(host, ident, t, *vals):
         # The first record with this identifier and time wins: later ones are stale copies.
         expect.setdefault((host, ident), {}).setdefault(round(t, 3), list(vals))
+
+    # mon_procd's task records in state D, per guest, interval and pass: collectd's
+    # processes plugin counts them as blocked, the summary among the sleeping.  A guest
+    # that runs mon_procd gets its blocked from there, never from the kernel's nr_iowait.
+    dtasks, procd = {}, set()
+    for line in open(path):
+        r = json.loads(line)
+        if r.get("payload_layout") == "LNXAPPL.2.1" and r.get("record") == 2:
+            f = r.get("fields", {})
+            uid = (f.get("APLSDT_USERID") or "").strip()
+            secs, _ = lnxappl(bytes.fromhex(r.get("data_hex", "")))
+            k = (uid, r["interval"], secs)
+            dtasks[k] = dtasks.get(k, 0) + (r["payload"].get("state") == "D")
+        if r.get("payload_layout") == "LNXAPPL.2.0":
+            procd.add((r.get("fields", {}).get("APLSDT_USERID") or "").strip().lower())
 
     for line in open(path):
         r = json.loads(line)
@@ -116,18 +138,20 @@ def truth(path):
                 put(host, "memory/memory-free", t, g(p["freeram"] * 1024))
                 put(host, "memory/memory-buffered", t, g(p["bufferram"] * 1024))
                 put(host, "memory/memory-cached", t, g(p["cached"] * 1024))
-                put(host, "swap/swap-used", t, g(max(0, p["totalswap"] - p["freeswap"]) * 1024))
-                put(host, "swap/swap-free", t, g(p["freeswap"] * 1024))
+                if p["totalswap"] >= p["freeswap"]:  # as collectd's swap plugin: else nothing
+                    put(host, "swap/swap-used", t, g((p["totalswap"] - p["freeswap"]) * 1024))
+                    put(host, "swap/swap-free", t, g(p["freeswap"] * 1024))
                 put(host, "swap/swap_io-in", t, str(p["pswpin"]))
                 put(host, "swap/swap_io-out", t, str(p["pswpout"]))
                 put(host, "vmem/vmpage_io-memory", t, str(p["pgpgin"]), str(p["pgpgout"]))
                 put(host, "vmem/vmpage_io-swap", t, str(p["pswpin"]), str(p["pswpout"]))
                 put(host, "vmem/vmpage_faults", t, str(p["pgfault"]), str(p["pgmajfault"]))
             elif lay == "LINUXKRNL.OS":
-                put(host, "load/load", t, g(p["avenrun_1"] / 2048), g(p["avenrun_5"] / 2048),
-                    g(p["avenrun_15"] / 2048))
+                put(host, "load/load", t, g(loadavg(p["avenrun_1"])), g(loadavg(p["avenrun_5"])),
+                    g(loadavg(p["avenrun_15"])))
                 put(host, "processes/ps_state-running", t, g(p["nr_running"]))
-                put(host, "processes/ps_state-blocked", t, g(p["nr_iowait"]))
+                if host not in procd:
+                    put(host, "processes/ps_state-blocked", t, g(p["nr_iowait"]))
                 # Per-CPU entries (doc/appldata.md): at cpu_offset, per_cpu_size apart;
                 # user nice system idle irq softirq iowait [steal cpu_id] as u32.
                 mod01 = (f.get("APLSDT_PRODID") or "").upper().endswith("F0F1")
@@ -162,7 +186,9 @@ def truth(path):
             secs, _ = lnxappl(data)
             put(host, "uptime/uptime", secs, g(p["uptime"]))
             put(host, "users/users", secs, g(p["users"]))
-            put(host, "processes/ps_state-sleeping", secs, g(p["task_sleeping"]))
+            d = min(dtasks.get((uid, r["interval"], secs), 0), p["task_sleeping"])
+            put(host, "processes/ps_state-sleeping", secs, g(p["task_sleeping"] - d))
+            put(host, "processes/ps_state-blocked", secs, g(d))
             put(host, "processes/ps_state-stopped", secs, g(p["task_stopped"]))
             put(host, "processes/ps_state-zombies", secs, g(p["task_zombie"]))
     return system, cp_tods, expect, guests
@@ -448,6 +474,11 @@ def main(a):
     if len(hostlog) != 1 or len(namelog) != 1:
         fail("the host and plugin-name refusals are to be logged once per guest: %d and %d lines" %
              (len(hostlog), len(namelog)))
+    # The series cap: said at the guest's first refusal, with its userid, then only counted
+    # while refusals go on (again only after 60 intervals without one: longer than the run).
+    caplog = [l for l in log if "guest EVIL01 has " in l and "MaxSeriesPerGuest" in l]
+    if len(caplog) != 1:
+        fail("the series cap's refusal of EVIL01 is to be logged once: %d lines" % len(caplog))
     # Repeats thinned out: a message again on its 2nd, 4th, 8th ... time, so at most
     # 1 + log2(intervals) lines per malformed buffer over the run.
     thin = nlx * (1 + S["intervals"].bit_length())

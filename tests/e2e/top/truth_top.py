@@ -19,7 +19,7 @@ Expectations come from the truth and doc/metrics-cp.md, never from zvmmon:
   paging     sum of d(CALCPPGR + CALCPPGW) per second (32-bit counters)
   vio        sum of d(VMDVCSCT + VMDVDSCT + VMDVUSCT + VMDVTSCT + VMDVOSCT) per second
   resident   sum of VMDCTPVR x 4096 bytes, in MiB
-  load       the newest untorn LINUXKRNL.OS sample: avenrun_1 / 2048
+  load       the newest untorn LINUXKRNL.OS sample: avenrun_1 as /proc/loadavg prints it
   linux_mem  the newest untorn LINUXKRNL.MEM sample: (totalram - freeram -
              bufferram - cached) KiB, in MiB
   system     busy: mean over CPUs of d(PFXUTIME + PFXTMSYS) / d(TOD), %;
@@ -90,7 +90,8 @@ def read_truth(path):
                 continue  # torn: the guest keeps showing its last good sample
             uid = f["APLSDT_USERID"].strip()
             if r["payload_layout"] == "LINUXKRNL.OS":
-                d["os"][uid] = p["avenrun_1"] / 2048
+                a = p["avenrun_1"]  # as /proc/loadavg prints it (doc/plugin.md)
+                d["os"][uid] = float("%d.%02d" % (a >> 11, ((a & 2047) * 100) >> 11))
             elif r["payload_layout"] == "LINUXKRNL.MEM":
                 used = max(0, p["totalram"] - p["freeram"] - p["bufferram"] - p["cached"])
                 d["mem"][uid] = used * 1024 / 1048576
