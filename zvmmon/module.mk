@@ -77,11 +77,13 @@ TEST_EXTRA_test_zvmmon_top := $(TOP_UNIT_SRCS)
 $(BUILD)/tests/test_zvmmon_top: $(TOP_UNIT_SRCS) zvmmon/top.h zvmmon/top_model.h
 
 # zvmmon capture against zvmsim's FUSE monreader: EOVERFLOW, EFAULT, sever;
-# zvmmon dump --reading over a file zvmsim wrote in the aligned reading.
+# zvmmon dump --reading over a file zvmsim wrote in the aligned reading;
+# zvmmon dump of the records zvmsim writes from IBM's pages against its truth.
 .PHONY: check-zvmmon-sim
 check-zvmmon-sim: $(ZVMMON) $(SIM_BIN)
 	tests/e2e/zvmmon/sim.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-sim
 	tests/e2e/zvmmon/reading.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-reading
+	tests/e2e/zvmmon/records.sh $(ZVMMON) $(SIM_BIN) $(BUILD)/e2e/zvmmon-records
 CHECK_TARGETS += check-zvmmon-sim
 
 # The layout reference, generated from the decoder's tables (not part of make check).

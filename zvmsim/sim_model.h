@@ -184,6 +184,10 @@ void sim_cp_config(struct sim_sys *s);
 void sim_cp_sample(struct sim_sys *s);
 /* The records sim_cp_config and sim_cp_sample write, every domain enabled. */
 void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample);
+/* sim_records_cp_pages.c: records from IBM's pages alone, called by sim_records_cp.c. */
+void sim_cp_pages_config(struct sim_sys *s);
+void sim_cp_pages_sample(struct sim_sys *s);
+void sim_cp_pages_fit(struct sim_fit *config, struct sim_fit *sample);
 /* sim_records_linux.c */
 void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);

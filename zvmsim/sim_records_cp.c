@@ -89,6 +89,7 @@ void sim_cp_config(struct sim_sys *s)
         mtrspr(s);
         for (unsigned i = 0; i < s->cfg.guests; i++)
                 mtrusr(s, i);
+        sim_cp_pages_config(s);
 }
 
 static void sytsyp(struct sim_sys *s, const struct m_cpu *p)
@@ -292,6 +293,7 @@ void sim_cp_sample(struct sim_sys *s)
                 ioddev(s, &s->dev[i]);
         for (unsigned i = 0; i < c->vnics; i++)
                 vndses(s, &s->vnic[i]);
+        sim_cp_pages_sample(s);
 }
 
 /* Keep in step with sim_cp_config and sim_cp_sample: a record left out here can overflow the DCSS.
@@ -320,4 +322,5 @@ void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit 
         sim_fit_add(sample, sim_cp_rec_len(5, 3, 0), c->cpus);
         sim_fit_add(sample, sim_cp_rec_len(6, 3, 0), c->devices);
         sim_fit_add(sample, sim_cp_rec_len(8, 1, 0), c->vnics);
+        sim_cp_pages_fit(config, sample);
 }
