@@ -20,8 +20,9 @@
 #define END(dom, rec, kind) sim_emit_end(s, r, dom, rec, key, kind)
 
 /*
- * The system execution space (SYTSXG, STOSXG): CP's 2 GB address space, in
- * 4 KB pages.  The model has no CP address spaces of its own; the pages CP
+ * The system execution space (SYTSXG, STOSXG): a synthetic size of 2 GB in
+ * 4 KB pages (the model's choice, not a claim about CP's).  The model has
+ * no CP address spaces of its own; the pages CP
  * uses there follow from the guests it keeps control blocks for, so the
  * three values stay in step with the configuration and with each other
  * (available plus in use equals the size).
@@ -58,7 +59,8 @@ static void mtrmem(struct sim_sys *s)
         }
 }
 
-/* SET SRM IABIAS defaults to an intensity of 90 (CP Commands and Utilities Reference). */
+/* The simulated system's interactive bias intensity: a synthetic value, not a claim about CP's
+ * default. */
 #define SRM_IABIAS_INTENSITY 90
 
 static void mtrsch(struct sim_sys *s)
