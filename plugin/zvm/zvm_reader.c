@@ -205,7 +205,12 @@ static void decode_set(struct zvm_reader *r)
         double wait = live_wait(p);
         zvm_pace_round(&r->pace, zvm_monotonic() + wait);
         zvm_dispatch_after_burst(p->disp, live_burst, r);
+        /* To the live view first: the set's values may wait for the writers (LiveQueue). */
+        int64_t shared = zvm_share_put(r->share, r->buf, r->n);
+        p->config_seen = false;
         zd_decode_dataset(&p->dec, zd_view_make(r->buf, r->n), p->set_index++, p->offset);
+        if (p->config_seen)
+                zvm_share_config(r->share, r->buf, r->n, shared);
         p->offset += r->n;
         zvm_pipe_publish(p); /* the set's last burst */
         zvm_dispatch_after_burst(p->disp, NULL, NULL);
