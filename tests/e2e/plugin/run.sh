@@ -11,7 +11,7 @@ trap 'rm -rf "$T"' EXIT
 GEN="$TOP/$BUILD/tests/e2e_gen"
 [ -x "$GEN" ] || fail "$GEN not built"
 
-if [ "${E2E_ONLY:-}" != device ]; then
+if [ "${E2E_ONLY:-}" != device ] && [ "${E2E_ONLY:-}" != share ]; then
 IV=60 # the monitor interval in the generated D1R9; collectd's own is 1 s
 "$GEN" "$T" 5 $IV
 
@@ -90,6 +90,8 @@ logged vg 'replayed: 100 data sets'
 . "$TOP/tests/e2e/plugin/pace.sh"
 fi
 
-. "$TOP/tests/e2e/plugin/device.sh"
+[ "${E2E_ONLY:-}" = share ] || . "$TOP/tests/e2e/plugin/device.sh"
+. "$TOP/tests/e2e/plugin/simlib.sh"
+. "$TOP/tests/e2e/plugin/share.sh"
 
 echo "plugin e2e: all passed"
