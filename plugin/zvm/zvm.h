@@ -233,6 +233,8 @@ struct zvm_sys {
         ssize_t (*read)(int fd, void *buf, size_t n);
         int (*poll)(struct pollfd *fds, nfds_t n, int timeout_ms);
         int (*close)(int fd);
+        /* What an open fd is if not the monitor device ("a directory"), else NULL. */
+        const char *(*not_device)(int fd);
 };
 extern const struct zvm_sys zvm_sys_real;
 

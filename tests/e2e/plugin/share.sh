@@ -107,3 +107,15 @@ logged share2 "a regular file is there, not a socket; it is not replaced"
 [ "$(cat "$T/run2/monitor.sock")" = keep ] || fail "share2: the file was replaced"
 [ "$(csvlast share2 collector/zvm-reader/total_objects-datasets)" -ge 3 ] || fail "share2: the plugin stopped reading"
 
+echo "== Device naming a directory or a file: said to be no device"
+mkdir -p "$T/notdev" && echo x >"$T/notdev/file"
+for p in "$T/notdev" "$T/notdev/file"; do
+	conf notdev "  Device \"$p\"
+  RetryInterval 0.2
+  MaxRetryInterval 0.5"
+	run notdev 3
+	logged notdev "is a [a-z ]*, not a character device"
+	not_logged notdev "returned an empty data set"
+	not_logged notdev "NAMESAVE"
+	rm -rf "$T/notdev/csv" "$T/notdev/collectd.log"
+done
