@@ -64,6 +64,7 @@ struct zvm_share {
         pthread_mutex_t mu; /* the readers' places and queues */
         atomic_uint nreaders;
         atomic_bool stop;
+        bool rest; /* accept failed (EMFILE...): the next turn leaves the socket alone */
         struct share_reader r[SHARE_MAX_READERS];
         struct share_block *hdr;        /* the capture file header, every reader's first */
         struct share_block *config;     /* the last configuration set, its second */
@@ -268,11 +269,15 @@ static void accept_all(struct zvm_share *sh)
                         take(sh, fd);
                         continue;
                 }
+                /* The connection stays queued, and poll would say so at once: a turn's
+                   rest keeps that from spinning. */
                 if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-                    errno != ECONNABORTED)
+                    errno != ECONNABORTED) {
+                        sh->rest = true;
                         c_complain(LOG_ERR, &accept_complaint,
                                    ZVM_PLUGIN " plugin: ShareSocket %s: accept: %s", sh->path,
                                    strerror(errno));
+                }
                 return;
         }
 }
@@ -394,7 +399,8 @@ void zvm_share_turn(struct zvm_share *sh, int ms)
                                       "bytes; the plugin reads on (total_events-share_drops)",
                            sh->path, (long)gone.pid, sh->limit, (unsigned long long)gone.sent);
         p[0] = (struct pollfd){sh->wake[0], POLLIN, 0};
-        p[1] = (struct pollfd){sh->lfd, POLLIN, 0};
+        p[1] = (struct pollfd){sh->rest ? -1 : sh->lfd, POLLIN, 0};
+        sh->rest = false;
         if (poll(p, n + 2, ms) > 0) {
                 char sink[64];
                 while (p[0].revents && read(sh->wake[0], sink, sizeof(sink)) > 0)

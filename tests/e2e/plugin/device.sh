@@ -112,21 +112,41 @@ logged capreplay 'live.cap" (capture) replayed: 6 data sets'
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth-cap.jsonl" "$T/capreplay/csv" \
 	"$T/capreplay/collectd.log" --min 50
 
-echo "== valgrind: 100 live intervals from zvmsim in the real daemon"
+echo "== valgrind: 100 live intervals from zvmsim in the real daemon, ShareSocket with a reader"
+echo "   that reads and one that stalls"
 sim_start "$T/truth-vg.jsonl"
 conf vgdev "  Device \"$M/monreader\"
   RetryInterval 0.5
   MaxRetryInterval 1
-  LiveQueue 20"
+  LiveQueue 20
+  ShareSocket \"$T/vgdev/monitor.sock\"
+  ShareBuffer 65536"
 timeout -s TERM -k 20 120 valgrind -q --leak-check=full --show-leak-kinds=definite,possible \
 	--errors-for-leak-kinds=definite,possible --log-file="$T/vgdev/valgrind.log" \
 	collectd -f -C "$T/vgdev/collectd.conf" >"$T/vgdev/stdout" 2>&1 &
 CD=$!
 wait_open 1 30
+for _ in $(seq 100); do [ -S "$T/vgdev/monitor.sock" ] && break; sleep 0.1; done
+python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); n = 0
+while True:
+    d = s.recv(65536)
+    if not d: break
+    n += len(d)
+print(n)' "$T/vgdev/monitor.sock" >"$T/vgdev/reader.out" &
+READER=$!
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(100)' "$T/vgdev/monitor.sock" &
+STALL=$!
+sleep 1
 intervals 100 0.1
 sleep 2
+kill "$STALL" 2>/dev/null || true
 kill -TERM "$CD"
 wait "$CD" || true
+wait "$READER" || true
+[ "$(cat "$T/vgdev/reader.out")" -gt 100000 ] || fail "vgdev: the reader got $(cat "$T/vgdev/reader.out") bytes"
+[ "$(csvlast vgdev collector/zvm-reader/total_events-share_drops)" -ge 1 ] || fail "vgdev: the stalled reader was not dropped"
 grep -q "Exiting normally" "$T/vgdev/collectd.log" || fail "vgdev: no clean shutdown"
 [ ! -s "$T/vgdev/valgrind.log" ] || { cat "$T/vgdev/valgrind.log"; fail "valgrind reported errors or leaks"; }
 [ "$(csvlast vgdev collector/zvm-reader/total_objects-datasets)" -ge 100 ] || fail "vgdev: fewer than 100 data sets"
