@@ -47,7 +47,8 @@ static int open_dev(const char *path)
                 if (errno == EBUSY)
                         fprintf(stderr,
                                 "zvmmon capture: %s: busy (the monitor stream has one reader at a "
-                                "time: is the zvm plugin or another capture running?)\n",
+                                "time: is the zvm plugin or another capture running? Beside the "
+                                "plugin, capture its ShareSocket: --socket PATH)\n",
                                 path);
                 else
                         fprintf(stderr, "zvmmon capture: %s: %s\n", path, strerror(errno));

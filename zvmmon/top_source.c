@@ -64,7 +64,8 @@ static int open_dev(const char *path)
         return open(path, O_RDONLY | O_NONBLOCK);
 }
 
-static const char busy_hint[] = " (one reader at a time: is the zvm plugin or a capture running?)";
+static const char busy_hint[] = " (one reader at a time: is the zvm plugin or a capture running? "
+                                "Beside the plugin, read its ShareSocket: --socket PATH)";
 
 /* A ShareSocket: its bytes are a capture, decoded as a file's are. */
 static bool open_socket(struct top_src *s, const struct zd_handler *h)
