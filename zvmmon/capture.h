@@ -35,11 +35,19 @@ struct zmon_cap_opts {
 struct zmon_cap_result {
         unsigned long long sets, bytes, overflows, discarded, empty, reopens;
         bool write_failed, device_lost, no_memory;
+        bool bad_stream;   /* --socket: what came was not a ShareSocket stream */
         bool empty_warned; /* ZMON_EMPTY_RUN_WARN (zvmmon.h) empty reads in a row were said */
 };
 
 /* Write the capture file header and every complete data set to out. */
 void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon_cap_opts *o,
                       struct zmon_cap_result *res);
+/*
+ * The same from a zvm plugin's ShareSocket (capture_stream.c): io->read is
+ * the socket's (0: the collector closed it), io->wait polls it; reopen,
+ * pause and unix_us are not used (the frames carry the plugin's times).
+ */
+void zmon_capture_stream(const struct zmon_cap_io *io, FILE *out, const struct zmon_cap_opts *o,
+                         struct zmon_cap_result *res);
 
 #endif

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* zvmmon capture: options and the real device around capture_loop.c. */
+/*
+ * zvmmon capture: options and the real device around capture_loop.c, or a
+ * zvm plugin's ShareSocket around capture_stream.c (--socket, or a --device
+ * path that is a socket).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +47,8 @@ static int open_dev(const char *path)
                 if (errno == EBUSY)
                         fprintf(stderr,
                                 "zvmmon capture: %s: busy (the monitor stream has one reader at a "
-                                "time: is the zvm plugin or another capture running?)\n",
+                                "time: is the zvm plugin or another capture running? Beside the "
+                                "plugin, capture its ShareSocket: --socket PATH)\n",
                                 path);
                 else
                         fprintf(stderr, "zvmmon capture: %s: %s\n", path, strerror(errno));
@@ -115,25 +120,48 @@ struct args {
         const char *opath;
         struct dev d;
         long max_sets, seconds;
+        bool socket; /* d.path is a ShareSocket */
 };
+
+static const char usage_text[] =
+    "Usage: zvmmon capture -o FILE [--device PATH | --socket PATH] [--sets N] [--seconds N]\n"
+    "Record monitor data sets, as they are read, into a capture file (zvmmon dump,\n"
+    "stat and top read it; the zvm plugin replays it with File).\n"
+    "  -o, --output FILE  the capture file (- for standard output); made anew\n"
+    "  -D, --device PATH  the monitor device (default /dev/monreader; one reader per\n"
+    "                     guest: not while the zvm plugin reads it).  A path that is\n"
+    "                     a socket is read as --socket\n"
+    "  -S, --socket PATH  a zvm plugin's ShareSocket: the data sets the collector\n"
+    "                     reads, beside it; ends when collectd closes the connection\n"
+    "  -n, --sets N       stop after N data sets\n"
+    "  -s, --seconds N    stop after N seconds\n"
+    "SIGINT or SIGTERM stops it cleanly.  Exit status: 0, 1 when data was lost\n"
+    "(EOVERFLOW, a set discarded, the device or the connection lost), 2 unusable.\n";
 
 /* 0: go on; -1: --help was shown; else the exit code. */
 static int parse(struct args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
-            {"output", required_argument, NULL, 'o'}, {"device", required_argument, NULL, 'D'},
-            {"sets", required_argument, NULL, 'n'},   {"seconds", required_argument, NULL, 's'},
-            {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+            {"output", required_argument, NULL, 'o'},
+            {"device", required_argument, NULL, 'D'},
+            {"sets", required_argument, NULL, 'n'},
+            {"seconds", required_argument, NULL, 's'},
+            {"socket", required_argument, NULL, 'S'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
         };
-        int c;
+        int c, given = 0;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "o:D:n:s:h", opts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "o:D:S:n:s:h", opts, NULL)) != -1) {
                 switch (c) {
                 case 'o':
                         a->opath = optarg;
                         break;
                 case 'D':
+                case 'S':
                         a->d.path = optarg;
+                        a->socket = c == 'S' || zmon_is_socket(optarg);
+                        given++;
                         break;
                 case 'n':
                         if ((a->max_sets = parse_count("--sets", optarg)) < 0)
@@ -144,8 +172,7 @@ static int parse(struct args *a, int argc, char **argv)
                                 return ZMON_UNUSABLE;
                         break;
                 case 'h':
-                        puts("Usage: zvmmon capture -o FILE [--device PATH] [--sets N] [--seconds "
-                             "N]");
+                        fputs(usage_text, stdout);
                         return -1;
                 default:
                         return ZMON_UNUSABLE;
@@ -153,6 +180,10 @@ static int parse(struct args *a, int argc, char **argv)
         }
         if (!a->opath || optind != argc) {
                 fprintf(stderr, "zvmmon capture: -o FILE is required (and nothing else)\n");
+                return ZMON_UNUSABLE;
+        }
+        if (given > 1) {
+                fprintf(stderr, "zvmmon capture: one --device or --socket\n");
                 return ZMON_UNUSABLE;
         }
         return 0;
@@ -166,7 +197,8 @@ int zmon_cmd_capture(int argc, char **argv)
                 return rc < 0 ? ZMON_OK : rc;
         struct dev *d = &a.d;
         const char *opath = a.opath;
-        if ((d->fd = open_dev(d->path)) < 0)
+        if ((d->fd = a.socket ? zmon_share_connect(d->path, "zvmmon capture") : open_dev(d->path)) <
+            0)
                 return ZMON_UNUSABLE;
         FILE *out = strcmp(opath, "-") == 0 ? stdout : fopen(opath, "wb");
         if (!out) {
@@ -183,7 +215,7 @@ int zmon_cmd_capture(int argc, char **argv)
         struct zmon_cap_opts o = {(unsigned long long)a.max_sets, (double)a.seconds, &stop, d->path,
                                   opath};
         struct zmon_cap_result r;
-        zmon_capture_run(&io, out, &o, &r);
+        (a.socket ? zmon_capture_stream : zmon_capture_run)(&io, out, &o, &r);
         if (d->fd >= 0)
                 close(d->fd);
         fprintf(stderr,
@@ -196,7 +228,7 @@ int zmon_cmd_capture(int argc, char **argv)
         }
         if (out == stdout && r.write_failed)
                 zmon_stdout_reported = true;
-        if (r.write_failed)
+        if (r.write_failed || r.bad_stream)
                 return ZMON_UNUSABLE;
         return r.device_lost || r.no_memory || r.overflows || r.discarded ? ZMON_ERRORS : ZMON_OK;
 }

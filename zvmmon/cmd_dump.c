@@ -100,6 +100,28 @@ struct args {
         struct zmon_input in;
 };
 
+static const char usage_text[] =
+    "Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] [--record N]\n"
+    "                   [--userid GLOB] [--hex] [--reading packed|aligned] FILE|-\n"
+    "Every record of FILE (- for standard input), decoded: each a JSON object on a\n"
+    "line (JSON Lines), its position, domain and record, time (TOD in hex and ISO\n"
+    "8601 UTC) and every field of its layout by name; a Linux guest's APPLDATA and\n"
+    "write_zvm records decoded too.  Errors are lines of their own (\"type\":\"error\"),\n"
+    "counted on stderr at the end.\n"
+    "  -f, --format json|text  JSON Lines (default), or the same as text for a terminal\n"
+    "  -i, --input FMT         the input's format: capture, monwrite, dataset,\n"
+    "                          monwriter, vb, tape or awstape (default: detected)\n"
+    "  -d, --domain N          only records of domain N (decimal, 0 to 255)\n"
+    "  -r, --record N          only records numbered N (decimal, 0 to 65535)\n"
+    "  -u, --userid GLOB       only domain 10 records of guests whose userid matches\n"
+    "                          the shell pattern (case ignored), e.g. 'LINUX*'\n"
+    "  -x, --hex               also each record's bytes, header included, in hex\n"
+    "  -R, --reading packed|aligned\n"
+    "                          read SYTPRP (D0R2) and MTRSYS (D1R4) with zpmd's offsets\n"
+    "                          packed (default) or as its compiler aligned them\n"
+    "Exit status: 0 clean, 1 decoded with errors, 2 unusable input or output, or a\n"
+    "usage error.  See zvmmon(1).\n";
+
 /* --reading: the layout reading of SYTPRP and MTRSYS (layout.h, doc/metrics-cp.md). */
 static int reading(struct args *a, const char *name)
 {
@@ -167,8 +189,7 @@ static int option(struct args *a, int c)
         case 'R':
                 return reading(a, optarg);
         case 'h':
-                puts("Usage: zvmmon dump [--format json|text] [--input FMT] [--domain N] "
-                     "[--record N] [--userid GLOB] [--hex] [--reading packed|aligned] FILE|-");
+                fputs(usage_text, stdout);
                 return -1;
         default:
                 return ZMON_UNUSABLE;

@@ -15,9 +15,14 @@
 
 static const char usage_text[] =
     "Usage: zvmmon top [-b [--json]] [-n N] [--sort COL] [--filter GLOB]\n"
-    "                  [--speed X | --step] [--input FMT] [--device PATH | FILE|-]\n"
+    "                  [--speed X | --step] [--input FMT]\n"
+    "                  [--device PATH | --socket PATH | FILE|-]\n"
     "A table per sample interval: the system, then the guests (CP's view and a\n"
     "Linux guest's own APPLDATA).  Without FILE: the device (/dev/monreader).\n"
+    "  --device PATH     the monitor device (one reader per guest: not while the zvm\n"
+    "                    plugin reads it)\n"
+    "  --socket PATH     a zvm plugin's ShareSocket: live beside the collector (a FILE\n"
+    "                    or --device that is a socket is read so too)\n"
     "  -b, --batch       print each interval (text, or --json lines) instead of the screen\n"
     "  -n, --intervals N stop after N intervals (full screen: the Nth is left printed)\n"
     "  -s, --sort COL    u c v p i r l m, or userid cpu vcpu paging vio resident load\n"
@@ -32,6 +37,7 @@ struct args {
         struct top_opts o;
         bool batch, json, speed_set;
         const char *device;
+        bool socket; /* --socket: device names a ShareSocket */
         struct zmon_input in;
 };
 
@@ -94,7 +100,13 @@ static int option(struct args *a, int c)
                 a->o.step = true;
                 return 0;
         case 'D':
+        case 'K':
+                if (a->device) {
+                        fprintf(stderr, "zvmmon top: one --device or --socket\n");
+                        return ZMON_UNUSABLE;
+                }
                 a->device = optarg;
+                a->socket = c == 'K';
                 return 0;
         case 'i': {
                 const struct zd_source_ops *so = zd_source_by_name(optarg);
@@ -124,6 +136,7 @@ static int parse(struct args *a, int argc, char **argv)
             {"speed", required_argument, NULL, 'S'},
             {"step", no_argument, NULL, 'T'},
             {"device", required_argument, NULL, 'D'},
+            {"socket", required_argument, NULL, 'K'},
             {"input", required_argument, NULL, 'i'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0},
@@ -134,7 +147,7 @@ static int parse(struct args *a, int argc, char **argv)
                 if ((rc = option(a, c)) != 0)
                         return rc;
         if (optind < argc - 1 || (optind == argc - 1 && a->device)) {
-                fprintf(stderr, "zvmmon top: one FILE, or --device PATH\n");
+                fprintf(stderr, "zvmmon top: one FILE, or --device PATH, or --socket PATH\n");
                 return ZMON_UNUSABLE;
         }
         if (a->json && !a->batch) {
@@ -145,13 +158,18 @@ static int parse(struct args *a, int argc, char **argv)
         return 0;
 }
 
-/* A path given as FILE that is a character device is read as a device. */
-static bool is_device(const struct args *a)
+/* A path given as FILE that is a character device is read as a device, one that is a
+ * socket as a ShareSocket (so is one given as --device). */
+static enum top_in input_kind(const struct args *a)
 {
         struct stat st;
+        bool dash = strcmp(a->in.path, "-") == 0;
+        if (a->socket || (!dash && zmon_is_socket(a->in.path)))
+                return TOP_IN_SOCKET;
         if (a->device || strcmp(a->in.path, "/dev/monreader") == 0)
-                return true;
-        return strcmp(a->in.path, "-") != 0 && stat(a->in.path, &st) == 0 && S_ISCHR(st.st_mode);
+                return TOP_IN_DEVICE;
+        return !dash && stat(a->in.path, &st) == 0 && S_ISCHR(st.st_mode) ? TOP_IN_DEVICE
+                                                                          : TOP_IN_FILE;
 }
 
 static void pause_for(double s)
@@ -242,7 +260,7 @@ int zmon_cmd_top(int argc, char **argv)
         struct top_model *t = top_model_new();
         struct zd_handler h = t ? top_model_handler(t) : (struct zd_handler){0};
         struct top_src *src =
-            t ? top_src_open(a.in.path, is_device(&a), a.in.fmt, &h, top_model_note, t) : NULL;
+            t ? top_src_open(a.in.path, input_kind(&a), a.in.fmt, &h, top_model_note, t) : NULL;
         if (!src) {
                 top_model_free(t);
                 return ZMON_UNUSABLE;

@@ -40,6 +40,30 @@ static void ktime(struct zmon_sink *s, const char *k, uint64_t tod)
                 kstr(s, k, b);
 }
 
+/*
+ * A TOD field as the dump shows every other one (a layout's ZL_TOD fields):
+ * {"tod":"0x...","time":"ISO 8601"}, time null for TOD 0 (never set: the
+ * epoch would read as 1900).  The raw integer said nothing to a reader.
+ */
+static void ktod(struct zmon_sink *s, const char *k, uint64_t tod)
+{
+        uint8_t be[8];
+        char hex[2 + 16 + 1] = "0x";
+        for (int i = 0; i < 8; i++)
+                be[i] = (uint8_t)(tod >> (56 - 8 * i));
+        zd_hex_upper(hex + 2, be, 8);
+        s->key(s->ctx, k);
+        s->map_open(s->ctx);
+        kstr(s, "tod", hex);
+        if (tod)
+                ktime(s, "time", tod);
+        else {
+                s->key(s->ctx, "time");
+                s->null(s->ctx);
+        }
+        s->map_close(s->ctx);
+}
+
 static const char *ds_name(uint8_t t)
 {
         static const char *const n[] = {"COUNTER", "GAUGE", "DERIVE", "ABSOLUTE"};
@@ -74,8 +98,7 @@ void zmon_emit_wzvm(struct zmon_sink *s, zd_view data)
         }
         knum(s, "version", "%u", h.version);
         kstr(s, "host", h.host);
-        knum(s, "timestamp", "%" PRIu64, h.timestamp);
-        ktime(s, "time", h.timestamp);
+        ktod(s, "timestamp", h.timestamp);
         knum(s, "sync_count_1", "%" PRIu32, h.sync_count_1);
         knum(s, "sync_count_2", "%" PRIu32, h.sync_count_2);
         s->key(s->ctx, "consistent");

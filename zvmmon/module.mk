@@ -66,9 +66,10 @@ FUZZ_EXTRA_fuzz_d10 := -Izvmmon $(ZVMMON_EMIT_SRCS)
 FUZZ_EXTRA_fuzz_wzvm := -Izvmmon $(ZVMMON_EMIT_SRCS)
 build/fuzz/fuzz_d10 build/fuzz/fuzz_wzvm: $(ZVMMON_EMIT_SRCS) zvmmon/emit.h
 
-# The capture loop is tested against a scripted device (tests/unit/test_zvmmon_capture.c).
-TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c
-$(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture.h
+# The capture loop is tested against a scripted device, and a ShareSocket's stream
+# (tests/unit/test_zvmmon_capture.c).
+TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c zvmmon/capture_stream.c
+$(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture_stream.c zvmmon/capture.h
 
 # top's model (its message queue, its pacing) and its text, without input or screen.
 TOP_UNIT_SRCS := zvmmon/top_model.c zvmmon/top_frames.c zvmmon/top_fmt.c zvmmon/top_batch.c \

@@ -99,12 +99,16 @@ void top_frame_free(struct top_frame *f);
  */
 double top_gap(uint64_t prev, const struct top_frame *f);
 
-/* Input: a monreader device (data sets between 0-byte reads) or a file of any format. */
+/*
+ * Input: a monreader device (data sets between 0-byte reads), a zvm plugin's
+ * ShareSocket (live as the device), or a file of any format.
+ */
+enum top_in { TOP_IN_FILE, TOP_IN_DEVICE, TOP_IN_SOCKET };
 enum top_pump { TOP_SRC_MORE, TOP_SRC_WAIT, TOP_SRC_END, TOP_SRC_FAIL };
 struct top_src;
 /* Where the input's messages go (the model's queue: top_model_note); NULL: stderr. */
 typedef void (*top_note_fn)(void *ctx, int level, const char *msg);
-struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
+struct top_src *top_src_open(const char *path, enum top_in in, enum zd_format fmt,
                              const struct zd_handler *h, top_note_fn note, void *note_ctx);
 /* Read and decode one piece; TOP_SRC_WAIT: nothing to read now (poll top_src_fd). */
 enum top_pump top_src_pump(struct top_src *s);
@@ -112,8 +116,8 @@ enum top_pump top_src_pump(struct top_src *s);
 uint64_t top_src_errors(const struct top_src *s);
 /* The device errors on stderr, if any: 1 (data was lost), else 0. */
 int top_src_report(const struct top_src *s);
-int top_src_fd(const struct top_src *s); /* -1 for files: never wait */
-bool top_src_is_device(const struct top_src *s);
+int top_src_fd(const struct top_src *s);         /* -1 for files: never wait */
+bool top_src_is_device(const struct top_src *s); /* live: the device or a ShareSocket */
 const struct zd_stats *top_src_stats(const struct top_src *s);
 void top_src_close(struct top_src *s);
 

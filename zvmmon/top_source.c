@@ -26,7 +26,8 @@
 enum top_ev { TOP_EV_OVERFLOW, TOP_EV_FAULT, TOP_EV_SEVER, TOP_EV_CUT, TOP_EV_OTHER, TOP_EV_N };
 
 struct top_src {
-        bool device;
+        bool device; /* live: the device, or a socket (fd, and the stream s) */
+        bool socket;
         const char *path;
         FILE *f;
         struct zd_stream *s;
@@ -63,20 +64,32 @@ static int open_dev(const char *path)
         return open(path, O_RDONLY | O_NONBLOCK);
 }
 
-static const char busy_hint[] = " (one reader at a time: is the zvm plugin or a capture running?)";
+static const char busy_hint[] = " (one reader at a time: is the zvm plugin or a capture running? "
+                                "Beside the plugin, read its ShareSocket: --socket PATH)";
 
-struct top_src *top_src_open(const char *path, bool device, enum zd_format fmt,
+/* A ShareSocket: its bytes are a capture, decoded as a file's are. */
+static bool open_socket(struct top_src *s, const struct zd_handler *h)
+{
+        s->fd = zmon_share_connect(s->path, "zvmmon top");
+        return s->fd >= 0 && (s->s = zd_stream_new(ZD_FMT_CAPTURE, h));
+}
+
+struct top_src *top_src_open(const char *path, enum top_in in, enum zd_format fmt,
                              const struct zd_handler *h, top_note_fn note, void *note_ctx)
 {
         struct top_src *s = calloc(1, sizeof(*s));
         if (!s)
                 return NULL;
-        s->device = device;
+        s->device = in != TOP_IN_FILE;
+        s->socket = in == TOP_IN_SOCKET;
         s->path = path;
         s->fd = -1;
         s->note = note;
         s->note_ctx = note_ctx;
-        if (device) {
+        if (s->socket) {
+                if (open_socket(s, h))
+                        return s;
+        } else if (s->device) {
                 struct stat st;
                 zd_decoder_init(&s->dec, h);
                 s->fd = open_dev(path);
@@ -244,8 +257,37 @@ static enum top_pump pump_dev(struct top_src *s)
         return TOP_SRC_MORE;
 }
 
+/* The socket: what came, to the stream; its end, the end of the input. */
+static enum top_pump pump_socket(struct top_src *s)
+{
+        static unsigned char buf[1 << 16];
+        ssize_t got = read(s->fd, buf, sizeof(buf));
+        if (got > 0) {
+                s->fed = true;
+                if (zd_stream_feed(s->s, buf, (size_t)got) == 0)
+                        return TOP_SRC_MORE;
+                say(s, ZM_LOG_ERR, "not a zvm plugin's ShareSocket stream");
+                return TOP_SRC_FAIL;
+        }
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                return TOP_SRC_WAIT;
+        if (got < 0 && errno == EINTR)
+                return TOP_SRC_MORE;
+        if (got < 0) {
+                say(s, ZM_LOG_ERR, "read: %s", strerror(errno));
+                return TOP_SRC_FAIL;
+        }
+        zd_stream_finish(s->s);
+        say(s, ZM_LOG_NOTICE,
+            "the collector closed the connection (collectd stopped, or this reader fell more "
+            "than ShareBuffer behind and was dropped)");
+        return TOP_SRC_END;
+}
+
 enum top_pump top_src_pump(struct top_src *s)
 {
+        if (s->socket)
+                return pump_socket(s);
         return s->device ? pump_dev(s) : pump_file(s);
 }
 
@@ -286,7 +328,7 @@ bool top_src_is_device(const struct top_src *s)
 
 const struct zd_stats *top_src_stats(const struct top_src *s)
 {
-        return s->device ? &s->dec.st : zd_stream_stats(s->s);
+        return s->device && !s->socket ? &s->dec.st : zd_stream_stats(s->s);
 }
 
 void top_src_close(struct top_src *s)

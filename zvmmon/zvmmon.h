@@ -62,6 +62,11 @@ int zmon_run_input(const struct zmon_input *in, const struct zd_handler *h, stru
 /* "zvmmon: 3 errors: appl_sync=2 hdr_short=1" on stderr; the exit code for st. */
 int zmon_report_errors(const struct zd_stats *st);
 
+/* A zvm plugin's ShareSocket (share_in.c): is path one; connect to it (non-blocking), or
+ * -1 with the reason on stderr after "who: ". */
+bool zmon_is_socket(const char *path);
+int zmon_share_connect(const char *path, const char *who);
+
 /* --markdown and --help of a table command: -1 to go on, else the exit code. */
 int zmon_table_opts(int argc, char **argv, const char *cmd, bool *md);
 int zmon_cmd_dump(int argc, char **argv);

@@ -14,22 +14,29 @@
 
 #include "opts.h"
 
+/* The version, as debian/changelog has it (tests/e2e/sim/cli.sh holds them together). */
+#define ZVMSIM_VERSION "0.1.0"
+
+/* The commands an option is for. */
+enum { C_RUN = 1, C_MONWRITE = 2, C_TRUTH = 4, C_ALL = 7 };
+
 struct opt;
 /* Store the argument (NULL for a flag) where the option goes; false: a bad value. */
 typedef bool opt_set(struct sim_opts *o, const struct opt *d, const char *a);
 
 /*
- * One command-line option: it drives both getopt_long and the option lines
- * of --help, so that the two cannot disagree.
+ * One command-line option: it drives both getopt_long and --help, so that
+ * the two cannot disagree.
  */
 struct opt {
         const char *name;
         char short_name; /* 0: a long option only */
         const char *arg; /* its argument as --help shows it; NULL: a flag */
-        unsigned line;   /* the --help line listing it (1..HELP_LINES), 0: the synopsis */
+        unsigned cmds;   /* C_RUN, C_MONWRITE, C_TRUTH: the commands it is for */
         opt_set *set;    /* how the argument is read, checked and stored */
         size_t at, size; /* the field of struct sim_opts (set_uint, set_str, set_flag) */
         unsigned long min, max;
+        const char *what; /* --help: what it does, (its default) */
 };
 
 #define FIELD(f) offsetof(struct sim_opts, f), sizeof(((struct sim_opts *)0)->f)
@@ -39,63 +46,149 @@ static opt_set set_uint, set_str, set_flag, set_interval, set_domains, set_start
 
 /* In getopt_long's order: it names the candidates of an ambiguous abbreviation in this order. */
 static const struct opt opts[] = {
-    {"seed", 0, "N", 1, set_uint, FIELD(cfg.seed), 0, ULONG_MAX},
+    {"seed", 0, "N", C_ALL, set_uint, FIELD(cfg.seed), 0, ULONG_MAX,
+     "seed of everything generated: the same seed, the same bytes (1)"},
     /* z/VM 7.3 and 7.4 run on at most 80 logical processors (IBM,
      * "Control program support"); one SYTCUP record holds 100 entries. */
-    {"cpus", 0, "N", 1, set_uint, FIELD(cfg.cpus), 1, 80},
-    {"guests", 0, "N", 1, set_uint, FIELD(cfg.guests), 0, 100000},
-    {"linux", 0, "N", 1, set_uint, FIELD(cfg.linux_guests), 0, 10000},
-    {"devices", 0, "N", 1, set_uint, FIELD(cfg.devices), 0, 60000},
-    {"vnics", 0, "N", 1, set_uint, FIELD(cfg.vnics), 0, 60000},
-    {"lpars", 0, "N", 1, set_uint, FIELD(cfg.lpars), 0, 85},
-    {"fsstatd", 0, "N", 2, set_uint, FIELD(cfg.fsstatd), 0, ULONG_MAX},
-    {"procd", 0, "N", 2, set_uint, FIELD(cfg.procd), 0, ULONG_MAX},
-    {"procd-churn", 0, "PERCENT", 2, set_uint, FIELD(cfg.procd_churn), 0, 100},
-    {"interval", 0, "SECS", 2, set_interval, 0, 0, 0, 0},
-    {"domains", 0, "LIST", 2, set_domains, 0, 0, 0, 0},
-    {"start", 0, "UNIXSECS", 2, set_start, 0, 0, 0, 0},
-    {"dcss-pages", 0, "N", 3, set_uint, FIELD(cfg.dcss_pages), 64, SIM_DCSS_MAX_PAGES},
-    {"frames-per-mce", 0, "N", 3, set_uint, FIELD(cfg.max_frames_per_mce), 0, ULONG_MAX},
-    {"torn", 0, "PERMILLE", 3, set_uint, FIELD(cfg.torn_permille), 0, 1000},
-    {"break-law", 0, "NAME", 3, set_break, 0, 0, 0, 0},
-    {"reading", 0, "packed|aligned", 4, set_reading, 0, 0, 0, 0},
-    {"writer-userid", 0, "ID", 5, set_userid, 0, 0, 0, 0},
-    {"system", 0, "NAME", 5, set_system, 0, 0, 0, 0},
-    {"truth", 0, "FILE", 5, set_str, FIELD(truth), 0, 0},
-    {"truth-counts", 0, NULL, 5, set_flag, FIELD(truth_counts), 0, 0},
-    {"monwriter-eperm", 0, NULL, 6, set_flag, FIELD(eperm), 0, 0},
-    {"max-bufs", 0, "N", 6, set_max_bufs, FIELD(max_bufs), 0, 65535},
-    {"msglim", 0, "N", 6, set_uint, FIELD(msglim), 1, 65535},
-    {"intervals", 0, "N", 6, set_uint, FIELD(intervals), 0, ULONG_MAX},
-    {"capture", 0, NULL, 0, set_flag, FIELD(capture), 0, 0},
-    {"fault", 0, "[@N:]COMMAND (a control command at start or before interval N)", 7, set_fault, 0,
-     0, 0, 0},
-    {"delivery", 0, "FILE (what became of each data set, and each command)", 8, set_str,
-     FIELD(delivery), 0, 0},
-    {"output", 'o', "FILE", 0, set_str, FIELD(out), 0, 0},
-    {"mount", 'm', "MOUNTPOINT", 0, set_str, FIELD(mount), 0, 0},
-    {"help", 'h', NULL, 0, set_help, 0, 0, 0, 0},
+    {"cpus", 0, "N", C_ALL, set_uint, FIELD(cfg.cpus), 1, 80, "logical processors, 1 to 80 (4)"},
+    {"guests", 0, "N", C_ALL, set_uint, FIELD(cfg.guests), 0, 100000, "guests logged on (20)"},
+    {"linux", 0, "N", C_ALL, set_uint, FIELD(cfg.linux_guests), 0, 10000,
+     "of them, Linux guests writing kernel APPLDATA (4)"},
+    {"devices", 0, "N", C_ALL, set_uint, FIELD(cfg.devices), 0, 60000, "I/O devices (10)"},
+    {"vnics", 0, "N", C_ALL, set_uint, FIELD(cfg.vnics), 0, 60000, "virtual NICs (4)"},
+    {"lpars", 0, "N", C_ALL, set_uint, FIELD(cfg.lpars), 0, 85, "logical partitions (2)"},
+    {"fsstatd", 0, "N", C_ALL, set_uint, FIELD(cfg.fsstatd), 0, ULONG_MAX,
+     "Linux guests running mon_fsstatd (1)"},
+    {"procd", 0, "N", C_ALL, set_uint, FIELD(cfg.procd), 0, ULONG_MAX,
+     "Linux guests running mon_procd (1)"},
+    {"procd-churn", 0, "PERCENT", C_ALL, set_uint, FIELD(cfg.procd_churn), 0, 100,
+     "chance that a task exits between two mon_procd passes, and a new one starts (0: the same "
+     "tasks throughout)"},
+    {"interval", 0, "SECS", C_ALL, set_interval, 0, 0, 0, 0,
+     "sample interval, up to 3600 (60); run with 0: intervals only when the control file asks for "
+     "them"},
+    {"domains", 0, "LIST", C_ALL, set_domains, 0, 0, 0, 0,
+     "sample domains enabled, comma-separated, by number or name: system, monitor, "
+     "scheduler, storage, user, processor, i/o, seek, network, isfc, appldata, ssi (all)"},
+    {"start", 0, "UNIXSECS", C_ALL, set_start, 0, 0, 0, 0,
+     "time of the first data (run: now; else 2026-11-22)"},
+    {"dcss-pages", 0, "N", C_ALL, set_uint, FIELD(cfg.dcss_pages), 64, SIM_DCSS_MAX_PAGES,
+     "the monitor DCSS in 4 KB pages (sized for the system, at least 4096; too small: records that "
+     "do not fit are lost)"},
+    {"frames-per-mce", 0, "N", C_ALL, set_uint, FIELD(cfg.max_frames_per_mce), 0, ULONG_MAX,
+     "longest record range of one control element, in 4 KB frames (0: no limit)"},
+    {"torn", 0, "PERMILLE", C_ALL, set_uint, FIELD(cfg.torn_permille), 0, 1000,
+     "how often CP copies a kernel APPLDATA buffer while the guest updates it, per mille (5)"},
+    {"break-law", 0, "NAME", C_ALL, set_break, 0, 0, 0, 0,
+     "break one conservation law on purpose: cpu-wait, guest-cpu, guest-vcpu, paging, storage, "
+     "guest-resident, lpar, device-ssch, vnic, guest-vio, device-time, or lpar:management (none)"},
+    {"reading", 0, "packed|aligned", C_ALL, set_reading, 0, 0, 0, 0,
+     "write SYTPRP and MTRSYS at zpmd's packed offsets, or 4 bytes further as its compiler aligned "
+     "them (packed)"},
+    {"writer-userid", 0, "ID", C_ALL, set_userid, 0, 0, 0, 0,
+     "userid of the guest that owns monwriter (LINUX001)"},
+    {"system", 0, "NAME", C_ALL, set_system, 0, 0, 0, 0,
+     "the system's name in D1R4, 1 to 8 characters (ZVMSIM)"},
+    {"truth", 0, "FILE", C_ALL, set_str, FIELD(truth), 0, 0,
+     "write the ground truth, every value generated, as JSON Lines (truth: instead of -o FILE)"},
+    {"truth-counts", 0, NULL, C_ALL, set_flag, FIELD(truth_counts), 0, 0,
+     "the truth without field values: counts only"},
+    {"monwriter-eperm", 0, NULL, C_RUN, set_flag, FIELD(eperm), 0, 0,
+     "the guest has no OPTION APPLMON: monwriter fails with EPERM"},
+    {"max-bufs", 0, "N", C_RUN, set_max_bufs, FIELD(max_bufs), 0, 65535,
+     "monwriter's buffers at once, max_bufs (255)"},
+    {"msglim", 0, "N", C_RUN, set_uint, FIELD(msglim), 1, 65535,
+     "IUCV messages monreader may hold unread before EOVERFLOW (255)"},
+    {"intervals", 0, "N", C_MONWRITE | C_TRUTH, set_uint, FIELD(intervals), 0, ULONG_MAX,
+     "sample intervals to generate (required)"},
+    {"capture", 0, NULL, C_MONWRITE, set_flag, FIELD(capture), 0, 0,
+     "write a zvmmon capture (the data sets) instead of MONWRITE"},
+    {"fault", 0, "[@N:]COMMAND", C_RUN, set_fault, 0, 0, 0, 0,
+     "a control-file command at start, or before interval N; repeatable (up to 16)"},
+    {"delivery", 0, "FILE", C_RUN, set_str, FIELD(delivery), 0, 0,
+     "JSON Lines of what became of each data set (delivered, hit by EFAULT, dropped and why) and "
+     "each command"},
+    {"output", 'o', "FILE", C_MONWRITE | C_TRUTH, set_str, FIELD(out), 0, 0,
+     "the file to write (required)"},
+    {"mount", 'm', "MOUNTPOINT", C_RUN, set_str, FIELD(mount), 0, 0,
+     "an empty directory: monreader, monwriter, control and status appear in it (required)"},
+    {"help", 'h', NULL, C_ALL, set_help, 0, 0, 0, 0, "this help"},
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-/* What starts each option line of --help: the system's options, then run's. */
-static const char *const help_lines[] = {"system:", "       ", "       ", "       ",
-                                         "       ", "run:   ", "       ", "       "};
-#define HELP_LINES (sizeof(help_lines) / sizeof(help_lines[0]))
+static const struct {
+        unsigned cmd;
+        const char *name, *synopsis, *what;
+} cmds[] = {
+    {C_RUN, "run", "zvmsim run -m MOUNTPOINT [options]",
+     "mount a simulated z/VM: monreader and monwriter files with the Linux drivers' "
+     "semantics, a control file (interval, sever, efault, ...) and a status file"},
+    {C_MONWRITE, "monwrite", "zvmsim monwrite -o FILE --intervals N [--capture] [options]",
+     "write the same system's stream to a CMS MONWRITE file, or a capture"},
+    {C_TRUTH, "truth", "zvmsim truth -o FILE --intervals N [options]",
+     "write only the ground truth"},
+};
 
+/* The commands' synopses; on a mistake, with where the options are explained. */
 static void usage(FILE *f)
 {
-        fputs("usage: zvmsim run -m MOUNTPOINT [options]\n"
-              "       zvmsim monwrite -o FILE --intervals N [--capture] [options]\n"
-              "       zvmsim truth -o FILE --intervals N [options]\n",
-              f);
-        for (unsigned line = 1; line <= HELP_LINES; line++) {
-                fputs(help_lines[line - 1], f);
-                for (size_t i = 0; i < NOPTS; i++)
-                        if (opts[i].line == line)
-                                fprintf(f, " --%s%s%s", opts[i].name, opts[i].arg ? " " : "",
-                                        opts[i].arg ? opts[i].arg : "");
-                fputc('\n', f);
+        for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+                fprintf(f, "%s %s\n", i ? "      " : "usage:", cmds[i].synopsis);
+        fputs("zvmsim [COMMAND] --help: each option and what it does; zvmsim --version\n", f);
+}
+
+/* The command --help was given to (C_ALL: none). */
+static unsigned help_for = C_ALL;
+
+/* text from column 30, wrapped at 79 (--help's second column). */
+static void column(FILE *f, const char *text)
+{
+        size_t at = 30;
+        while (*text) {
+                size_t w = strcspn(text, " ");
+                if (at > 30 && at + 1 + w > 79) {
+                        fprintf(f, "\n%30s", "");
+                        at = 30;
+                } else if (at > 30) {
+                        fputc(' ', f);
+                        at++;
+                }
+                fprintf(f, "%.*s", (int)w, text);
+                at += w;
+                text += w + (text[w] == ' ');
+        }
+        fputc('\n', f);
+}
+
+/* Every option of the commands in mask, with what it does: --help. */
+static void help(FILE *f, unsigned mask)
+{
+        bool first = true;
+        for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+                if (cmds[i].cmd & mask) {
+                        fprintf(f, "%s %s\n", first ? "usage:" : "      ", cmds[i].synopsis);
+                        first = false;
+                }
+        for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+                if (cmds[i].cmd & mask) {
+                        fprintf(f, "  %-28s", cmds[i].name);
+                        column(f, cmds[i].what);
+                }
+        fputs("options (defaults in parentheses):\n", f);
+        for (size_t i = 0; i < NOPTS; i++) {
+                const struct opt *d = &opts[i];
+                if (!(d->cmds & mask))
+                        continue;
+                char head[64];
+                int n = snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", d->short_name ? '-' : ' ',
+                                 d->short_name ? d->short_name : ' ', d->short_name ? ',' : ' ',
+                                 d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+                fprintf(f, n > 28 ? "%s\n%30s" : "%-30s", head, "");
+                column(f, d->what);
+        }
+        if (mask == C_ALL) {
+                fprintf(f, "%-30s", "  -V, --version");
+                column(f, "zvmsim's version");
         }
         fputs("see zvmsim(1)\n", f);
 }
@@ -234,7 +327,7 @@ static bool set_fault(struct sim_opts *o, const struct opt *d, const char *a)
 static bool set_help(struct sim_opts *o, const struct opt *d, const char *a)
 {
         (void)o, (void)d, (void)a;
-        usage(stdout);
+        help(stdout, help_for);
         exit(0);
 }
 
@@ -357,13 +450,21 @@ int main(int argc, char **argv)
         }
         const char *cmd = argv[1];
         if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-                usage(stdout);
+                help(stdout, C_ALL);
+                return 0;
+        }
+        if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+                printf("zvmsim %s (collectd-zvm)\n", ZVMSIM_VERSION);
                 return 0;
         }
         struct sim_opts o;
         memset(&o, 0, sizeof(o));
         sim_cfg_default(&o.cfg);
         bool run = strcmp(cmd, "run") == 0;
+        help_for = run                            ? C_RUN
+                   : strcmp(cmd, "monwrite") == 0 ? C_MONWRITE
+                   : strcmp(cmd, "truth") == 0    ? C_TRUTH
+                                                  : C_ALL;
         if (run) {
                 o.cfg.start_tod = zd_unix_us_to_tod((int64_t)time(NULL) * 1000000);
                 o.interval_s = 60;

@@ -43,7 +43,7 @@ $(SIM_UNIT_BINS): $(SIM_LIB_SRCS) $(wildcard zvmsim/*.h)
 
 # (The ASan zvmsim has its own build directory so that a parallel check-unit
 # never compiles the same objects at the same time.)
-# make check-sim: the FUSE devices through plain C clients, the decoder
+# make check-sim: the command line, the FUSE devices through plain C clients, the decoder
 # against an hour of a mid-size system, MONWRITE and capture round trips
 # against the ground truth, determinism, and the bundled sample.
 SIM_TMP  = $(BUILD)/sim-check
@@ -55,6 +55,8 @@ SIM_SAMPLE_OPTS := --seed 1 --interval 60 --intervals 30 --cpus 4 --guests 20 --
 .PHONY: check-sim sim-sample
 check-sim: $(SIM_BIN) $(SIM_E2E)
 	@mkdir -p $(SIM_TMP)
+	@echo "== check-sim: the command line (--version, each command's --help, zvmsim(1))"
+	@tests/e2e/sim/cli.sh $(SIM_BIN)
 	@echo "== check-sim: monreader client (read sequences, errno, poll, faults)"
 	@$(BUILD)/tests/e2e/monreader_client $(SIM_BIN)
 	@echo "== check-sim: monwriter client (errno cases, buffers, domain 10 records)"

@@ -7,6 +7,7 @@ ZVM_DISPATCH_SRCS := plugin/zvm/zvm_series_text.c plugin/zvm/zvm_host.c plugin/z
 # The <Plugin zvm> block, read through the option tables both plugins share.
 ZVM_CONFIG_SRCS := plugin/zvm/zvm_config.c $(PLUGIN_SHARED_SRCS)
 ZVM_SRCS := plugin/zvm/zvm_plugin.c $(ZVM_CONFIG_SRCS) plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_replay.c plugin/zvm/zvm_pace.c \
+            plugin/zvm/zvm_share.c \
             $(ZVM_DISPATCH_SRCS) plugin/zvm/zvm_stats.c
 ZVM_OBJS := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(ZVM_SRCS))
 ZVM_SO   := $(BUILD)/zvm.so
@@ -34,8 +35,10 @@ INSTALL_TARGETS += install-plugin
 # Unit tests of the plugin: they compile plugin sources with collectd's headers and
 # stub the daemon symbols themselves (tests/unit/cd_stubs.h).
 TEST_PLUGIN_FLAGS := $(ZVM_CFLAGS)
-# The device's reader paces its data sets (zvm_pace.c, LiveQueue).
-ZVM_READER_SRCS := plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_pace.c
+# The device's reader paces its data sets (zvm_pace.c, LiveQueue) and shares them
+# (zvm_share.c, ShareSocket).
+ZVM_READER_SRCS := plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c plugin/zvm/zvm_pace.c \
+	plugin/zvm/zvm_share.c
 # test_plugin_dispatch fails an allocation on demand (--wrap=calloc): a series without memory.
 TEST_EXTRA_test_plugin_dispatch := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=calloc
@@ -53,13 +56,17 @@ TEST_EXTRA_test_plugin_watchdog := $(TEST_PLUGIN_FLAGS) $(filter-out plugin/zvm/
 # test_scale counts the pipeline's allocations by wrapping the allocator at link time.
 TEST_EXTRA_test_scale := $(TEST_PLUGIN_FLAGS) $(ZVM_DISPATCH_SRCS) $(ZVM_CONFIG_SRCS) \
 	plugin/zvm/zvm_stats.c $(ZVM_READER_SRCS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+# test_plugin_share includes zvm_share.c itself (its queues are looked at), and counts
+# what a set costs with no reader by wrapping the allocator.
+TEST_EXTRA_test_plugin_share := $(TEST_PLUGIN_FLAGS) $(ZVM_CONFIG_SRCS) plugin/zvm/zvm_stats.c \
+	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # test_procd: the Process / ProcessMatch options next to the aggregation.
 TEST_EXTRA_test_procd := $(TEST_PLUGIN_FLAGS) $(ZVM_CONFIG_SRCS)
 $(BUILD)/tests/test_procd: $(ZVM_CONFIG_SRCS) $(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
 $(BUILD)/tests/test_plugin_dispatch $(BUILD)/tests/test_dispatch_series $(BUILD)/tests/test_plugin_reader \
 		$(BUILD)/tests/test_dispatch_forget $(BUILD)/tests/test_plugin_hosts \
 		$(BUILD)/tests/test_replay_pace $(BUILD)/tests/test_plugin_watchdog \
-		$(BUILD)/tests/test_scale: $(ZVM_SRCS) \
+		$(BUILD)/tests/test_scale $(BUILD)/tests/test_plugin_share: $(ZVM_SRCS) \
 	$(wildcard plugin/*.h plugin/zvm/*.h) | $(CD_INCROOT)/collectd
 
 # End-to-end tests in the real collectd daemon (tests/e2e/plugin/).

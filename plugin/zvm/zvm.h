@@ -9,6 +9,7 @@
  *   zvm_replay.c    File "PATH": MONWRITE files and captures replayed once
  *   zvm_pace.c      a replay (ReplayQueue) or the device (LiveQueue) held to a
  *                   number of value lists ahead of the writers
+ *   zvm_share.c     ShareSocket: the device's data sets to local readers
  *   zvm_dispatch.c  zm_metric -> value_list_t (host naming, time, filters, dedup),
  *                   over zvm_series.c, zvm_host.c, zvm_series_text.c (zvm_dispatch.h)
  *   zvm_stats.c     counters shared between the thread and the read callback
@@ -45,6 +46,8 @@
  * collectd's timeout check, which runs once per its own read interval.
  */
 #define ZVM_IDLE_PAST_TIMEOUT 3
+#define ZVM_DEFAULT_SHARE_PERMS  0660
+#define ZVM_DEFAULT_SHARE_BUFFER (16u * 1024 * 1024)
 
 /* Filters on (domain, record): record -1 = any record of the domain. */
 struct zvm_recfilter {
@@ -83,6 +86,10 @@ struct zvm_config {
         bool report_stats;
         uint64_t replay_queue;    /* ReplayQueue: value lists a replay may be ahead; 0 = any */
         uint64_t live_queue;      /* LiveQueue: the same for the device; 0 = any */
+        char *share_path;         /* ShareSocket; NULL: no live view for local readers */
+        char *share_group;        /* ShareSocketGroup; NULL: collectd's own */
+        unsigned share_perms;     /* ShareSocketPerms */
+        uint64_t share_buffer;    /* ShareBuffer: bytes a reader may fall behind */
         bool layouts_loaded;      /* LayoutFile registered layouts (freed at shutdown) */
         struct zm_procsel *procs; /* Process, ProcessMatch (engine.procs points here) */
         struct zm_options engine;
@@ -119,6 +126,11 @@ struct zvm_stats {
         uint64_t live_waits;       /* times the device's reader waited for them (LiveQueue) */
         uint64_t live_ahead;       /* the most value lists it was ahead of them when it looked */
         uint64_t live_cuts;        /* data sets whose waits reached their time limit */
+        bool share_on;             /* ShareSocket is serving: its counters are reported */
+        uint64_t share_readers;    /* readers connected now */
+        uint64_t share_drops;      /* readers dropped for falling behind by ShareBuffer */
+        uint64_t share_refused;    /* readers refused: all places taken */
+        uint64_t share_bytes;      /* bytes sent to readers */
         uint64_t decode_errors[ZD_E__COUNT];
         struct zm_counters engine;
         double last_set_time; /* Unix seconds of the last good data set, 0 = none */
@@ -166,6 +178,8 @@ struct zvm_pipe {
         struct zd_decoder dec;
         uint64_t set_index;
         uint64_t offset;
+        bool watch_config; /* ShareSocket: note configuration records (the handler checks) */
+        bool config_seen;  /* a D1R4 or D1R1 record came since the reader cleared it */
 };
 bool zvm_pipe_init(struct zvm_pipe *p, const struct zvm_config *c);
 void zvm_pipe_destroy(struct zvm_pipe *p);
@@ -196,6 +210,28 @@ void zvm_pace_round(struct zvm_pace *p, double deadline);
 /* After a burst: mark it, and wait while too far ahead of the writers. */
 void zvm_pace_step(struct zvm_pace *p, const atomic_bool *stop);
 
+/* ---- ShareSocket (zvm_share.c): the device's data sets to local readers ---- */
+struct zvm_share;
+/* The socket made and listening (mode, group); NULL, said in the log, when it cannot be. */
+struct zvm_share *zvm_share_open(const struct zvm_config *c);
+/*
+ * A complete data set to every reader (the read thread): copied once, queued
+ * for each, a reader further behind than ShareBuffer dropped.  NULL share or
+ * no reader: nothing but that check.  Returns the frame's time (Unix us), 0
+ * when nobody took it.
+ */
+int64_t zvm_share_put(struct zvm_share *sh, const uint8_t *set, size_t n);
+/* The set put last held configuration records: kept for readers that come later
+ * (us: the time zvm_share_put gave it, 0: now). */
+void zvm_share_config(struct zvm_share *sh, const uint8_t *set, size_t n, int64_t us);
+/* The writer thread's body (zvm_plugin.c starts it): turns until zvm_share_stop. */
+void *zvm_share_thread(void *sh);
+/* One turn of it: accept, send, close readers that left or fell behind; waits up to ms. */
+void zvm_share_turn(struct zvm_share *sh, int ms);
+void zvm_share_stop(struct zvm_share *sh);
+/* After the thread ended: every reader closed, the socket removed. */
+void zvm_share_close(struct zvm_share *sh);
+
 /* ---- the device reader (zvm_reader.c) ---- */
 /* System calls, replaceable by the unit tests. */
 struct zvm_sys {
@@ -203,6 +239,8 @@ struct zvm_sys {
         ssize_t (*read)(int fd, void *buf, size_t n);
         int (*poll)(struct pollfd *fds, nfds_t n, int timeout_ms);
         int (*close)(int fd);
+        /* What an open fd is if not the monitor device ("a directory"), else NULL. */
+        const char *(*not_device)(int fd);
 };
 extern const struct zvm_sys zvm_sys_real;
 
@@ -221,6 +259,7 @@ struct zvm_reader {
         double next_open;        /* monotonic time of the next open attempt */
         struct zvm_pace pace;    /* LiveQueue */
         const atomic_bool *stop; /* shutdown: ends a wait of the pace (never NULL) */
+        struct zvm_share *share; /* ShareSocket, NULL: none */
 };
 void zvm_reader_init(struct zvm_reader *r, const struct zvm_config *c, const struct zvm_sys *sys,
                      struct zvm_pipe *pipe);

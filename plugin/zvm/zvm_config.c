@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/un.h>
 
 #include "plugin_options.h"
 #include "zvmdec.h"
@@ -22,6 +23,8 @@ void zvm_config_defaults(struct zvm_config *c)
         c->report_stats = true;
         c->replay_queue = ZVM_DEFAULT_REPLAY_QUEUE;
         c->live_queue = ZVM_DEFAULT_REPLAY_QUEUE;
+        c->share_perms = ZVM_DEFAULT_SHARE_PERMS;
+        c->share_buffer = ZVM_DEFAULT_SHARE_BUFFER;
         c->engine.max_series_per_guest = 1000;
         c->engine.series_idle = 2 + ZVM_IDLE_PAST_TIMEOUT; /* collectd's default Timeout 2 */
         c->engine.unverified = -1;
@@ -41,6 +44,8 @@ void zvm_config_free(struct zvm_config *c)
         free_list(c->files, c->nfiles);
         free(c->host);
         free(c->guest_format);
+        free(c->share_path);
+        free(c->share_group);
         for (size_t i = 0; i < c->nmap; i++)
                 free(c->map[i].host);
         free(c->map);
@@ -472,6 +477,45 @@ static int opt_host_format(void *cfg, const oconfig_item_t *ci)
         return get_host(ci, &c->guest_format);
 }
 
+/* ShareSocket "PATH": absolute (collectd's working directory is no place to look for it)
+ * and short enough for a socket address. */
+static int opt_share_socket(void *cfg, const oconfig_item_t *ci)
+{
+        struct zvm_config *c = cfg;
+        char *path = NULL;
+        if (cf_util_get_string(ci, &path))
+                return -1;
+        if (path[0] != '/' || strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+                ERROR(ZVM_PLUGIN " plugin: ShareSocket \"%s\": an absolute path of at most %zu "
+                                 "characters is needed",
+                      path, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+                free(path);
+                return -1;
+        }
+        free(c->share_path);
+        c->share_path = path;
+        return 0;
+}
+
+/* ShareSocketPerms "0660": octal, as collectd's unixsock plugin takes SocketPerms. */
+static int opt_share_perms(void *cfg, const oconfig_item_t *ci)
+{
+        struct zvm_config *c = cfg;
+        const char *s = ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_STRING
+                            ? ci->values[0].value.string
+                            : "";
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 8);
+        if (!*s || *end || errno || v > 0777 || strspn(s, "01234567") != strlen(s)) {
+                ERROR(ZVM_PLUGIN " plugin: ShareSocketPerms takes the mode in octal, as "
+                                 "\"0660\" (quoted; at most 0777)");
+                return -1;
+        }
+        c->share_perms = (unsigned)v;
+        return 0;
+}
+
 #define AT(field) POPT_AT(struct zvm_config, field)
 
 /* Every option of the <Plugin zvm> block (doc/plugin.md). */
@@ -501,6 +545,10 @@ static const struct popt options[] = {
     {"ReplayQueue", POPT_COUNT, AT(replay_queue), 0, 1e9},
     {"LiveQueue", POPT_COUNT, AT(live_queue), 0, 1e9},
     {"LayoutFile", POPT_PARSE, .repeats = true, .parse = opt_layout_file},
+    {"ShareSocket", POPT_PARSE, .parse = opt_share_socket},
+    {"ShareSocketPerms", POPT_PARSE, .parse = opt_share_perms},
+    {"ShareSocketGroup", POPT_STRING, AT(share_group)},
+    {"ShareBuffer", POPT_COUNT, AT(share_buffer), 65536, 2147483648.0},
 };
 _Static_assert(sizeof(options) / sizeof(options[0]) <= 64, "given has a bit per option");
 

@@ -27,6 +27,16 @@ static void on_record(void *ctx, const struct zd_record *r)
         zm_engine_record(p->eng, r);
 }
 
+/* ShareSocket: the configuration records (MTRSYS, MTREPR) mark a set readers that come
+ * later must get first (zvm_share.c).  Without it the handler is on_record alone. */
+static void on_record_watch(void *ctx, const struct zd_record *r)
+{
+        struct zvm_pipe *p = ctx;
+        if (r->family == ZD_FAM_CP && r->domain == 1 && (r->number == 4 || r->number == 1))
+                p->config_seen = true;
+        on_record(ctx, r);
+}
+
 static void on_interval_end(void *ctx, const struct zd_record *r)
 {
         struct zvm_pipe *p = ctx;
@@ -50,7 +60,7 @@ struct zd_handler zvm_pipe_handler(struct zvm_pipe *p)
 {
         struct zd_handler h = {
             .ctx = p,
-            .record = on_record,
+            .record = p->watch_config ? on_record_watch : on_record,
             .error = on_error,
             .interval_end = on_interval_end,
         };
@@ -63,6 +73,7 @@ bool zvm_pipe_init(struct zvm_pipe *p, const struct zvm_config *c)
         memset(p, 0, sizeof(*p));
         memset(&pending, 0, sizeof(pending));
         p->cfg = c;
+        p->watch_config = c->share_path != NULL;
         if (!(p->disp = zvm_dispatch_new(c)))
                 return false;
         p->eng = zm_engine_new(&c->engine, zvm_dispatch_metric, zvm_engine_log, p->disp);

@@ -8,6 +8,9 @@
  * succeeds), and reports the self-metrics.
  * shutdown sets the stop flag, wakes the worker and joins it: the worker
  * never blocks longer than one poll period (1 s).
+ * ShareSocket's writer (zvm_share.c) is a thread of its own, started at
+ * init and stopped after the worker: a worker restarted by the watchdog
+ * goes on feeding the same readers.
  */
 #include "zvmdec.h"
 #include "zvm_collectd.h"
@@ -28,7 +31,9 @@ static pthread_t worker_tid;
 static bool worker_running; /* a thread exists that must be joined */
 static atomic_bool worker_exited;
 static atomic_bool stop_flag;
-static bool replayed; /* files are replayed once per daemon life, not per restart */
+static bool replayed;           /* files are replayed once per daemon life, not per restart */
+static struct zvm_share *share; /* ShareSocket, NULL: none */
+static pthread_t share_tid;
 static c_complain_t restart_complaint = C_COMPLAIN_INIT_STATIC;
 
 /* The defaults, once: before the first option, or at init when the block has none. */
@@ -83,6 +88,7 @@ static void *worker(void *arg)
                 struct zvm_reader r;
                 zvm_reader_init(&r, &cfg, &zvm_sys_real, &pipe);
                 r.stop = &stop_flag;
+                r.share = share;
                 while (!stop_flag) {
                         int ms = zvm_reader_step(&r, POLL_MS, zvm_monotonic());
                         zvm_pipe_publish(&pipe);
@@ -119,6 +125,39 @@ static int start_worker(bool restart)
         return 0;
 }
 
+/* ShareSocket: the socket and its writer thread; the plugin reads on without them. */
+static void start_share(void)
+{
+        if (!cfg.share_path)
+                return;
+        if (!cfg.device) {
+                WARNING(ZVM_PLUGIN " plugin: ShareSocket %s: no Device, so nothing to share (File "
+                                   "replays are not shared)",
+                        cfg.share_path);
+                return;
+        }
+        if (!(share = zvm_share_open(&cfg)))
+                return;
+        int rc = plugin_thread_create(&share_tid, zvm_share_thread, share, "zvm share");
+        if (rc != 0) {
+                ERROR(ZVM_PLUGIN " plugin: ShareSocket %s: cannot start its thread: %s; no live "
+                                 "view",
+                      cfg.share_path, strerror(rc));
+                zvm_share_close(share);
+                share = NULL;
+        }
+}
+
+static void stop_share(void)
+{
+        if (!share)
+                return;
+        zvm_share_stop(share);
+        pthread_join(share_tid, NULL);
+        zvm_share_close(share);
+        share = NULL;
+}
+
 static int zvm_init(void)
 {
         ensure_config();
@@ -130,6 +169,7 @@ static int zvm_init(void)
         if (cfg.device)
                 INFO(ZVM_PLUGIN " plugin: reading %s%s", cfg.device,
                      cfg.nfiles ? " after replaying the configured files" : "");
+        start_share();
         return start_worker(false);
 }
 
@@ -166,6 +206,7 @@ static int zvm_shutdown(void)
                 pthread_join(worker_tid, NULL);
                 worker_running = false;
         }
+        stop_share(); /* after the worker: nothing puts a set any more */
         if (configured) {
                 if (cfg.layouts_loaded)
                         zl_file_unload_all();

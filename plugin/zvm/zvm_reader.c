@@ -12,8 +12,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,7 +40,30 @@ static int sys_open(const char *path, int flags)
         return open(path, flags);
 }
 
-const struct zvm_sys zvm_sys_real = {sys_open, read, poll, close};
+/*
+ * monreader is a character device (doc/facts/kernel-drivers.md 1.1); a
+ * regular file on a FUSE file system is taken for one too, as zvmsim's
+ * monreader is such a file with the driver's semantics (doc/zvmsim.md).
+ * Anything else read as the device would read once and then look like a
+ * stream of empty data sets, or fail every read (a directory).
+ */
+static const char *sys_not_device(int fd)
+{
+        struct stat st;
+        struct statfs fs;
+        if (fstat(fd, &st) != 0 || S_ISCHR(st.st_mode))
+                return NULL;
+        if (S_ISREG(st.st_mode))
+                return fstatfs(fd, &fs) == 0 && fs.f_type == FUSE_SUPER_MAGIC ? NULL
+                                                                              : "a regular file";
+        if (S_ISDIR(st.st_mode))
+                return "a directory";
+        return S_ISFIFO(st.st_mode)   ? "a FIFO"
+               : S_ISSOCK(st.st_mode) ? "a socket"
+                                      : "a block device";
+}
+
+const struct zvm_sys zvm_sys_real = {sys_open, read, poll, close, sys_not_device};
 
 static double wall_now(void)
 {
@@ -162,13 +188,30 @@ static void open_failed(struct zvm_reader *r, int err)
         }
 }
 
+/* Device names something other than a device: said as such, as the open's errors are. */
+static void not_device(struct zvm_reader *r, const char *what)
+{
+        c_complain(LOG_ERR, complaint_of(&open_complaint, -1),
+                   ZVM_PLUGIN " plugin: Device \"%s\" is %s, not a character device: Device "
+                              "names the monitor device (/dev/monreader, made by the monreader "
+                              "module); a MONWRITE file or a zvmmon capture is replayed with "
+                              "File \"PATH\". Retrying with backoff up to %g s.",
+                   r->cfg->device, what, r->cfg->retry_max);
+}
+
 static bool try_open(struct zvm_reader *r, double now)
 {
         int fd = r->sys->open(r->cfg->device, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0) {
+        const char *what = fd >= 0 ? r->sys->not_device(fd) : NULL;
+        if (fd < 0 || what) {
                 int err = errno;
                 zvm_stats_add(&zvm_stats()->open_failures, 1);
-                open_failed(r, err);
+                if (what) {
+                        r->sys->close(fd);
+                        not_device(r, what);
+                } else {
+                        open_failed(r, err);
+                }
                 back_off(r, now);
                 return false;
         }
@@ -205,7 +248,12 @@ static void decode_set(struct zvm_reader *r)
         double wait = live_wait(p);
         zvm_pace_round(&r->pace, zvm_monotonic() + wait);
         zvm_dispatch_after_burst(p->disp, live_burst, r);
+        /* To the live view first: the set's values may wait for the writers (LiveQueue). */
+        int64_t shared = zvm_share_put(r->share, r->buf, r->n);
+        p->config_seen = false;
         zd_decode_dataset(&p->dec, zd_view_make(r->buf, r->n), p->set_index++, p->offset);
+        if (p->config_seen)
+                zvm_share_config(r->share, r->buf, r->n, shared);
         p->offset += r->n;
         zvm_pipe_publish(p); /* the set's last burst */
         zvm_dispatch_after_burst(p->disp, NULL, NULL);

@@ -60,6 +60,32 @@ static void gauge(const char *type, const char *tinst, double x)
         submit(type, tinst, (value_t){.gauge = x});
 }
 
+/* ShareSocket's, only while it serves: a collector without it shows no empty series. */
+static void submit_share(const struct zvm_stats *s)
+{
+        if (!s->share_on)
+                return;
+        gauge("gauge", "share_readers", (double)s->share_readers);
+        derive("total_events", "share_drops", s->share_drops);
+        derive("total_events", "share_refused", s->share_refused);
+        derive("total_bytes", "shared", s->share_bytes);
+}
+
+static void submit_errors(const struct zvm_stats *s)
+{
+        uint64_t all = 0;
+        for (int k = 1; k < ZD_E__COUNT; k++) {
+                all += s->decode_errors[k];
+                /* Every kind once seen stays reported, so graphs have no holes. */
+                if (s->decode_errors[k]) {
+                        char ti[DATA_MAX_NAME_LEN];
+                        snprintf(ti, sizeof(ti), "decode-%s", zd_err_name((enum zd_err_kind)k));
+                        derive("errors", ti, s->decode_errors[k]);
+                }
+        }
+        derive("errors", "decode", all);
+}
+
 void zvm_stats_submit(void)
 {
         struct zvm_stats s;
@@ -105,17 +131,8 @@ void zvm_stats_submit(void)
         derive("total_values", "timer_resets", s.engine.timer_resets);
         derive("total_values", "hint_suppressed", s.engine.hint_suppressed);
         derive("total_values", "procd_torn", s.engine.procd_torn);
-        uint64_t all = 0;
-        for (int k = 1; k < ZD_E__COUNT; k++) {
-                all += s.decode_errors[k];
-                /* Every kind once seen stays reported, so graphs have no holes. */
-                if (s.decode_errors[k]) {
-                        char ti[DATA_MAX_NAME_LEN];
-                        snprintf(ti, sizeof(ti), "decode-%s", zd_err_name((enum zd_err_kind)k));
-                        derive("errors", ti, s.decode_errors[k]);
-                }
-        }
-        derive("errors", "decode", all);
+        submit_errors(&s);
+        submit_share(&s);
         gauge("gauge", "connected", s.connected ? 1 : 0);
         if (s.last_set_time > 0)
                 gauge("timestamp", "last_dataset", s.last_set_time);

@@ -28,11 +28,15 @@ static int open_errs[16];
 static size_t nopen_errs, open_calls, close_calls;
 static bool is_open;
 
+/* What the scripted device is, NULL: the monitor device (not_a_device_said_so sets it). */
+static const char *kind;
+
 static void script_reset(void)
 {
         nev = pos = 0;
         nopen_errs = open_calls = close_calls = 0;
         is_open = false;
+        kind = NULL;
 }
 static void ev(enum ev_kind k, const uint8_t *p, size_t n, int err)
 {
@@ -98,7 +102,12 @@ static ssize_t f_read(int fd, void *buf, size_t want)
                 pos++;
         return (ssize_t)k;
 }
-static const struct zvm_sys fake = {f_open, f_read, f_poll, f_close};
+static const char *f_not_device(int fd)
+{
+        assert_int_equal(fd, 42);
+        return kind;
+}
+static const struct zvm_sys fake = {f_open, f_read, f_poll, f_close, f_not_device};
 
 /* Linked with --wrap=realloc: a growth to fail_realloc_from bytes or more fails (0: none). */
 static size_t fail_realloc_from;
@@ -366,6 +375,59 @@ static void ebusy_retries_with_backoff(void **state)
         assert_non_null(strstr(cd_lastlog, "opened")); /* the complaint was released */
 }
 
+/*
+ * Device naming a directory or a file (not a character device): closed
+ * again and said so, as an open that failed, not read as an endless run of
+ * empty data sets; once the path is the device, it is read.
+ */
+static void not_a_device_said_so(void **state)
+{
+        struct fix *f = *state;
+        kind = "a directory";
+        zvm_reader_step(&f->r, 1000, 0);
+        assert_int_equal(open_calls, 1);
+        assert_int_equal(close_calls, 1);
+        assert_false(is_open);
+        assert_int_equal(zvm_stats()->open_failures, 1);
+        assert_false(zvm_stats()->connected);
+        assert_non_null(strstr(cd_lastlog, "is a directory, not a character device"));
+        assert_non_null(strstr(cd_lastlog, "File \"PATH\""));
+        assert_null(strstr(cd_lastlog, "NAMESAVE")); /* not the missing driver's advice */
+        kind = NULL;
+        zvm_reader_step(&f->r, 1000, 5);
+        assert_true(is_open);
+        assert_true(zvm_stats()->connected);
+}
+
+/* The real check, on what a path can be. */
+static void device_kinds_told_apart(void **state)
+{
+        (void)state;
+        char dir[] = "/tmp/zvm-kind.XXXXXX", file[64], fifo[64];
+        assert_non_null(mkdtemp(dir));
+        snprintf(file, sizeof(file), "%s/file", dir);
+        snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+        fclose(fopen(file, "w"));
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        struct {
+                const char *path, *want;
+        } k[] = {
+            {"/dev/null", NULL}, {dir, "a directory"}, {file, "a regular file"}, {fifo, "a FIFO"}};
+        for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+                int fd = open(k[i].path, O_RDONLY | O_NONBLOCK);
+                assert_true(fd >= 0);
+                const char *got = zvm_sys_real.not_device(fd);
+                if (k[i].want)
+                        assert_string_equal(got, k[i].want);
+                else
+                        assert_null(got);
+                close(fd);
+        }
+        unlink(file);
+        unlink(fifo);
+        rmdir(dir);
+}
+
 static void missing_device_message_names_prerequisites(void **state)
 {
         struct fix *f = *state;
@@ -613,6 +675,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(ebusy_retries_with_backoff, setup, teardown),
             cmocka_unit_test_setup_teardown(missing_device_message_names_prerequisites, setup,
                                             teardown),
+            cmocka_unit_test_setup_teardown(not_a_device_said_so, setup, teardown),
+            cmocka_unit_test(device_kinds_told_apart),
             cmocka_unit_test_setup_teardown(sever_mid_set_discards_and_reopens, setup, teardown),
             cmocka_unit_test_setup_teardown(unexpected_errors_counted_and_discard_said, setup,
                                             teardown),

@@ -63,7 +63,12 @@ static int f_close(int fd)
         sim_mr_close(&mr);
         return 0;
 }
-static const struct zvm_sys simdev = {f_open, f_read, f_poll, f_close};
+static const char *f_not_device(int fd)
+{
+        assert_int_equal(fd, 7);
+        return NULL;
+}
+static const struct zvm_sys simdev = {f_open, f_read, f_poll, f_close, f_not_device};
 
 /* FNV-1a over every value list dispatched. */
 static uint64_t vl_hash;

@@ -2,6 +2,7 @@
 /* zvmmon's JSON of a write_zvm record (zvmmon/emit_wzvm.c), from a hand-written vector. */
 #include "wzvm_vec.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,6 +47,14 @@ static void record_as_json(void **state)
         assert_non_null(strstr(j, "\"ds_type\":\"DERIVE\""));
         assert_non_null(strstr(j, "\"value\":-5"));
         assert_non_null(strstr(j, "\"time\":\"2026-11-22T00:00:00"));
+        /* the header's TOD as every TOD field: hex and time, never a raw integer */
+        assert_non_null(strstr(j, "\"timestamp\":{\"tod\":\"0x"));
+        char want[80];
+        snprintf(want, sizeof(want),
+                 "\"timestamp\":{\"tod\":\"0x%016" PRIX64
+                 "\",\"time\":\"2026-11-22T00:00:00.000000Z\"}",
+                 (uint64_t)VEC_TOD_2026);
+        assert_non_null(strstr(j, want));
         assert_null(strstr(j, "error"));
         free(j);
         /* a NaN gauge is a string, not invalid JSON */

@@ -3,7 +3,9 @@
  * zvmmon capture's loop against a scripted monreader (doc/facts/kernel-drivers.md
  * 1.3, 1.4): data sets end at 0-byte reads, EOVERFLOW flags the set before it,
  * EIO and EFAULT discard the partial set, EAGAIN waits.  The output is checked
- * byte by byte against the capture format of decoder/source/source.h.
+ * byte by byte against the capture format of decoder/source/source.h.  And
+ * capture --socket against a scripted ShareSocket stream (capture_stream.c):
+ * frames copied as they came, whatever the reads cut them into.
  */
 #include "vec.h"
 
@@ -266,6 +268,144 @@ static void endless_empty_reads_are_said_once(void **state)
         free(outbuf);
 }
 
+/* ---- capture --socket: a ShareSocket's stream in scripted pieces ---- */
+
+struct piece {
+        size_t n; /* 0: the collector closed the connection */
+        int err;  /* or a read error (EAGAIN: nothing now) */
+};
+
+struct stream_script {
+        const uint8_t *bytes; /* the stream, handed out piece by piece */
+        const struct piece *p;
+        size_t np, i, at;
+        int waits;
+        double t;
+        volatile sig_atomic_t stop;
+};
+
+static ssize_t p_read(void *ctx, void *buf, size_t n)
+{
+        struct stream_script *sc = ctx;
+        if (sc->i >= sc->np) {
+                sc->stop = 1;
+                errno = EINTR;
+                return -1;
+        }
+        const struct piece *pc = &sc->p[sc->i++];
+        if (pc->err) {
+                errno = pc->err;
+                return -1;
+        }
+        assert_true(pc->n <= n);
+        memcpy(buf, sc->bytes + sc->at, pc->n);
+        sc->at += pc->n;
+        return (ssize_t)pc->n;
+}
+
+static int p_wait(void *ctx, int ms)
+{
+        (void)ms;
+        ((struct stream_script *)ctx)->waits++;
+        return 1;
+}
+
+static double p_mono(void *ctx)
+{
+        return ((struct stream_script *)ctx)->t += 0.001;
+}
+
+static struct zmon_cap_result run_stream(struct stream_script *sc, unsigned long long max_sets)
+{
+        FILE *f = open_memstream(&outbuf, &outlen);
+        assert_non_null(f);
+        struct zmon_cap_io io = {sc, p_read, p_wait, NULL, NULL, p_mono, NULL};
+        struct zmon_cap_opts o = {max_sets, 0, &sc->stop, "socket", "memory"};
+        struct zmon_cap_result r;
+        zmon_capture_stream(&io, f, &o, &r);
+        fclose(f);
+        return r;
+}
+
+/* The stream as the plugin sends it: the file header, then frames of 24 + n bytes. */
+static const uint8_t share_stream[] = {
+    'Z', 'V', 'M', 'C', 'A', 'P', '\r', '\n', 0, 1, 0, 16, 0, 0, 0, 0,
+    /* "DSET", 5 bytes, time 0x0006600000000001, status 0 */
+    'D', 'S', 'E', 'T', 0, 0, 0, 5, 0, 6, 0x60, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 'a', 0, 'l',
+    0xE2, 'a',
+    /* "DSET", 3 bytes, time 2, status 1 (EOVERFLOW after it) */
+    'D', 'S', 'E', 'T', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 'b', 'c', 'd',
+    /* "DSET", 2 bytes, time 3 */
+    'D', 'S', 'E', 'T', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 'e', 'f'};
+
+static void socket_frames_copied_as_they_came(void **state)
+{
+        (void)state;
+        /* Cut anywhere: inside the header, inside a frame header, inside a set. */
+        static const struct piece p[] = {{1, 0},  {9, 0}, {0, EAGAIN}, {20, 0},
+                                         {30, 0}, {7, 0}, {31, 0},     {0, 0}};
+        struct stream_script sc = {share_stream, p, sizeof(p) / sizeof(p[0])};
+        struct zmon_cap_result r = run_stream(&sc, 0);
+        assert_int_equal(sc.at, sizeof(share_stream));
+        assert_int_equal(sc.waits, 1);
+        assert_int_equal(r.sets, 3);
+        assert_int_equal(r.bytes, 10);
+        assert_int_equal(r.overflows, 1);
+        assert_true(r.device_lost); /* the collector closed it */
+        assert_int_equal(r.discarded, 0);
+        assert_false(r.bad_stream);
+        /* the file: the same bytes, times and flags as the plugin's */
+        assert_int_equal(outlen, sizeof(share_stream));
+        assert_memory_equal(outbuf, share_stream, sizeof(share_stream));
+        free(outbuf);
+}
+
+static void socket_stops_after_n_sets(void **state)
+{
+        (void)state;
+        static const struct piece p[] = {{sizeof(share_stream), 0}};
+        struct stream_script sc = {share_stream, p, 1};
+        struct zmon_cap_result r = run_stream(&sc, 2);
+        assert_int_equal(r.sets, 2);
+        assert_false(r.device_lost);
+        assert_int_equal(outlen, 16 + 24 + 5 + 24 + 3);
+        assert_memory_equal(outbuf, share_stream, outlen);
+        free(outbuf);
+}
+
+static void socket_closed_inside_a_frame(void **state)
+{
+        (void)state;
+        static const struct piece p[] = {{16 + 24 + 5 + 10, 0}, {0, 0}};
+        struct stream_script sc = {share_stream, p, 2};
+        struct zmon_cap_result r = run_stream(&sc, 0);
+        assert_int_equal(r.sets, 1);
+        assert_int_equal(r.discarded, 1);
+        assert_true(r.device_lost);
+        free(outbuf);
+}
+
+static void socket_not_a_share_stream(void **state)
+{
+        (void)state;
+        uint8_t bad[sizeof(share_stream)];
+        memcpy(bad, share_stream, sizeof(bad));
+        bad[0] = 'X'; /* not the capture header */
+        static const struct piece p[] = {{sizeof(share_stream), 0}};
+        struct stream_script sc = {bad, p, 1};
+        struct zmon_cap_result r = run_stream(&sc, 0);
+        assert_true(r.bad_stream);
+        assert_int_equal(r.sets, 0);
+        free(outbuf);
+        memcpy(bad, share_stream, sizeof(bad));
+        bad[16 + 24 + 5] = 'X'; /* the second frame's magic */
+        sc = (struct stream_script){bad, p, 1};
+        r = run_stream(&sc, 0);
+        assert_true(r.bad_stream);
+        assert_int_equal(r.sets, 1);
+        free(outbuf);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -275,6 +415,10 @@ int main(void)
             cmocka_unit_test(stops_after_n_sets),
             cmocka_unit_test(counts_only_what_was_written),
             cmocka_unit_test(endless_empty_reads_are_said_once),
+            cmocka_unit_test(socket_frames_copied_as_they_came),
+            cmocka_unit_test(socket_stops_after_n_sets),
+            cmocka_unit_test(socket_closed_inside_a_frame),
+            cmocka_unit_test(socket_not_a_share_stream),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

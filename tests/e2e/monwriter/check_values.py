@@ -81,7 +81,7 @@ def written(dump):
             lists[(pi + "/" + ti, utc(e["time"]))].append(float(e["value"]))
         for (ident, t), v in lists.items():
             out[ident][t] = v
-            passes[utc(w["time"])][ident] = t
+            passes[utc(w["timestamp"]["time"])][ident] = t
     return out, sorted(passes.items())
 
 

@@ -2,43 +2,9 @@
 # Sourced by run.sh: the zvm plugin in the real collectd on zvmsim's FUSE
 # /dev/monreader.  Intervals are driven through zvmsim's control file, so
 # the run is deterministic; faults are injected the same way.
-SIM="$TOP/$BUILD/zvmsim"
-[ -x "$SIM" ] || fail "$SIM not built (make $BUILD/zvmsim)"
-[ -e /dev/fuse ] || fail "FUSE is unavailable (/dev/fuse missing): the device tests need zvmsim's FUSE monreader"
-need fusermount3
-
-M="$T/mnt"
-mkdir -p "$M"
-SIMPID=""
-sim_start() { # sim_start TRUTHFILE [ZVMSIM OPTION...]
-	local truth=$1
-	shift
-	"$SIM" run -m "$M" --interval 0 --cpus 2 --guests 4 --linux 2 --devices 2 --vnics 2 \
-		--start 1795305600 --truth "$truth" "$@" >"$T/zvmsim.log" 2>&1 &
-	SIMPID=$!
-	for _ in $(seq 50); do [ -e "$M/monreader" ] && return 0; sleep 0.1; done
-	cat "$T/zvmsim.log"
-	fail "zvmsim did not mount $M"
-}
-sim_stop() { # unmounting ends zvmsim, which then completes its truth file
-	[ -n "$SIMPID" ] || return 0
-	fusermount3 -u "$M" 2>/dev/null || true
-	for _ in $(seq 50); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
-	kill "$SIMPID" 2>/dev/null || true
-	wait "$SIMPID" 2>/dev/null || true
-	SIMPID=""
-}
-trap 'sim_stop; rm -rf "$T"' EXIT
+. "$TOP/tests/e2e/plugin/simlib.sh"
 # A frame per control element: a sample set of several, so that `cut` leaves some of it.
 sim_start "$T/truth.jsonl" --frames-per-mce 1
-
-st() { awk -v k="$1" '$1 == k { print $2 }' "$M/status"; }
-ctl() { echo "$*" >"$M/control"; }
-wait_open() { # wait_open 0|1 SECONDS
-	for _ in $(seq $(($2 * 10))); do [ "$(st reader_open)" = "$1" ] && return 0; sleep 0.1; done
-	fail "reader_open did not become $1 within $2 s"
-}
-intervals() { for _ in $(seq "$1"); do ctl interval; sleep "${2:-0.3}"; done; }
 
 echo "== live zvmsim: EBUSY, values against the ground truth, sever, EFAULT, EOVERFLOW, oversized,"
 echo "   a cut and an empty sample set, EIO at open"
@@ -146,21 +112,41 @@ logged capreplay 'live.cap" (capture) replayed: 6 data sets'
 python3 "$TOP/tests/e2e/plugin/check_truth.py" "$T/truth-cap.jsonl" "$T/capreplay/csv" \
 	"$T/capreplay/collectd.log" --min 50
 
-echo "== valgrind: 100 live intervals from zvmsim in the real daemon"
+echo "== valgrind: 100 live intervals from zvmsim in the real daemon, ShareSocket with a reader"
+echo "   that reads and one that stalls"
 sim_start "$T/truth-vg.jsonl"
 conf vgdev "  Device \"$M/monreader\"
   RetryInterval 0.5
   MaxRetryInterval 1
-  LiveQueue 20"
+  LiveQueue 20
+  ShareSocket \"$T/vgdev/monitor.sock\"
+  ShareBuffer 65536"
 timeout -s TERM -k 20 120 valgrind -q --leak-check=full --show-leak-kinds=definite,possible \
 	--errors-for-leak-kinds=definite,possible --log-file="$T/vgdev/valgrind.log" \
 	collectd -f -C "$T/vgdev/collectd.conf" >"$T/vgdev/stdout" 2>&1 &
 CD=$!
 wait_open 1 30
+for _ in $(seq 100); do [ -S "$T/vgdev/monitor.sock" ] && break; sleep 0.1; done
+python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); n = 0
+while True:
+    d = s.recv(65536)
+    if not d: break
+    n += len(d)
+print(n)' "$T/vgdev/monitor.sock" >"$T/vgdev/reader.out" &
+READER=$!
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(100)' "$T/vgdev/monitor.sock" &
+STALL=$!
+sleep 1
 intervals 100 0.1
 sleep 2
+kill "$STALL" 2>/dev/null || true
 kill -TERM "$CD"
 wait "$CD" || true
+wait "$READER" || true
+[ "$(cat "$T/vgdev/reader.out")" -gt 100000 ] || fail "vgdev: the reader got $(cat "$T/vgdev/reader.out") bytes"
+[ "$(csvlast vgdev collector/zvm-reader/total_events-share_drops)" -ge 1 ] || fail "vgdev: the stalled reader was not dropped"
 grep -q "Exiting normally" "$T/vgdev/collectd.log" || fail "vgdev: no clean shutdown"
 [ ! -s "$T/vgdev/valgrind.log" ] || { cat "$T/vgdev/valgrind.log"; fail "valgrind reported errors or leaks"; }
 [ "$(csvlast vgdev collector/zvm-reader/total_objects-datasets)" -ge 100 ] || fail "vgdev: fewer than 100 data sets"

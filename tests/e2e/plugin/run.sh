@@ -90,8 +90,10 @@ logged vg 'replayed: 100 data sets'
 . "$TOP/tests/e2e/plugin/pace.sh"
 fi
 
-# E2E_ONLY=device or churn: that part alone.
-[ "${E2E_ONLY:-}" = churn ] || . "$TOP/tests/e2e/plugin/device.sh"
-[ "${E2E_ONLY:-}" = device ] || . "$TOP/tests/e2e/plugin/churn.sh"
+# E2E_ONLY=device, churn or share: that part alone.
+. "$TOP/tests/e2e/plugin/simlib.sh"
+case "${E2E_ONLY:-}" in "" | device) . "$TOP/tests/e2e/plugin/device.sh" ;; esac
+case "${E2E_ONLY:-}" in "" | churn) . "$TOP/tests/e2e/plugin/churn.sh" ;; esac
+case "${E2E_ONLY:-}" in "" | share) . "$TOP/tests/e2e/plugin/share.sh" ;; esac
 
 echo "plugin e2e: all passed"

@@ -170,6 +170,26 @@ grep -q "VB file, VM/370 tape or AWSTAPE image" "$W/err" && ok "not monitor data
 grep -q -- "--reading packed|aligned" "$W/help" && grep -q -- "stat \[--format text|json\]" "$W/help" &&
 	ok "--help shows dump --reading, stat --format" || fail "--help lacks dump --reading or stat --format"
 expect 0 "--version" -- "$Z" --version
+# Each command's --help: a usage with every option and what it does, not a line.
+expect 0 "dump --help" -- "$Z" dump --help
+for o in "-f, --format json|text" "-i, --input FMT" "-d, --domain N" "-r, --record N" \
+	"-u, --userid GLOB" "-x, --hex" "-R, --reading packed|aligned"; do
+	grep -qF -- "  $o " "$W/out" || grep -qxF -- "  $o" "$W/out" || fail "dump --help lacks $o"
+done
+python3 - "$W/out" <<'PY' && ok "dump --help: each option with its meaning, the exit status" || fail "dump --help: $(cat "$W/out")"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+opts = [i for i, l in enumerate(lines) if l.startswith("  -")]
+assert len(opts) == 7, opts
+for i in opts:  # the meaning on the option's line, or on the next, indented under it
+    m = re.match(r"  -\w, --[a-z]+(?: \S+)?(?:  +(\S.*))?$", lines[i])
+    assert m and (m.group(1) or re.match(r" {10,}\S", lines[i + 1])), lines[i]
+assert any(l.startswith("Exit status") for l in lines)
+PY
+expect 0 "capture --help" -- "$Z" capture --help
+for o in "-o, --output FILE" "-D, --device PATH" "-S, --socket PATH" "-n, --sets N" "-s, --seconds N"; do
+	grep -qF -- "  $o " "$W/out" || fail "capture --help lacks $o"
+done
 expect 0 "layouts --markdown" -- "$Z" layouts --markdown
 grep -q 'LINUXKRNL.OS.CPU01' "$W/out" && grep -q 'APLSDT_CALDATOF' "$W/out" &&
 	ok "layouts list domain 10 tables" || fail "layouts output"
