@@ -326,6 +326,36 @@ static void table_updates_in_place_sorted_and_expires(void **state)
         wz_table_free(&t);
 }
 
+/*
+ * A burst of identifiers does not pin its peak: once expiry leaves a quarter
+ * or less of the array in use, it halves (never below 64 entries), and the
+ * values that stay keep their order.
+ */
+static void an_emptied_table_gives_back_its_peak(void **state)
+{
+        (void)state;
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        fill(&t, 0, 1000, 100); /* 64 doubled to 1024 */
+        assert_int_equal(t.cap, 1024);
+        fill(&t, 1000, 200, 150);
+        assert_int_equal(t.cap, 2048);
+        /* the first 1,000 expire: 200 of 2,048 left, halved while a quarter or less */
+        assert_int_equal(wz_table_expire(&t, 125, 2), 1000);
+        assert_int_equal(t.n, 200);
+        assert_int_equal(t.cap, 512);
+        assert_string_equal(t.v[0].e.type_instance, "v1000");
+        assert_string_equal(t.v[199].e.type_instance, "v1199");
+        assert_int_equal(wz_table_expire(&t, 125, 2), 0); /* nothing gone: nothing moves */
+        assert_int_equal(t.cap, 512);
+        assert_int_equal(wz_table_expire(&t, 200, 2), 200);
+        assert_int_equal(t.n, 0);
+        assert_int_equal(t.cap, 64);
+        fill(&t, 0, 10, 300); /* and it fills again */
+        assert_int_equal(t.n, 10);
+        wz_table_free(&t);
+}
+
 static void names_follow_the_format(void **state)
 {
         (void)state;
@@ -826,6 +856,7 @@ int main(void)
             cmocka_unit_test(a_half_full_queue_wakes_the_writer),
             cmocka_unit_test(a_value_enters_owed),
             cmocka_unit_test(table_updates_in_place_sorted_and_expires),
+            cmocka_unit_test(an_emptied_table_gives_back_its_peak),
             cmocka_unit_test(names_follow_the_format),
             cmocka_unit_test(plan_groups_hosts_and_types),
             cmocka_unit_test(writer_starts_updates_and_stops),
