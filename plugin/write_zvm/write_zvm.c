@@ -380,17 +380,19 @@ static void try_open(void)
                 open_complaint.cause = 0;
                 return;
         }
+        /* once per episode and cause: the retries go on quietly until the device opens */
         int err = errno;
         c_complain_t *c = complaint_of(&open_complaint, err);
         if (err == ENOENT || err == ENODEV || err == ENXIO)
-                c_complain(LOG_ERR, c,
-                           PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
-                                  "under z/VM: load it with \"modprobe monwriter\"; retrying every "
-                                  "%g s.",
-                           cfg.device, strerror(err), cfg.retry);
+                c_complain_once(LOG_ERR, c,
+                                PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists "
+                                       "only under z/VM: load it with \"modprobe monwriter\"; "
+                                       "retrying every %g s.",
+                                cfg.device, strerror(err), cfg.retry);
         else
-                c_complain(LOG_ERR, c, PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
-                           cfg.device, strerror(err), cfg.retry);
+                c_complain_once(LOG_ERR, c,
+                                PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
+                                cfg.device, strerror(err), cfg.retry);
 }
 
 static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;

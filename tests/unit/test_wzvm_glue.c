@@ -471,6 +471,56 @@ static void shutdown_writes_what_arrived_since_the_last_pass(void **state)
         assert_memory_equal(b + 13 + 96 + 25, "memory", 6);
 }
 
+/* Failed opens over a minute of collectd's clock: how many of them said "cannot open". */
+static size_t open_failures_said(cdtime_t from)
+{
+        size_t said = 0, before = nlog;
+        for (int s = 0; s <= 60; s++) {
+                stub_now = from + TIME_T_TO_CDTIME_T(s);
+                try_open();
+                assert_true(fd < 0);
+        }
+        for (size_t i = before; i < nlog; i++)
+                said += strstr(logbuf[i], "cannot open") != NULL;
+        return said;
+}
+
+/*
+ * The device missing is said once, not again after one, two, four ...
+ * intervals while the plugin retries (c_complain said it at 0, 10 and 30 s
+ * here, three times in 12 s in collectd at Interval 2); another errno is news,
+ * and once the device opened, the next failure is a new episode.
+ */
+static void cannot_open_is_said_once_per_episode(void **state)
+{
+        (void)state;
+        cdtime_t t0 = stub_now;
+        memset(&open_complaint, 0, sizeof(open_complaint));
+        snprintf(cfg.device, sizeof(cfg.device), "/nonexistent/monwriter");
+        assert_int_equal(open_failures_said(t0), 1);
+        assert_non_null(strstr(logbuf[0], "/nonexistent/monwriter: No such file or directory"));
+        assert_non_null(strstr(logbuf[0], "modprobe monwriter"));
+        snprintf(cfg.device, sizeof(cfg.device), "/"); /* EISDIR: another cause */
+        assert_int_equal(open_failures_said(t0 + TIME_T_TO_CDTIME_T(100)), 1);
+        assert_non_null(strstr(logbuf[1], "cannot open /: Is a directory"));
+        char path[] = "/tmp/wzvm-glue.XXXXXX";
+        int tfd = mkstemp(path);
+        assert_true(tfd >= 0);
+        close(tfd);
+        snprintf(cfg.device, sizeof(cfg.device), "%s", path);
+        try_open();
+        assert_true(fd >= 0);
+        assert_int_equal(nlog, 3);
+        assert_non_null(strstr(logbuf[2], " is open."));
+        close(fd);
+        fd = -1;
+        unlink(path);
+        snprintf(cfg.device, sizeof(cfg.device), "/nonexistent/monwriter");
+        assert_int_equal(open_failures_said(t0 + TIME_T_TO_CDTIME_T(200)), 1);
+        assert_int_equal(nlog, 4);
+        stub_now = t0;
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -489,6 +539,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(a_table_that_cannot_grow_is_not_full, setup, teardown),
             cmocka_unit_test_setup_teardown(shutdown_writes_what_arrived_since_the_last_pass, setup,
                                             teardown),
+            cmocka_unit_test_setup_teardown(cannot_open_is_said_once_per_episode, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

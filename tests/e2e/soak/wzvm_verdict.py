@@ -26,8 +26,7 @@ own, so a value is lost only by the queue or by expiring unwritten.
            dropped_space is exactly the values lost during the fault; when
            the device vanishes, at most those (a value in a record the device
            took with it before CP sampled it was written, so not counted)
-           (a failed open is collectd's c_complain: once, then again after
-           one, two, four ... intervals while the device is away)
+           (a failed open too: once while the device is away)
   memory   the blocks collectd holds (memory.py, counted inside the process
            on the way to glibc's untuned allocator) at quiet moments: after
            the warm-up and at the end of each cycle, write_zvm's table empty
@@ -204,15 +203,13 @@ def main(T):
     if extra:
         bad("%d values in the records were never sent" % len(extra))
 
-    # One message per episode, one "works again" after each.  Opening the
-    # device is collectd's complaint (c_complain): said at once, then again
-    # after one, two, four ... intervals while it lasts, so a fault of a few
-    # seconds may say it two or three times.
+    # One message per episode, one "works again" after each; a device that
+    # cannot be opened too (c_complain_once until it opens).
     n = run["cycles"]
     expect = {r"refused to start record \d+ \(EPERM\)": (n, n),
               r"refused to start record \d+ of \d+ \(ENOSPC\)": (n, n),
               "failed: No such device; reopening": (n, n),
-              "cannot open .*: No such file or directory": (n, 3 * n),
+              "cannot open .*: No such file or directory": (n, n),
               "writing to the monwriter device works again": (3 * n, 3 * n),
               "Initialization complete": (1, 1)}
     for pat, (lo, hi) in expect.items():

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # End-to-end tests of write_zvm with the real collectd daemon.
 #
-#   run.sh BUILD [fake|roundtrip|eperm|enospc|all]
+#   run.sh BUILD [fake|roundtrip|eperm|enospc|noopen|all]
 #
 # fake       collectd A (cpu, memory, load, df, interface, csv, write_zvm) writes to a
 #            regular file standing in for /dev/monwriter; the stream is replayed with the
@@ -14,6 +14,8 @@
 #            and a bounded number of attempts (no busy loop).
 # enospc     zvmsim with max_bufs 0 (control "maxbufs 0"): exactly one log line naming
 #            max_bufs, bounded attempts.
+# noopen     no device at all for 12 s at Interval 2, RetryInterval 1: "cannot open" said
+#            once (collectd's c_complain said it three times: at 0, 2 and 6 s).
 set -euo pipefail
 # The daemon, its stock plugins and types.db are the host's unless set; zvmsim
 # runs natively either way (check-s390x-daemon runs Debian's s390x collectd
@@ -231,8 +233,22 @@ t_error() {
 	[ "$errs" -le 10 ] || fail "$1: $errs failed writes in 8 s: busy loop"
 }
 
+# The device never there: twelve failed opens, one message.
+t_noopen() {
+	echo "== write_zvm without a device: \"cannot open\" said once"
+	conf_a noopen "$T/nonexistent/monwriter" "  RetryInterval 1"
+	start_collectd "$T/noopen"
+	sleep 12
+	stop_all_collectd
+	local n
+	n=$(grep -c "write_zvm plugin: cannot open" "$T/noopen/log" || true)
+	[ "$n" -eq 1 ] || { cat "$T/noopen/log"; fail "noopen: \"cannot open\" logged $n times in 12 s, want once"; }
+	grep "write_zvm plugin: cannot open" "$T/noopen/log"
+}
+
 case "$MODE" in
 fake) t_fake ;;
+noopen) t_noopen ;;
 roundtrip) t_roundtrip ;;
 eperm) t_error eperm --monwriter-eperm "OPTION APPLMON" ;;
 enospc) t_error enospc "" "max_bufs" "maxbufs 0" ;;
@@ -241,6 +257,7 @@ all)
 	t_roundtrip
 	t_error eperm --monwriter-eperm "OPTION APPLMON"
 	t_error enospc "" "max_bufs" "maxbufs 0"
+	t_noopen
 	;;
 *) fail "unknown mode $MODE" ;;
 esac
