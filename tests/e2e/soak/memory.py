@@ -42,7 +42,7 @@ def sample(memdir, pid, secs=10):
             raise RuntimeError("memcount in pid %d did not answer" % pid)
         time.sleep(0.005)
     blocks, nbytes, uord, hblk, arena = (int(x) for x in lines[-1].split())
-    return {"blocks": blocks, "bytes": nbytes, "mallinfo": uord + hblk, "arena": arena}
+    return {"blocks": blocks, "bytes": nbytes, "mallinfo": uord + hblk, "arena": arena + hblk}
 
 
 def _lines(path):

@@ -66,7 +66,8 @@ class Soak:
         self.cd = None
         self.starts = []   # (zvmsim interval when collectd started, pid)
         self.faults = []
-        self.mem = []      # [interval, pid, VmRSS kB, blocks, bytes, mallinfo2 in use]
+        # [interval, pid, VmRSS kB, blocks, bytes, mallinfo2 in use, mallinfo2 from the system]
+        self.mem = []
         self.memdir = os.path.join(a.dir, "mem")
         self.fault_end = 0.0
         self.delivery = os.path.join(a.dir, "delivery.jsonl")
@@ -193,7 +194,8 @@ class Soak:
         pid = self.cd.pid
         try:
             m = memory.sample(self.memdir, pid)
-            self.mem.append([j, pid, memory.vmrss(pid), m["blocks"], m["bytes"], m["mallinfo"]])
+            self.mem.append([j, pid, memory.vmrss(pid), m["blocks"], m["bytes"], m["mallinfo"],
+                             m["arena"]])
         except (OSError, RuntimeError) as e:
             die("collectd's memory at interval %d: %s" % (j, e))
 

@@ -79,7 +79,8 @@ class Load:
         self.sock = None
         self.seq = 0
         self.phases = []
-        self.mem = []  # [label, unix time, VmRSS kB, blocks, bytes, mallinfo2 in use]
+        # [label, unix time, VmRSS kB, blocks, bytes, mallinfo2 in use, from the system]
+        self.mem = []
         self.memdir = os.path.join(a.dir, "mem")
         self.last_sent = 0.0
 
@@ -148,7 +149,7 @@ class Load:
         try:
             m = memory.sample(self.memdir, self.cd.pid)
             self.mem.append([label, round(time.time(), 2), memory.vmrss(self.cd.pid), m["blocks"],
-                             m["bytes"], m["mallinfo"]])
+                             m["bytes"], m["mallinfo"], m["arena"]])
         except (OSError, RuntimeError) as e:
             die("collectd's memory (%s): %s" % (label, e))
 

@@ -220,9 +220,10 @@ def main(T):
 
     # ---- memory ----
     mem = run["mem"]
-    print("collectd's memory (pid %d) at quiet moments, blocks/kB held, mallinfo2 kB, VmRSS kB: %s"
-          % (run["pid"], "; ".join("%s %d/%d, %d, %d" % (m[0], m[3], m[4] // 1024, m[5] // 1024,
-                                                         m[2]) for m in mem)))
+    print("collectd's memory (pid %d) at quiet moments, blocks/kB held, mallinfo2 kB in use/from "
+          "the system, VmRSS kB: %s" %
+          (run["pid"], "; ".join("%s %d/%d, %d/%d, %d" % (m[0], m[3], m[4] // 1024, m[5] // 1024,
+                                                          m[6] // 1024, m[2]) for m in mem)))
     # The warm-up ends with a 10x phase and cycle 1 with every fault: later
     # cycles come back to the higher of the two unless something leaks.
     by = dict((m[0], m) for m in mem)
