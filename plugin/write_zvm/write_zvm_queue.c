@@ -286,6 +286,14 @@ size_t wz_table_expire(struct wz_table *t, double now, double factor)
         return gone;
 }
 
+size_t wz_table_unwritten(const struct wz_table *t)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < t->n; i++)
+                n += !t->v[i].written;
+        return n;
+}
+
 void wz_table_missed(struct wz_table *t)
 {
         for (size_t i = 0; i < t->n; i++)

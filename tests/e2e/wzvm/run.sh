@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # End-to-end tests of write_zvm with the real collectd daemon.
 #
-#   run.sh BUILD [fake|roundtrip|eperm|enospc|noopen|all]
+#   run.sh BUILD [fake|roundtrip|eperm|enospc|noopen|deadline|all]
 #
 # fake       collectd A (cpu, memory, load, df, interface, csv, write_zvm) writes to a
 #            regular file standing in for /dev/monwriter; the stream is replayed with the
@@ -16,6 +16,11 @@
 #            max_bufs, bounded attempts.
 # noopen     no device at all for 12 s at Interval 2, RetryInterval 1: "cannot open" said
 #            once (collectd's c_complain said it three times: at 0, 2 and 6 s).
+# deadline   zvmsim takes 10 s a monwriter write() (mwdelay 10000); collectd holds 300
+#            values for 4 records and is inside the first START when SIGTERM comes:
+#            it stops within the default ShutdownTimeout (5 s) + 2 s, and says once
+#            that the 300 values were not written.  (Without the deadline: the pass in
+#            progress, then the last one, 10 s a record: 80 s.)
 set -euo pipefail
 # The daemon, its stock plugins and types.db are the host's unless set; zvmsim
 # runs natively either way (check-s390x-daemon runs Debian's s390x collectd
@@ -53,7 +58,7 @@ command -v python3 >/dev/null || fail "python3 missing"
 # collectd loads <PluginDir>/<name>.so and rejects symlinks: copy everything.
 mkdir -p "$T/plugins"
 cp "$BUILD/write_zvm.so" "$T/plugins/"
-for p in cpu memory load df interface csv logfile; do
+for p in cpu memory load df interface csv logfile unixsock; do
 	[ -f "$CD_PLUGINS/$p.so" ] || fail "$CD_PLUGINS/$p.so missing (collectd-core)"
 	cp "$CD_PLUGINS/$p.so" "$T/plugins/"
 done
@@ -246,8 +251,77 @@ t_noopen() {
 	grep "write_zvm plugin: cannot open" "$T/noopen/log"
 }
 
+t_deadline() {
+	echo "== write_zvm on a monwriter that takes 10 s a write: collectd stops at the deadline"
+	start_sim
+	echo "mwdelay 10000" >"$T/mnt/control" || fail "zvmsim control: mwdelay"
+	local d="$T/deadline"
+	mkdir -p "$d"
+	cat >"$d/collectd.conf" <<CONF
+Hostname "lnxa"
+FQDNLookup false
+BaseDir "$d"
+PIDFile "$d/pid"
+PluginDir "$T/plugins"
+TypesDB "$CD_TYPESDB"
+Interval 1
+LoadPlugin logfile
+<Plugin logfile>
+  File "$d/log"
+  LogLevel info
+</Plugin>
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile "$d/sock"
+</Plugin>
+LoadPlugin write_zvm
+<Plugin write_zvm>
+  Device "$T/mnt/monwriter"
+  WriteInterval 1
+  ReportStats false
+</Plugin>
+CONF
+	start_collectd "$d"
+	local pid=${PIDS[-1]}
+	for _ in $(seq 100); do
+		[ -S "$d/sock" ] && grep -q "write_zvm plugin: writing to" "$d/log" 2>/dev/null && break
+		sleep 0.1
+	done
+	# 300 gauges of 45-byte entries: 86 a record, 4 records
+	python3 - "$d/sock" <<'PY' || fail "deadline: unixsock refused the values"
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall("".join("PUTVAL lnxa/gen/gauge-%03d interval=1 N:%d\n" % (i, i) for i in range(300)).encode())
+f = s.makefile("r")
+bad = [a for a in (f.readline() for _ in range(300)) if not a.startswith("0 ")]
+sys.exit(1 if bad else 0)
+PY
+	# the next pass (within a second) meets the values and spends 10 s in the START of
+	# record 0; SIGTERM comes in the middle of it
+	sleep 3
+	[ "$(awk '$1 == "writer_buffers" { print $2 }' "$T/mnt/status")" = 0 ] ||
+		fail "deadline: a record was started before SIGTERM (mwdelay not in force?)"
+	local t0 t1
+	t0=$(date +%s.%N)
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null || true
+	t1=$(date +%s.%N)
+	PIDS=()
+	stop_sim
+	local took
+	took=$(python3 -c "print('%.1f' % ($t1 - $t0))")
+	echo "deadline: collectd stopped ${took} s after SIGTERM (ShutdownTimeout 5 s)"
+	grep "write_zvm plugin: collectd stops" "$d/log" || true
+	python3 -c "import sys; sys.exit(0 if $took < 7 else 1)" ||
+		{ cat "$d/log"; fail "deadline: collectd took ${took} s to stop, want under 7"; }
+	[ "$(grep -c "write_zvm plugin: collectd stops: 300 values not written to .* within ShutdownTimeout 5 s" "$d/log")" = 1 ] ||
+		{ cat "$d/log"; fail "deadline: not said once that the 300 values were not written"; }
+}
+
 case "$MODE" in
 fake) t_fake ;;
+deadline) t_deadline ;;
 noopen) t_noopen ;;
 roundtrip) t_roundtrip ;;
 eperm) t_error eperm --monwriter-eperm "OPTION APPLMON" ;;
@@ -258,6 +332,7 @@ all)
 	t_error eperm --monwriter-eperm "OPTION APPLMON"
 	t_error enospc "" "max_bufs" "maxbufs 0"
 	t_noopen
+	t_deadline
 	;;
 *) fail "unknown mode $MODE" ;;
 esac
