@@ -746,8 +746,8 @@ static void say_owed(size_t owed)
 {
         if (shut.late)
                 WARNING(PLUGIN " plugin: collectd stops: %zu values not written to %s within "
-                               "ShutdownTimeout %g s: a write() to the device was still running "
-                               "(a busy CP is slow at DIAGNOSE X'DC'); the records keep what was "
+                               "ShutdownTimeout %g s: the device did not take them in time (a "
+                               "busy CP is slow at DIAGNOSE X'DC'); the records keep what was "
                                "written before.",
                         owed, cfg.device, cfg.shutdown_timeout);
         else
