@@ -542,6 +542,8 @@ static int control(const char *cmd)
                 G.mw.eperm = n != 0;
         else if (strcmp(verb, "maxbufs") == 0)
                 G.mw.max_bufs = (unsigned)n;
+        else if (strcmp(verb, "oldresize") == 0)
+                G.mw.old_resize = n != 0;
         else if (strcmp(verb, "mwdelay") == 0 && n <= 10000)
                 G.mw_delay_ms = (unsigned)n;
         else

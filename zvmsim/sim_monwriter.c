@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * /dev/monwriter as the kernel driver behaves (doc/facts/kernel-drivers.md 2.3),
- * written from the documented behaviour, quirks included: an update of an
- * existing buffer consumes the stored datalen but places bytes by the new
- * header's datalen; STOP takes no data; a failed START DIAG leaves the
- * buffer allocated and never retried.
+ * written from the documented behaviour, quirks included: STOP takes no data;
+ * a failed START DIAG leaves the buffer allocated and never retried.  An
+ * update of an existing buffer with another datalen gets EINVAL, as since
+ * the change of mid-2026 (2.5); with old_resize, as before it, the update is
+ * taken, consuming the stored datalen but placing bytes by the new header's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,6 +103,8 @@ static int new_header(struct sim_mw_file *f)
                         if (same_key(&b->hdr, h) && (b->hdr.fn == h->fn || h->fn == SIM_MW_STOP))
                                 break;
         int rc = 0;
+        if (b && h->fn != SIM_MW_STOP && h->datalen != b->hdr.datalen && !mw->old_resize)
+                return -EINVAL; /* the buffer keeps its data and stays active */
         if (b) {
                 if (h->fn == SIM_MW_STOP) {
                         struct sim_mw_hdr stop = b->hdr;

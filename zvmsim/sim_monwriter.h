@@ -55,6 +55,8 @@ struct sim_mw {
         unsigned count;    /* active (non-event) buffers, all files */
         unsigned max_bufs; /* module parameter max_bufs */
         bool eperm;        /* guest without OPTION APPLMON: every DIAG fails rc 5 */
+        /* the driver before mid-2026: an update with another datalen is taken, not EINVAL */
+        bool old_resize;
         char userid[9];
         sim_mw_cb cb;
         void *cb_ctx;

@@ -42,6 +42,11 @@ check-wzvm-e2e: $(WZVM_SO) $(BUILD)/zvm.so $(BUILD)/zvmsim
 	tests/e2e/wzvm/run.sh $(BUILD) all
 CHECK_TARGETS += check-wzvm-e2e
 
+# The writer against zvmsim's monwriter as the driver behaves since mid-2026 (EINVAL
+# for a buffer rewritten with another length).
+TEST_EXTRA_test_wzvm_monwriter := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) zvmsim/sim_monwriter.c -Izvmsim
+$(BUILD)/tests/test_wzvm_monwriter: $(WZVM_CORE_SRCS) zvmsim/sim_monwriter.c $(wildcard plugin/*.h plugin/write_zvm/write_zvm*.h zvmsim/sim_monwriter.h) | $(WZVM_INCROOT)/collectd
+
 # The collectd glue, with stubs for the daemon's symbols (tests/unit/test_wzvm_glue.c
 # includes plugin/write_zvm/write_zvm.c).
 TEST_EXTRA_test_wzvm_glue := $(WZVM_CFLAGS) $(WZVM_CORE_SRCS) $(PLUGIN_SHARED_SRCS) -Wl,--wrap=calloc,--wrap=realloc

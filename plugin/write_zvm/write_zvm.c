@@ -47,8 +47,9 @@ static struct wz_config {
         int queue_length;
         int max_records;
         bool report_stats;
+        double shutdown_timeout; /* seconds for the last pass when collectd stops */
         struct wz_filter filter;
-} cfg = {"/dev/monwriter", WZVM_DEFAULT_APPLID, false, 0, 60, 2, 8192, 32, true, {0}};
+} cfg = {"/dev/monwriter", WZVM_DEFAULT_APPLID, false, 0, 60, 2, 8192, 32, true, 5, {0}};
 
 static struct wz_queue queue;
 static struct wz_writer writer;
@@ -74,13 +75,77 @@ static double mono_now(void)
         return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * collectd's stop (wz_shutdown) and the writer thread, under queue.mu.  The
+ * last pass has ShutdownTimeout seconds.  A write() to the device cannot be
+ * cut short (DIAGNOSE X'DC' holds the CPU, and a busy CP may take seconds a
+ * record), so a deadline that finds the thread inside one sees collectd go
+ * on stopping without it.  From then on the thread may neither log (collectd
+ * takes its log callbacks down) nor free anything; it closes the device
+ * when its write returns, or the process's end does.  It is left behind only
+ * inside a device call, so whatever it logs, it logs before the shutdown
+ * returns.
+ */
+static pthread_cond_t done_cv;
+static struct {
+        double deadline; /* CLOCK_MONOTONIC seconds; 0 while collectd runs */
+        bool in_device;  /* the writer thread is inside open() or write() of the device */
+        bool done;       /* the writer thread has finished */
+        bool late;       /* the deadline cut its last pass short */
+        bool left;       /* the shutdown went on without it */
+        size_t owed;     /* values no record the device accepted holds, queued ones too */
+} shut;
+
+/* queue.mu held */
+static bool past_deadline(void)
+{
+        return shut.deadline > 0 && mono_now() >= shut.deadline;
+}
+
+/* wz_dev.late */
+static bool dev_late(void *ctx)
+{
+        (void)ctx;
+        pthread_mutex_lock(&queue.mu);
+        bool late = past_deadline();
+        pthread_mutex_unlock(&queue.mu);
+        return late;
+}
+
+/* The writer thread may enter a device call: not once the deadline passed. */
+static bool device_enter(void)
+{
+        pthread_mutex_lock(&queue.mu);
+        bool ok = !past_deadline();
+        shut.in_device = ok;
+        pthread_mutex_unlock(&queue.mu);
+        return ok;
+}
+
+/* Out of the device call: false when the shutdown went on without the thread meanwhile. */
+static bool device_leave(void)
+{
+        pthread_mutex_lock(&queue.mu);
+        shut.in_device = false;
+        bool stays = !shut.left;
+        pthread_mutex_unlock(&queue.mu);
+        return stays;
+}
+
 static ssize_t dev_write(void *ctx, const void *p, size_t n)
 {
         int *pfd = ctx;
+        if (!device_enter()) {
+                errno = ETIMEDOUT;
+                return -1;
+        }
         ssize_t rc;
         do
                 rc = write(*pfd, p, n);
         while (rc < 0 && errno == EINTR);
+        int err = errno;
+        (void)device_leave(); /* the pass asks dev.late before it says anything */
+        errno = err;
         return rc;
 }
 
@@ -162,6 +227,7 @@ static const struct popt options[] = {
     {"QueueLength", POPT_COUNT, AT(queue_length), 16, 1 << 20},
     {"MaxRecords", POPT_COUNT, AT(max_records), 1, WZ_MAX_RECORDS},
     {"ReportStats", POPT_BOOL, AT(report_stats)},
+    {"ShutdownTimeout", POPT_NUMBER, AT(shutdown_timeout), 0, WZ_MAX_SECONDS},
 };
 _Static_assert(sizeof(options) / sizeof(options[0]) <= 64, "given has a bit per option");
 
@@ -374,23 +440,29 @@ static struct cause_complaint open_complaint;
 
 static void try_open(void)
 {
+        if (!device_enter())
+                return;
         fd = open(cfg.device, O_WRONLY | O_CLOEXEC);
+        int err = errno;
+        if (!device_leave())
+                return; /* collectd went on stopping without this thread: not a word */
         if (fd >= 0) {
                 c_release(LOG_NOTICE, &open_complaint.c, PLUGIN " plugin: %s is open.", cfg.device);
                 open_complaint.cause = 0;
                 return;
         }
-        int err = errno;
+        /* once per episode and cause: the retries go on quietly until the device opens */
         c_complain_t *c = complaint_of(&open_complaint, err);
         if (err == ENOENT || err == ENODEV || err == ENXIO)
-                c_complain(LOG_ERR, c,
-                           PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists only "
-                                  "under z/VM: load it with \"modprobe monwriter\"; retrying every "
-                                  "%g s.",
-                           cfg.device, strerror(err), cfg.retry);
+                c_complain_once(LOG_ERR, c,
+                                PLUGIN " plugin: cannot open %s: %s. The monwriter driver exists "
+                                       "only under z/VM: load it with \"modprobe monwriter\"; "
+                                       "retrying every %g s.",
+                                cfg.device, strerror(err), cfg.retry);
         else
-                c_complain(LOG_ERR, c, PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
-                           cfg.device, strerror(err), cfg.retry);
+                c_complain_once(LOG_ERR, c,
+                                PLUGIN " plugin: cannot open %s: %s; retrying every %g s.",
+                                cfg.device, strerror(err), cfg.retry);
 }
 
 static c_complain_t table_complaint = C_COMPLAIN_INIT_STATIC;
@@ -479,13 +551,20 @@ static void tick(double now, double *retry_at)
         publish_stats();
 }
 
-/* Values in the table that no record the device accepted holds yet. */
-static bool unwritten(void)
+/* The thread's end: what it could not write, and the device if the shutdown went on. */
+static void writer_finished(void)
 {
-        for (size_t i = 0; i < table.n; i++)
-                if (!table.v[i].written)
-                        return true;
-        return false;
+        pthread_mutex_lock(&queue.mu);
+        if (!shut.left) {
+                shut.owed = queue.n + wz_table_unwritten(&table);
+                shut.late = past_deadline();
+        } else if (fd >= 0) { /* the close that ends the records is this thread's now */
+                close(fd);
+                fd = -1;
+        }
+        shut.done = true;
+        pthread_cond_broadcast(&done_cv);
+        pthread_mutex_unlock(&queue.mu);
 }
 
 static void *wz_thread(void *arg)
@@ -527,11 +606,13 @@ static void *wz_thread(void *arg)
          * pass is written now, or the values dispatched last would never reach a record;
          * the close that follows stops the records, and z/VM's end records (D10R1) carry
          * these last contents.  It is a pass like any other (the device opened if it is
-         * due), but only when there is something new to write.
+         * due), but only when there is something new to write, and it stops writing at
+         * the shutdown's deadline (shut).
          */
         drain();
-        if (unwritten())
+        if (wz_table_unwritten(&table) > 0)
                 tick(mono_now(), &retry_at);
+        writer_finished();
         return NULL;
 }
 
@@ -594,11 +675,19 @@ static int wz_init(void)
                        (uint32_t)(cfg.write_interval * 1000));
         writer.retry = cfg.retry;
         writer.dev.write = dev_write;
+        writer.dev.late = dev_late;
         writer.dev.ctx = &fd;
+        memset(&shut, 0, sizeof(shut));
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* stop_writer's deadline */
+        pthread_cond_init(&done_cv, &ca);
+        pthread_condattr_destroy(&ca);
         /* no open here: a missing device is retried by the thread, never fails init */
         if (plugin_thread_create(&thread, wz_thread, NULL, PLUGIN) != 0) {
                 ERROR(PLUGIN " plugin: cannot start the writer thread.");
                 wz_queue_destroy(&queue);
+                pthread_cond_destroy(&done_cv);
                 return -1;
         }
         thread_running = true;
@@ -612,23 +701,79 @@ static int wz_init(void)
         return 0;
 }
 
+/*
+ * Stop the writer thread and wait for its last pass until ShutdownTimeout;
+ * false when the deadline finds it still inside a device call, and it is
+ * left behind (shut).  *owed: the values no record the device accepted holds.
+ */
+static bool stop_writer(size_t *owed)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        zd_timespec_add_ns(&ts, (uint64_t)(cfg.shutdown_timeout * 1e9));
+        pthread_mutex_lock(&queue.mu);
+        shut.deadline = mono_now() + cfg.shutdown_timeout;
+        queue.stop = true;
+        pthread_cond_signal(&queue.cv);
+        /* past the deadline, a thread outside the device finishes at once: it may not enter */
+        int rc = 0;
+        while (!shut.done && !(rc == ETIMEDOUT && shut.in_device)) {
+                if (rc == ETIMEDOUT)
+                        pthread_cond_wait(&done_cv, &queue.mu);
+                else
+                        rc = pthread_cond_timedwait(&done_cv, &queue.mu, &ts);
+        }
+        if (shut.done) {
+                *owed = shut.owed;
+                pthread_mutex_unlock(&queue.mu);
+                pthread_join(thread, NULL);
+                return true;
+        }
+        shut.left = shut.late = true;
+        /* the thread is inside the device call: the table stays as it is meanwhile */
+        *owed = queue.n + wz_table_unwritten(&table);
+        pthread_mutex_unlock(&queue.mu);
+        pthread_detach(thread);
+        return false;
+}
+
+/*
+ * Values unwritten at the end are counted and said once, here: collectd
+ * stopped its read threads before its shutdown callbacks (doc/facts/collectd.md
+ * 2), so no reading of the counters could show them.
+ */
+static void say_owed(size_t owed)
+{
+        if (shut.late)
+                WARNING(PLUGIN " plugin: collectd stops: %zu values not written to %s within "
+                               "ShutdownTimeout %g s: the device did not take them in time (a "
+                               "busy CP is slow at DIAGNOSE X'DC'); the records keep what was "
+                               "written before.",
+                        owed, cfg.device, cfg.shutdown_timeout);
+        else
+                WARNING(PLUGIN " plugin: collectd stops: %zu values not written to %s: the "
+                               "device could not take them (see the messages before).",
+                        owed, cfg.device);
+}
+
 static int wz_shutdown(void)
 {
         if (thread_running) {
-                pthread_mutex_lock(&queue.mu);
-                queue.stop = true;
-                pthread_cond_signal(&queue.cv);
-                pthread_mutex_unlock(&queue.mu);
-                pthread_join(thread, NULL);
                 thread_running = false;
+                size_t owed = 0;
+                bool joined = stop_writer(&owed);
+                if (owed > 0)
+                        say_owed(owed);
+                if (!joined) { /* the thread still has the queue, the table and the device */
+                        wz_filter_free(&cfg.filter);
+                        return 0;
+                }
                 wz_queue_destroy(&queue);
+                pthread_cond_destroy(&done_cv);
         }
         if (fd >= 0)
                 close(fd); /* the driver STOPs every record: z/VM writes their end records */
         fd = -1;
-        /* Values still unwritten are not counted: shutdown callbacks run after the read
-         * threads stopped (doc/facts/collectd.md 2), so no reading could show them, and
-         * the close above ends every record, written values included. */
         wz_table_free(&table);
         wz_filter_free(&cfg.filter);
         return 0;

@@ -91,6 +91,12 @@ void wz_table_missed(struct wz_table *t);
 struct wz_dev {
         /* write(2) or a test double: bytes written, or -1 with errno set */
         ssize_t (*write)(void *ctx, const void *p, size_t n);
+        /*
+         * collectd is stopping and its deadline for write_zvm has passed (NULL:
+         * never): a pass writes nothing more and says nothing more, for the
+         * shutdown may have gone on without the writer thread (write_zvm.c).
+         */
+        bool (*late)(void *ctx);
         void *ctx;
 };
 
@@ -98,6 +104,7 @@ enum wz_result {
         WZ_OK,
         WZ_BACKOFF, /* EPERM, ENOSPC, EINVAL: start no new records until the retry time */
         WZ_REOPEN,  /* the device failed: close it, reopen after the retry time */
+        WZ_LATE,    /* the shutdown's deadline passed: the pass stopped short, silently */
 };
 
 struct wz_writer {
@@ -124,11 +131,15 @@ void wz_writer_init(struct wz_writer *w, uint16_t applid, unsigned max_records,
  * One pass: pack the table into records and write every one (START or
  * update), then STOP records no longer needed.  new_ok = false (while backing
  * off) updates only records already started.  tod stamps the headers.  Marks
- * the values of accepted records written, and the others missed.
+ * the values of accepted records written, and the others missed.  Once the
+ * device is late (dev.late), it writes and logs nothing more: WZ_LATE.
  */
 enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t tod, bool new_ok);
 /* The device was closed: the driver stopped every buffer. */
 void wz_writer_closed(struct wz_writer *w);
+
+/* Values in the table that no record the device accepted holds. */
+size_t wz_table_unwritten(const struct wz_table *t);
 
 /* How many records the table needs (and where each starts), for tests and stats. */
 size_t wz_plan(const struct wz_table *t, size_t max_records, size_t *starts, size_t *placed);

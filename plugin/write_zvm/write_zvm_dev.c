@@ -136,6 +136,12 @@ static struct wzvm_mwhdr mwhdr(const struct wz_writer *w, uint8_t fn, unsigned i
         return h;
 }
 
+/* collectd stops and its deadline passed (write_zvm_core.h). */
+static bool late(const struct wz_writer *w)
+{
+        return w->dev.late && w->dev.late(w->dev.ctx);
+}
+
 static int dev_write(struct wz_writer *w, const struct wzvm_mwhdr *h, const void *p, size_t n)
 {
         const char *bad = wzvm_mwhdr_invalid(h);
@@ -167,6 +173,8 @@ static bool stop(struct wz_writer *w, unsigned idx)
         if (!err)
                 return true;
         w->errors++;
+        if (late(w)) /* not a word now (write_zvm_core.h); the close at the end frees it */
+                return true;
         bool freed = err == EPERM || err == EINVAL;
         if (!freed)
                 c_complain_once(LOG_ERR, complaint_of(&w->complaint, err),
@@ -231,51 +239,75 @@ static void recovered(struct wz_writer *w)
         w->complaint.cause = 0;
 }
 
+/* Record i was accepted: its values are written, its buffer started or updated. */
+static void accepted(struct wz_writer *w, struct wz_table *t, size_t i, bool quiet)
+{
+        mark_written(t, w->starts_at[i], w->starts_at[i + 1]);
+        w->seq[i]++;
+        if (i < w->nstarted) {
+                w->updates++;
+                return;
+        }
+        w->nstarted = (unsigned)i + 1;
+        w->starts++;
+        if (!quiet)
+                recovered(w);
+}
+
+/* Write record i of the nrec of this pass (the table needs wanted): how it went. */
+static enum wz_result write_record(struct wz_writer *w, struct wz_table *t, size_t i, size_t nrec,
+                                   size_t wanted, uint64_t tod)
+{
+        if (late(w))
+                return WZ_LATE;
+        encode(w, t, w->starts_at[i], w->starts_at[i + 1], (unsigned)i, (unsigned)nrec, tod);
+        struct wzvm_mwhdr h = mwhdr(w, WZVM_MW_START, (unsigned)i, WZVM_RECORD_LEN);
+        wzvm_mwhdr_put(w->rec, &h);
+        int err = dev_write(w, &h, w->rec, sizeof(w->rec));
+        /* a write that outlasted the deadline: booked, but not a word (write_zvm_core.h) */
+        bool over = late(w);
+        if (!err) {
+                accepted(w, t, i, over);
+                return over ? WZ_LATE : WZ_OK;
+        }
+        if (over) {
+                w->errors++;
+                return WZ_LATE;
+        }
+        complain(w, err, (unsigned)i, (unsigned)wanted, &h);
+        if (err != EPERM && err != EINVAL && err != ENOSPC)
+                return WZ_REOPEN;
+        /* a failed START DIAG leaves the buffer allocated: free it, START anew later */
+        if (i >= w->nstarted && err != ENOSPC && !stop(w, (unsigned)i))
+                return WZ_REOPEN;
+        return WZ_BACKOFF;
+}
+
 enum wz_result wz_writer_pass(struct wz_writer *w, struct wz_table *t, uint64_t tod, bool new_ok)
 {
-        size_t *starts = w->starts_at;
-        size_t nrec = wz_plan(t, w->max_records, starts, NULL);
+        size_t nrec = wz_plan(t, w->max_records, w->starts_at, NULL);
         size_t wanted = nrec;
         if (!new_ok && nrec > w->nstarted)
                 nrec = w->nstarted;
         enum wz_result res = WZ_OK;
         for (size_t i = 0; i < nrec; i++) {
-                encode(w, t, starts[i], starts[i + 1], (unsigned)i, (unsigned)nrec, tod);
-                struct wzvm_mwhdr h = mwhdr(w, WZVM_MW_START, (unsigned)i, WZVM_RECORD_LEN);
-                wzvm_mwhdr_put(w->rec, &h);
-                int err = dev_write(w, &h, w->rec, sizeof(w->rec));
-                if (!err) {
-                        mark_written(t, starts[i], starts[i + 1]);
-                        w->seq[i]++;
-                        if (i >= w->nstarted) {
-                                w->nstarted = (unsigned)i + 1;
-                                w->starts++;
-                                recovered(w);
-                        } else {
-                                w->updates++;
-                        }
+                enum wz_result r = write_record(w, t, i, nrec, wanted, tod);
+                if (r == WZ_OK)
                         continue;
-                }
-                complain(w, err, (unsigned)i, (unsigned)wanted, &h);
-                if (err != EPERM && err != EINVAL && err != ENOSPC) {
-                        res = WZ_REOPEN;
+                res = r;
+                /* records start in order: no holes in the mod_levels */
+                if (r != WZ_BACKOFF || i >= w->nstarted)
                         break;
-                }
-                res = WZ_BACKOFF;
-                if (i >= w->nstarted) {
-                        /* a failed START DIAG leaves the buffer allocated: free it, START anew
-                         * later */
-                        if (err != ENOSPC && !stop(w, (unsigned)i))
-                                res = WZ_REOPEN;
-                        break; /* records start in order: no holes in the mod_levels */
-                }
         }
         /* counted when they leave the table, so that K failed passes are not K losses */
         wz_table_missed(t);
         /* records no longer needed: STOP, highest first */
-        while (res == WZ_OK && w->nstarted > nrec)
-                if (!stop(w, --w->nstarted))
+        while (res == WZ_OK && w->nstarted > nrec) {
+                if (late(w))
+                        res = WZ_LATE;
+                else if (!stop(w, --w->nstarted))
                         res = WZ_REOPEN;
+        }
         if (res == WZ_OK && nrec == wanted)
                 recovered(w);
         return res;

@@ -175,13 +175,15 @@ static bool find(const struct wz_table *t, const struct wz_item *it, size_t *pos
         return false;
 }
 
+#define WZ_TABLE_MIN 64 /* entries: the table's first size, and the least it shrinks to */
+
 static enum wz_put reserve(struct wz_table *t, size_t more)
 {
         if (more > t->max - t->n)
                 return WZ_PUT_FULL;
         if (t->n + more <= t->cap)
                 return WZ_PUT_OK;
-        size_t cap = t->cap ? t->cap : 64;
+        size_t cap = t->cap ? t->cap : WZ_TABLE_MIN;
         while (cap < t->n + more)
                 cap *= 2;
         struct wz_item *p = realloc(t->v, cap * sizeof(*p));
@@ -244,6 +246,27 @@ const struct wz_item *wz_table_put_lists(struct wz_table *t, const struct wz_ite
         return refused;
 }
 
+/*
+ * Halved while a quarter or less is in use: a burst of identifiers (a plugin
+ * instance per container, a flood at start) would otherwise pin its peak for
+ * the rest of the daemon's life.  A quarter, not a half: a table that hovers
+ * around a power of two does not move at every expiry.  A failed realloc
+ * keeps the larger array.
+ */
+static void shrink(struct wz_table *t)
+{
+        size_t cap = t->cap;
+        while (cap > WZ_TABLE_MIN && t->n <= cap / 4)
+                cap /= 2;
+        if (cap == t->cap)
+                return;
+        struct wz_item *p = realloc(t->v, cap * sizeof(*p));
+        if (p) {
+                t->v = p;
+                t->cap = cap;
+        }
+}
+
 size_t wz_table_expire(struct wz_table *t, double now, double factor)
 {
         size_t j = 0, gone = 0;
@@ -258,7 +281,17 @@ size_t wz_table_expire(struct wz_table *t, double now, double factor)
                 j++;
         }
         t->n = j;
+        if (gone)
+                shrink(t);
         return gone;
+}
+
+size_t wz_table_unwritten(const struct wz_table *t)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < t->n; i++)
+                n += !t->v[i].written;
+        return n;
 }
 
 void wz_table_missed(struct wz_table *t)

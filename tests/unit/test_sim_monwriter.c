@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zvmsim's /dev/monwriter logic (zvmsim/sim_monwriter.c) against the driver
- * behaviour documented in doc/facts/kernel-drivers.md 2.1-2.3.  Headers are
+ * behaviour documented in doc/facts/kernel-drivers.md 2.1-2.5.  Headers are
  * written here byte by byte from the documented 13-byte monwrite_hdr.
  */
 #include <errno.h>
@@ -229,6 +229,81 @@ static void test_eperm(void **state)
         assert_int_equal(n, 1);
 }
 
+/*
+ * A buffer rewritten with another datalen (doc/facts/kernel-drivers.md 2.5):
+ * EINVAL, as the driver has answered since mid-2026; the buffer keeps its data
+ * and stays sampled, the parser expects a header next, the same length and a
+ * STOP (whose datalen the driver ignores) go through, and STOP then START is
+ * the way to another size.  START_CONFIG follows the same rule, GEN_EVENT has
+ * no buffer to match.
+ */
+static void test_resize_einval(void **state)
+{
+        (void)state;
+        struct sim_mw_file *f = sim_mw_open(&mw);
+        uint8_t b[13 + 8];
+        mkhdr(b, 0, 7, 0, 0, 4, 13);
+        memcpy(b + 13, "AAAA", 4);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+        mkhdr(b, 0, 7, 0, 0, 8, 13);
+        memcpy(b + 13, "BBBBBBBB", 8);
+        assert_int_equal(sim_mw_write(f, b, 21), -EINVAL);
+        mkhdr(b, 0, 7, 0, 0, 2, 13);
+        assert_int_equal(sim_mw_write(f, b, 15), -EINVAL);
+        assert_int_equal(mw.count, 1);
+        assert_int_equal(f->bufs->hdr.datalen, 4);
+        assert_memory_equal(f->bufs->data, "AAAA", 4);
+        assert_true(f->bufs->active);
+        int n = 0;
+        sim_mw_foreach(&mw, false, count_buf, &n);
+        assert_int_equal(n, 1);
+        /* the next write starts with a header: the same length is an update */
+        mkhdr(b, 0, 7, 0, 0, 4, 13);
+        memcpy(b + 13, "CCCC", 4);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+        assert_memory_equal(f->bufs->data, "CCCC", 4);
+        /* STOP then START: another size */
+        mkhdr(b, 1, 7, 0, 0, 8, 13);
+        assert_int_equal(sim_mw_write(f, b, 13), 13);
+        assert_int_equal(mw.count, 0);
+        mkhdr(b, 0, 7, 0, 0, 8, 13);
+        memcpy(b + 13, "DDDDDDDD", 8);
+        assert_int_equal(sim_mw_write(f, b, 21), 21);
+        assert_int_equal(f->bufs->hdr.datalen, 8);
+        /* START_CONFIG alike; GEN_EVENT of any length */
+        mkhdr(b, 3, 7, 0, 0, 4, 13);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+        mkhdr(b, 3, 7, 0, 0, 8, 13);
+        assert_int_equal(sim_mw_write(f, b, 21), -EINVAL);
+        mkhdr(b, 2, 7, 0, 0, 8, 13);
+        assert_int_equal(sim_mw_write(f, b, 21), 21);
+        mkhdr(b, 2, 7, 0, 0, 4, 13);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+}
+
+/*
+ * The driver before that change (old_resize, control "oldresize 1"): the update
+ * is taken; it consumes the buffer's own datalen but places the bytes by the
+ * new header's (doc/facts/kernel-drivers.md 2.3, quirks): 4 bytes consumed,
+ * put at 2 - 4 + i, so only the last two land, at 0 and 1.
+ */
+static void test_resize_old_quirk(void **state)
+{
+        (void)state;
+        mw.old_resize = true;
+        struct sim_mw_file *f = sim_mw_open(&mw);
+        uint8_t b[13 + 4];
+        mkhdr(b, 0, 7, 0, 0, 4, 13);
+        memcpy(b + 13, "AAAA", 4);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+        mkhdr(b, 0, 7, 0, 0, 2, 13);
+        memcpy(b + 13, "wxyz", 4);
+        assert_int_equal(sim_mw_write(f, b, 17), 17);
+        assert_int_equal(f->bufs->hdr.datalen, 4);
+        assert_memory_equal(f->bufs->data, "yzAA", 4);
+        assert_int_equal(mw.count, 1);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -237,6 +312,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_keying, setup, teardown),
             cmocka_unit_test_setup_teardown(test_enospc_and_event, setup, teardown),
             cmocka_unit_test_setup_teardown(test_eperm, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_resize_einval, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_resize_old_quirk, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,8 @@ static int setup(void **state)
         nlog = 0;
         ndispatched = 0;
         memset(&stats, 0, sizeof(stats));
+        memset(&shut, 0, sizeof(shut));
+        memset(&open_complaint, 0, sizeof(open_complaint));
         wz_filter_free(&cfg.filter);
         cfg.store_rates = false;
         cfg.applid = WZVM_DEFAULT_APPLID;
@@ -471,6 +473,152 @@ static void shutdown_writes_what_arrived_since_the_last_pass(void **state)
         assert_memory_equal(b + 13 + 96 + 25, "memory", 6);
 }
 
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031 /* Linux's, hidden without _GNU_SOURCE */
+#endif
+
+/* n gauges p/gauge-vNNN, entries of 24 + 5 + 1 + 5 + 4 + 5 = 44 bytes: 88 fill a record. */
+static void send_gauges(int n)
+{
+        for (int i = 0; i < n; i++) {
+                char ti[8];
+                snprintf(ti, sizeof(ti), "v%03d", i);
+                value_t g = {.gauge = i};
+                value_list_t vl = vlist("p", "", "gauge", ti, &g, 1);
+                assert_int_equal(wz_write(&gauge_set, &vl, NULL), 0);
+        }
+}
+
+static double since(double t0)
+{
+        return mono_now() - t0;
+}
+
+/*
+ * A device that stops taking writes: a FIFO of one page that nobody reads.
+ * The last pass writes record 0 (88 values) and blocks in record 1's write()
+ * (12 values), which no deadline can cut short.  wz_shutdown returns at
+ * ShutdownTimeout all the same, says the 12 once, and leaves the thread
+ * behind; when the write returns, the thread ends without a word (collectd
+ * may have taken its log down by then) and closes the device.
+ */
+static void shutdown_keeps_its_deadline_and_counts_what_it_left(void **state)
+{
+        (void)state;
+        char dir[] = "/tmp/wzvm-glue.XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        snprintf(cfg.device, sizeof(cfg.device), "%s/fifo", dir);
+        assert_int_equal(mkfifo(cfg.device, 0600), 0);
+        int rd = open(cfg.device, O_RDONLY | O_NONBLOCK);
+        assert_true(rd >= 0);
+        assert_true(fcntl(rd, F_SETPIPE_SZ, 4096) >= 4096);
+        cfg.write_interval = 3600; /* only the last pass writes */
+        cfg.shutdown_timeout = 0.3;
+        wz_queue_destroy(&queue);
+        assert_int_equal(wz_init(), 0);
+        send_gauges(100);
+        size_t said = nlog;
+        double t0 = mono_now();
+        assert_int_equal(wz_shutdown(), 0);
+        double took = since(t0);
+        assert_true(took >= 0.3 && took < 1.3);
+        assert_int_equal(nlog, said + 1);
+        assert_non_null(strstr(logbuf[said], "12 values not written"));
+        assert_non_null(strstr(logbuf[said], "ShutdownTimeout 0.3 s"));
+        /* the reader takes record 0, the blocked write of record 1 returns */
+        char b[4096];
+        assert_int_equal(read(rd, b, sizeof(b)), 13 + 4010);
+        bool done = false;
+        int left_fd = 0;
+        while (!done && since(t0) < 10) {
+                pthread_mutex_lock(&queue.mu);
+                done = shut.done;
+                left_fd = fd;
+                pthread_mutex_unlock(&queue.mu);
+                usleep(1000);
+        }
+        assert_true(done);
+        assert_int_equal(left_fd, -1);
+        assert_int_equal(nlog, said + 1);
+        assert_int_equal(wz_table_unwritten(&table), 0); /* record 1 got in after all */
+        close(rd);
+        wz_table_free(&table); /* what the shutdown left to the process's end */
+        wz_queue_destroy(&queue);
+        pthread_cond_destroy(&done_cv);
+        unlink(cfg.device);
+        rmdir(dir);
+        cfg.write_interval = 0;
+        cfg.shutdown_timeout = 5;
+        memset(&shut, 0, sizeof(shut));
+        assert_int_equal(wz_queue_init(&queue, 4), 0); /* for the teardown */
+}
+
+/* Without a device the last pass writes nothing: said with the count, not as late. */
+static void shutdown_counts_what_no_device_took(void **state)
+{
+        (void)state;
+        snprintf(cfg.device, sizeof(cfg.device), "/nonexistent/monwriter");
+        cfg.write_interval = 3600;
+        wz_queue_destroy(&queue);
+        assert_int_equal(wz_init(), 0);
+        send_gauges(3);
+        assert_int_equal(wz_shutdown(), 0);
+        cfg.write_interval = 0;
+        assert_non_null(strstr(logbuf[nlog - 1], "3 values not written to /nonexistent/monwriter: "
+                                                 "the device could not take them"));
+        assert_int_equal(wz_queue_init(&queue, 4), 0);
+}
+
+/* Failed opens over a minute of collectd's clock: how many of them said "cannot open". */
+static size_t open_failures_said(cdtime_t from)
+{
+        size_t said = 0, before = nlog;
+        for (int s = 0; s <= 60; s++) {
+                stub_now = from + TIME_T_TO_CDTIME_T(s);
+                try_open();
+                assert_true(fd < 0);
+        }
+        for (size_t i = before; i < nlog; i++)
+                said += strstr(logbuf[i], "cannot open") != NULL;
+        return said;
+}
+
+/*
+ * The device missing is said once, not again after one, two, four ...
+ * intervals while the plugin retries (c_complain said it at 0, 10 and 30 s
+ * here, three times in 12 s in collectd at Interval 2); another errno is news,
+ * and once the device opened, the next failure is a new episode.
+ */
+static void cannot_open_is_said_once_per_episode(void **state)
+{
+        (void)state;
+        cdtime_t t0 = stub_now;
+        memset(&open_complaint, 0, sizeof(open_complaint));
+        snprintf(cfg.device, sizeof(cfg.device), "/nonexistent/monwriter");
+        assert_int_equal(open_failures_said(t0), 1);
+        assert_non_null(strstr(logbuf[0], "/nonexistent/monwriter: No such file or directory"));
+        assert_non_null(strstr(logbuf[0], "modprobe monwriter"));
+        snprintf(cfg.device, sizeof(cfg.device), "/"); /* EISDIR: another cause */
+        assert_int_equal(open_failures_said(t0 + TIME_T_TO_CDTIME_T(100)), 1);
+        assert_non_null(strstr(logbuf[1], "cannot open /: Is a directory"));
+        char path[] = "/tmp/wzvm-glue.XXXXXX";
+        int tfd = mkstemp(path);
+        assert_true(tfd >= 0);
+        close(tfd);
+        snprintf(cfg.device, sizeof(cfg.device), "%s", path);
+        try_open();
+        assert_true(fd >= 0);
+        assert_int_equal(nlog, 3);
+        assert_non_null(strstr(logbuf[2], " is open."));
+        close(fd);
+        fd = -1;
+        unlink(path);
+        snprintf(cfg.device, sizeof(cfg.device), "/nonexistent/monwriter");
+        assert_int_equal(open_failures_said(t0 + TIME_T_TO_CDTIME_T(200)), 1);
+        assert_int_equal(nlog, 4);
+        stub_now = t0;
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -489,6 +637,10 @@ int main(void)
             cmocka_unit_test_setup_teardown(a_table_that_cannot_grow_is_not_full, setup, teardown),
             cmocka_unit_test_setup_teardown(shutdown_writes_what_arrived_since_the_last_pass, setup,
                                             teardown),
+            cmocka_unit_test_setup_teardown(cannot_open_is_said_once_per_episode, setup, teardown),
+            cmocka_unit_test_setup_teardown(shutdown_keeps_its_deadline_and_counts_what_it_left,
+                                            setup, teardown),
+            cmocka_unit_test_setup_teardown(shutdown_counts_what_no_device_took, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

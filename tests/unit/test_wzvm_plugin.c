@@ -33,6 +33,8 @@ struct fake {
         int fail_stop;   /* errno for every STOP, 0 = none */
         bool short_stop; /* every STOP takes one byte less than its header */
         size_t writes, starts, updates, stops;
+        /* a slow CP: every write() takes per_write seconds of this clock; late from deadline */
+        double now, per_write, deadline;
         char log[16][800];
         int loglevel[16];
         size_t nlog;
@@ -42,6 +44,7 @@ static ssize_t fake_write(void *ctx, const void *p, size_t n)
 {
         struct fake *f = ctx;
         f->writes++;
+        f->now += f->per_write;
         if (f->fail_any) {
                 errno = f->fail_any;
                 return -1;
@@ -129,6 +132,12 @@ cdtime_t cdtime(void)
 
 #include "cd_complain.h"
 
+static bool fake_late(void *ctx)
+{
+        const struct fake *f = ctx;
+        return f->deadline > 0 && f->now >= f->deadline;
+}
+
 static const uint8_t *fake_buf(struct fake *f, uint16_t mod)
 {
         for (size_t i = 0; i < f->nbuf; i++)
@@ -143,6 +152,7 @@ static void writer_setup(struct wz_writer *w, struct fake *f, unsigned max_recor
         f->max_bufs = 255;
         wz_writer_init(w, WZVM_DEFAULT_APPLID, max_records, 10000);
         w->dev.write = fake_write;
+        w->dev.late = fake_late;
         w->dev.ctx = f;
         logging_to = f;
 }
@@ -323,6 +333,36 @@ static void table_updates_in_place_sorted_and_expires(void **state)
         assert_int_equal(wz_table_expire(&t, 100, 2), 1);
         assert_int_equal(t.n, 2);
         assert_string_equal(t.v[1].e.plugin, "memory");
+        wz_table_free(&t);
+}
+
+/*
+ * A burst of identifiers does not pin its peak: once expiry leaves a quarter
+ * or less of the array in use, it halves (never below 64 entries), and the
+ * values that stay keep their order.
+ */
+static void an_emptied_table_gives_back_its_peak(void **state)
+{
+        (void)state;
+        struct wz_table t;
+        wz_table_init(&t, 10000);
+        fill(&t, 0, 1000, 100); /* 64 doubled to 1024 */
+        assert_int_equal(t.cap, 1024);
+        fill(&t, 1000, 200, 150);
+        assert_int_equal(t.cap, 2048);
+        /* the first 1,000 expire: 200 of 2,048 left, halved while a quarter or less */
+        assert_int_equal(wz_table_expire(&t, 125, 2), 1000);
+        assert_int_equal(t.n, 200);
+        assert_int_equal(t.cap, 512);
+        assert_string_equal(t.v[0].e.type_instance, "v1000");
+        assert_string_equal(t.v[199].e.type_instance, "v1199");
+        assert_int_equal(wz_table_expire(&t, 125, 2), 0); /* nothing gone: nothing moves */
+        assert_int_equal(t.cap, 512);
+        assert_int_equal(wz_table_expire(&t, 200, 2), 200);
+        assert_int_equal(t.n, 0);
+        assert_int_equal(t.cap, 64);
+        fill(&t, 0, 10, 300); /* and it fills again */
+        assert_int_equal(t.n, 10);
         wz_table_free(&t);
 }
 
@@ -643,6 +683,62 @@ static void einval_and_device_errors(void **state)
         rig_down(&r);
 }
 
+/*
+ * collectd stops and CP takes 10 s a record: the last pass may write until the
+ * deadline (15 s) and not after.  200 values of 53 bytes (names "plugin",
+ * "inst", "gauge", "v000", "value": 24 + 5 + 24) fill records of 3910 bytes of
+ * entries with 73, 73 and 54: record 0 is written by 10 s, record 1 by 20 s,
+ * after the deadline (accepted, so written), record 2 never; the STOPs of
+ * records no longer needed are not sent either.  What the deadline found
+ * unwritten is what the table says is unwritten.  After it, a failing write
+ * says nothing: collectd may be taking its log down.
+ */
+static void the_deadline_stops_a_pass_and_silences_it(void **state)
+{
+        (void)state;
+        struct rig r;
+        rig_up(&r, 32, 1000);
+        fill(&r.t, 0, 200, 100);
+        r.f.per_write = 10;
+        r.f.deadline = 15;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_LATE);
+        assert_int_equal(r.f.writes, 2);
+        assert_int_equal(r.w.nstarted, 2);
+        assert_int_equal(wz_table_unwritten(&r.t), 54);
+        assert_int_equal(rec_nentries(fake_buf(&r.f, 1)), 73);
+        /* late before it starts: nothing written, all of it owed */
+        wz_table_free(&r.t);
+        wz_table_init(&r.t, 1000);
+        fill(&r.t, 0, 200, 100);
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_LATE);
+        assert_int_equal(r.f.writes, 2);
+        assert_int_equal(wz_table_unwritten(&r.t), 200);
+        /* records no longer needed: no STOP after the deadline */
+        wz_table_free(&r.t);
+        wz_table_init(&r.t, 1000);
+        fill(&r.t, 0, 10, 100);
+        r.f.now = 0;
+        r.f.deadline = 5;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_LATE);
+        assert_int_equal(r.f.writes, 3);
+        assert_int_equal(r.f.stops, 0);
+        assert_int_equal(r.w.nstarted, 2);
+        /* a write that fails past the deadline: counted, not said, no reopen */
+        r.f.now = 0;
+        r.f.deadline = 5;
+        r.f.fail_any = EIO;
+        uint64_t errors = r.w.errors;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_LATE);
+        assert_int_equal(r.w.errors, errors + 1);
+        assert_int_equal(r.f.nlog, 0);
+        /* before the deadline the same failure is said */
+        r.f.now = 0;
+        r.f.deadline = 0;
+        assert_int_equal(wz_writer_pass(&r.w, &r.t, VEC_TOD_2026, true), WZ_REOPEN);
+        assert_int_equal(r.f.nlog, 1);
+        rig_down(&r);
+}
+
 /* What the metric engine makes of the records: value lists, values, records dropped. */
 struct decoded {
         size_t lists, values;
@@ -826,6 +922,7 @@ int main(void)
             cmocka_unit_test(a_half_full_queue_wakes_the_writer),
             cmocka_unit_test(a_value_enters_owed),
             cmocka_unit_test(table_updates_in_place_sorted_and_expires),
+            cmocka_unit_test(an_emptied_table_gives_back_its_peak),
             cmocka_unit_test(names_follow_the_format),
             cmocka_unit_test(plan_groups_hosts_and_types),
             cmocka_unit_test(writer_starts_updates_and_stops),
@@ -837,6 +934,7 @@ int main(void)
             cmocka_unit_test(unwritten_values_that_expire_are_counted),
             cmocka_unit_test(a_type_larger_than_a_record_is_owed),
             cmocka_unit_test(einval_and_device_errors),
+            cmocka_unit_test(the_deadline_stops_a_pass_and_silences_it),
             cmocka_unit_test(a_list_enters_the_table_whole_or_not_at_all),
             cmocka_unit_test(a_pop_never_splits_a_list),
             cmocka_unit_test(a_failed_stop_reopens_the_device),

@@ -75,8 +75,10 @@ for l in open(sys.argv[1]):
         print(r["fields"]["MTRSYS_SYSTMID"].strip().lower()); break' "$T/sysid.jsonl")
 [ -n "$SYSHOST" ] || fail "no D1R4 system id in zvmsim's truth"
 
+# The monwriter driver before mid-2026 (doc/facts/kernel-drivers.md 2.5): it takes
+# the "quirk" buffer's update with another length, which the later driver refuses.
 "$SIM" run -m "$M" --interval 0 "${SIMOPTS[@]}" --writer-userid EVIL01 \
-	--truth "$T/truth.jsonl" >"$T/zvmsim.log" 2>&1 &
+	--fault "oldresize 1" --truth "$T/truth.jsonl" >"$T/zvmsim.log" 2>&1 &
 SIMPID=$!
 for _ in $(seq 50); do [ -e "$M/monreader" ] && break; sleep 0.1; done
 [ -e "$M/monreader" ] || { cat "$T/zvmsim.log"; fail "zvmsim did not mount $M"; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The live soak: the zvm plugin in the real collectd on zvmsim's FUSE
-# monreader for SOAK_INTERVALS intervals (default 1000) with faults at random
+# monreader for SOAK_INTERVALS intervals (default 10000) with faults at random
 # (SOAK_SEED, printed; default from the clock).  soak.py drives the run,
 # verdict.py holds collectd's csv tree against zvmsim's ground truth and its
 # record of what became of every data set.
@@ -15,7 +15,7 @@ case "$BUILD" in /*) ;; *) BUILD="$TOP/$BUILD" ;; esac
 HERE="$TOP/tests/e2e/soak"
 # cd_conf_csv: the collectd.conf preamble every zvm test shares.
 . "$TOP/tests/e2e/plugin/lib.sh"
-N=${SOAK_INTERVALS:-1000}
+N=${SOAK_INTERVALS:-10000}
 SEED=${SOAK_SEED:-$(( $(date +%s) % 100000 ))}
 
 fail() { echo "soak: FAIL: $*" >&2; exit 1; }
@@ -26,6 +26,8 @@ need fusermount3
 [ -e /dev/fuse ] || fail "/dev/fuse missing: the soak needs FUSE for zvmsim's monreader"
 [ -f "$BUILD/zvm.so" ] || fail "$BUILD/zvm.so not built (make)"
 [ -x "$BUILD/zvmsim" ] || fail "$BUILD/zvmsim not built (make)"
+MEMCOUNT="$BUILD/tests/soak/memcount.so"
+[ -f "$MEMCOUNT" ] || fail "$MEMCOUNT not built (make $MEMCOUNT)"
 for p in csv logfile; do
 	[ -f "/usr/lib/collectd/$p.so" ] || fail "/usr/lib/collectd/$p.so missing (collectd-core)"
 done
@@ -59,7 +61,7 @@ CONF
 SIMOPTS="--cpus 2 --guests 6 --linux 2 --fsstatd 1 --procd 1 --devices 2 --vnics 2 --torn 0 --msglim 8"
 echo "== soak: $N intervals, seed $SEED (SOAK_SEED=$SEED reproduces the fault schedule)"
 python3 "$HERE/soak.py" --sim "$BUILD/zvmsim" --conf "$T/cd/collectd.conf" --dir "$T" \
-	--intervals "$N" --seed "$SEED" --simopts "$SIMOPTS" ||
+	--intervals "$N" --seed "$SEED" --simopts "$SIMOPTS" --memcount "$MEMCOUNT" ||
 	{ tail -20 "$T/cd/collectd.log" 2>/dev/null; fail "the run did not complete (seed $SEED)"; }
 [ "$(grep -c "Exiting normally" "$T/cd/collectd.log")" -ge 3 ] ||
 	fail "fewer than three clean collectd shutdowns in the log"

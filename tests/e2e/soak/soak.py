@@ -11,7 +11,7 @@ set (delivered whole, read in part, dropped and why) and every control
 command; the verdict (verdict.py) trusts that record, not this script.  This
 script writes T/run.json: the seed, the faults in the order injected (kind,
 zvmsim's interval number before and after), collectd's start intervals and
-pids, the VmRSS samples and the run time.
+pids, the memory samples (memory.py) and the run time.
 
 Fault kinds (each a different path through the plugin's reader):
   sever     an interval, then at once the IUCV sever: the set is read whole,
@@ -32,10 +32,11 @@ partial sample sets, and the verdict fails such a run)
   restart   collectd is stopped (SIGTERM) and started again; an interval is
             made while it is down
 Both restarts come first, then every other kind once, all before interval W
-(a warm-up in the measured process, so that the VmRSS figure at W already
-holds each path's buffers); after
-W, every interval has probability P of a fault of a random kind other than
-restart, so the VmRSS at W and at N are of the same collectd process.
+(a warm-up in the measured process, so that its memory at W already holds
+each path's buffers); after W, every interval has probability P of a fault
+of a random kind other than restart, so the memory samples from W on are of
+one collectd process.  collectd runs with glibc's allocator untuned, with
+memcount.so preloaded to count the blocks it holds (memory.py).
 """
 import argparse
 import errno
@@ -47,6 +48,9 @@ import subprocess
 import sys
 import time
 
+import memory
+
+QUIET = 4.0  # seconds
 KINDS = ["sever", "eio", "efault", "overflow", "ebusy", "vanish"]
 
 
@@ -62,7 +66,10 @@ class Soak:
         self.cd = None
         self.starts = []   # (zvmsim interval when collectd started, pid)
         self.faults = []
-        self.rss = []
+        # [interval, pid, VmRSS kB, blocks, bytes, mallinfo2 in use, mallinfo2 from the system]
+        self.mem = []
+        self.memdir = os.path.join(a.dir, "mem")
+        self.fault_end = 0.0
         self.delivery = os.path.join(a.dir, "delivery.jsonl")
 
     # ---- zvmsim ----
@@ -124,19 +131,9 @@ class Soak:
     def start_collectd(self):
         before = self.opens() if os.path.exists(self.delivery) else 0
         out = open(os.path.join(self.a.dir, "cd", "stdout"), "a")
-        # One malloc arena, free memory at the top of the heap given back at
-        # once, and no per-thread cache of freed chunks (tcache): otherwise
-        # glibc keeps what an EOVERFLOW burst took (collectd's write queue) in
-        # per-thread arenas, and VmRSS wanders by 2 MB either way between
-        # samples; and each of collectd's ten threads parks up to 7 freed
-        # chunks of every size it frees, the parked chunks count as in use and
-        # pin the heap's top, so VmRSS climbs in 20-80 kB steps for hundreds of
-        # intervals (2-9 % from interval 100 to 1,000) while the bytes in use
-        # stay the same (valgrind massif: equal to the byte at quiet points;
-        # glibc's mallinfo2 without tcache: equal from interval 20 to 1,000).
-        # Either would hide a leak as well as fake one.
-        env = dict(os.environ, MALLOC_ARENA_MAX="1", MALLOC_TRIM_THRESHOLD_="0",
-                   GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
+        # collectd's defaults: glibc's allocator untuned.  memcount.so counts the
+        # blocks collectd holds on its way to glibc (memory.py).
+        env = dict(os.environ, LD_PRELOAD=self.a.memcount, SOAK_MEM_DIR=self.memdir)
         self.cd = subprocess.Popen(["collectd", "-f", "-C", self.a.conf], stdout=out,
                                    stderr=subprocess.STDOUT, env=env)
         self.starts.append([self.iv(), self.cd.pid])
@@ -176,12 +173,31 @@ class Soak:
             die("collectd exited with status %d" % rc)
         self.cd = None
 
-    def vmrss(self):
-        with open("/proc/%d/status" % self.cd.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        die("no VmRSS for collectd")
+    def measure(self):
+        """collectd's memory at a quiet moment: QUIET seconds after the last fault,
+        right after an interval, once its csv settled.  collectd's cache then
+        holds what every interval refreshes and nothing else.  The plugin reports
+        its laws and its reading once per connection (12 identifiers), and the
+        cache holds each for Timeout (2) x Interval (1 s) after its last value:
+        60 blocks for about three seconds after every reopen.  A wait without
+        intervals expires every other identifier too: hence the interval."""
+        wait = self.fault_end + QUIET - time.time()
+        if wait > 0:
+            time.sleep(wait)
+            # everything expired meanwhile: what one interval after a gap cannot
+            # give (a rate needs two) comes with the next
+            self.interval()
+            self.interval()
+        self.interval()
+        j = self.iv()
+        self.settled()
+        pid = self.cd.pid
+        try:
+            m = memory.sample(self.memdir, pid)
+            self.mem.append([j, pid, memory.vmrss(pid), m["blocks"], m["bytes"], m["mallinfo"],
+                             m["arena"]])
+        except (OSError, RuntimeError) as e:
+            die("collectd's memory at interval %d: %s" % (j, e))
 
     # ---- faults ----
     def fault(self, kind):
@@ -243,6 +259,7 @@ class Soak:
             self.ctl("interval")
             self.start_collectd()
         self.faults.append({"kind": kind, "from": i0, "to": self.iv(), "detail": detail})
+        self.fault_end = time.time()
 
     def run(self):
         a = self.a
@@ -251,14 +268,15 @@ class Soak:
         t0 = time.time()
         self.start_collectd()
         # The restarts first: the warm-up of every other kind then happens in the
-        # process whose VmRSS is measured.
+        # process whose memory is measured.
         plan = list(KINDS)
         rng.shuffle(plan)
         plan = ["restart", "restart"] + plan
         # Warm-up faults are spread over intervals 3 .. warm-25 in order: the
         # last may start at warm-25 and, overflow included, still end before warm.
         slots = sorted(rng.sample(range(3, max(3 + len(plan), warm - 25)), len(plan)))
-        rss_every = max(1, a.intervals // 10)
+        # about 16 samples from the warm-up's end on (memory.py judges thirds of them)
+        mem_every = max(1, (a.intervals - warm) // 16)
         while True:
             i = self.iv()
             if i >= a.intervals:
@@ -272,10 +290,9 @@ class Soak:
                 continue
             self.interval()
             j = self.iv()
-            if j == warm or (j > warm and j % rss_every == 0) or j == a.intervals:
-                self.settled()
-                self.rss.append([j, self.cd.pid, self.vmrss()])
-        if plan or not any(r[0] == warm for r in self.rss):
+            if j == warm or (j > warm and (j - warm) % mem_every == 0) or j >= a.intervals - 1:
+                self.measure()
+        if plan or not any(r[0] <= warm + 3 for r in self.mem):
             die("the warm-up faults did not fit before interval %d (%s left)" % (warm, plan))
         time.sleep(1.5)  # the self-metrics of the last interval
         self.stop_collectd()
@@ -292,12 +309,14 @@ def main():
     p.add_argument("--warm", type=int)
     p.add_argument("--rate", type=float, default=0.04)
     p.add_argument("--simopts", default="")
+    p.add_argument("--memcount", required=True, help="memcount.so, preloaded into collectd")
     a = p.parse_args()
     if a.warm is None:
         a.warm = 100 if a.intervals >= 1000 else a.intervals // 2
     s = Soak(a)
     os.makedirs(s.m, exist_ok=True)
     os.makedirs(os.path.join(a.dir, "cd"), exist_ok=True)
+    os.makedirs(s.memdir, exist_ok=True)
     sim = subprocess.Popen([a.sim, "run", "-m", s.m, "--interval", "0", "--start", "1795305600",
                             "--truth", os.path.join(a.dir, "truth.jsonl"), "--delivery",
                             s.delivery] + a.simopts.split(),
@@ -324,7 +343,7 @@ def main():
     if rc != 0:
         die("zvmsim exited with status %d" % rc)
     json.dump({"seed": a.seed, "intervals": a.intervals, "warm": a.warm, "rate": a.rate,
-               "faults": s.faults, "starts": s.starts, "rss_kb": s.rss,
+               "faults": s.faults, "starts": s.starts, "mem": s.mem,
                "seconds": round(secs, 1)}, open(os.path.join(a.dir, "run.json"), "w"), indent=1)
     print("soak.py: %d intervals in %.1f s, %d faults, collectd started %d times" %
           (a.intervals, secs, len(s.faults), len(s.starts)))

@@ -5,10 +5,10 @@
 # with a small QueueLength, and the device vanishing, EPERM and ENOSPC in the
 # middle of the run.  wzvm_load.py drives it, wzvm_verdict.py holds what z/VM
 # sampled (zvmsim's truth) against what was sent and write_zvm's counters.
-# Its VmRSS check guards against gross growth only (a bound of 1 MB, reasoned
-# in wzvm_verdict.py): collectd's value cache and malloc's high-water mark hide
-# anything smaller, and tests/unit/test_wzvm_heap.c checks write_zvm's heap
-# exactly.
+# Its memory check counts the blocks collectd holds at quiet moments
+# (memcount.so preloaded, glibc's allocator untuned; memory.py): a leak of one
+# table entry per value fails it (wzvm_verdict.py), and
+# tests/unit/test_wzvm_heap.c checks write_zvm's heap alone exactly.
 #
 #   wzvm.sh TOP BUILD
 set -euo pipefail
@@ -27,6 +27,8 @@ need fusermount3
 [ -e /dev/fuse ] || fail "/dev/fuse missing: the soak needs FUSE for zvmsim's monwriter"
 [ -f "$BUILD/write_zvm.so" ] || fail "$BUILD/write_zvm.so not built (make)"
 [ -x "$BUILD/zvmsim" ] || fail "$BUILD/zvmsim not built (make)"
+MEMCOUNT="$BUILD/tests/soak/memcount.so"
+[ -f "$MEMCOUNT" ] || fail "$MEMCOUNT not built (make $MEMCOUNT)"
 for p in csv logfile unixsock match_regex; do
 	[ -f "/usr/lib/collectd/$p.so" ] || fail "/usr/lib/collectd/$p.so missing (collectd-core)"
 done
@@ -97,7 +99,7 @@ CONF
 
 echo "== write_zvm soak: $CYCLES cycle(s) of 1x, 10x, vanish, EPERM, ENOSPC"
 python3 "$HERE/wzvm_load.py" --sim "$BUILD/zvmsim" --conf "$T/cd/collectd.conf" --dir "$T" \
-	--cycles "$CYCLES" ||
+	--cycles "$CYCLES" --memcount "$MEMCOUNT" ||
 	{ tail -20 "$T/cd/collectd.log" 2>/dev/null; fail "the run did not complete"; }
 python3 "$HERE/wzvm_verdict.py" "$T" || fail "the verdict above"
 echo "wzvm soak: passed"

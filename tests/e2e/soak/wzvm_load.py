@@ -43,8 +43,9 @@ vanishes for 2 s: the verdict's count of collectd's complaints about the
 failed open is made for that.
 
 T/wzvm_run.json: the phases (cycle, kind, start, fault start and end, end,
-all in unix seconds), the values sent per phase, collectd's VmRSS every
-half second, the pid.
+all in unix seconds), the values sent per phase, collectd's memory at the
+quiet moments after the warm-up and after each cycle (measure(), memory.py),
+the pid.
 """
 import argparse
 import json
@@ -53,14 +54,16 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
+
+import memory
 
 QUEUE = 32          # QueueLength in the configuration run.sh writes
 TICK = 0.5          # seconds between bursts
 BURST = QUEUE // 4  # values per burst at the normal rate
 MWDELAY = 100       # ms per monwriter write()
 REFUSE = 3          # seconds of EPERM and ENOSPC
+QUIET = 4.0         # seconds after the last value sent before memory is measured
 
 
 def die(msg):
@@ -76,8 +79,10 @@ class Load:
         self.sock = None
         self.seq = 0
         self.phases = []
-        self.rss = []
-        self.stop_rss = False
+        # [label, unix time, VmRSS kB, blocks, bytes, mallinfo2 in use, from the system]
+        self.mem = []
+        self.memdir = os.path.join(a.dir, "mem")
+        self.last_sent = 0.0
 
     # ---- zvmsim ----
     def ctl(self, cmd):
@@ -106,11 +111,9 @@ class Load:
     # ---- collectd ----
     def start_collectd(self):
         out = open(os.path.join(self.a.dir, "cd", "stdout"), "a")
-        # As in the reader's soak (soak.py): one arena, free memory given back at
-        # once, no per-thread cache of freed chunks, so that VmRSS follows what
-        # is in use.
-        env = dict(os.environ, MALLOC_ARENA_MAX="1", MALLOC_TRIM_THRESHOLD_="0",
-                   GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
+        # collectd's defaults: glibc's allocator untuned.  memcount.so counts the
+        # blocks collectd holds on its way to glibc (memory.py).
+        env = dict(os.environ, LD_PRELOAD=self.a.memcount, SOAK_MEM_DIR=self.memdir)
         self.cd = subprocess.Popen(["collectd", "-f", "-C", self.a.conf], stdout=out,
                                    stderr=subprocess.STDOUT, env=env)
         sockpath = os.path.join(self.a.dir, "cd", "sock")
@@ -135,22 +138,20 @@ class Load:
         if rc != 0:
             die("collectd exited with status %d" % rc)
 
-    def vmrss(self):
+    def measure(self, label):
+        """collectd's memory at a quiet moment: write_zvm's table empty (its values
+        expired, its records stopped) and QUIET seconds after the last value sent,
+        when collectd's cache has let go of every generated identifier too
+        (Timeout 2 x interval 1 s, checked once a second).  What is left is the
+        same every time unless something leaks."""
+        self.empty_records()
+        time.sleep(max(0.0, self.last_sent + QUIET - time.time()))
         try:
-            with open("/proc/%d/status" % self.cd.pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            pass
-        return None
-
-    def sample_rss(self):
-        while not self.stop_rss:
-            r = self.vmrss()
-            if r is not None:
-                self.rss.append([round(time.time(), 2), r])
-            time.sleep(0.5)
+            m = memory.sample(self.memdir, self.cd.pid)
+            self.mem.append([label, round(time.time(), 2), memory.vmrss(self.cd.pid), m["blocks"],
+                             m["bytes"], m["mallinfo"], m["arena"]])
+        except (OSError, RuntimeError) as e:
+            die("collectd's memory (%s): %s" % (label, e))
 
     # ---- the generator ----
     def burst(self, ph, n):
@@ -168,6 +169,7 @@ class Load:
             if not ans.startswith("0 "):
                 die("unixsock refused PUTVAL %d: %r" % (s, ans))
         ph["sent"].extend(seqs)
+        self.last_sent = time.time()
 
     def run_rate(self, ph, secs, mult):
         t = time.time()
@@ -217,9 +219,8 @@ class Load:
         t0 = time.time()
         self.ctl("mwdelay %d" % MWDELAY)
         self.start_collectd()
-        threading.Thread(target=self.sample_rss, daemon=True).start()
         # warm-up: the records, write_zvm's table, collectd's cache and write
-        # queue at the size a 10x phase takes them to, before VmRSS is taken
+        # queue at the size a 10x phase takes them to, before memory is measured
         ph = {"cycle": 0, "kind": "warm", "name": "0warm", "sent": []}
         ph["start"] = time.time()
         self.run_rate(ph, 3, 1)
@@ -227,12 +228,12 @@ class Load:
         ph["end"] = time.time()
         self.phases.append(ph)
         self.gap()
+        self.measure("warm")
         for c in range(1, self.a.cycles + 1):
             for kind in ("1x", "10x", "vanish", "eperm", "enospc"):
                 self.phase(c, kind)
-        self.empty_records()
+            self.measure("cycle %d" % c)
         time.sleep(1.5)
-        self.stop_rss = True
         if self.cd.poll() is not None:
             die("collectd exited during the run")
         self.stop_collectd()
@@ -246,9 +247,11 @@ def main():
     p.add_argument("--dir", required=True)
     p.add_argument("--cycles", type=int, required=True)
     p.add_argument("--scale", type=float, default=1.0)
+    p.add_argument("--memcount", required=True, help="memcount.so, preloaded into collectd")
     a = p.parse_args()
     s = Load(a)
     os.makedirs(s.m, exist_ok=True)
+    os.makedirs(s.memdir, exist_ok=True)
     # CP samples the monwriter buffers every quarter second: a value stays in
     # write_zvm's records for about two seconds (Timeout 2 x interval 1).
     sim = subprocess.Popen([a.sim, "run", "-m", s.m, "--interval", "0.25", "--cpus", "1",
@@ -278,7 +281,7 @@ def main():
     if rc != 0:
         die("zvmsim exited with status %d" % rc)
     json.dump({"cycles": a.cycles, "queue": QUEUE, "mwdelay": MWDELAY, "burst": BURST, "tick": TICK,
-               "pid": s.cd.pid, "phases": s.phases, "rss_kb": s.rss,
+               "pid": s.cd.pid, "phases": s.phases, "mem": s.mem,
                "seconds": round(secs, 1)}, open(os.path.join(a.dir, "wzvm_run.json"), "w"))
     print("wzvm_load.py: %d cycles, %d values sent in %.1f s" % (a.cycles, s.seq, secs))
 

@@ -2,18 +2,27 @@
 # SPDX-License-Identifier: MIT
 # End-to-end tests of write_zvm with the real collectd daemon.
 #
-#   run.sh BUILD [fake|roundtrip|eperm|enospc|all]
+#   run.sh BUILD [fake|roundtrip|eperm|enospc|noopen|deadline|all]
 #
 # fake       collectd A (cpu, memory, load, df, interface, csv, write_zvm) writes to a
 #            regular file standing in for /dev/monwriter; the stream is replayed with the
 #            driver's rules and every value in the records must equal A's csv output.
 # roundtrip  A writes to zvmsim's monwriter; collectd B (zvm plugin) reads zvmsim's
 #            monreader; every value A wrote in the window is in B's csv output under the
-#            same identifier with the same value.
+#            same identifier with the same value.  zvmsim's monwriter answers EINVAL to a
+#            buffer rewritten with another length, as the driver has since mid-2026
+#            (doc/facts/kernel-drivers.md 2.5): A's writes must all be taken.
 # eperm      zvmsim without OPTION APPLMON: exactly one log line naming OPTION APPLMON,
 #            and a bounded number of attempts (no busy loop).
 # enospc     zvmsim with max_bufs 0 (control "maxbufs 0"): exactly one log line naming
 #            max_bufs, bounded attempts.
+# noopen     no device at all for 12 s at Interval 2, RetryInterval 1: "cannot open" said
+#            once (collectd's c_complain said it three times: at 0, 2 and 6 s).
+# deadline   zvmsim takes 10 s a monwriter write() (mwdelay 10000); collectd holds 300
+#            values for 4 records and is inside the first START when SIGTERM comes:
+#            it stops within the default ShutdownTimeout (5 s) + 2 s, and says once
+#            that the 300 values were not written.  (Without the deadline: the pass in
+#            progress, then the last one, 10 s a record: 80 s.)
 set -euo pipefail
 # The daemon, its stock plugins and types.db are the host's unless set; zvmsim
 # runs natively either way (check-s390x-daemon runs Debian's s390x collectd
@@ -51,7 +60,7 @@ command -v python3 >/dev/null || fail "python3 missing"
 # collectd loads <PluginDir>/<name>.so and rejects symlinks: copy everything.
 mkdir -p "$T/plugins"
 cp "$BUILD/write_zvm.so" "$T/plugins/"
-for p in cpu memory load df interface csv logfile; do
+for p in cpu memory load df interface csv logfile unixsock; do
 	[ -f "$CD_PLUGINS/$p.so" ] || fail "$CD_PLUGINS/$p.so missing (collectd-core)"
 	cp "$CD_PLUGINS/$p.so" "$T/plugins/"
 done
@@ -201,7 +210,13 @@ CONF
 	stop_all_collectd
 	stop_sim
 	grep -q "write_zvm plugin: writing to" "$T/rta/log" || { cat "$T/rta/log"; fail "write_zvm did not start"; }
-	if grep -E "write_zvm plugin: .*(error|failed|refused)" "$T/rta/log"; then fail "write_zvm logged errors"; fi
+	if grep -E "write_zvm plugin: .*(error|failed|refused|rejected|EINVAL)" "$T/rta/log"; then fail "write_zvm logged errors"; fi
+	local errs updates
+	errs=$(last_stat "$T/rta" total_operations-write_error)
+	updates=$(last_stat "$T/rta" total_operations-record_update)
+	echo "roundtrip: A's records updated $updates times in place, $errs failed writes"
+	[ "$errs" = 0 ] || fail "roundtrip: $errs failed writes to zvmsim's monwriter"
+	[ "$updates" -gt 0 ] || fail "roundtrip: no record was updated in place"
 	[ -d "$b/csv/lnxa" ] || { cat "$b/log"; ls "$b/csv"; fail "B wrote nothing for host lnxa"; }
 	# Values A wrote from its second interval up to 3 s before A stopped.
 	python3 "$HERE/compare.py" csv "$T/rta/csv" "$b/csv" lnxa $((t0 + 3)) $((t1 - 3)) ||
@@ -231,8 +246,91 @@ t_error() {
 	[ "$errs" -le 10 ] || fail "$1: $errs failed writes in 8 s: busy loop"
 }
 
+# The device never there: twelve failed opens, one message.
+t_noopen() {
+	echo "== write_zvm without a device: \"cannot open\" said once"
+	conf_a noopen "$T/nonexistent/monwriter" "  RetryInterval 1"
+	start_collectd "$T/noopen"
+	sleep 12
+	stop_all_collectd
+	local n
+	n=$(grep -c "write_zvm plugin: cannot open" "$T/noopen/log" || true)
+	[ "$n" -eq 1 ] || { cat "$T/noopen/log"; fail "noopen: \"cannot open\" logged $n times in 12 s, want once"; }
+	grep "write_zvm plugin: cannot open" "$T/noopen/log"
+}
+
+t_deadline() {
+	echo "== write_zvm on a monwriter that takes 10 s a write: collectd stops at the deadline"
+	start_sim
+	echo "mwdelay 10000" >"$T/mnt/control" || fail "zvmsim control: mwdelay"
+	local d="$T/deadline"
+	mkdir -p "$d"
+	cat >"$d/collectd.conf" <<CONF
+Hostname "lnxa"
+FQDNLookup false
+BaseDir "$d"
+PIDFile "$d/pid"
+PluginDir "$T/plugins"
+TypesDB "$CD_TYPESDB"
+Interval 1
+LoadPlugin logfile
+<Plugin logfile>
+  File "$d/log"
+  LogLevel info
+</Plugin>
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile "$d/sock"
+</Plugin>
+LoadPlugin write_zvm
+<Plugin write_zvm>
+  Device "$T/mnt/monwriter"
+  WriteInterval 1
+  ReportStats false
+</Plugin>
+CONF
+	start_collectd "$d"
+	local pid=${PIDS[-1]}
+	for _ in $(seq 100); do
+		[ -S "$d/sock" ] && grep -q "write_zvm plugin: writing to" "$d/log" 2>/dev/null && break
+		sleep 0.1
+	done
+	# 300 gauges of 45-byte entries: 86 a record, 4 records
+	python3 - "$d/sock" <<'PY' || fail "deadline: unixsock refused the values"
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall("".join("PUTVAL lnxa/gen/gauge-%03d interval=1 N:%d\n" % (i, i) for i in range(300)).encode())
+f = s.makefile("r")
+bad = [a for a in (f.readline() for _ in range(300)) if not a.startswith("0 ")]
+sys.exit(1 if bad else 0)
+PY
+	# the next pass (within a second) meets the values and spends 10 s in the START of
+	# record 0; SIGTERM comes in the middle of it
+	sleep 3
+	[ "$(awk '$1 == "writer_buffers" { print $2 }' "$T/mnt/status")" = 0 ] ||
+		fail "deadline: a record was started before SIGTERM (mwdelay not in force?)"
+	local t0 t1
+	t0=$(date +%s.%N)
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null || true
+	t1=$(date +%s.%N)
+	PIDS=()
+	stop_sim
+	local took
+	took=$(python3 -c "print('%.1f' % ($t1 - $t0))")
+	echo "deadline: collectd stopped ${took} s after SIGTERM (ShutdownTimeout 5 s)"
+	grep "write_zvm plugin: collectd stops" "$d/log" || true
+	python3 -c "import sys; sys.exit(0 if $took < 7 else 1)" ||
+		{ cat "$d/log"; fail "deadline: collectd took ${took} s to stop, want under 7"; }
+	[ "$(grep -c "write_zvm plugin: collectd stops: 300 values not written to .* within ShutdownTimeout 5 s" "$d/log")" = 1 ] ||
+		{ cat "$d/log"; fail "deadline: not said once that the 300 values were not written"; }
+}
+
 case "$MODE" in
 fake) t_fake ;;
+deadline) t_deadline ;;
+noopen) t_noopen ;;
 roundtrip) t_roundtrip ;;
 eperm) t_error eperm --monwriter-eperm "OPTION APPLMON" ;;
 enospc) t_error enospc "" "max_bufs" "maxbufs 0" ;;
@@ -241,6 +339,8 @@ all)
 	t_roundtrip
 	t_error eperm --monwriter-eperm "OPTION APPLMON"
 	t_error enospc "" "max_bufs" "maxbufs 0"
+	t_noopen
+	t_deadline
 	;;
 *) fail "unknown mode $MODE" ;;
 esac
