@@ -16,3 +16,13 @@ check-readme:
 	@python3 scripts/check-doc-commands.py --selftest
 
 CHECK_TARGETS += check-readme
+
+# make check-commits: commit subjects of at most 72 characters and a body
+# saying why, for every commit since the rule was made (scripts/check-commits.sh).
+.PHONY: check-commits
+check-commits:
+	@command -v git >/dev/null || { echo "check-commits: git missing"; exit 1; }
+	@scripts/check-commits.sh --selftest
+	@scripts/check-commits.sh
+
+CHECK_TARGETS += check-commits
