@@ -38,7 +38,8 @@ HUBS = {
 SERVICE_HUBS = {
     "decoder/metric/met_engine.c": ["decoder/metric/met_linux.c", "decoder/metric/met_lnxappl.c",
                                     "decoder/metric/met_monitor.c", "decoder/metric/met_procd.c",
-                                    "decoder/metric/met_reading.c", "decoder/metric/met_vm370.c",
+                                    "decoder/metric/met_reading.c", "decoder/metric/met_users.c",
+                                    "decoder/metric/met_vm370.c",
                                     "decoder/metric/met_wzvm.c"],
 }
 

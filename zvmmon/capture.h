@@ -6,11 +6,15 @@
 #ifndef ZVMMON_CAPTURE_H
 #define ZVMMON_CAPTURE_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
+
+#include "zvmdec.h"
 
 struct zmon_cap_io {
         void *ctx;
@@ -38,6 +42,23 @@ struct zmon_cap_result {
         bool bad_stream;   /* --socket: what came was not a ShareSocket stream */
         bool empty_warned; /* ZMON_EMPTY_RUN_WARN (zvmmon.h) empty reads in a row were said */
 };
+
+/*
+ * Start a capture file: its header, flushed at once so that a reader of
+ * out (a pipe, a file being followed) sees a capture from the start.
+ * False, said and marked in res, when out cannot be written.
+ */
+static inline bool zmon_cap_begin(FILE *out, const struct zmon_cap_opts *o,
+                                  struct zmon_cap_result *res)
+{
+        uint8_t fhdr[ZD_CAP_HDR_LEN];
+        zd_capture_file_header(fhdr);
+        if (fwrite(fhdr, 1, sizeof(fhdr), out) == sizeof(fhdr) && fflush(out) == 0)
+                return true;
+        fprintf(stderr, "zvmmon capture: %s: %s\n", o->out_name, strerror(errno));
+        res->write_failed = true;
+        return false;
+}
 
 /* Write the capture file header and every complete data set to out. */
 void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon_cap_opts *o,

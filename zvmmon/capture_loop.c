@@ -158,13 +158,8 @@ void zmon_capture_run(const struct zmon_cap_io *io, FILE *out, const struct zmon
 {
         memset(res, 0, sizeof(*res));
         struct cap c = {.io = io, .o = o, .out = out, .res = res};
-        uint8_t fhdr[ZD_CAP_HDR_LEN];
-        zd_capture_file_header(fhdr);
-        if (fwrite(fhdr, 1, sizeof(fhdr), out) != sizeof(fhdr) || fflush(out) != 0) {
-                fprintf(stderr, "zvmmon capture: %s: %s\n", o->out_name, strerror(errno));
-                res->write_failed = true;
+        if (!zmon_cap_begin(out, o, res))
                 return;
-        }
         double deadline = o->seconds > 0 ? io->mono(io->ctx) + o->seconds : 0;
         while (!(o->stop && *o->stop) && !res->write_failed) {
                 if (o->max_sets && res->sets + c.have_held >= o->max_sets)

@@ -140,13 +140,8 @@ void zmon_capture_stream(const struct zmon_cap_io *io, FILE *out, const struct z
 {
         memset(res, 0, sizeof(*res));
         struct stream s = {.io = io, .o = o, .out = out, .res = res};
-        uint8_t fhdr[ZD_CAP_HDR_LEN];
-        zd_capture_file_header(fhdr);
-        if (fwrite(fhdr, 1, sizeof(fhdr), out) != sizeof(fhdr) || fflush(out) != 0) {
-                fprintf(stderr, "zvmmon capture: %s: %s\n", o->out_name, strerror(errno));
-                res->write_failed = true;
+        if (!zmon_cap_begin(out, o, res))
                 return;
-        }
         double deadline = o->seconds > 0 ? io->mono(io->ctx) + o->seconds : 0;
         while (!(o->stop && *o->stop)) {
                 double left = deadline > 0 ? deadline - io->mono(io->ctx) : 1.0;

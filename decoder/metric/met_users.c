@@ -15,6 +15,7 @@
 
 #include "layout/layout.h"
 #include "metric/met_module.h"
+#include "payload/appldata/appl.h"
 
 /*
  * The userids of recent records, converted once: a user record of a guest
@@ -46,18 +47,6 @@ static void *users_create(struct zm_engine *e)
 static void users_destroy(void *state)
 {
         free(state);
-}
-
-/* The characters CP allows in a userid (appl_hdr.c's check for APPLDATA): none else names one. */
-static bool userid_ok(const char *u)
-{
-        if (!u[0])
-                return false;
-        for (; *u; u++)
-                if (!((*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9') || *u == '@' ||
-                      *u == '#' || *u == '$' || *u == '_' || *u == '-'))
-                        return false;
-        return true;
 }
 
 /* The record's VMDUSER field, by its layout (a LayoutFile may move it); NULL when it has none. */
@@ -98,7 +87,7 @@ static void users_record(struct zm_engine *e, void *state, const struct zd_recor
                 memset(u->userid, 0, sizeof(u->userid)); /* all 9 set: zm_note_guest reads 8 */
                 if (zl_read(f, r->rec, &v) && v.present)
                         zl_text(&v, u->userid, sizeof(u->userid));
-                if (!userid_ok(u->userid))
+                if (!zd_cp_userid(u->userid))
                         memset(u->userid, 0, sizeof(u->userid));
                 u->raw = raw;
                 u->f = f;

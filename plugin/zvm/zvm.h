@@ -45,7 +45,7 @@
  * intervals, slack for a guest's stamps that lag CP's interval and for
  * collectd's timeout check, which runs once per its own read interval.
  */
-#define ZVM_IDLE_PAST_TIMEOUT 3
+#define ZVM_IDLE_PAST_TIMEOUT    3
 #define ZVM_DEFAULT_SHARE_PERMS  0660
 #define ZVM_DEFAULT_SHARE_BUFFER (16u * 1024 * 1024)
 

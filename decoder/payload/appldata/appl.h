@@ -67,6 +67,11 @@ struct zd_appl {
  * still has its data view, and its userid for messages).
  */
 enum zd_err_kind zd_appl_parse(const struct zd_record *r, struct zd_appl *out);
+/*
+ * Whether u (converted, trimmed) is a userid CP could have stamped: only
+ * CP's USERID_CHARACTERS, A-Z 0-9 @ # $ _ -, and not empty.
+ */
+bool zd_cp_userid(const char *u);
 
 /* The sync counters of a kernel record agree (the guest was not mid-update). */
 bool zd_lx_consistent(zd_view data);

@@ -87,7 +87,7 @@ static void classify(struct zd_appl *a)
  * whose host name or series another userid's also make (a blank, lower
  * case, '.' or a byte without an ASCII character of its own).
  */
-static bool cp_userid(const char *u)
+bool zd_cp_userid(const char *u)
 {
         if (!u[0])
                 return false;
@@ -119,7 +119,7 @@ static bool userid_of(const uint8_t *p, char out[9])
         if (!u->set || u->raw != raw) {
                 memset(u->text, 0, sizeof(u->text));
                 (void)zd_ebcdic_to_utf8(zd_view_make(p, 8), ZD_CP037, u->text, sizeof(u->text));
-                u->ok = cp_userid(u->text);
+                u->ok = zd_cp_userid(u->text);
                 u->raw = raw;
                 u->set = true;
         }
