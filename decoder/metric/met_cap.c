@@ -73,10 +73,8 @@ static enum zm_cap_verdict refuse(struct zm_cap *c, size_t gi, uint32_t now,
                                   const struct zm_cap_guest **g)
 {
         struct zm_cap_guest *x = &c->guests[gi];
-        bool quiet = !x->refused || now - (x->refused - 1) >= ZM_CAP_QUIET;
-        x->refused = now + 1;
         *g = x;
-        return quiet ? ZM_CAP_LOG : ZM_CAP_REFUSED;
+        return zm_said_now(&x->said, now, ZM_CAP_QUIET, ZM_SAY_SPELL) ? ZM_CAP_LOG : ZM_CAP_REFUSED;
 }
 
 enum zm_cap_verdict zm_cap_admit(struct zm_cap *c, uint64_t id, const char *guest, size_t max,
@@ -151,7 +149,7 @@ static void compact_guests(struct zm_cap *c, uint32_t now)
         size_t kept = 0;
         for (size_t gi = 0; gi < c->nguests; gi++) {
                 const struct zm_cap_guest *x = &c->guests[gi];
-                if (!x->nseries && (!x->refused || now - (x->refused - 1) >= ZM_CAP_QUIET)) {
+                if (!x->nseries && !zm_said_quiet(&x->said, now, ZM_CAP_QUIET)) {
                         c->to[gi] = UINT32_MAX;
                         continue;
                 }

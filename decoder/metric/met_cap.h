@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "base/hash.h"
+#include "metric/met_say.h"
 
 /*
  * A refused guest is logged at its first refusal, and again only after
@@ -31,10 +32,9 @@
 #define ZM_CAP_QUIET 60
 
 struct zm_cap_guest {
-        uint64_t userid;   /* zh_word8 of the userid */
-        uint32_t nseries;  /* series it has now */
-        uint32_t refused;  /* the interval of its last refusal + 1; 0: none */
-        uint32_t nrefused; /* refusals since it was last logged */
+        uint64_t userid;     /* zh_word8 of the userid */
+        uint32_t nseries;    /* series it has now */
+        struct zm_said said; /* its refusals (ZM_SAY_SPELL, in intervals) */
 };
 
 struct zm_cap {

@@ -19,6 +19,7 @@
 #include "base/tod.h"
 #include "metric/met_cap.h"
 #include "metric/met_module.h"
+#include "metric/met_say.h"
 #include "payload/appldata/appl.h"
 
 /* Every metric module, in the order records are offered to them. */
@@ -84,6 +85,12 @@ struct appl_route {
 /* CP records by domain: route[ZD_FAM_CP] narrowed by each module's domains. */
 #define CP_DOMAINS 32
 
+/* A thing zm_say was told of. */
+struct said_key {
+        uint64_t key;
+        struct zm_said said;
+};
+
 struct zm_engine {
         struct zm_options opt;
         struct fam_route route[FAMILIES];
@@ -105,10 +112,8 @@ struct zm_engine {
         uint64_t noted[NOTED_SLOTS]; /* some of them, direct-mapped (0: none) */
         size_t nknown, capknown;
         struct zh_index known_ix;
-        uint64_t hdr_bad;     /* appl_header_bad: records since its last line */
-        uint64_t hdr_said_at; /* the CP time of its last line */
-        bool hdr_said;
-        uint64_t *seen; /* zm_first's keys */
+        struct zm_said hdr_said; /* appl_header_bad's lines, in CP's time */
+        struct said_key *seen;   /* zm_say's keys */
         size_t nseen, capseen;
         struct zh_index seen_ix;
 };
@@ -182,8 +187,8 @@ static void appl_header_bad(struct zm_engine *e, const struct zd_record *r, cons
                             enum zd_err_kind k)
 {
         e->cnt.appl_bad++;
-        e->hdr_bad++;
-        if (e->hdr_said && r->tod - e->hdr_said_at < HOUR_TOD)
+        uint64_t nbad = zm_said_now(&e->hdr_said, r->tod, HOUR_TOD, ZM_SAY_SINCE_SAID);
+        if (!nbad)
                 return;
         char uid[9];
         size_t n = 0;
@@ -193,11 +198,8 @@ static void appl_header_bad(struct zm_engine *e, const struct zd_record *r, cons
         zm_log(e, ZM_LOG_WARNING,
                "a domain 10 record (D10R%u, userid \"%s\") is unusable: %s; %llu such "
                "record%s since the last line, counted (appl_bad) and said at most once an hour",
-               (unsigned)r->number, uid, zd_err_desc(k), (unsigned long long)e->hdr_bad,
-               e->hdr_bad == 1 ? "" : "s");
-        e->hdr_said = true;
-        e->hdr_said_at = r->tod;
-        e->hdr_bad = 0;
+               (unsigned)r->number, uid, zd_err_desc(k), (unsigned long long)nbad,
+               nbad == 1 ? "" : "s");
 }
 
 /*
@@ -341,7 +343,7 @@ struct probe {
 static bool seen_eq(const void *ctx, size_t pos)
 {
         const struct probe *p = ctx;
-        return p->e->seen[pos] == p->key;
+        return p->e->seen[pos].key == p->key;
 }
 
 static bool known_eq(const void *ctx, size_t pos)
@@ -380,16 +382,19 @@ size_t zm_engine_guests_known(const struct zm_engine *e)
         return e->nknown;
 }
 
-bool zm_first(struct zm_engine *e, uint64_t key)
+uint64_t zm_say(struct zm_engine *e, uint64_t key, uint64_t now, uint64_t quiet)
 {
         struct probe p = {e, key};
-        if (zh_find(&e->seen_ix, key, seen_eq, &p) != SIZE_MAX || e->nseen >= 4096)
-                return false;
+        size_t i = zh_find(&e->seen_ix, key, seen_eq, &p);
+        if (i != SIZE_MAX)
+                return zm_said_now(&e->seen[i].said, now, quiet, ZM_SAY_SINCE_SAID);
+        if (e->nseen >= ZM_SAY_KEYS)
+                return 0;
         if (!zh_grow((void **)&e->seen, &e->capseen, e->nseen, sizeof(*e->seen)) ||
             !zh_add(&e->seen_ix, key, e->nseen))
-                return true; /* out of memory: better a line too many than none */
-        e->seen[e->nseen++] = key;
-        return true;
+                return 1; /* out of memory: better a line too many than none */
+        e->seen[e->nseen] = (struct said_key){.key = key};
+        return zm_said_now(&e->seen[e->nseen++].said, now, quiet, ZM_SAY_SINCE_SAID);
 }
 
 /*
@@ -409,7 +414,8 @@ uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed,
         if (!cp_tod || claimed <= cp_tod || claimed - cp_tod <= slack)
                 return claimed;
         zm_counters_mut(e)->appl_future++;
-        if (zm_first(e, zh_u64(zh_str(ZH_SEED, userid), UINT64_C(0x465554555245)))) /* "FUTURE" */
+        if (zm_say(e, zh_u64(zh_str(ZH_SEED, userid), UINT64_C(0x465554555245)), 0,
+                   0)) /* "FUTURE" */
                 zm_log(e, ZM_LOG_WARNING,
                        "guest %s stamps its values %.0f s after CP copied them (more than "
                        "%d s ahead: its clock is wrong); they carry CP's time instead, further "

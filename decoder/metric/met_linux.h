@@ -107,7 +107,7 @@ static inline void gauge(struct lx_out *o, const char *plugin, const char *pinst
 static inline void lx_bad(struct zm_engine *e, const struct zd_appl *a, const char *what)
 {
         zm_counters_mut(e)->appl_bad++;
-        if (zm_first(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what)))
+        if (zm_say(e, zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)(uintptr_t)what), 0, 0))
                 zm_log(e, ZM_LOG_NOTICE,
                        "guest %s: %s record (%s) unusable: %s; further ones of this guest are "
                        "counted (appl_bad)",

@@ -96,11 +96,14 @@ uint64_t zm_guest_tod(struct zm_engine *e, const char *userid, uint64_t claimed,
 size_t zm_put_dec(char *out, size_t outsz, size_t o, unsigned v);
 size_t zm_put_hex4(char *out, size_t outsz, size_t o, unsigned v);
 /*
- * True the first time key is given (a guest and a kind of complaint, say):
- * for logging a thing once and counting the rest.  Remembers 4096 keys; past
- * that, nothing new is logged.
+ * The decoder's repeat limit (met_say.h) by key (a guest and a kind of
+ * complaint, say): it happened at now, in the caller's clock; 0 to keep
+ * quiet, else the times this line stands for.  Said the first time, again
+ * only once quiet has passed since the last line (quiet 0: never again).
+ * Remembers ZM_SAY_KEYS keys; past that, nothing new is said.
  */
-bool zm_first(struct zm_engine *e, uint64_t key);
+#define ZM_SAY_KEYS 4096
+uint64_t zm_say(struct zm_engine *e, uint64_t key, uint64_t now, uint64_t quiet);
 /* CP named this guest (a user record, or the userid CP stamps on its APPLDATA); a char[9]. */
 void zm_note_guest(struct zm_engine *e, const char *userid);
 const struct zm_options *zm_engine_options(const struct zm_engine *e);

@@ -17,6 +17,7 @@
 #include "base/hash.h"
 #include "base/quota.h"
 #include "metric/met_module.h"
+#include "metric/met_say.h"
 #include "payload/wzvm/wzvm_format.h"
 
 /* Last record timestamp per buffer (guest, applid, mod_level). */
@@ -56,8 +57,8 @@ struct wz_state {
         struct wz_seen *seen;
         size_t nseen, capseen;
         struct zq_table seen_held;
-        uint32_t seen_share; /* series per guest remembered in seen */
-        bool logged[ZD_E__COUNT + 1];
+        uint32_t seen_share;                  /* series per guest remembered in seen */
+        struct zm_said said[ZD_E__COUNT + 1]; /* per kind of damage: said once */
         bool logged_wide;
 };
 
@@ -197,9 +198,8 @@ static void bad(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a
                 enum zd_err_kind k)
 {
         zm_counters_mut(e)->appl_bad++;
-        if (s->logged[k])
+        if (!zm_said_now(&s->said[k], 0, 0, ZM_SAY_SINCE_SAID))
                 return;
-        s->logged[k] = true;
         zm_log(e, ZM_LOG_WARNING,
                "write_zvm record of guest %s (%s) dropped: %s (%s); further ones counted",
                a->userid, a->prodid_text, zd_err_desc(k), zd_err_name(k));
