@@ -22,11 +22,13 @@ struct zh_order {
         size_t prev;
 };
 
-/* The entry that followed the last one's last time, or SIZE_MAX; below n, or SIZE_MAX. */
-static inline size_t zh_order_guess(const struct zh_order *o, size_t n)
+/*
+ * The entry that followed the last one's last time, or SIZE_MAX: the caller
+ * checks it is below its count (one comparison for both) before its key.
+ */
+static inline size_t zh_order_guess(const struct zh_order *o)
 {
-        size_t g = o->prev && o->succ[o->prev - 1] ? o->succ[o->prev - 1] - 1 : SIZE_MAX;
-        return g < n ? g : SIZE_MAX;
+        return o->prev && o->succ[o->prev - 1] ? o->succ[o->prev - 1] - 1 : SIZE_MAX;
 }
 
 /* Entry i came after the last one (a new entry's link must be 0 first). */
@@ -37,21 +39,25 @@ static inline void zh_order_came(struct zh_order *o, size_t i)
         o->prev = i + 1;
 }
 
-/* A link (position + 1, or 0) after the entries moved: old p is at to[p], UINT32_MAX if gone. */
-static inline uint32_t zh_order_moved(const uint32_t *to, size_t plus1)
+/*
+ * A link (position + 1, or 0) after the entries moved: old p is at to[p],
+ * and gone when that is kept or more (the entries kept are the first kept).
+ */
+static inline uint32_t zh_order_moved(const uint32_t *to, size_t kept, size_t plus1)
 {
-        return plus1 && to[plus1 - 1] != UINT32_MAX ? to[plus1 - 1] + 1 : 0;
+        return plus1 && to[plus1 - 1] < kept ? to[plus1 - 1] + 1 : 0;
 }
 
 /*
- * The entries moved: the links of the n at their new places renumbered, and
- * prev (a link to a gone entry becomes 0: the next guess is the index).
+ * The entries compacted in place (old p is at to[p], gone when that is kept
+ * or more): the links of the kept, already at their new places, renumbered,
+ * and prev (a link to a gone entry becomes 0: the next guess is the index).
  */
-static inline void zh_order_remap(struct zh_order *o, size_t n, const uint32_t *to)
+static inline void zh_order_remap(struct zh_order *o, size_t kept, const uint32_t *to)
 {
-        for (size_t j = 0; j < n; j++)
-                o->succ[j] = zh_order_moved(to, o->succ[j]);
-        o->prev = zh_order_moved(to, o->prev);
+        for (size_t j = 0; j < kept; j++)
+                o->succ[j] = zh_order_moved(to, kept, o->succ[j]);
+        o->prev = zh_order_moved(to, kept, o->prev);
 }
 
 #endif

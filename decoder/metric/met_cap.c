@@ -84,10 +84,9 @@ enum zm_cap_verdict zm_cap_admit(struct zm_cap *c, uint64_t id, const char *gues
 {
         /* Values come in much the same order every interval: first guess the series
          * that followed the last one's last time. */
-        size_t guess = zh_order_guess(&c->order, c->n);
+        size_t guess = zh_order_guess(&c->order);
         struct probe p = {c, id};
-        size_t i =
-            guess != SIZE_MAX && c->ids[guess] == id ? guess : zh_find(&c->ix, id, series_eq, &p);
+        size_t i = guess < c->n && c->ids[guess] == id ? guess : zh_find(&c->ix, id, series_eq, &p);
         if (i == SIZE_MAX) {
                 size_t gi = guest_of(c, guest);
                 if (gi == SIZE_MAX)
