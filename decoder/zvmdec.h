@@ -11,11 +11,13 @@
 #define ZVMDEC_H
 
 /* Foundation: byte views over wire data, EBCDIC, the TOD clock, error kinds,
- * integers as text, and the hash index the plugin's and top's tables reuse. */
+ * integers as text, the hash index the plugin's and top's tables reuse, and
+ * the order of arrival the plugin's series guess by. */
 #include "base/ebcdic.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "base/numtext.h"
+#include "base/order.h"
 #include "base/tod.h"
 #include "base/view.h"
 

@@ -58,7 +58,7 @@ static bool series_room(struct zm_cap *c)
         if (!ids)
                 return false;
         c->ids = ids;
-        uint32_t **per[] = {&c->succ, &c->seen, &c->owner};
+        uint32_t **per[] = {&c->order.succ, &c->seen, &c->owner};
         for (size_t k = 0; k < sizeof(per) / sizeof(per[0]); k++) {
                 uint32_t *p = realloc(*per[k], want * sizeof(*p));
                 if (!p)
@@ -82,7 +82,7 @@ enum zm_cap_verdict zm_cap_admit(struct zm_cap *c, uint64_t id, const char *gues
 {
         /* Values come in much the same order every interval: first guess the series
          * that followed the last one's last time. */
-        size_t guess = c->prev && c->succ[c->prev - 1] ? c->succ[c->prev - 1] - 1 : SIZE_MAX;
+        size_t guess = zh_order_guess(&c->order);
         struct probe p = {c, id};
         size_t i = guess < c->n && c->ids[guess] == id ? guess : zh_find(&c->ix, id, series_eq, &p);
         if (i == SIZE_MAX) {
@@ -96,20 +96,12 @@ enum zm_cap_verdict zm_cap_admit(struct zm_cap *c, uint64_t id, const char *gues
                 i = c->n++;
                 c->ids[i] = id;
                 c->owner[i] = (uint32_t)gi;
-                c->succ[i] = 0;
+                c->order.succ[i] = 0;
                 c->guests[gi].nseries++;
         }
-        if (c->prev)
-                c->succ[c->prev - 1] = (uint32_t)i + 1;
-        c->prev = i + 1;
+        zh_order_came(&c->order, i);
         c->seen[i] = now;
         return ZM_CAP_OK;
-}
-
-/* Series i's place after the sweep, + 1; 0 if it is gone (or there was none). */
-static uint32_t moved(const struct zm_cap *c, size_t plus1)
-{
-        return plus1 && c->to[plus1 - 1] != UINT32_MAX ? c->to[plus1 - 1] + 1 : 0;
 }
 
 /*
@@ -134,12 +126,10 @@ static size_t compact_series(struct zm_cap *c, uint32_t now, unsigned idle, uint
                 c->ids[kept] = c->ids[i];
                 c->seen[kept] = c->seen[i];
                 c->owner[kept] = c->owner[i];
-                c->succ[kept] = c->succ[i];
+                c->order.succ[kept] = c->order.succ[i];
                 kept++;
         }
-        for (size_t j = 0; j < kept; j++)
-                c->succ[j] = moved(c, c->succ[j]);
-        c->prev = moved(c, c->prev);
+        zh_order_remap(&c->order, kept, c->to);
         return kept;
 }
 
@@ -199,7 +189,7 @@ void zm_cap_free(struct zm_cap *c)
         free(c->guests);
         zh_free(&c->guest_ix);
         free(c->ids);
-        free(c->succ);
+        free(c->order.succ);
         free(c->seen);
         free(c->owner);
         free(c->to);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "base/hash.h"
+#include "base/order.h"
 #include "metric/met_say.h"
 
 /*
@@ -41,14 +42,13 @@ struct zm_cap {
         struct zm_cap_guest *guests;
         size_t nguests, capguests;
         struct zh_index guest_ix;
-        /* Per series, one index: its id, and the three below. */
+        /* Per series, one index: its id, order.succ and the two below. */
         uint64_t *ids;
-        uint32_t *succ;  /* + 1: the series whose value followed this one's last time */
         uint32_t *seen;  /* the interval of its last value (Interval Ends before it) */
         uint32_t *owner; /* its guest's place in guests */
         uint32_t *to;    /* the sweep's scratch: new places */
         size_t n, capn, capto;
-        size_t prev; /* + 1: the series of the last guest value */
+        struct zh_order order; /* the order of the guests' values, for the first guess */
         struct zh_index ix;
         uint32_t next_sweep; /* no series can have expired before this interval */
 };

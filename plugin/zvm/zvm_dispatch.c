@@ -42,6 +42,7 @@ void zvm_dispatch_free(struct zvm_dispatch *d)
                 free(d->blocks[i]);
         free(d->blocks);
         free(d->s);
+        free(d->order.succ);
         zh_free(&d->six);
         free(d->id);
         zh_free(&d->iix);
@@ -130,8 +131,8 @@ static void order_at_interval_end(struct zvm_dispatch *d)
         size_t n = d->ival_values, made = d->ns - d->ival_ns;
         bool scattered = 8 * d->ival_in_seq < 7 * n;
         /* The next interval starts as this one did: the first guess, and the chain's start. */
-        if (d->prev && d->ival_first)
-                d->s[d->prev - 1].succ = (uint32_t)d->ival_first;
+        if (d->order.prev && d->ival_first)
+                d->order.succ[d->order.prev - 1] = (uint32_t)d->ival_first;
         d->ival_values = d->ival_in_seq = d->ival_first = 0;
         d->ival_ns = d->ns;
         /* values for at least half the series (a whole interval, not a lone record), few new */

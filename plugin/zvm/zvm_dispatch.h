@@ -39,7 +39,6 @@ struct series {
          * lines per value instead of a whole value list's 640 bytes of names.
          */
         char *text;
-        uint32_t succ;  /* + 1: the series whose value came after this one's last time */
         uint32_t ident; /* the identifier this series is dispatched as */
         unsigned system_gen;
         unsigned trust_gen; /* trust_now() when its host was decided */
@@ -149,11 +148,12 @@ struct zvm_dispatch {
         unsigned trust_gen;
         struct series *s;
         size_t ns, caps;
-        size_t prev;          /* + 1: the series of the last value */
-        size_t since, in_seq; /* values since the last check; of those, found right after
-                                 the previous one in the array (relayout()) */
-        size_t rounds;        /* rounds of values between checks: 2, doubled while a layout
-                                 does not help (an order that changes every interval) */
+        struct zh_order order; /* the order of the values, for the first guess */
+        size_t capsucc;        /* order.succ's room */
+        size_t since, in_seq;  /* values since the last check; of those, found right after
+                                  the previous one in the array (relayout()) */
+        size_t rounds;         /* rounds of values between checks: 2, doubled while a layout
+                                  does not help (an order that changes every interval) */
         size_t ival_values, ival_in_seq, ival_ns; /* since the last interval end: values, of
                                                      those in array order; series then */
         size_t ival_first;   /* + 1: the series of this interval's first value */

@@ -167,13 +167,10 @@ static void count_order(struct zvm_dispatch *d, bool next)
 }
 
 /* Series i came as guessed or found: note the order, refresh what a change made stale. */
-static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last,
-                           const struct dsp_epoch *now)
+static struct series *seen(struct zvm_dispatch *d, size_t i, const struct dsp_epoch *now)
 {
-        if (last)
-                last->succ = (uint32_t)i + 1;
-        count_order(d, d->prev && i == d->prev);
-        d->prev = i + 1;
+        count_order(d, d->order.prev && i == d->order.prev);
+        zh_order_came(&d->order, i);
         struct series *x = &d->s[i];
         x->seen = now->interval;
         if (x->system_gen != now->system_gen || x->cfg_host != now->cfg_host ||
@@ -185,6 +182,13 @@ static struct series *seen(struct zvm_dispatch *d, size_t i, struct series *last
         if (x->ident == UINT32_MAX && !bind_ident(d, i))
                 return NULL; /* out of memory: tried again with the next value */
         return x;
+}
+
+/* Room for series ns and its link; false when out of memory. */
+static bool grow_series(struct zvm_dispatch *d)
+{
+        return zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) &&
+               zh_grow((void **)&d->order.succ, &d->capsucc, d->ns, sizeof(*d->order.succ));
 }
 
 /* A new series: made whole first, so that the tables never hold half of one. */
@@ -218,15 +222,13 @@ static struct series *made(struct zvm_dispatch *d, const struct zm_metric *m,
         n.text = scratch;
         n.cap = sizeof(scratch);
         if (!dsp_set_text(d, &n, name, "") || !dsp_resolve_host(d, &n) || !dsp_keep_text(d, &n) ||
-            !zh_grow((void **)&d->s, &d->caps, d->ns, sizeof(*d->s)) || !index_room(&d->six) ||
-            !zh_add(&d->six, m->id, d->ns)) {
+            !grow_series(d) || !index_room(&d->six) || !zh_add(&d->six, m->id, d->ns)) {
                 return NULL; /* its text stays in the block, unused */
         }
-        if (d->prev)
-                d->s[d->prev - 1].succ = (uint32_t)d->ns + 1;
         /* appended right after the last value's series: in array order, as seen() counts */
-        count_order(d, d->prev && d->prev == d->ns);
-        d->prev = d->ns + 1;
+        count_order(d, d->order.prev && d->order.prev == d->ns);
+        d->order.succ[d->ns] = 0;
+        zh_order_came(&d->order, d->ns);
         d->s[d->ns++] = n;
         return bind_ident(d, d->ns - 1) ? &d->s[d->ns - 1] : NULL;
 }
@@ -247,17 +249,16 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
          */
         struct zm_metric named;
         struct find f = {d, m, NULL};
-        struct series *last = d->prev ? &d->s[d->prev - 1] : NULL;
-        size_t guess = last && last->succ ? last->succ - 1 : SIZE_MAX;
+        size_t guess = zh_order_guess(&d->order);
         if (guess < d->ns && series_eq(&f, guess))
-                return seen(d, guess, last, now);
+                return seen(d, guess, now);
         if (!m->id) {
                 named = *m;
                 named.id = zm_series_id(m);
                 f.m = m = &named;
         }
         size_t i = zh_find(&d->six, m->id, series_eq, &f);
-        return i != SIZE_MAX ? seen(d, i, last, now) : made(d, m, now);
+        return i != SIZE_MAX ? seen(d, i, now) : made(d, m, now);
 }
 
 /*
@@ -273,6 +274,7 @@ struct series *dsp_series_of(struct zvm_dispatch *d, const struct zm_metric *m,
 struct relay {
         uint32_t *order, *pos; /* new position j holds old order[j]; old i goes to pos[i] */
         uint32_t *idpos;       /* old identifier -> new */
+        uint32_t *succ;        /* the series' links, renumbered at their new places */
         size_t used_ids;       /* identifiers some series uses: numbered first */
         /*
          * dsp_forget_idle: series idle for more than idle intervals at now go
@@ -311,13 +313,14 @@ static void chain_order(const struct zvm_dispatch *d, struct relay *r)
 {
         size_t n = d->ns, k = 0;
         memset(r->pos, 0xFF, n * sizeof(*r->pos));
-        size_t i = d->prev && d->s[d->prev - 1].succ ? d->s[d->prev - 1].succ - 1 : 0;
+        const uint32_t *succ = d->order.succ;
+        size_t i = d->order.prev && succ[d->order.prev - 1] ? succ[d->order.prev - 1] - 1 : 0;
         while (i < n && r->pos[i] == UINT32_MAX) {
                 if (forgotten(r, &d->s[i]))
                         r->pos[i] = PASSED;
                 else
                         place(r, i, k++);
-                i = d->s[i].succ ? d->s[i].succ - 1 : n;
+                i = succ[i] ? succ[i] - 1 : n;
         }
         for (i = 0; i < n; i++)
                 if (r->pos[i] == UINT32_MAX && !forgotten(r, &d->s[i]))
@@ -423,10 +426,16 @@ static void permute(void *a, size_t size, uint32_t *dest, size_t n)
         }
 }
 
-/* Old series i's new place, + 1; 0 for none, or one forgotten. */
-static uint32_t moved(const struct relay *r, size_t plus1)
+/* The links at the series' new places (ahead of permute, which uses pos up). */
+static void move_links(struct zvm_dispatch *d, struct relay *r)
 {
-        return plus1 && r->pos[plus1 - 1] < r->kept ? r->pos[plus1 - 1] + 1 : 0;
+        for (size_t i = 0; i < d->ns; i++)
+                r->succ[r->pos[i]] = zh_order_moved(r->pos, r->kept, d->order.succ[i]);
+        free(d->order.succ);
+        d->order.succ = r->succ;
+        r->succ = NULL;
+        d->order.prev = zh_order_moved(r->pos, r->kept, d->order.prev);
+        d->ival_first = zh_order_moved(r->pos, r->kept, d->ival_first);
 }
 
 /* The indexes anew, for the series and identifiers kept (fewer than they held: no growth). */
@@ -459,7 +468,6 @@ static void install(struct zvm_dispatch *d, struct relay *r)
                         d->id[j].series = r->pos[d->id[j].series];
         for (size_t i = 0; i < d->ns; i++) {
                 struct series *x = &d->s[i];
-                x->succ = moved(r, x->succ);
                 x->text = r->text[i];
                 x->cap = (uint16_t)(dsp_text_used(x) + HOST_ROOM);
                 if (x->ident != UINT32_MAX)
@@ -470,8 +478,7 @@ static void install(struct zvm_dispatch *d, struct relay *r)
                 zh_remap(&d->iix, r->idpos);
         }
         d->layouts++;
-        d->prev = moved(r, d->prev);
-        d->ival_first = moved(r, d->ival_first);
+        move_links(d, r);
         permute(d->s, sizeof(*d->s), r->pos, d->ns);
         permute(d->id, sizeof(*d->id), r->idpos, d->nid);
         if (r->forget) {
@@ -502,10 +509,11 @@ static bool relayout(struct zvm_dispatch *d, struct relay *r)
         r->pos = malloc(d->ns * sizeof(*r->pos));
         r->idpos = malloc(d->nid * sizeof(*r->idpos));
         r->text = malloc(d->ns * sizeof(*r->text));
+        r->succ = malloc(d->capsucc * sizeof(*r->succ));
         r->old_blocks = d->blocks;
         r->old_nblocks = d->nblocks;
         r->old_cap = d->capblocks;
-        bool ok = r->order && r->pos && r->text && (r->idpos || !d->nid);
+        bool ok = r->order && r->pos && r->text && r->succ && (r->idpos || !d->nid);
         if (ok) {
                 chain_order(d, r);
                 ident_order(d, r);
@@ -522,6 +530,7 @@ static bool relayout(struct zvm_dispatch *d, struct relay *r)
         free(r->pos);
         free(r->idpos);
         free(r->text);
+        free(r->succ);
         return ok;
 }
 
