@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from objsyms import nm
+
 # hub -> its parts, as source paths.
 HUBS = {
     "zvmmon/main.c": ["zvmmon/cmd_capture.c", "zvmmon/cmd_dump.c", "zvmmon/cmd_layouts.c",
@@ -53,21 +55,6 @@ def source_of(build, obj):
     if rel.startswith("obj/"):
         rel = rel[4:]
     return rel[:-2] + ".c"
-
-
-def nm(obj):
-    """(defined, undefined) global symbols of an object."""
-    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 2:
-            continue
-        if f[1] in ("U", "w", "v"):
-            undefined.add(f[0])
-        elif f[1].isupper():
-            defined.add(f[0])
-    return defined, undefined
 
 
 def calls(files):

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from objsyms import nm
+
 # Bottom to top: a folder may include its own rank and lower ranks.
 RANKS = ["base", "record", "source", "layout", "payload", "metric"]
 # The files directly in decoder/: above every layer.
@@ -115,21 +117,6 @@ def check_consumers(top, decoder):
                     errors.append("%s includes %s: the decoder's programs include only %s"
                                   % (path, inc, PUBLIC))
     return errors
-
-
-def nm(obj):
-    """(defined, undefined) global symbols of an object."""
-    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 2:
-            continue
-        if f[1] in ("U", "w", "v"):
-            undefined.add(f[0])
-        elif f[1].isupper():
-            defined.add(f[0])
-    return defined, undefined
 
 
 def check_symbols(objroot, objs, hooks):
