@@ -542,16 +542,18 @@ bool dsp_relayout(struct zvm_dispatch *d)
 
 /*
  * The first interval at which a series can be idle too long: the least
- * recent one's last value plus idle, + 1.  *any: one is idle too long now.
+ * recent one's last value plus idle, + 1.  *nidle: how many are idle too
+ * long now.
  */
-static uint32_t next_forget(const struct zvm_dispatch *d, uint32_t now, uint32_t idle, bool *any)
+static uint32_t next_forget(const struct zvm_dispatch *d, uint32_t now, uint32_t idle,
+                            size_t *nidle)
 {
         uint32_t oldest = now;
-        *any = false;
+        *nidle = 0;
         for (size_t i = 0; i < d->ns; i++) {
                 uint32_t age = now - d->s[i].seen;
                 if (age > idle)
-                        *any = true;
+                        (*nidle)++;
                 else if (age > now - oldest)
                         oldest = d->s[i].seen;
         }
@@ -563,6 +565,9 @@ static uint32_t intervals(const struct zvm_dispatch *d)
         return d->eng ? (uint32_t)zm_engine_intervals(d->eng) : 0;
 }
 
+/* A table this small is laid out again for any idle series: it costs little. */
+#define FORGET_SMALL 512
+
 bool dsp_forget_due(const struct zvm_dispatch *d)
 {
         return d->cfg->engine.series_idle && d->ns && (int32_t)(intervals(d) - d->next_forget) >= 0;
@@ -573,10 +578,22 @@ bool dsp_forget_idle(struct zvm_dispatch *d)
         uint32_t idle = d->cfg->engine.series_idle, now = intervals(d);
         if (!dsp_forget_due(d))
                 return false;
-        bool any;
-        d->next_forget = next_forget(d, now, idle, &any);
-        if (!any)
+        size_t nidle;
+        d->next_forget = next_forget(d, now, idle, &nidle);
+        if (!nidle)
                 return false;
+        /*
+         * Forgetting lays out every series again: done for a few idle ones
+         * among many, every interval in which one more went idle, it would
+         * cost each value in proportion to the table.  A large table keeps
+         * its idle series (found again if they come back) until they are an
+         * eighth of it, so that the lay-out's cost is spread over the series
+         * it frees; the look for them stays one pass an interval.
+         */
+        if (d->ns > FORGET_SMALL && nidle * 8 < d->ns) {
+                d->next_forget = now + 1;
+                return false;
+        }
         struct relay r = {.forget = true, .now = now, .idle = idle};
         if (relayout(d, &r))
                 return true;
