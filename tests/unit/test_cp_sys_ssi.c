@@ -116,8 +116,7 @@ static void feed_all(struct feed *f, unsigned i)
         /* joining, joined, leaving, isolated, suspended: entered 1, 2, 3, 4, 5 times an
          * interval; 2 ms, 58 s, 3 ms, 0 and 1.5 ms in each */
         const uint32_t n[5] = {1 + i, 1 + 2 * i, 3 * i, 4 * i, 5 * i};
-        const uint64_t us[5] = {5000 + 2000 * i, 60000000 + 58000000ull * i, 3000 * i, 0,
-                                1500 * i};
+        const uint64_t us[5] = {5000 + 2000 * i, 60000000 + 58000000ull * i, 3000 * i, 0, 1500 * i};
         feed_ssismi(f, tod, 116, n, us);
         feed_end(f, tod + SEC(1));
 }
@@ -192,8 +191,8 @@ static void two_intervals(void **state)
                         m = must(f, mark, "ssi", "total_time_in_ms", state_name[k]);
                         assert_int_equal(m->ds[0], ZM_DERIVE);
                         /* the running sum in µs, then ms: 1.5 ms twice is 3 ms */
-                        assert_int_equal(m->derive[0], k == 4 ? (int64_t)(1500 * i / 1000)
-                                                              : ms[k] * (int64_t)i);
+                        assert_int_equal(m->derive[0],
+                                         k == 4 ? (int64_t)(1500 * i / 1000) : ms[k] * (int64_t)i);
                         assert_int_equal(m->domain, 11);
                         assert_int_equal(m->record, 2);
                 }
@@ -237,7 +236,8 @@ static void no_transactions_no_mean(void **state)
         (void)state;
         struct feed *f = feed_new(-1, 3);
         const uint32_t n[5] = {1, 1, 1, 1, 1};
-        const uint64_t us0[5] = {9000, 9000, 9000, 9000, 9000}, us1[5] = {8000, 9000, 9000, 9000, 11000};
+        const uint64_t us0[5] = {9000, 9000, 9000, 9000, 9000},
+                       us1[5] = {8000, 9000, 9000, 9000, 11000};
         feed_sytusr(f, T0, 108, US(1000000), 10, US(2000000), 20);
         feed_ssismi(f, T0, 116, n, us0);
         feed_end(f, T0 + SEC(1));
@@ -304,8 +304,8 @@ static void short_layout(void **state)
         struct feed *f = feed_new(-1, 3);
         for (unsigned i = 0; i < 2; i++) {
                 uint64_t tod = T0 + SEC(60) * i;
-                feed_sytusr(f, tod, 44, US(1000000) + US(300000) * i, 10 + 100 * i,
-                            US(1000000) * i, 5 * i);
+                feed_sytusr(f, tod, 44, US(1000000) + US(300000) * i, 10 + 100 * i, US(1000000) * i,
+                            5 * i);
                 feed_end(f, tod + SEC(1));
         }
         assert_int_equal(must(f, 0, "system", "operations", "transactions-mp-trivial")->derive[0],
