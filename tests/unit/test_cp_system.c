@@ -68,12 +68,43 @@ static void one_interval(unsigned i)
         be32(b + 52, 200000);
         be32(b + 68, 300);
         add(b, 224);
-        /* SYTUSR */
+        /* SYTUSR, with its virtual-MP users' transactions: 30 trivial taking 0.6 s and 3
+         * non-trivial taking 1.5 s an interval (28 and 40: TOD units) */
         memset(b, 0, 108);
         vec_hdr(b, 108, 0, 8, tod);
         be32(b + 20, 3);
         be32(b + 24, 1);
+        be64(b + 28, US(600000ull * i));
+        be32(b + 36, 30 * i);
+        be64(b + 40, US(1500000ull * i));
+        be32(b + 48, 3 * i);
         add(b, 108);
+        /* SYTSYG: 28 fast CCW translations; SYTSXG: 20 execution space pages; SYTASG: 20
+         * times the paging slots were 90 % full */
+        memset(b, 0, 112);
+        vec_hdr(b, 112, 0, 19, tod);
+        be32(b + 28, 250 * i);
+        add(b, 112);
+        memset(b, 0, 96);
+        vec_hdr(b, 96, 0, 21, tod);
+        be32(b + 20, 4096);
+        add(b, 96);
+        memset(b, 0, 112);
+        vec_hdr(b, 112, 0, 6, tod);
+        be32(b + 20, i);
+        add(b, 112);
+        /* SSISCS: 20 synchronizations started, 24 Proceed-With-Reply sent; SSISMI: 20-39
+         * entries into each state, 40-79 microseconds in each (joined all the time) */
+        memset(b, 0, 60);
+        vec_hdr(b, 60, 11, 1, tod);
+        be32(b + 20, 2 * i);
+        be32(b + 24, 2 * i);
+        add(b, 60);
+        memset(b, 0, 116);
+        vec_hdr(b, 116, 11, 2, tod);
+        be32(b + 24, 1);
+        be64(b + 48, 60000000ull * i);
+        add(b, 116);
         /* SYTCUP: own partition, 2 logical CPUs dispatched 30 s each (>= 46 s busy x 0.9),
          * 0.3 s of it LPAR management (+14 LCUCLPTM = 29.7 s <= +6 LCUCACTM) */
         memset(b, 0, 144);
@@ -208,6 +239,9 @@ static void all_laws_kept(void **state)
             {"storage", "memory", "used"},
             {"storage", "vmpage_io", "paging"},
             {"system", "users", "logged-on"},
+            {"system", "response_time", "transactions-mp-nontrivial"},
+            {"storage", "memory", "execution-space"},
+            {"ssi", "total_time_in_ms", "joined"},
             {"lpar-LPAR1", "percent", "cpu1"},
             {"lpar-LPAR1", "percent", "cpu1-management"},
             {"user-LINUX01", "percent", "cpu-total"},

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CP metric module: takes CP sample records (SYTPRP, SYTSYP, SYTRSG,
- * SYTUSR, SYTCUP, STORSG, USEACT, IODDEV, VNDSES) into snapshot tables
- * (met_cp_tab.h) and closes an interval on Interval End.  Which field fills
- * which slot of which entry is data (met_cp_take.c): one function takes
- * every record by its row, through the row's plan in the record's layout
- * (met_cp_plan.c).
+ * SYTUSR, SYTASG, SYTCUP, SYTSYG, SYTSXG, STORSG, USEACT, IODDEV, VNDSES,
+ * SSISCS, SSISMI) into snapshot tables (met_cp_tab.h) and closes an
+ * interval on Interval End.  Which field fills which slot of which entry is
+ * data (met_cp_take.c): one function takes every record by its row, through
+ * the row's plan in the record's layout (met_cp_plan.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -164,8 +164,22 @@ static void vcpus(struct zm_engine *e, struct cp_state *s, struct cp_vsums *u)
         }
 }
 
+/* The records of one entry per system (cp_state.usr and the like): their counters' deltas,
+ * 4-byte counts, which wrap, apart from 8-byte time sums, which do not. */
+static void singles(struct cp_state *s)
+{
+        ctrs(&s->usr, U_MPTCT, U_MPNCT, 4, true);
+        ctrs(&s->usr, U_MPTRV, U_MPNTR, 8, true);
+        ctrs(&s->sysg, F_FTRDONE, F_FTRDONE, 4, true);
+        ctrs(&s->asg, Q_90FUL, Q_90FUL, 4, true);
+        ctrs(&s->ssiscs, C_SYCNT, C_SYPRO, 4, true);
+        ctrs(&s->ssismi, M_NJONG, M_NSUSP, 4, true);
+        ctrs(&s->ssismi, M_TJONG, M_TSUSP, 8, true);
+}
+
 static void deltas(struct zm_engine *e, struct cp_state *s, struct cp_vsums *u)
 {
+        singles(s);
         for (size_t i = 0; i < s->prp.n; i++) {
                 struct cp_ent *x = &s->prp.e[i];
                 uint64_t el = cp_elapsed_us(x);
@@ -256,7 +270,8 @@ static void roll(struct cp_tab *t)
 void cp_close(struct zm_engine *e, struct cp_state *s)
 {
         bool any = s->prp.n || s->syp.n || s->vcpu.n || s->dev.n || s->nic.n || s->lpar.n ||
-                   s->rsg.cur || s->storsg.cur || s->usr.cur;
+                   s->rsg.cur || s->storsg.cur || s->usr.cur || s->sysg.cur || s->sxg.cur ||
+                   s->asg.cur || s->ssiscs.cur || s->ssismi.cur;
         if (!any)
                 return;
         struct cp_vsums u = {0};

@@ -145,6 +145,13 @@ static ALWAYS_INLINE bool compute(enum cp_calc calc, unsigned var, const struct 
                 out->gauge[0] = (a - b) * (double)r->mul / (double)r->div;
                 return true;
         }
+        case CP_MEAN:
+                /* no events this interval: no mean, rather than a zero that says "fast" */
+                if (!v->d[r->b])
+                        return false;
+                out->gauge[0] =
+                    (double)v->d[r->a] * (double)r->mul / (double)r->div / (double)v->d[r->b];
+                return true;
         default:
                 return false;
         }

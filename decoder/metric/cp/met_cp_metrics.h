@@ -17,11 +17,12 @@
 /* Which kind of entry a metric is about: one value per entry of that kind. */
 enum cp_kind {
         CP_CPU,       /* a processor: SYTPRP or SYTSYP, by CPU address */
-        CP_SYSTEM,    /* the z/VM system: SYTRSG, SYTUSR, SYTSYP summed over CPUs */
+        CP_SYSTEM,    /* the z/VM system: SYTRSG, SYTUSR, SYTSYP summed over CPUs, and the like */
         CP_PARTITION, /* a logical CPU of a partition: SYTCUP entries */
         CP_GUEST,     /* a guest: USEACT summed over its virtual CPUs */
         CP_DEVICE,    /* a real device: IODDEV */
         CP_NIC,       /* a guest's virtual NIC: VNDSES */
+        CP_SSI,       /* the system as a member of its SSI cluster: SSISCS, SSISMI */
         CP_NKINDS
 };
 
@@ -37,6 +38,7 @@ enum cp_calc {
         CP_SUM2,     /* DERIVE: running sums of Δa and of Δb, two values */
         CP_VAL,      /* GAUGE: reading of a × mul ÷ div */
         CP_VAL_DIFF, /* GAUGE: (reading of a − reading of b) × mul ÷ div, when b <= a */
+        CP_MEAN,     /* GAUGE: Δa ÷ Δb × mul ÷ div, when Δb > 0 (a time per event) */
         CP_NCALCS
 };
 
@@ -59,7 +61,7 @@ struct cp_metric {
         int8_t a, b;        /* slots (met_cp_tab.h) */
         uint16_t need;      /* further slots that must have a value */
         uint16_t vouch;     /* slots whose provenance decides the check; 0: a and b */
-        uint16_t mul, div;  /* unit conversion */
+        uint32_t mul, div;  /* unit conversion (TOD units to seconds: ÷ 4096 × 10^6) */
         int8_t law;         /* enum zv_law that vouches for HINT fields, or CP_NOLAW */
         const char *fields; /* the fields, as the metric combines them */
         const char *desc;   /* what the value measures, in what unit */

@@ -26,7 +26,8 @@ void cp_each(struct cp_state *s, void (*tab_fn)(struct cp_tab *), void (*one_fn)
 {
         struct cp_tab *const tab[] = {&s->prp, &s->syp, &s->vcpu, &s->guest,
                                       &s->dev, &s->nic, &s->lpar};
-        struct cp_ent *const one[] = {&s->rsg, &s->storsg, &s->usr};
+        struct cp_ent *const one[] = {&s->rsg, &s->storsg, &s->usr,    &s->sysg,
+                                      &s->sxg, &s->asg,    &s->ssiscs, &s->ssismi};
         for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
                 tab_fn(tab[i]);
         for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)

@@ -30,7 +30,7 @@
 #include "base/tod.h"
 #include "metric/met_verify.h"
 
-#define CP_NV 10 /* the most slots a table uses (vcpu: A_TT..A_VO) */
+#define CP_NV 10 /* the most slots a table uses (vcpu: A_TT..A_VO; SSISMI's 10 counters) */
 
 /*
  * Laid out by pass: the close walks every entry of every table several times
@@ -103,14 +103,24 @@ enum { N_TXB, N_RXB, N_TXP, N_RXP, N_TXE, N_RXE, N_TXD, N_RXD }; /* nic: VNDSES 
 enum { L_ACT, L_LP };                                            /* lpar: SYTCUP entries */
 enum { R_AVAIL, R_PGABL, R_SAVFR };                              /* sys: SYTRSG */
 enum { S_SAVFR };                                                /* sys: STORSG */
-enum { U_USERS, U_DORM };                                        /* sys: SYTUSR */
-_Static_assert(A_VO < CP_NV && N_RXD < CP_NV && D_DAO < CP_NV && Y_PIOPW < CP_NV,
+/* sys: SYTUSR; its virtual-MP users' transaction counts (4 bytes, which wrap) before their times
+ * (8-byte TOD-clock sums, which do not): the close takes each kind's deltas as a range. */
+enum { U_USERS, U_DORM, U_MPTCT, U_MPNCT, U_MPTRV, U_MPNTR };
+enum { F_FTRDONE };        /* sys: SYTSYG */
+enum { X_SXSSIZE };        /* sys: SYTSXG */
+enum { Q_90FUL };          /* sys: SYTASG */
+enum { C_SYCNT, C_SYPRO }; /* ssi: SSISCS */
+/* ssi: SSISMI, entries into each state (4 bytes) and microseconds in it (8), in the same order */
+enum { M_NJONG, M_NJOND, M_NLEAV, M_NISOL, M_NSUSP, M_TJONG, M_TJOND, M_TLEAV, M_TISOL, M_TSUSP };
+_Static_assert(A_VO < CP_NV && N_RXD < CP_NV && D_DAO < CP_NV && Y_PIOPW < CP_NV &&
+                   U_MPNTR < CP_NV && M_TSUSP < CP_NV,
                "every table's slots fit in CP_NV");
 
 struct cp_state {
         struct zv_state *v;
         struct cp_tab prp, syp, vcpu, guest, dev, nic, lpar;
-        struct cp_ent rsg, storsg, usr;
+        /* The records of one entry per system: a few per interval, whatever the guests. */
+        struct cp_ent rsg, storsg, usr, sysg, sxg, asg, ssiscs, ssismi;
         struct cp_ent paging;   /* SYTSYP's paging slots (Y_PIOPR, Y_PIOPW) summed over the CPUs */
         uint64_t lpar_bad;      /* SYTCUP records whose entries did not fit */
         bool lpar_badnow;       /* ... in this interval */

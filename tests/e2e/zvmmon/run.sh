@@ -205,9 +205,9 @@ grep -Eq '^D0R7 +SYTSHS +S +page +partial ' "$W/out" &&
 	ok "coverage reads loaded layouts" || fail "coverage with a LayoutFile: $(grep D0R7 "$W/out")"
 # metrics: the CP metric table, one Markdown table per kind of entry (doc/metrics-cp.md).
 expect 0 "metrics --markdown" -- "$Z" metrics --markdown
-[ "$(grep -c '^<!-- BEGIN generated metrics [a-z]*: ' "$W/out")" = 6 ] &&
+[ "$(grep -c '^<!-- BEGIN generated metrics [a-z]*: ' "$W/out")" = 7 ] &&
 	grep -qF '| `zvm-cpu<cpu>/percent-busy` | D0R2 SYTPRP_PFXUTIME + SYTPRP_PFXTMSYS |' "$W/out" &&
-	ok "metrics: six tables, rows as doc/metrics-cp.md has them" || fail "metrics output: $(head -3 "$W/out")"
+	ok "metrics: seven tables, rows as doc/metrics-cp.md has them" || fail "metrics output: $(head -3 "$W/out")"
 expect 2 "metrics with an argument" -- "$Z" metrics extra
 # The provenance column is read from the layouts: a LayoutFile's hint shows.
 printf 'layout D0R8 SYTUSR min_len 100 level "test" source "run.sh"\n  field SYTUSR_SYSUSRS 20 4 uint hint gauge users "site test" ""\nend\n' >"$W/usr.txt"
