@@ -122,7 +122,122 @@ def load_csv(dirs, types):
     return ids
 
 
+# ---------------------------------------------------------------- legends
+def one_choice(dash, values):
+    """The values as Grafana draws a panel: a variable that takes one value
+    (neither multi nor "All") holds one of those its query found."""
+    single = {v["name"] for v in dash.get("templating", {}).get("list", [])
+              if not v.get("multi") and not v.get("includeAll")}
+    return {k: set(sorted(v)[:1]) if k in single else v for k, v in values.items()}
+
+
+def legend_clashes(name, panel, legends, problems):
+    """Two series of one panel under the same legend cannot be told apart
+    (as once "CP operations per processor": two lines "cpu0")."""
+    seen = {}
+    for lg in legends:
+        seen[lg] = seen.get(lg, 0) + 1
+    for lg, n in sorted(seen.items()):
+        if n > 1:
+            problems.append("%s: panel '%s': %d series share the legend '%s'" % (
+                name, panel, n, lg))
+
+
 # ---------------------------------------------------------------- Graphite
+class GraphiteError(Exception):
+    pass
+
+
+def gparse(expr):
+    """A Graphite target as a tree: ("path", p), ("str", s), ("num", n) or
+    ("call", function, [arguments])."""
+    pos = 0
+
+    def arg():
+        nonlocal pos
+        while expr[pos] == " ":
+            pos += 1
+        if expr[pos] in "'\"":
+            end = expr.index(expr[pos], pos + 1)
+            tok, pos = ("str", expr[pos + 1:end]), end + 1
+            return tok
+        start, depth = pos, 0
+        while pos < len(expr) and (depth or expr[pos] not in ",()"):
+            depth += {"{": 1, "}": -1}.get(expr[pos], 0)
+            pos += 1
+        word = expr[start:pos].strip()
+        if pos < len(expr) and expr[pos] == "(":
+            pos += 1
+            args = []
+            while expr[pos] != ")":
+                args.append(arg())
+                while expr[pos] in ", ":
+                    pos += 1
+            pos += 1
+            return ("call", word, args)
+        if re.fullmatch(r"-?\d+(\.\d+)?", word):
+            return ("num", float(word))
+        return ("path", word)
+    tree = arg()
+    if expr[pos:].strip():
+        raise GraphiteError("trailing text after %s" % expr[:pos])
+    return tree
+
+
+def first_path(name):
+    m = SERIES_RE.search(name)
+    return m.group(0) if m else name
+
+
+def gmatch(pattern, paths):
+    rx = re.compile("^" + gglob_re(pattern) + "$")
+    return sorted(p for p in paths if rx.match(p))
+
+
+def geval(tree, paths):
+    """The names of the series a target draws, as graphite-web 1.1 names
+    them, for the functions the dashboards use."""
+    kind = tree[0]
+    if kind == "path":
+        return gmatch(tree[1], paths)
+    if kind != "call":
+        raise GraphiteError("a series list expected, got %r" % (tree[1],))
+    fn, args = tree[1], tree[2]
+    series = geval(args[0], paths)
+    if fn == "alias":
+        return [args[1][1]] * len(series)
+    if fn == "aliasByNode":
+        return [".".join(first_path(n).split(".")[int(a[1])] for a in args[1:]) for n in series]
+    if fn == "aliasSub":
+        return [re.sub(args[1][1], args[2][1], n) for n in series]
+    if fn in ("averageSeries", "sumSeries"):
+        return ["%s(%s)" % (fn, args[0][1])] if series else []
+    if fn == "highestAverage":
+        # Which ones depends on the values: all are candidates.
+        return series
+    if fn == "groupByNode":
+        return sorted({first_path(n).split(".")[int(args[1][1])] for n in series})
+    if fn == "applyByNode":
+        return gapply(series, int(args[1][1]), args[2][1], args[3][1], paths)
+    if fn == "divideSeries":
+        divisor = geval(args[1], paths)
+        if len(divisor) != 1:
+            raise GraphiteError("divideSeries: the divisor %s is %d series, not 1" % (
+                args[1][1], len(divisor)))
+        return ["divideSeries(%s,%s)" % (n, divisor[0]) for n in series]
+    raise GraphiteError("function %s() unknown to dashcheck" % fn)
+
+
+def gapply(series, nodenum, template, newname, paths):
+    """applyByNode: the template once per distinct prefix of nodes 0..N."""
+    out = []
+    for prefix in sorted({".".join(first_path(n).split(".")[:nodenum + 1]) for n in series}):
+        if not geval(gparse(template.replace("%", prefix)), paths):
+            raise GraphiteError("applyByNode: %s finds nothing" % template.replace("%", prefix))
+        out.append(newname.replace("%", prefix))
+    return out
+
+
 def gescape(s):
     return re.sub(r"[.\s]", "_", s)
 
@@ -208,6 +323,7 @@ def check_graphite(dash, paths, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             for expr in SERIES_RE.findall(t["target"]):
                 n += 1
@@ -215,6 +331,12 @@ def check_graphite(dash, paths, problems, name):
                 if not any(rx.match(x) for x in paths):
                     problems.append("%s: panel '%s': %s matches no series written" %
                                     (name, p["title"], expr))
+            try:
+                legends += geval(gparse(subst_graphite(t["target"], one_choice(dash, values))),
+                                 paths)
+            except (GraphiteError, ValueError, IndexError) as x:
+                problems.append("%s: panel '%s': %s: %s" % (name, p["title"], t["target"], x))
+        legend_clashes(name, p["title"], legends, problems)
     return n
 
 
@@ -297,17 +419,41 @@ def check_influx(dash, series, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             conds = [(c["key"], c["operator"], c["value"]) for c in t.get("tags", [])]
-            ok = any(mm == t["measurement"] and all(cond_ok(tags, k, op, val, values)
-                                                    for k, op, val in conds)
-                     for mm, tags in series)
-            if not ok:
+            hits = [tags for mm, tags in series if mm == t["measurement"] and
+                    all(cond_ok(tags, k, op, val, values) for k, op, val in conds)]
+            if not hits:
                 problems.append("%s: panel '%s': %s WHERE %s matches no series written" % (
                     name, p["title"], t["measurement"],
                     " AND ".join("%s %s %s" % c for c in conds)))
+            keys = [g["params"][0] for g in t.get("groupBy", []) if g["type"] == "tag"]
+            one = one_choice(dash, values)
+            groups = {tuple((k, tags.get(k, "")) for k in keys) for tags in hits
+                      if all(cond_ok(tags, k, op, val, one) for k, op, val in conds)}
+            legends += [influx_legend(t, dict(g)) for g in sorted(groups)]
+        legend_clashes(name, p["title"], legends, problems)
     return n
+
+
+def influx_legend(t, tags):
+    """A series' name in Grafana's InfluxDB data source: the alias with
+    $tag_<key> (or [[tag_<key>]]), $m and $col replaced; without an alias,
+    measurement.column and the GROUP BY tags."""
+    col = t["select"][0][-1]["type"] if len(t["select"][0]) > 1 else "value"
+    alias = t.get("alias") or ""
+    if not alias:
+        return "%s.%s %s" % (t["measurement"], col, json.dumps(tags, sort_keys=True))
+
+    def rep(m):
+        key = m.group(1) or m.group(2)
+        if key.startswith("tag_"):
+            return tags.get(key[4:], "")
+        return {"m": t["measurement"], "measurement": t["measurement"], "col": col}.get(
+            key, m.group(0))
+    return re.sub(r"\$(\w+)|\[\[(\w+)\]\]", rep, alias)
 
 
 # ---------------------------------------------------------------- Prometheus
@@ -368,6 +514,7 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             q = prom_subst(t["expr"], values, rate_interval)
@@ -377,7 +524,23 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
             if err or not res or any(not r["values"] for r in res):
                 problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
                                                               err or "no series"))
+            if one_choice(dash, values) != values:
+                data, _ = prom_get(port, "query_range", start="%.3f" % start, end="%.3f" % end,
+                                   step="1", query=prom_subst(t["expr"], one_choice(dash, values),
+                                                              rate_interval))
+                res = (data or {}).get("result", [])
+            legends += [prom_legend(t.get("legendFormat"), r["metric"]) for r in res]
+        legend_clashes(name, p["title"], legends, problems)
     return n
+
+
+def prom_legend(fmt, labels):
+    """A series' name in Grafana's Prometheus data source: the legend format
+    with {{label}} replaced (a missing label by nothing); without one, the
+    series' own name and labels."""
+    if not fmt or fmt == "__auto":
+        return json.dumps(labels, sort_keys=True)
+    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: labels.get(m.group(1), ""), fmt)
 
 
 # ---------------------------------------------------------------- live
@@ -391,7 +554,8 @@ def whisper_paths(wdir):
     return paths
 
 
-def influx_run(port, q):
+def influx_series_run(port, q):
+    """The series an InfluxQL query returns (each with its GROUP BY tags)."""
     import subprocess
     out = subprocess.run(["influx", "-host", "127.0.0.1", "-port", str(port), "-database",
                           "collectd", "-format", "json", "-execute", q],
@@ -399,13 +563,17 @@ def influx_run(port, q):
     if out.returncode != 0 or not out.stdout.strip():
         return None, (out.stderr or out.stdout).strip()
     d = json.loads(out.stdout)
-    rows = []
+    series = []
     for r in d.get("results", []):
         if "error" in r:
             return None, r["error"]
-        for srs in r.get("series", []):
-            rows.extend(srs.get("values", []))
-    return rows, None
+        series.extend(r.get("series", []))
+    return series, None
+
+
+def influx_run(port, q):
+    series, err = influx_series_run(port, q)
+    return [row for srs in series or [] for row in srs.get("values", [])], err
 
 
 def grafana_regex_value(values):
@@ -469,13 +637,19 @@ def check_influx_live(dash, port, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             q = render_influx(t, values)
-            rows, err = influx_run(port, q)
-            if err or not any(r[1] is not None for r in rows or []):
+            series, err = influx_series_run(port, q)
+            rows = [row for srs in series or [] for row in srs.get("values", [])]
+            if err or not any(r[1] is not None for r in rows):
                 problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
                                                               err or "no values"))
+            if one_choice(dash, values) != values:
+                series, _ = influx_series_run(port, render_influx(t, one_choice(dash, values)))
+            legends += [influx_legend(t, srs.get("tags") or {}) for srs in series or []]
+        legend_clashes(name, p["title"], legends, problems)
     return n
 
 
