@@ -6,6 +6,8 @@ usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DA
        dashcheck.py --whisper DIR GRAPHITE-DASHBOARD.json ...
        dashcheck.py --influx PORT INFLUXDB-DASHBOARD.json ...
        dashcheck.py --prometheus PORT [--rate-interval D] [--span S] PROMETHEUS-DASHBOARD.json ...
+       dashcheck.py --csv DIR --types FILE --prometheus-config PROMETHEUS.yml
+                    [--rules RULES.yml ...] PROMETHEUS-DASHBOARD.json ...
 Any of them also takes --set NAME=VALUE (variable NAME fixed to VALUE, as
 if chosen in Grafana) and --show NAME (print the values variable NAME finds).
 
@@ -24,12 +26,23 @@ Each dashboard is read as Grafana would read it:
              type_instance); variables from their SHOW TAG VALUES queries.
 
 Every variable must find at least one value and every target must match at
-least one identifier.  A variable whose regex names another variable gets
+least one identifier.  No two series of one panel may get the same legend:
+each series' name is worked out as Grafana would name it (Graphite: the
+functions of the target evaluated on the series' paths; InfluxDB: the
+alias with $tag_<key>, $m, $col, on the GROUP BY tags; Prometheus: the
+legend format's {{label}} on the labels a query returns), with a variable
+that takes one value (neither multi nor "All") holding one of its values.  A variable whose regex names another variable gets
 that variable's choice: one value regex-escaped, several as (a|b), and a
 custom all value ("All" with allValue, selected by default) as it is, the
 way Grafana interpolates variables in a regex.  A Graphite query
 expand(PATH) yields whole paths (Grafana asks /metrics/expand), others the
 last node (/metrics/find).
+
+--csv with --prometheus-config checks the Prometheus dashboards too, on the
+series a Prometheus would hold with that job's relabelling and the --rules'
+recording rules (promnames.py works them out from the identifiers): every
+selector of every target must match one, and no collectd_zvm_* name may be
+left; the legends are left to the live check.
 
 --whisper takes the series from a carbon-cache's whisper tree instead (the
 paths Graphite really has); --influx runs every variable query and every
@@ -48,6 +61,8 @@ import json
 import os
 import re
 import sys
+
+import promnames
 
 # Variables fixed on the command line (--set NAME=VALUE) and the ones whose
 # values are printed (--show NAME).
@@ -99,6 +114,18 @@ def load_types(files):
             name, rest = line.split(None, 1)
             types[name] = [d.split(":")[0].strip() for d in rest.split(",")]
     return types
+
+
+def load_ds_kinds(files):
+    """{type: [(DS name, GAUGE|DERIVE|COUNTER|ABSOLUTE)]} of types.db files."""
+    kinds = {}
+    for f in files:
+        for line in open(f):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, rest = line.split(None, 1)
+                kinds[name] = [tuple(d.strip().split(":")[:2]) for d in rest.split(",")]
+    return kinds
 
 
 def split_node(s):
@@ -543,6 +570,41 @@ def prom_legend(fmt, labels):
     return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: labels.get(m.group(1), ""), fmt)
 
 
+def check_prom_names(dash, series, problems, name):
+    """The Prometheus dashboards on the series promnames.py works out: every
+    variable finds values, every selector of every target a series."""
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
+        m = LABEL_VALUES_RE.match(prom_subst(v["definition"], values, "4s"))
+        found = set()
+        for sel_name, matchers in promnames.selectors(m.group(1)) if m else []:
+            for lab in series:
+                if promnames.matches(lab, sel_name, matchers) and m.group(2) in lab:
+                    val = lab[m.group(2)]
+                    if v.get("regex"):
+                        r = re.search(var_regex(v, values), val)
+                        if not r:
+                            continue
+                        val = r.group(1) if r.groups() else r.group(0)
+                    found.add(val)
+        if not found:
+            problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"],
+                                                                     v["definition"]))
+        values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            for sel_name, matchers in promnames.selectors(prom_subst(t["expr"], values, "4s")):
+                n += 1
+                if not any(promnames.matches(lab, sel_name, matchers) for lab in series):
+                    problems.append("%s: panel '%s': %s{%s} matches no series" % (
+                        name, p["title"], sel_name, ", ".join("".join(x) for x in matchers)))
+    return n
+
+
 # ---------------------------------------------------------------- live
 def whisper_paths(wdir):
     paths = set()
@@ -655,7 +717,8 @@ def check_influx_live(dash, port, problems, name):
 
 def main(argv):
     csvs, typefiles, dashes = [], [], []
-    whisper = influx = prom = None
+    whisper = influx = prom = promconf = None
+    rules = []
     rate_interval, span = "4s", 600
     i = 0
     while i < len(argv):
@@ -669,6 +732,10 @@ def main(argv):
             influx = argv[i + 1]; i += 2
         elif argv[i] == "--prometheus":
             prom = argv[i + 1]; i += 2
+        elif argv[i] == "--prometheus-config":
+            promconf = argv[i + 1]; i += 2
+        elif argv[i] == "--rules":
+            rules.append(argv[i + 1]); i += 2
         elif argv[i] == "--rate-interval":
             rate_interval = argv[i + 1]; i += 2
         elif argv[i] == "--set":
@@ -688,6 +755,8 @@ def main(argv):
             sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
         paths, series = graphite_paths(ids), influx_series(ids)
         nident = len(ids)
+        if promconf:
+            pseries = promnames.prom_series(ids, load_ds_kinds(typefiles), promconf, rules)
     elif whisper:
         paths, series = whisper_paths(whisper), []
         nident = len(paths)
@@ -696,6 +765,10 @@ def main(argv):
     else:
         paths, series, nident = set(), [], 0
     problems, total = [], 0
+    if csvs and promconf:
+        for n in sorted({x["__name__"] for x in pseries
+                         if x["__name__"].startswith("collectd_zvm_")}):
+            problems.append("%s: the relabelling leaves %s unnamed" % (promconf, n))
     for f in dashes:
         dash = json.load(open(f))
         kinds = {t.get("datasource", {}).get("type") for p in dash["panels"]
@@ -704,6 +777,8 @@ def main(argv):
         live = influx or prom
         if kinds == {"prometheus"} and prom:
             total += check_prom_live(dash, prom, problems, name, rate_interval, span)
+        elif kinds == {"prometheus"} and csvs and promconf:
+            total += check_prom_names(dash, pseries, problems, name)
         elif kinds == {"prometheus"}:
             problems.append("%s: Prometheus dashboards are checked on a live Prometheus only "
                             "(--prometheus PORT): their names come from its relabelling and "

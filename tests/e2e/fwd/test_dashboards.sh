@@ -4,9 +4,10 @@
 # matches every Graphite target and InfluxDB query (and every template
 # variable) against the identifiers written, and fails when two series of
 # one panel would get the same legend.  The Prometheus dashboards' names
-# come from contrib/prometheus/'s relabelling and recording rules:
-# check-prometheus runs their queries on a live Prometheus.  The JSON must
-# also be what contrib/grafana/mkdash.py generates.
+# come from contrib/prometheus/'s relabelling and recording rules: checked
+# here on the names those give the identifiers written (promnames.py), and
+# by check-prometheus on a live Prometheus.  The JSON must also be what
+# contrib/grafana/mkdash.py generates.
 . tests/e2e/fwd/lib.sh
 fwd_init dashboards
 
@@ -31,4 +32,6 @@ fwd_stop_collectd
 fwd_stop_pid "$ZVMSIM_PID"
 fwd_collectd_ok
 python3 tests/e2e/fwd/dashcheck.py --csv "$FWD_TMP/csv" --types /usr/share/collectd/types.db \
-	--types types.db contrib/grafana/*-graphite.json contrib/grafana/*-influxdb.json >&2 || fwd_fail "a dashboard queries metrics the plugin does not emit"
+	--types types.db --prometheus-config contrib/prometheus/prometheus.yml \
+	--rules contrib/prometheus/collectd-zvm.rules.yml contrib/grafana/*.json >&2 ||
+	fwd_fail "a dashboard queries metrics the plugin does not emit"
