@@ -131,6 +131,12 @@ PROM_ZVM = {
                                                         ['event="reconnects"']),
     ("reader", "gauge", "connected", "value"): ("zvm_reader_connected", []),
 }
+# Recorded series and what they are recorded from: (raw name, divisor).  A
+# recorded sample bears the time of the rule's evaluation, the raw one the
+# monitor's own time stamp, so an expression dividing one series by another
+# takes both raw, or the pairs miss each other.
+PROM_RAW = {"zvm_device_%s_seconds_total" % t: ("zvm_device_%s_milliseconds_total" % t, 1000)
+            for t in ("connect", "pending", "disconnect", "active_only")}
 # What a legend's "pinst" and "tinst" show, per kind of plugin instance.
 PROM_ZVM_LEGEND = {"cpu": ("cpu{{cpu}}", ""), "lpar": ("{{partition}}", "cpu{{cpu}}"),
                    "device": ("{{device}}", ""), "user": ("{{userid}}", ""),
@@ -189,24 +195,28 @@ def prom_series(s):
     return prom_name(s), m, s["derive"], "{{%s}}" % pl, "{{%s}}" % tl
 
 
-def prom_expr(s):
+def prom_expr(s, raw=False):
     name, m, counter, _, _ = prom_series(s)
+    scale = ""
+    if raw and name in PROM_RAW:
+        name, div = PROM_RAW[name]
+        scale = " / %d" % div
     e = "%s{%s}" % (name, ", ".join(m))
     if counter:
         # write_prometheus exports raw counters.  $__rate_interval spans four
         # of the data source's scrape intervals: set that to the monitor's
         # sample interval, so that a window holds at least two samples.
         e = "rate(%s[$__rate_interval])" % e
-    return e
+    return e + scale
 
 
 def prom_target(s, ref):
     _, _, _, lp, lt = prom_series(s)
-    e = prom_expr(s)
+    e = prom_expr(s, raw=bool(s["per"]))
     if s["per"]:
         # The two names carry the same labels: one result per device.  No
         # division by an idle device's zero.
-        d = prom_expr(dict(s, type=s["per"][0], tinst=s["per"][1], per=None))
+        d = prom_expr(dict(s, type=s["per"][0], tinst=s["per"][1], per=None), raw=True)
         e = "%s / (%s > 0)" % (e, d)
     c = s["combine"]
     if c == "avg":
