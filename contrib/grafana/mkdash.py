@@ -13,7 +13,9 @@ collector, cpu, userid, device...; the Linux guests' under collectd's names,
 collectd_[<plugin>_]<type>[_<ds>][_total], with labels <plugin> = plugin
 instance, type = type instance, host = host).  `python3 contrib/grafana/mkdash.py`
 rewrites the JSON files; check-fwd fails when they differ from this script's
-output, and check-prometheus runs the Prometheus ones' queries.
+output or a query finds no series of a simulated run (the Prometheus ones
+through the shipped relabelling and rules, tests/e2e/fwd/promnames.py), and
+check-prometheus runs the Prometheus ones' queries on a live Prometheus.
 
 A series spec: (host variable, plugin, plugin_instance glob, type,
 type_instance glob, data source name, DERIVE?, how to combine, legend[,
