@@ -13,11 +13,22 @@ collector, cpu, userid, device...; the Linux guests' under collectd's names,
 collectd_[<plugin>_]<type>[_<ds>][_total], with labels <plugin> = plugin
 instance, type = type instance, host = host).  `python3 contrib/grafana/mkdash.py`
 rewrites the JSON files; check-fwd fails when they differ from this script's
-output, and check-prometheus runs the Prometheus ones' queries.
+output or a query finds no series of a simulated run (the Prometheus ones
+through the shipped relabelling and rules, tests/e2e/fwd/promnames.py), and
+check-prometheus runs the Prometheus ones' queries on a live Prometheus.
 
 A series spec: (host variable, plugin, plugin_instance glob, type,
-type_instance glob, data source name, DERIVE?, how to combine, legend).
-Globs use * only; "$var" is a dashboard variable.
+type_instance glob, data source name, DERIVE?, how to combine, legend[,
+per=(type, type_instance)]).  Globs use * only; "$var" is a dashboard
+variable.  With per, each series is divided by the one of the same plugin
+instance with that type and type instance (both rates: milliseconds per
+SSCH); InfluxQL cannot divide one series by another, so panels of such
+series are for Graphite and Prometheus only (a panel's "only").  A legend
+names what tells the panel's series apart: "pinst" (the plugin instance:
+cpu, device, userid...), "tinst" (the type instance, without the part the
+spec's glob fixes), "pinst+tinst", "pinst WORDS" (the plugin instance and
+words naming the series' spec), or words alone for a single series; the
+dashboard test fails when two series of a panel get the same legend.
 
 A variable: (name, label, plugin, plugin_instance, host variable or None,
 type, type_instance[, options]).  With host None it lists hosts (those that
@@ -36,13 +47,18 @@ GAUGE, DERIVE = False, True
 
 
 def S(host, plugin, pinst, typ, tinst, ds="value", derive=GAUGE, combine="each", legend=None,
-      node=None):
+      node=None, per=None):
     return dict(host=host, plugin=plugin, pinst=pinst, type=typ, tinst=tinst, ds=ds,
-                derive=derive, combine=combine, legend=legend, node=node)
+                derive=derive, combine=combine, legend=legend, node=node, per=per)
 
 
-def P(title, unit, series, stack=False, desc=""):
-    return dict(title=title, unit=unit, series=series, stack=stack, desc=desc)
+def P(title, unit, series, stack=False, desc="", only=None):
+    return dict(title=title, unit=unit, series=series, stack=stack, desc=desc, only=only)
+
+
+# Units the Prometheus dashboards show instead: ratios (0-1) for collectd's
+# percent, seconds for its milliseconds (rates of them: seconds per second).
+PROM_UNITS = {"percent": "percentunit", "ms": "s"}
 
 
 # ---------------------------------------------------------------- Prometheus
@@ -57,17 +73,57 @@ PROM_ZVM = {
     ("cpu", "percent", "user", "value"): ("zvm_processor_user_ratio", []),
     ("cpu", "percent", "overhead", "value"): ("zvm_processor_overhead_ratio", []),
     ("cpu", "percent", "emulation", "value"): ("zvm_processor_emulation_ratio", []),
+    ("cpu", "percent", "wait", "value"): ("zvm_processor_wait_ratio", []),
     ("cpu", "operations", "diagnose", "value"): ("zvm_processor_diagnose_total", []),
     ("cpu", "operations", "simulation", "value"): ("zvm_processor_simulated_instructions_total", []),
     ("system", "users", "logged-on", "value"): ("zvm_users_logged_on", []),
     ("system", "users", "dormant", "value"): ("zvm_users_dormant", []),
+    ("system", "operations", "transactions-mp-trivial", "value"): ("zvm_transactions_total",
+                                                                   ['kind="trivial"']),
+    ("system", "operations", "transactions-mp-nontrivial", "value"): ("zvm_transactions_total",
+                                                                      ['kind="nontrivial"']),
+    ("system", "response_time", "transactions-mp-trivial", "value"): (
+        "zvm_transaction_response_seconds", ['kind="trivial"']),
+    ("system", "response_time", "transactions-mp-nontrivial", "value"): (
+        "zvm_transaction_response_seconds", ['kind="nontrivial"']),
+    ("system", "operations", "fast-ccw-translations", "value"): (
+        "zvm_fast_ccw_translations_total", []),
+    ("storage", "memory", "used", "value"): ("zvm_storage_used_bytes", []),
+    ("storage", "memory", "free", "value"): ("zvm_storage_free_bytes", []),
+    ("storage", "memory", "save-areas", "value"): ("zvm_storage_bytes", ['area="save-areas"']),
+    ("storage", "memory", "execution-space", "value"): ("zvm_storage_bytes",
+                                                        ['area="execution-space"']),
+    ("storage", "vmpage_io", "paging", "in"): ("zvm_system_page_reads_total", []),
+    ("storage", "vmpage_io", "paging", "out"): ("zvm_system_page_writes_total", []),
+    ("storage", "operations", "paging-slots-90-full", "value"): (
+        "zvm_paging_slots_90_full_total", []),
+    ("ssi", "operations", "entered-*", "value"): ("zvm_ssi_state_entered_total", []),
+    ("ssi", "total_time_in_ms", "*", "value"): ("zvm_ssi_state_seconds_total", []),
+    ("ssi", "operations", "sync-started", "value"): ("zvm_ssi_syncs_started_total", []),
+    ("ssi", "operations", "sync-proceed-replies", "value"): (
+        "zvm_ssi_sync_proceed_replies_total", []),
     ("lpar", "percent", "cpu*", "value"): ("zvm_lpar_cpu_busy_ratio", []),
     ("device", "operations", "ssch", "value"): ("zvm_device_ssch_total", []),
+    ("device", "total_time_in_ms", "connect", "value"): ("zvm_device_connect_seconds_total", []),
+    ("device", "total_time_in_ms", "pending", "value"): ("zvm_device_pending_seconds_total", []),
+    ("device", "total_time_in_ms", "disconnect", "value"): (
+        "zvm_device_disconnect_seconds_total", []),
+    ("device", "total_time_in_ms", "device-active", "value"): (
+        "zvm_device_active_only_seconds_total", []),
     ("user", "percent", "cpu-total", "value"): ("zvm_guest_cpu_busy_ratio", []),
     ("user", "percent", "cpu-virtual", "value"): ("zvm_guest_virtual_cpu_busy_ratio", []),
     ("user", "memory", "resident", "value"): ("zvm_guest_resident_bytes", []),
+    ("user", "vmpage_io", "paging", "in"): ("zvm_guest_page_reads_total", []),
+    ("user", "vmpage_io", "paging", "out"): ("zvm_guest_page_writes_total", []),
+    ("user", "operations", "virtual-io", "value"): ("zvm_guest_virtual_io_total", []),
     ("vnic", "if_octets", "", "rx"): ("zvm_vnic_receive_bytes_total", []),
     ("vnic", "if_octets", "", "tx"): ("zvm_vnic_transmit_bytes_total", []),
+    ("vnic", "if_packets", "", "rx"): ("zvm_vnic_receive_packets_total", []),
+    ("vnic", "if_packets", "", "tx"): ("zvm_vnic_transmit_packets_total", []),
+    ("vnic", "if_errors", "", "rx"): ("zvm_vnic_receive_errs_total", []),
+    ("vnic", "if_errors", "", "tx"): ("zvm_vnic_transmit_errs_total", []),
+    ("vnic", "if_dropped", "", "rx"): ("zvm_vnic_receive_drop_total", []),
+    ("vnic", "if_dropped", "", "tx"): ("zvm_vnic_transmit_drop_total", []),
     ("reader", "total_objects", "datasets", "value"): ("zvm_reader_datasets_total", []),
     ("reader", "total_objects", "records", "value"): ("zvm_reader_records_total", []),
     ("reader", "errors", "decode", "value"): ("zvm_reader_decode_errors_total", []),
@@ -77,10 +133,16 @@ PROM_ZVM = {
                                                         ['event="reconnects"']),
     ("reader", "gauge", "connected", "value"): ("zvm_reader_connected", []),
 }
+# Recorded series and what they are recorded from: (raw name, divisor).  A
+# recorded sample bears the time of the rule's evaluation, the raw one the
+# monitor's own time stamp, so an expression dividing one series by another
+# takes both raw, or the pairs miss each other.
+PROM_RAW = {"zvm_device_%s_seconds_total" % t: ("zvm_device_%s_milliseconds_total" % t, 1000)
+            for t in ("connect", "pending", "disconnect", "active_only")}
 # What a legend's "pinst" and "tinst" show, per kind of plugin instance.
 PROM_ZVM_LEGEND = {"cpu": ("cpu{{cpu}}", ""), "lpar": ("{{partition}}", "cpu{{cpu}}"),
                    "device": ("{{device}}", ""), "user": ("{{userid}}", ""),
-                   "vnic": ("{{userid}} {{device}}", "")}
+                   "vnic": ("{{userid}} {{device}}", ""), "ssi": ("", "{{state}}")}
 
 
 def zvm_kind(pinst):
@@ -135,14 +197,29 @@ def prom_series(s):
     return prom_name(s), m, s["derive"], "{{%s}}" % pl, "{{%s}}" % tl
 
 
-def prom_target(s, ref):
-    name, m, counter, lp, lt = prom_series(s)
+def prom_expr(s, raw=False):
+    name, m, counter, _, _ = prom_series(s)
+    scale = ""
+    if raw and name in PROM_RAW:
+        name, div = PROM_RAW[name]
+        scale = " / %d" % div
     e = "%s{%s}" % (name, ", ".join(m))
     if counter:
         # write_prometheus exports raw counters.  $__rate_interval spans four
         # of the data source's scrape intervals: set that to the monitor's
         # sample interval, so that a window holds at least two samples.
         e = "rate(%s[$__rate_interval])" % e
+    return e + scale
+
+
+def prom_target(s, ref):
+    _, _, _, lp, lt = prom_series(s)
+    e = prom_expr(s, raw=bool(s["per"]))
+    if s["per"]:
+        # The two names carry the same labels: one result per device.  No
+        # division by an idle device's zero.
+        d = prom_expr(dict(s, type=s["per"][0], tinst=s["per"][1], per=None), raw=True)
+        e = "%s / (%s > 0)" % (e, d)
     c = s["combine"]
     if c == "avg":
         e = "avg(%s)" % e
@@ -210,6 +287,14 @@ def prom_var(v):
 
 
 # ---------------------------------------------------------------- dashboards
+def device_times(per):
+    """Connect, function pending, disconnect and device-active-only time of
+    the devices (D6R3), as rates or divided by the SSCH rate."""
+    return [S("$system", "zvm", "device-*", "total_time_in_ms", t, derive=DERIVE, combine="top10",
+              legend="pinst " + t, per=("operations", "ssch") if per else None)
+            for t in ("connect", "pending", "disconnect", "device-active")]
+
+
 SYSTEM = dict(
     uid="collectd-zvm-system", title="z/VM system (collectd-zvm)",
     vars=[("system", "z/VM system", "zvm", "system", None, "users", "logged-on"),
@@ -219,18 +304,60 @@ SYSTEM = dict(
           [S("$system", "zvm", "cpu*", "percent", "busy", legend="pinst")],
           desc="CP's view of each logical processor: user plus overhead time (D0R2 SYTPRP)."),
         P("Processor time split (mean of processors)", "percent",
-          [S("$system", "zvm", "cpu*", "percent", "user", combine="avg", legend="user"),
-           S("$system", "zvm", "cpu*", "percent", "overhead", combine="avg", legend="overhead"),
-           S("$system", "zvm", "cpu*", "percent", "emulation", combine="avg",
-             legend="emulation")], stack=False),
+          [S("$system", "zvm", "cpu*", "percent", t, combine="avg", legend=t)
+           for t in ("user", "overhead", "emulation", "wait")], stack=False,
+          desc="Time charged to users (guests and CP's work for them), to the system (CP "
+               "overhead), emulation time and wait time, in percent of elapsed time (D0R2 "
+               "SYTPRP)."),
+        P("Processor wait", "percent",
+          [S("$system", "zvm", "cpu*", "percent", "wait", legend="pinst")],
+          desc="Time each logical processor waited with nothing to dispatch (D0R2 "
+               "SYTPRP PFXTOTWT), in percent of elapsed time."),
         P("CP operations per processor", "ops",
-          [S("$system", "zvm", "cpu*", "operations", "diagnose", derive=DERIVE, legend="pinst"),
+          [S("$system", "zvm", "cpu*", "operations", "diagnose", derive=DERIVE,
+             legend="pinst diagnose"),
            S("$system", "zvm", "cpu*", "operations", "simulation", derive=DERIVE,
-             legend="pinst")],
+             legend="pinst simulation")],
           desc="DIAGNOSE instructions and simulated privileged instructions per second (D0R1)."),
         P("Users", "short",
           [S("$system", "zvm", "system", "users", "logged-on", legend="logged on"),
            S("$system", "zvm", "system", "users", "dormant", legend="dormant")]),
+        P("Real storage", "bytes",
+          [S("$system", "zvm", "storage", "memory", "used", legend="used"),
+           S("$system", "zvm", "storage", "memory", "free", legend="free"),
+           S("$system", "zvm", "storage", "memory", "save-areas", legend="save areas"),
+           S("$system", "zvm", "storage", "memory", "execution-space",
+             legend="execution space")],
+          desc="Pageable frames in use and available (D0R3 SYTRSG), frames holding save "
+               "areas (D3R1 STORSG) and the size of the system execution space (D0R21 "
+               "SYTSXG)."),
+        P("System paging", "short",
+          [S("$system", "zvm", "storage", "vmpage_io", "paging", ds="in", derive=DERIVE,
+             legend="pages read/s"),
+           S("$system", "zvm", "storage", "vmpage_io", "paging", ds="out", derive=DERIVE,
+             legend="pages written/s")],
+          desc="Pages CP read from and wrote to paging devices per second, all processors "
+               "(D0R1 SYTSYP)."),
+        P("Paging slots 90% full", "short",
+          [S("$system", "zvm", "storage", "operations", "paging-slots-90-full", derive=DERIVE,
+             legend="times 90% full/s")],
+          desc="How often the available paging slots reached 90% full (D0R6 SYTASG): "
+               "add paging space before CP runs out."),
+        P("Transactions (virtual-MP users)", "short",
+          [S("$system", "zvm", "system", "operations", "transactions-mp-" + k, derive=DERIVE,
+             legend=k + "/s") for k in ("trivial", "nontrivial")],
+          desc="Trivial and non-trivial transactions per second of virtual-MP users "
+               "(D0R8 SYTUSR)."),
+        P("Transaction response time (virtual-MP users)", "s",
+          [S("$system", "zvm", "system", "response_time", "transactions-mp-" + k, legend=k)
+           for k in ("trivial", "nontrivial")],
+          desc="Mean response time of a trivial and of a non-trivial transaction in the "
+               "interval (D0R8 SYTUSR)."),
+        P("Fast CCW translations", "ops",
+          [S("$system", "zvm", "system", "operations", "fast-ccw-translations", derive=DERIVE,
+             legend="fast CCW translations/s")],
+          desc="DASD channel programs CP translated on its fast path, per second (D0R19 "
+               "SYTSYG)."),
         P("LPAR processors", "percent",
           [S("$system", "zvm", "lpar-*", "percent", "cpu*", legend="pinst+tinst")],
           desc="Busy time of the logical processors of each partition (D0R16 SYTCUP)."),
@@ -238,6 +365,29 @@ SYSTEM = dict(
           [S("$system", "zvm", "device-*", "operations", "ssch", derive=DERIVE, combine="top10",
              legend="pinst")],
           desc="Start subchannel operations per second by real device (D6R3)."),
+        P("Device time per second (highest 10 each)", "ms", device_times(False),
+          desc="Connect, function pending, disconnect and device-active-only time of each "
+               "device per second of elapsed time (D6R3): the share of time it spends in each."),
+        P("Device response time per SSCH (highest 10 each)", "ms", device_times(True),
+          only=("graphite", "prometheus"),
+          desc="Connect, function pending, disconnect and device-active-only time per start "
+               "subchannel (D6R3); their sum is the I/O response time. (InfluxQL cannot "
+               "divide one series by another: the InfluxDB dashboard shows the times per "
+               "second only.)"),
+        P("SSI state entered", "short",
+          [S("$system", "zvm", "ssi", "operations", "entered-*", derive=DERIVE, legend="tinst")],
+          desc="Times per second this member entered each SSI state: joining, joined, "
+               "leaving, isolated, suspended (D11R2 SSISMI)."),
+        P("SSI time in state", "ms",
+          [S("$system", "zvm", "ssi", "total_time_in_ms", "*", derive=DERIVE, legend="tinst")],
+          desc="Time per second this member spent in each SSI state (D11R2 SSISMI)."),
+        P("SSI synchronizations", "short",
+          [S("$system", "zvm", "ssi", "operations", "sync-started", derive=DERIVE,
+             legend="started/s"),
+           S("$system", "zvm", "ssi", "operations", "sync-proceed-replies", derive=DERIVE,
+             legend="proceed-with-reply messages/s")],
+          desc="SSI synchronizations started and Proceed-With-Reply messages sent (D11R1 "
+               "SSISCS)."),
         P("Collector: data sets and records", "short",
           [S("$collector", "zvm", "reader", "total_objects", "datasets", derive=DERIVE,
              legend="data sets/s"),
@@ -254,6 +404,13 @@ SYSTEM = dict(
           desc="The zvm plugin's self-metrics (ReportStats true)."),
     ])
 
+
+def vnic(typ, what):
+    """One guest's virtual NICs, received and sent (D8R1)."""
+    return [S("$system", "zvm", "vnic-$guest-*", typ, "", ds=ds, derive=DERIVE,
+              legend="pinst %s %s" % (ds, what)) for ds in ("rx", "tx")]
+
+
 GUESTS = dict(
     uid="collectd-zvm-guests", title="z/VM guests (collectd-zvm)",
     vars=[("system", "z/VM system", "zvm", "system", None, "users", "logged-on"),
@@ -266,12 +423,25 @@ GUESTS = dict(
           [S("$system", "zvm", "user-$guest", "percent", "cpu-virtual", legend="pinst")]),
         P("Guest resident storage", "bytes",
           [S("$system", "zvm", "user-$guest", "memory", "resident", legend="pinst")]),
-        P("Guest virtual NIC traffic", "Bps",
-          [S("$system", "zvm", "vnic-$guest-*", "if_octets", "", ds="rx", derive=DERIVE,
-             legend="pinst rx"),
-           S("$system", "zvm", "vnic-$guest-*", "if_octets", "", ds="tx", derive=DERIVE,
-             legend="pinst tx")],
+        P("Guest paging", "short",
+          [S("$system", "zvm", "user-$guest", "vmpage_io", "paging", ds="in", derive=DERIVE,
+             legend="pinst pages read/s"),
+           S("$system", "zvm", "user-$guest", "vmpage_io", "paging", ds="out", derive=DERIVE,
+             legend="pinst pages written/s")],
+          desc="Pages CP read and wrote for each guest per second (D4R3 USEACT)."),
+        P("Guest virtual I/O", "iops",
+          [S("$system", "zvm", "user-$guest", "operations", "virtual-io", derive=DERIVE,
+             legend="pinst")],
+          desc="Virtual I/O requests per second of each guest: console, DASD, unit record, "
+               "tape and other (D4R3 USEACT)."),
+        P("Guest virtual NIC traffic", "Bps", vnic("if_octets", "bytes"),
           desc="Bytes per second through each guest's virtual NICs (D8R1)."),
+        P("Guest virtual NIC packets", "pps", vnic("if_packets", "packets"),
+          desc="Packets per second through each guest's virtual NICs (D8R1)."),
+        P("Guest virtual NIC errors and drops", "pps",
+          vnic("if_errors", "errors") + vnic("if_dropped", "dropped"),
+          desc="Packets in error and packets discarded per second by each guest's virtual "
+               "NICs (D8R1 VNDSES)."),
     ])
 
 LINUX = dict(
@@ -335,6 +505,11 @@ def gpath(s):
 
 def graphite_target(s):
     p = gpath(s)
+    if s["per"]:
+        # applyByNode pairs each dividend with the divisor of its own plugin
+        # instance (node 2), by name.
+        p = "applyByNode(%s, 2, 'divideSeries(%%.%s, %%.%s)', '%%')" % (
+            p, node(s["type"], s["tinst"]), node(*s["per"]))
     c = s["combine"]
     if c == "avg":
         t = "averageSeries(%s)" % p
@@ -347,8 +522,12 @@ def graphite_target(s):
     else:
         t = p
     lg = s["legend"]
-    if lg in ("pinst", "pinst+tinst", "tinst"):
-        nodes = {"pinst": "2", "tinst": "3", "pinst+tinst": "2, 3"}[lg]
+    if lg == "tinst":
+        # The type instance without the type and the glob's fixed start.
+        return "aliasSub(aliasByNode(%s, 3), '^%s-%s', '')" % (
+            t, s["type"], s["tinst"].split("*")[0])
+    if lg in ("pinst", "pinst+tinst"):
+        nodes = {"pinst": "2", "pinst+tinst": "2, 3"}[lg]
         return "aliasByNode(%s, %s)" % (t, nodes)
     if lg and lg.startswith("pinst "):
         return "aliasSub(aliasByNode(%s, 2), '$', ' %s')" % (t, lg.split(" ", 1)[1])
@@ -454,7 +633,10 @@ def influx_var(v):
 # ---------------------------------------------------------------- dashboard
 def dashboard(d, flavour):
     panels = []
-    for i, p in enumerate(d["panels"]):
+    for p in d["panels"]:
+        if p["only"] and flavour not in p["only"]:
+            continue
+        i = len(panels)
         if flavour == "graphite":
             targets = [dict(refId=chr(65 + j), target=graphite_target(s),
                             datasource={"type": "graphite", "uid": "${DS_GRAPHITE}"})
@@ -468,10 +650,8 @@ def dashboard(d, flavour):
             "id": i + 1, "type": "timeseries", "title": p["title"], "description": p["desc"],
             "gridPos": {"h": 8, "w": 12, "x": 12 * (i % 2), "y": 8 * (i // 2)},
             "datasource": {"type": flavour, "uid": "${DS_%s}" % flavour.upper()},
-            # The Prometheus dashboards show ratios (0-1) where the others
-            # show collectd's percent.
-            "fieldConfig": {"defaults": {"unit": "percentunit" if flavour == "prometheus"
-                                         and p["unit"] == "percent" else p["unit"],
+            "fieldConfig": {"defaults": {"unit": PROM_UNITS.get(p["unit"], p["unit"])
+                                         if flavour == "prometheus" else p["unit"],
                                          "custom": {"stacking": stack, "fillOpacity": 10}},
                             "overrides": []},
             "options": {"legend": {"displayMode": "list", "placement": "bottom"},

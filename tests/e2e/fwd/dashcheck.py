@@ -5,7 +5,10 @@
 usage: dashcheck.py --csv DIR [--csv DIR ...] --types FILE [--types FILE ...] DASHBOARD.json ...
        dashcheck.py --whisper DIR GRAPHITE-DASHBOARD.json ...
        dashcheck.py --influx PORT INFLUXDB-DASHBOARD.json ...
-       dashcheck.py --prometheus PORT [--rate-interval D] [--span S] PROMETHEUS-DASHBOARD.json ...
+       dashcheck.py --prometheus PORT [--rate-interval D] [--span S] [--held-back NAME ...]
+                    PROMETHEUS-DASHBOARD.json ...
+       dashcheck.py --csv DIR --types FILE --prometheus-config PROMETHEUS.yml
+                    [--rules RULES.yml ...] PROMETHEUS-DASHBOARD.json ...
 Any of them also takes --set NAME=VALUE (variable NAME fixed to VALUE, as
 if chosen in Grafana) and --show NAME (print the values variable NAME finds).
 
@@ -24,12 +27,23 @@ Each dashboard is read as Grafana would read it:
              type_instance); variables from their SHOW TAG VALUES queries.
 
 Every variable must find at least one value and every target must match at
-least one identifier.  A variable whose regex names another variable gets
+least one identifier.  No two series of one panel may get the same legend:
+each series' name is worked out as Grafana would name it (Graphite: the
+functions of the target evaluated on the series' paths; InfluxDB: the
+alias with $tag_<key>, $m, $col, on the GROUP BY tags; Prometheus: the
+legend format's {{label}} on the labels a query returns), with a variable
+that takes one value (neither multi nor "All") holding one of its values.  A variable whose regex names another variable gets
 that variable's choice: one value regex-escaped, several as (a|b), and a
 custom all value ("All" with allValue, selected by default) as it is, the
 way Grafana interpolates variables in a regex.  A Graphite query
 expand(PATH) yields whole paths (Grafana asks /metrics/expand), others the
 last node (/metrics/find).
+
+--csv with --prometheus-config checks the Prometheus dashboards too, on the
+series a Prometheus would hold with that job's relabelling and the --rules'
+recording rules (promnames.py works them out from the identifiers): every
+selector of every target must match one, and no collectd_zvm_* name may be
+left; the legends are left to the live check.
 
 --whisper takes the series from a carbon-cache's whisper tree instead (the
 paths Graphite really has); --influx runs every variable query and every
@@ -41,13 +55,18 @@ Prometheus applies) asks a live Prometheus for every variable's label values and
 runs every target with query_range over the last SPAN seconds (default 600,
 $__rate_interval replaced by D, default 4s: four of the tests' one-second
 monitor intervals, as Grafana computes it from a data source scrape interval
-set to the monitor's), and requires series, none empty.  Exit 0 if so, 1 with a list of what did not match.
+set to the monitor's), and requires series, none empty, except from a target
+naming a metric --held-back NAME (one the run holds back on purpose, as
+zvmsim's --break-law makes the plugin hold back a law's metrics): that one
+must only run without error.  Exit 0 if so, 1 with a list of what did not match.
 """
 import glob
 import json
 import os
 import re
 import sys
+
+import promnames
 
 # Variables fixed on the command line (--set NAME=VALUE) and the ones whose
 # values are printed (--show NAME).
@@ -101,6 +120,18 @@ def load_types(files):
     return types
 
 
+def load_ds_kinds(files):
+    """{type: [(DS name, GAUGE|DERIVE|COUNTER|ABSOLUTE)]} of types.db files."""
+    kinds = {}
+    for f in files:
+        for line in open(f):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, rest = line.split(None, 1)
+                kinds[name] = [tuple(d.strip().split(":")[:2]) for d in rest.split(",")]
+    return kinds
+
+
 def split_node(s):
     a, _, b = s.partition("-")
     return a, b
@@ -122,7 +153,122 @@ def load_csv(dirs, types):
     return ids
 
 
+# ---------------------------------------------------------------- legends
+def one_choice(dash, values):
+    """The values as Grafana draws a panel: a variable that takes one value
+    (neither multi nor "All") holds one of those its query found."""
+    single = {v["name"] for v in dash.get("templating", {}).get("list", [])
+              if not v.get("multi") and not v.get("includeAll")}
+    return {k: set(sorted(v)[:1]) if k in single else v for k, v in values.items()}
+
+
+def legend_clashes(name, panel, legends, problems):
+    """Two series of one panel under the same legend cannot be told apart
+    (as once "CP operations per processor": two lines "cpu0")."""
+    seen = {}
+    for lg in legends:
+        seen[lg] = seen.get(lg, 0) + 1
+    for lg, n in sorted(seen.items()):
+        if n > 1:
+            problems.append("%s: panel '%s': %d series share the legend '%s'" % (
+                name, panel, n, lg))
+
+
 # ---------------------------------------------------------------- Graphite
+class GraphiteError(Exception):
+    pass
+
+
+def gparse(expr):
+    """A Graphite target as a tree: ("path", p), ("str", s), ("num", n) or
+    ("call", function, [arguments])."""
+    pos = 0
+
+    def arg():
+        nonlocal pos
+        while expr[pos] == " ":
+            pos += 1
+        if expr[pos] in "'\"":
+            end = expr.index(expr[pos], pos + 1)
+            tok, pos = ("str", expr[pos + 1:end]), end + 1
+            return tok
+        start, depth = pos, 0
+        while pos < len(expr) and (depth or expr[pos] not in ",()"):
+            depth += {"{": 1, "}": -1}.get(expr[pos], 0)
+            pos += 1
+        word = expr[start:pos].strip()
+        if pos < len(expr) and expr[pos] == "(":
+            pos += 1
+            args = []
+            while expr[pos] != ")":
+                args.append(arg())
+                while expr[pos] in ", ":
+                    pos += 1
+            pos += 1
+            return ("call", word, args)
+        if re.fullmatch(r"-?\d+(\.\d+)?", word):
+            return ("num", float(word))
+        return ("path", word)
+    tree = arg()
+    if expr[pos:].strip():
+        raise GraphiteError("trailing text after %s" % expr[:pos])
+    return tree
+
+
+def first_path(name):
+    m = SERIES_RE.search(name)
+    return m.group(0) if m else name
+
+
+def gmatch(pattern, paths):
+    rx = re.compile("^" + gglob_re(pattern) + "$")
+    return sorted(p for p in paths if rx.match(p))
+
+
+def geval(tree, paths):
+    """The names of the series a target draws, as graphite-web 1.1 names
+    them, for the functions the dashboards use."""
+    kind = tree[0]
+    if kind == "path":
+        return gmatch(tree[1], paths)
+    if kind != "call":
+        raise GraphiteError("a series list expected, got %r" % (tree[1],))
+    fn, args = tree[1], tree[2]
+    series = geval(args[0], paths)
+    if fn == "alias":
+        return [args[1][1]] * len(series)
+    if fn == "aliasByNode":
+        return [".".join(first_path(n).split(".")[int(a[1])] for a in args[1:]) for n in series]
+    if fn == "aliasSub":
+        return [re.sub(args[1][1], args[2][1], n) for n in series]
+    if fn in ("averageSeries", "sumSeries"):
+        return ["%s(%s)" % (fn, args[0][1])] if series else []
+    if fn == "highestAverage":
+        # Which ones depends on the values: all are candidates.
+        return series
+    if fn == "groupByNode":
+        return sorted({first_path(n).split(".")[int(args[1][1])] for n in series})
+    if fn == "applyByNode":
+        return gapply(series, int(args[1][1]), args[2][1], args[3][1], paths)
+    if fn == "divideSeries":
+        divisor = geval(args[1], paths)
+        if len(divisor) != 1:
+            raise GraphiteError("divideSeries: the divisor %s is %d series, not 1" % (
+                args[1][1], len(divisor)))
+        return ["divideSeries(%s,%s)" % (n, divisor[0]) for n in series]
+    raise GraphiteError("function %s() unknown to dashcheck" % fn)
+
+
+def gapply(series, nodenum, template, newname, paths):
+    """applyByNode: the template once per distinct prefix of nodes 0..N."""
+    out = []
+    for prefix in sorted({".".join(first_path(n).split(".")[:nodenum + 1]) for n in series}):
+        if not geval(gparse(template.replace("%", prefix)), paths):
+            raise GraphiteError("applyByNode: %s finds nothing" % template.replace("%", prefix))
+        out.append(newname.replace("%", prefix))
+    return out
+
+
 def gescape(s):
     return re.sub(r"[.\s]", "_", s)
 
@@ -208,6 +354,7 @@ def check_graphite(dash, paths, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             for expr in SERIES_RE.findall(t["target"]):
                 n += 1
@@ -215,6 +362,12 @@ def check_graphite(dash, paths, problems, name):
                 if not any(rx.match(x) for x in paths):
                     problems.append("%s: panel '%s': %s matches no series written" %
                                     (name, p["title"], expr))
+            try:
+                legends += geval(gparse(subst_graphite(t["target"], one_choice(dash, values))),
+                                 paths)
+            except (GraphiteError, ValueError, IndexError) as x:
+                problems.append("%s: panel '%s': %s: %s" % (name, p["title"], t["target"], x))
+        legend_clashes(name, p["title"], legends, problems)
     return n
 
 
@@ -297,17 +450,41 @@ def check_influx(dash, series, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             conds = [(c["key"], c["operator"], c["value"]) for c in t.get("tags", [])]
-            ok = any(mm == t["measurement"] and all(cond_ok(tags, k, op, val, values)
-                                                    for k, op, val in conds)
-                     for mm, tags in series)
-            if not ok:
+            hits = [tags for mm, tags in series if mm == t["measurement"] and
+                    all(cond_ok(tags, k, op, val, values) for k, op, val in conds)]
+            if not hits:
                 problems.append("%s: panel '%s': %s WHERE %s matches no series written" % (
                     name, p["title"], t["measurement"],
                     " AND ".join("%s %s %s" % c for c in conds)))
+            keys = [g["params"][0] for g in t.get("groupBy", []) if g["type"] == "tag"]
+            one = one_choice(dash, values)
+            groups = {tuple((k, tags.get(k, "")) for k in keys) for tags in hits
+                      if all(cond_ok(tags, k, op, val, one) for k, op, val in conds)}
+            legends += [influx_legend(t, dict(g)) for g in sorted(groups)]
+        legend_clashes(name, p["title"], legends, problems)
     return n
+
+
+def influx_legend(t, tags):
+    """A series' name in Grafana's InfluxDB data source: the alias with
+    $tag_<key> (or [[tag_<key>]]), $m and $col replaced; without an alias,
+    measurement.column and the GROUP BY tags."""
+    col = t["select"][0][-1]["type"] if len(t["select"][0]) > 1 else "value"
+    alias = t.get("alias") or ""
+    if not alias:
+        return "%s.%s %s" % (t["measurement"], col, json.dumps(tags, sort_keys=True))
+
+    def rep(m):
+        key = m.group(1) or m.group(2)
+        if key.startswith("tag_"):
+            return tags.get(key[4:], "")
+        return {"m": t["measurement"], "measurement": t["measurement"], "col": col}.get(
+            key, m.group(0))
+    return re.sub(r"\$(\w+)|\[\[(\w+)\]\]", rep, alias)
 
 
 # ---------------------------------------------------------------- Prometheus
@@ -336,7 +513,7 @@ def prom_get(port, path, **params):
     return d["data"], None
 
 
-def check_prom_live(dash, port, problems, name, rate_interval, span):
+def check_prom_live(dash, port, problems, name, rate_interval, span, held_back=()):
     """Variables as Grafana asks for them (/api/v1/label/<l>/values with a
     match[]), every target with query_range over the last SPAN seconds; each
     must return series, none of them empty."""
@@ -368,15 +545,68 @@ def check_prom_live(dash, port, problems, name, rate_interval, span):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             q = prom_subst(t["expr"], values, rate_interval)
             data, err = prom_get(port, "query_range", query=q, start="%.3f" % start,
                                  end="%.3f" % end, step="1")
             res = (data or {}).get("result", [])
-            if err or not res or any(not r["values"] for r in res):
+            held = any(re.search(r"\b%s\b" % re.escape(h), q) for h in held_back)
+            if err or (not held and (not res or any(not r["values"] for r in res))):
                 problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
                                                               err or "no series"))
+            if one_choice(dash, values) != values:
+                data, _ = prom_get(port, "query_range", start="%.3f" % start, end="%.3f" % end,
+                                   step="1", query=prom_subst(t["expr"], one_choice(dash, values),
+                                                              rate_interval))
+                res = (data or {}).get("result", [])
+            legends += [prom_legend(t.get("legendFormat"), r["metric"]) for r in res]
+        legend_clashes(name, p["title"], legends, problems)
+    return n
+
+
+def prom_legend(fmt, labels):
+    """A series' name in Grafana's Prometheus data source: the legend format
+    with {{label}} replaced (a missing label by nothing); without one, the
+    series' own name and labels."""
+    if not fmt or fmt == "__auto":
+        return json.dumps(labels, sort_keys=True)
+    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: labels.get(m.group(1), ""), fmt)
+
+
+def check_prom_names(dash, series, problems, name):
+    """The Prometheus dashboards on the series promnames.py works out: every
+    variable finds values, every selector of every target a series."""
+    values = {}
+    for v in dash.get("templating", {}).get("list", []):
+        if preset(name, v, values):
+            continue
+        m = LABEL_VALUES_RE.match(prom_subst(v["definition"], values, "4s"))
+        found = set()
+        for sel_name, matchers in promnames.selectors(m.group(1)) if m else []:
+            for lab in series:
+                if promnames.matches(lab, sel_name, matchers) and m.group(2) in lab:
+                    val = lab[m.group(2)]
+                    if v.get("regex"):
+                        r = re.search(var_regex(v, values), val)
+                        if not r:
+                            continue
+                        val = r.group(1) if r.groups() else r.group(0)
+                    found.add(val)
+        if not found:
+            problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"],
+                                                                     v["definition"]))
+        values[v["name"]] = found or {"__none__"}
+        show(name, v, values)
+    n = 0
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            for sel_name, matchers in promnames.selectors(prom_subst(t["expr"], values, "4s")):
+                n += 1
+                if not any(promnames.matches(lab, sel_name, matchers) for lab in series):
+                    problems.append("%s: panel '%s': %s{%s} matches no series" % (
+                        name, p["title"], sel_name, ", ".join("".join(x) for x in matchers)))
     return n
 
 
@@ -391,7 +621,8 @@ def whisper_paths(wdir):
     return paths
 
 
-def influx_run(port, q):
+def influx_series_run(port, q):
+    """The series an InfluxQL query returns (each with its GROUP BY tags)."""
     import subprocess
     out = subprocess.run(["influx", "-host", "127.0.0.1", "-port", str(port), "-database",
                           "collectd", "-format", "json", "-execute", q],
@@ -399,13 +630,17 @@ def influx_run(port, q):
     if out.returncode != 0 or not out.stdout.strip():
         return None, (out.stderr or out.stdout).strip()
     d = json.loads(out.stdout)
-    rows = []
+    series = []
     for r in d.get("results", []):
         if "error" in r:
             return None, r["error"]
-        for srs in r.get("series", []):
-            rows.extend(srs.get("values", []))
-    return rows, None
+        series.extend(r.get("series", []))
+    return series, None
+
+
+def influx_run(port, q):
+    series, err = influx_series_run(port, q)
+    return [row for srs in series or [] for row in srs.get("values", [])], err
 
 
 def grafana_regex_value(values):
@@ -469,19 +704,26 @@ def check_influx_live(dash, port, problems, name):
         show(name, v, values)
     n = 0
     for p in dash["panels"]:
+        legends = []
         for t in p.get("targets", []):
             n += 1
             q = render_influx(t, values)
-            rows, err = influx_run(port, q)
-            if err or not any(r[1] is not None for r in rows or []):
+            series, err = influx_series_run(port, q)
+            rows = [row for srs in series or [] for row in srs.get("values", [])]
+            if err or not any(r[1] is not None for r in rows):
                 problems.append("%s: panel '%s': %s -> %s" % (name, p["title"], q,
                                                               err or "no values"))
+            if one_choice(dash, values) != values:
+                series, _ = influx_series_run(port, render_influx(t, one_choice(dash, values)))
+            legends += [influx_legend(t, srs.get("tags") or {}) for srs in series or []]
+        legend_clashes(name, p["title"], legends, problems)
     return n
 
 
 def main(argv):
     csvs, typefiles, dashes = [], [], []
-    whisper = influx = prom = None
+    whisper = influx = prom = promconf = None
+    rules, held_back = [], []
     rate_interval, span = "4s", 600
     i = 0
     while i < len(argv):
@@ -495,6 +737,12 @@ def main(argv):
             influx = argv[i + 1]; i += 2
         elif argv[i] == "--prometheus":
             prom = argv[i + 1]; i += 2
+        elif argv[i] == "--prometheus-config":
+            promconf = argv[i + 1]; i += 2
+        elif argv[i] == "--held-back":
+            held_back.append(argv[i + 1]); i += 2
+        elif argv[i] == "--rules":
+            rules.append(argv[i + 1]); i += 2
         elif argv[i] == "--rate-interval":
             rate_interval = argv[i + 1]; i += 2
         elif argv[i] == "--set":
@@ -514,6 +762,8 @@ def main(argv):
             sys.exit("dashcheck: no identifiers in " + " ".join(csvs))
         paths, series = graphite_paths(ids), influx_series(ids)
         nident = len(ids)
+        if promconf:
+            pseries = promnames.prom_series(ids, load_ds_kinds(typefiles), promconf, rules)
     elif whisper:
         paths, series = whisper_paths(whisper), []
         nident = len(paths)
@@ -522,6 +772,10 @@ def main(argv):
     else:
         paths, series, nident = set(), [], 0
     problems, total = [], 0
+    if csvs and promconf:
+        for n in sorted({x["__name__"] for x in pseries
+                         if x["__name__"].startswith("collectd_zvm_")}):
+            problems.append("%s: the relabelling leaves %s unnamed" % (promconf, n))
     for f in dashes:
         dash = json.load(open(f))
         kinds = {t.get("datasource", {}).get("type") for p in dash["panels"]
@@ -529,7 +783,9 @@ def main(argv):
         name = os.path.basename(f)
         live = influx or prom
         if kinds == {"prometheus"} and prom:
-            total += check_prom_live(dash, prom, problems, name, rate_interval, span)
+            total += check_prom_live(dash, prom, problems, name, rate_interval, span, held_back)
+        elif kinds == {"prometheus"} and csvs and promconf:
+            total += check_prom_names(dash, pseries, problems, name)
         elif kinds == {"prometheus"}:
             problems.append("%s: Prometheus dashboards are checked on a live Prometheus only "
                             "(--prometheus PORT): their names come from its relabelling and "

@@ -75,6 +75,8 @@ python3 tests/e2e/fwd/promrules.py "$PROM_PORT" "$SHIPPED/collectd-zvm.rules.yml
 	--alert ZvmMonitorDataLost:event=discarded_efault --alert ZvmCollectorDown >&2 ||
 	fwd_fail "the shipped rules do not hold on this data"
 
-# The Prometheus dashboards' queries, run on this server, return series.
-python3 tests/e2e/fwd/dashcheck.py --prometheus "$PROM_PORT" contrib/grafana/*-prometheus.json >&2 ||
+# The Prometheus dashboards' queries, run on this server, return series
+# (but guest virtual I/O: the broken guest-vio law holds it back).
+python3 tests/e2e/fwd/dashcheck.py --prometheus "$PROM_PORT" --held-back zvm_guest_virtual_io_total \
+	contrib/grafana/*-prometheus.json >&2 ||
 	fwd_fail "a Prometheus dashboard query returns nothing from Prometheus"
