@@ -200,6 +200,7 @@ struct sim_cfg {
         uint32_t dcss_base, dcss_pages, max_frames_per_mce;
         char writer_userid[9];
         char system_id[9]; /* MTRSYS_SYSTMID: the system's name (--system) */
+        char ssi_name[9];  /* MTRSSI_SYSPLXNM (--ssi); empty: not an SSI member */
         uint64_t start_tod;
         const char *break_law;
         const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */
