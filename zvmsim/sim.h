@@ -10,6 +10,8 @@
  *   sim_system    the synthetic system built from the seed, freed, asked
  *   sim_sizing    what it must fit: real storage, the DCSS size
  *   sim_interval  the interval model: how one interval's numbers evolve
+ *   sim_activity  system-wide activity with numbers of its own: transactions, CCW
+ *                 translation, the SSI member's state (called by sim_interval)
  *   sim_emit      records into the set being built, counted, into the truth
  *   sim_events    event sets, queued for the reader; every finished set counted
  *   sim_sets      configuration and sample sets, each interval
