@@ -42,7 +42,7 @@ struct opt {
 #define FIELD(f) offsetof(struct sim_opts, f), sizeof(((struct sim_opts *)0)->f)
 
 static opt_set set_uint, set_str, set_flag, set_interval, set_domains, set_start, set_break,
-    set_reading, set_userid, set_system, set_max_bufs, set_fault, set_help;
+    set_reading, set_userid, set_system, set_ssi, set_max_bufs, set_fault, set_help;
 
 /* In getopt_long's order: it names the candidates of an ambiguous abbreviation in this order. */
 static const struct opt opts[] = {
@@ -89,6 +89,9 @@ static const struct opt opts[] = {
      "userid of the guest that owns monwriter (LINUX001)"},
     {"system", 0, "NAME", C_ALL, set_system, 0, 0, 0, 0,
      "the system's name in D1R4, 1 to 8 characters (ZVMSIM)"},
+    {"ssi", 0, "NAME", C_ALL, set_ssi, 0, 0, 0, 0,
+     "make the system a member of the SSI cluster NAME, 1 to 8 characters: D1R25 and domain 11 "
+     "records (none: no member)"},
     {"truth", 0, "FILE", C_ALL, set_str, FIELD(truth), 0, 0,
      "write the ground truth, every value generated, as JSON Lines (truth: instead of -o FILE)"},
     {"truth-counts", 0, NULL, C_ALL, set_flag, FIELD(truth_counts), 0, 0,
@@ -300,6 +303,14 @@ static bool set_system(struct sim_opts *o, const struct opt *d, const char *a)
 {
         (void)d;
         snprintf(o->cfg.system_id, 9, "%s", a);
+        return strlen(a) >= 1 && strlen(a) <= 8 && !strpbrk(a, "/ \t");
+}
+
+/* MTRSSI_SYSPLXNM is 8 EBCDIC characters, a CP name like the system's. */
+static bool set_ssi(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        snprintf(o->cfg.ssi_name, 9, "%s", a);
         return strlen(a) >= 1 && strlen(a) <= 8 && !strpbrk(a, "/ \t");
 }
 

@@ -10,6 +10,8 @@
  *   sim_system    the synthetic system built from the seed, freed, asked
  *   sim_sizing    what it must fit: real storage, the DCSS size
  *   sim_interval  the interval model: how one interval's numbers evolve
+ *   sim_activity  system-wide activity with numbers of its own: transactions, CCW
+ *                 translation, the SSI member's state (called by sim_interval)
  *   sim_emit      records into the set being built, counted, into the truth
  *   sim_events    event sets, queued for the reader; every finished set counted
  *   sim_sets      configuration and sample sets, each interval
@@ -200,6 +202,7 @@ struct sim_cfg {
         uint32_t dcss_base, dcss_pages, max_frames_per_mce;
         char writer_userid[9];
         char system_id[9]; /* MTRSYS_SYSTMID: the system's name (--system) */
+        char ssi_name[9];  /* MTRSSI_SYSPLXNM (--ssi); empty: not an SSI member */
         uint64_t start_tod;
         const char *break_law;
         const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */

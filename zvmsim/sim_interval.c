@@ -278,4 +278,5 @@ void sim_sys_advance(struct sim_sys *s)
                 advance_vnic(s, i);
         for (unsigned i = 0; i < c->lpars; i++)
                 advance_lpar(s, i);
+        sim_activity_advance(s, t.ssch); /* a sequence of its own: nothing above moves */
 }

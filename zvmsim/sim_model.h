@@ -105,6 +105,23 @@ struct m_lpar {
         uint64_t *dispatch, *lptime; /* SYTCUP LCUCACTM, LCUCLPTM (without LPAR management) */
 };
 
+/*
+ * System-wide activity besides the guests' own counters (sim_activity.c):
+ * transactions of virtual-MP users (SYTUSR), fast CCW translations
+ * (SYTSYG), the SSI member's synchronizations and states (domain 11).  Its
+ * numbers come from a sequence of their own, so that the rest of the system
+ * stays what it was before it existed.
+ */
+struct m_activity {
+        struct sim_rng rng;
+        unsigned mp_users;              /* guests with more than one virtual CPU */
+        uint64_t trv_n, trv_tod;        /* trivial transactions, their time in TOD units */
+        uint64_t ntr_n, ntr_tod;        /* non-trivial transactions, their time */
+        uint64_t ftr;                   /* fast CCW translations completed for DASD */
+        uint64_t sync, proceed;         /* SSI synchronizations, Proceed-With-Reply sent */
+        uint64_t joining_us, joined_us; /* microseconds in SSI states joining and joined */
+};
+
 struct sim_sys {
         struct sim_cfg cfg;
         struct sim_rng rng;
@@ -121,6 +138,7 @@ struct sim_sys {
         struct m_lpar *lpar;
         unsigned bigset_frames;
         uint64_t pgabl, avail, savfr; /* real storage, frames */
+        struct m_activity act;
         struct sim_set **events;
         size_t nevents, capevents;
         struct sim_sb *sb; /* the set being built */
@@ -157,6 +175,11 @@ void sim_real_storage(struct sim_sys *s);
 /* sim_interval.c: one interval of the model (the data set is sim_sets.c's). */
 void sim_sys_advance(struct sim_sys *s);
 
+/* sim_activity.c: the activity's counters at the start, and one interval of them, in which the
+ * devices started ssch I/Os. */
+void sim_activity_init(struct sim_sys *s);
+void sim_activity_advance(struct sim_sys *s, uint64_t ssch);
+
 /* sim_emit.c: domain 1 is always on; the others as --domains says. */
 bool sim_domain_enabled(const struct sim_sys *s, unsigned domain);
 /* Count one record in the system's counts. */
@@ -188,6 +211,10 @@ void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit 
 void sim_cp_pages_config(struct sim_sys *s);
 void sim_cp_pages_sample(struct sim_sys *s);
 void sim_cp_pages_fit(struct sim_fit *config, struct sim_fit *sample);
+/* sim_records_ssi.c: the SSI member's records (--ssi), called by sim_records_cp.c. */
+void sim_ssi_config(struct sim_sys *s);
+void sim_ssi_sample(struct sim_sys *s);
+void sim_ssi_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample);
 /* sim_records_linux.c */
 void sim_lx_init(struct sim_sys *s, struct m_linux *lx, unsigned idx);
 void sim_lx_advance(struct sim_sys *s, struct m_linux *lx);

@@ -51,13 +51,14 @@ static void mtrspr(struct sim_sys *s)
         {
                 sim_set_u(r, "MTRSPR_INTERVAL", (s->cfg.interval_ms + 999) / 1000);
                 sim_set_u(r, "MTRSPR_HFRATE", 100);
-                /* Domain vectors: X'80' = domain 0 ... (MTRSPR_SDOMAINS and its second byte). */
+                /* The sample domains as a halfword bit vector, X'8000' = domain 0, so that
+                 * domains 8-11 (network, ISFC, APPLDATA, SSI) show as the first eight do. */
                 uint32_t m = s->cfg.domains;
-                uint8_t b0 = 0;
-                for (unsigned d = 0; d < 8; d++)
+                uint16_t v = 0;
+                for (unsigned d = 0; d < 16; d++)
                         if (m >> d & 1)
-                                b0 |= (uint8_t)(0x80u >> d);
-                sim_set_u(r, "MTRSPR_SDOMAINS", b0);
+                                v |= (uint16_t)(0x8000u >> d);
+                sim_set_u(r, "MTRSPR_SDOMAINS", v);
                 END(1, 9, 'S');
         }
 }
@@ -90,6 +91,7 @@ void sim_cp_config(struct sim_sys *s)
         for (unsigned i = 0; i < s->cfg.guests; i++)
                 mtrusr(s, i);
         sim_cp_pages_config(s);
+        sim_ssi_config(s);
 }
 
 static void sytsyp(struct sim_sys *s, const struct m_cpu *p)
@@ -194,15 +196,37 @@ static void sytusr(struct sim_sys *s)
         {
                 sim_set_u(r, "SYTUSR_SYSUSRS", s->cfg.guests);
                 sim_set_u(r, "SYTUSR_SRMCDORM", s->cfg.guests / 3);
+                /* Virtual-MP users' transactions (sim_activity.c): 32-bit counts that wrap,
+                 * times in TOD units. */
+                const struct m_activity *a = &s->act;
+                sim_set_u(r, "SYTUSR_CALMPTCT", (uint32_t)a->trv_n);
+                sim_set_u(r, "SYTUSR_CALMPTRV", a->trv_tod);
+                sim_set_u(r, "SYTUSR_CALMPNCT", (uint32_t)a->ntr_n);
+                sim_set_u(r, "SYTUSR_CALMPNTR", a->ntr_tod);
                 END(0, 8, 'S');
         }
 }
 
-static void global(struct sim_sys *s, unsigned dom, unsigned rec, const char *name)
+/* Zero every field of r that IBM's page does not show: no value nobody has read. */
+static void zero_hints(struct sim_rec *r)
 {
-        BEGIN(dom, rec, "%s", name)
+        for (size_t i = 0; i < r->l->nfields; i++) {
+                const struct zl_field *f = &r->l->fields[i];
+                if (f->prov != ZL_VERIFIED && (size_t)f->off + f->len <= r->b.cap)
+                        memset(r->b.p + f->off, 0, f->len);
+        }
+}
+
+/* SYTSYG: fast CCW translations (sim_activity.c); the model has no user exits. */
+static void sytsyg(struct sim_sys *s)
+{
+        BEGIN(0, 19, "%s", "system")
         {
-                END(dom, rec, 'S');
+                if (r->l)
+                        zero_hints(r);
+                sim_set_u(r, "SYTSYG_XCTMSACT", 0);
+                sim_set_u(r, "SYTSYG_FTRDONE", (uint32_t)s->act.ftr);
+                END(0, 19, 'S');
         }
 }
 
@@ -283,7 +307,7 @@ void sim_cp_sample(struct sim_sys *s)
         storsg(s);
         for (unsigned i = 0; i < c->lpars; i++)
                 sytcup(s, &s->lpar[i], i);
-        global(s, 0, 19, "system");
+        sytsyg(s);
         for (unsigned i = 0; i < c->guests; i++)
                 for (unsigned v = 0; v < s->guest[i].vcpus; v++)
                         useact(s, &s->guest[i], v);
@@ -294,6 +318,7 @@ void sim_cp_sample(struct sim_sys *s)
         for (unsigned i = 0; i < c->vnics; i++)
                 vndses(s, &s->vnic[i]);
         sim_cp_pages_sample(s);
+        sim_ssi_sample(s);
 }
 
 /* Keep in step with sim_cp_config and sim_cp_sample: a record left out here can overflow the DCSS.
@@ -323,4 +348,5 @@ void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit 
         sim_fit_add(sample, sim_cp_rec_len(6, 3, 0), c->devices);
         sim_fit_add(sample, sim_cp_rec_len(8, 1, 0), c->vnics);
         sim_cp_pages_fit(config, sample);
+        sim_ssi_fit(s, config, sample);
 }

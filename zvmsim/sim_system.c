@@ -122,6 +122,7 @@ struct sim_sys *sim_sys_new(const struct sim_cfg *c, struct sim_truth *truth)
         s->savfr = 300 + sim_rng_below(&s->rng, 200);
         init_io(s);
         init_lpars(s);
+        sim_activity_init(s); /* its own sequence (sim_activity.c) */
         /* Layout only: the DCSS takes nothing from the random sequence. */
         if (!s->cfg.dcss_pages)
                 s->cfg.dcss_pages = sim_sys_dcss_need(s);

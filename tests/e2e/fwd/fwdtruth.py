@@ -26,6 +26,31 @@ with the plugin's code:
   CP D4R3 USEACT             zvm-user-<VMDUSER>/memory-resident: VMDCTPVR *
                              4096 summed over the guest's virtual CPUs'
                              records of one TOD (GAUGE)
+  CP (issue 53, SPEC53)       host = the system as above, time = the record's TOD:
+    GAUGE readings           zvm-storage/memory-execution-space: D0R21
+                             SYTSXG_SXSSIZE * 4096; zvm-storage/memory-save-areas:
+                             D3R1 STORSG_RSASAVFR * 4096
+    DERIVE sums of deltas    between consecutive sample records of the
+                             system, from the first sample collectd read
+                             (a counter of 4 bytes wraps at 2^32, one of 8
+                             bytes that goes down was reset: no value then),
+                             times the field's unit conversion, floored:
+                             zvm-system/operations-transactions-mp-trivial,
+                             -nontrivial (D0R8 SYTUSR_CALMPTCT, CALMPNCT),
+                             zvm-system/operations-fast-ccw-translations
+                             (D0R19 SYTSYG_FTRDONE),
+                             zvm-storage/operations-paging-slots-90-full (D0R6
+                             SYTASG_CAL90FUL), zvm-ssi/operations-entered-STATE
+                             (D11R2 SSISMI_PLMN*), zvm-ssi/total_time_in_ms-STATE
+                             (D11R2 SSISMI_PLMT*, microseconds / 1000),
+                             zvm-ssi/operations-sync-started, -sync-proceed-replies
+                             (D11R1 SSISCS_PLMSYCNT, PLMSYPRO)
+    response time (GAUGE)    zvm-system/response_time-transactions-mp-trivial,
+                             -nontrivial: (delta of SYTUSR_CALMPTRV / CALMPNTR, TOD
+                             units, / 4096 / 1e6 s) / delta of CALMPTCT / CALMPNCT;
+                             no value when the count did not move.  A quotient
+                             is compared to a relative 1e-12 ("tol"), as the
+                             plugin may divide in another order.
 A kernel sample is expected only if its sync counters agree and its
 timestamp is new for that guest (the plugin drops torn and stale copies).
 Time = the Linux record's own timestamp; host = the userid in lower case,
@@ -35,11 +60,16 @@ GuestHostFormat rules (doc/plugin.md: %u lower case, %U as CP writes it,
 
 With CSVDIR (collectd's csv output of the same run), only samples collectd
 dispatched are expected: zvmsim may have produced an interval more than
-collectd read before it was stopped.  The values still come from the truth.
+collectd read before it was stopped.  A system-wide series (SPEC53's)
+collectd wrote nothing of stays expected over the time its host's other
+series were read, so that a metric the plugin does not dispatch fails; a
+guest's may be left out on purpose (ExcludeGuest).  The values still come
+from the truth.
 
 Graphite gets DERIVE values as rates (write_graphite StoreRates true): the
 check compares the rate between consecutive expected samples.  InfluxDB
-gets raw counters (network plugin), compared exactly.  Prometheus gets raw
+gets the values as dispatched (network plugin): raw counters and the
+plugin's sums compared exactly, quotients within their "tol".  Prometheus gets raw
 counters too (write_prometheus), under the names and labels that plugin
 makes; its check also reads query_range steps and irate() of counters.
 prometheus-native checks the same samples in job "collectd-zvm", scraped
@@ -74,16 +104,111 @@ def guest_host(fmt, userid):
     return out
 
 
+# SPEC53's CP readings: (domain, record) -> [(field, plugin instance, type,
+# type instance, factor)], GAUGE.
+CP_READINGS = {
+    (0, 21): [("SYTSXG_SXSSIZE", "storage", "memory", "execution-space", 4096)],
+    (3, 1): [("STORSG_RSASAVFR", "storage", "memory", "save-areas", 4096)],
+}
+
+# SPEC53's CP sums: (domain, record) -> [(field, bytes, plugin instance,
+# type, type instance, divisor)], DERIVE: the running sum of the field's
+# deltas, divided (floored) by the divisor.
+_SSI_STATES = (("JONG", "joining"), ("JOND", "joined"), ("LEAV", "leaving"),
+               ("ISOL", "isolated"), ("SUSP", "suspended"))
+CP_SUMS = {
+    (0, 8): [("SYTUSR_CALMPTCT", 4, "system", "operations", "transactions-mp-trivial", 1),
+             ("SYTUSR_CALMPNCT", 4, "system", "operations", "transactions-mp-nontrivial", 1)],
+    (0, 19): [("SYTSYG_FTRDONE", 4, "system", "operations", "fast-ccw-translations", 1)],
+    (0, 6): [("SYTASG_CAL90FUL", 4, "storage", "operations", "paging-slots-90-full", 1)],
+    (11, 2): [("SSISMI_PLMN" + k, 4, "ssi", "operations", "entered-" + st, 1)
+              for k, st in _SSI_STATES]
+    + [("SSISMI_PLMT" + k, 8, "ssi", "total_time_in_ms", st, 1000) for k, st in _SSI_STATES],
+    (11, 1): [("SSISCS_PLMSYCNT", 4, "ssi", "operations", "sync-started", 1),
+              ("SSISCS_PLMSYPRO", 4, "ssi", "operations", "sync-proceed-replies", 1)],
+}
+
+# SPEC53's response times: D0R8 (time field, count field, type instance).
+CP_RESPONSE = [("SYTUSR_CALMPTRV", "SYTUSR_CALMPTCT", "transactions-mp-trivial"),
+               ("SYTUSR_CALMPNTR", "SYTUSR_CALMPNCT", "transactions-mp-nontrivial")]
+
+
+def delta(now, before, nbytes):
+    """A counter's change: 4 bytes wrap; None for 8 bytes that went down (a reset)."""
+    if nbytes < 8:
+        return (now - before) % (1 << (8 * nbytes))
+    return now - before if now >= before else None
+
+
+class CpSystem:
+    """SPEC53's expectations from the system's sample records, in truth order."""
+
+    def __init__(self, out):
+        self.out, self.prev, self.acc = out, {}, {}
+
+    def add(self, system, pinst, typ, tinst, kind, t, v, **extra):
+        # system-wide: no guest option of the plugin leaves them out (dispatched())
+        e = dict(host=system, plugin="zvm", pinst=pinst, type=typ, tinst=tinst, ds="value",
+                 kind=kind, t=t, v=v, system_wide=True)
+        e.update(extra)
+        self.out.append(e)
+
+    def record(self, system, r, f):
+        k = (r["domain"], r["record"])
+        t = tod_to_unix(r["tod"])
+        for fld, pinst, typ, tinst, mul in CP_READINGS.get(k, []):
+            if fld in f:
+                self.add(system, pinst, typ, tinst, "gauge", t, float(f[fld] * mul))
+        prev = self.prev.get(k)
+        self.prev[k] = f
+        if prev is None:
+            return
+        for fld, nbytes, pinst, typ, tinst, div in CP_SUMS.get(k, []):
+            if fld not in f or fld not in prev:
+                continue
+            d = delta(f[fld], prev[fld], nbytes)
+            if d is None:
+                continue
+            before = self.acc.get(fld, 0)
+            self.acc[fld] = before + d
+            # acc and prev: the sums since the first sample of the truth, so
+            # that rebase() can start them where collectd started reading.
+            self.add(system, pinst, typ, tinst, "derive", t, self.acc[fld] // div,
+                     acc=self.acc[fld], prev=before, div=div)
+        if k == (0, 8):
+            for tfld, cfld, tinst in CP_RESPONSE:
+                if not all(x in f and x in prev for x in (tfld, cfld)):
+                    continue
+                n, dt = delta(f[cfld], prev[cfld], 4), delta(f[tfld], prev[tfld], 8)
+                if n and dt is not None:
+                    self.add(system, "system", "response_time", tinst, "gauge", t,
+                             dt / 4096.0 / 1e6 / n, tol=1e-12)
+
+
+def rebase(exp):
+    """The plugin's sums start at its first sample: a sum series starts at
+    the first expectation kept, from the sum it had in the truth before."""
+    base = {}
+    for e in exp:
+        if "acc" in e:
+            b = base.setdefault(series_key(e), e["prev"])
+            e["v"] = (e["acc"] - b) // e["div"]
+    return exp
+
+
 def expect(truth_path, guest_fmt="%u"):
     seen = {}
     out = []
     resident = {}
     system = None
+    cp = CpSystem(out)
     for line in open(truth_path):
         r = json.loads(line)
         f = r.get("fields") or {}
         if r.get("domain") == 1 and r.get("record") == 4 and f.get("MTRSYS_SYSTMID"):
             system = f["MTRSYS_SYSTMID"].strip().lower()
+        if system and r.get("kind") == "S":
+            cp.record(system, r, f)
         if r.get("domain") == 0 and r.get("record") == 8 and system and "SYTUSR_SYSUSRS" in f:
             for tinst, fld in (("logged-on", "SYTUSR_SYSUSRS"), ("dormant", "SYTUSR_SRMCDORM")):
                 out.append(dict(host=system, plugin="zvm", pinst="system", type="users",
@@ -140,11 +265,10 @@ def expect(truth_path, guest_fmt="%u"):
     return out
 
 
-def csv_times(csvdir, e):
+def csv_times(csvdir, pattern):
     import glob
-    d = os.path.join(csvdir, e["host"], node(e["plugin"], e["pinst"]))
     times = set()
-    for f in glob.glob(os.path.join(d, node(e["type"], e["tinst"]) + "-*")):
+    for f in glob.glob(os.path.join(csvdir, pattern)):
         for line in open(f):
             if line[:1].isdigit():
                 times.add(int(round(float(line.split(",")[0]))))
@@ -152,12 +276,22 @@ def csv_times(csvdir, e):
 
 
 def dispatched(exp, csvdir):
-    cache, out = {}, []
+    """The expectations collectd dispatched.  A system-wide series (one no
+    guest option leaves out, as ExcludeGuest does a guest's) that collectd
+    wrote nothing of is kept within the span its host's other series were
+    read in, so that a metric the plugin lacks is missed, not passed over."""
+    cache, span, out = {}, {}, []
     for e in exp:
         k = (e["host"], e["plugin"], e["pinst"], e["type"], e["tinst"])
         if k not in cache:
-            cache[k] = csv_times(csvdir, e)
-        if int(round(e["t"])) in cache[k]:
+            cache[k] = csv_times(csvdir, os.path.join(
+                e["host"], node(e["plugin"], e["pinst"]), node(e["type"], e["tinst"]) + "-*"))
+        if e["host"] not in span:
+            every = csv_times(csvdir, os.path.join(e["host"], "*", "*"))
+            span[e["host"]] = (min(every), max(every)) if every else (1, 0)
+        t = int(round(e["t"]))
+        lo, hi = span[e["host"]]
+        if t in cache[k] or (e.get("system_wide") and not cache[k] and lo <= t <= hi):
             out.append(e)
     return out
 
@@ -179,12 +313,13 @@ def node(a, b):
     return a + ("-" + b if b else "")
 
 
-def close(a, b, rate=False):
+def close(a, b, rate=False, tol=0.0):
     # write_graphite prints gauges with 15 significant digits, but the rates
     # StoreRates makes of counters with "%f": 6 decimals (seen on 5.12).
+    # tol: the relative difference a quotient may have (its "tol").
     if rate:
         return abs(a - b) <= 5.000001e-7 + 1e-14 * abs(b)
-    return a == b or abs(a - b) <= 1e-14 * max(abs(a), abs(b))
+    return a == b or abs(a - b) <= max(1e-14, tol) * max(abs(a), abs(b))
 
 
 def check_graphite(wdir, exp, minimum):
@@ -226,7 +361,7 @@ def check_graphite(wdir, exp, minimum):
             if got is None:
                 print("graphite: MISSING %s at %d (expected %r)" % (".".join(path), t, v))
                 bad += 1
-            elif not close(got, v, es[0]["kind"] != "gauge"):
+            elif not close(got, v, es[0]["kind"] != "gauge", es[0].get("tol", 0.0)):
                 print("graphite: WRONG %s at %d: %r, expected %r" % (".".join(path), t, got, v))
                 bad += 1
     print("fwdtruth: graphite: %d points checked against the ground truth, %d problems" % (
@@ -267,7 +402,8 @@ def check_influx(port, exp, minimum):
                 print("influx: MISSING %s at %s (expected %r); %d points there" % (
                     q, e["t"], e["v"], len(pts)))
                 bad += 1
-            elif float(got[0]) != float(e["v"]):
+            elif float(got[0]) != float(e["v"]) and not (
+                    "tol" in e and close(float(got[0]), float(e["v"]), tol=e["tol"])):
                 print("influx: WRONG %s at %s: %r, expected %r" % (q, e["t"], got[0], e["v"]))
                 bad += 1
     print("fwdtruth: influxdb: %d points checked against the ground truth, %d problems" % (
@@ -310,9 +446,18 @@ NATIVE_CP = {
 }
 
 
+# SPEC53's series, which contrib/prometheus/prometheus.yml does not rename
+# yet: the native check passes over them (and says how many) until they have
+# names there and here.
+NATIVE_PENDING = {(p, t, ti) for k in CP_SUMS for _f, _n, p, t, ti, _d in CP_SUMS[k]}
+NATIVE_PENDING |= {(p, t, ti) for k in CP_READINGS for _f, p, t, ti, _m in CP_READINGS[k]}
+NATIVE_PENDING |= {("system", "response_time", ti) for _t, _c, ti in CP_RESPONSE}
+
+
 def native_series(host, plugin, pinst, typ, tinst, ds, derive):
     """Name and labels in job collectd-zvm: zvm_* with system (and userid)
-    for CP data, collectd's name with host for the Linux plugins' series."""
+    for CP data, collectd's name with host for the Linux plugins' series;
+    (None, None) for a series of NATIVE_PENDING without a name."""
     if plugin != "zvm":
         labels = prom_labels(host, plugin, pinst, tinst)
         labels["host"] = labels.pop("instance")
@@ -320,6 +465,8 @@ def native_series(host, plugin, pinst, typ, tinst, ds, derive):
     else:
         kind, _, ident = pinst.partition("-")
         name = NATIVE_CP.get((kind, typ, tinst))
+        if name is None and (pinst, typ, tinst) in NATIVE_PENDING:
+            return None, None
         if name is None:
             sys.exit("fwdtruth: no native name for zvm-%s/%s-%s: add it to NATIVE_CP" % (
                 pinst, typ, tinst))
@@ -353,12 +500,15 @@ def check_prom(port, exp, minimum, native=False):
     """Raw samples (a range selector), the step function query_range draws
     from them, and irate() of counters, all through Prometheus's HTTP API;
     NATIVE: under the shipped names (native_series)."""
-    bad, checked, nseries = 0, 0, 0
+    bad, checked, nseries, unnamed = 0, 0, 0, 0
     for k, es in sorted(by_series(exp).items()):
         host, plugin, pinst, typ, tinst, ds = k
         derive = es[0]["kind"] != "gauge"
         if native:
             name, labels = native_series(host, plugin, pinst, typ, tinst, ds, derive)
+            if name is None:
+                unnamed += 1
+                continue
         else:
             name, labels = prom_name(plugin, typ, ds, derive), prom_labels(host, plugin, pinst, tinst)
         # The scrape target's address, in job collectd-zvm.
@@ -393,7 +543,7 @@ def check_prom(port, exp, minimum, native=False):
             if have is None:
                 print("prometheus: MISSING %s at %.3f (expected %r)" % (sel, ms / 1000.0, v))
                 bad += 1
-            elif not close(have, v):
+            elif not close(have, v, tol=es[0].get("tol", 0.0)):
                 print("prometheus: WRONG %s at %.3f: %r, expected %r" % (sel, ms / 1000.0, have, v))
                 bad += 1
         for ms, v in sorted(pts.items()):
@@ -415,7 +565,7 @@ def check_prom(port, exp, minimum, native=False):
                 checked += 1
                 ms = int(round(float(t) * 1000))
                 exp_v = [wv for wms, wv in want if wms <= ms][-1]
-                if not close(float(v), exp_v):
+                if not close(float(v), exp_v, tol=es[0].get("tol", 0.0)):
                     print("prometheus: WRONG query_range %s at %s: %s, expected %r" % (
                         sel, t, v, exp_v))
                     bad += 1
@@ -439,7 +589,9 @@ def check_prom(port, exp, minimum, native=False):
                 print("prometheus: WRONG %s at %.3f: %r, expected %r" % (q, ms2 / 1e3, have, r))
                 bad += 1
     print("fwdtruth: prometheus%s: %d series, %d values checked against the ground truth, "
-          "%d problems" % (" (shipped names)" if native else "", nseries, checked, bad))
+          "%d problems%s" % (" (shipped names)" if native else "", nseries, checked, bad,
+                             "; %d series without a shipped name passed over" % unnamed
+                             if unnamed else ""))
     return bad
 
 
@@ -452,7 +604,7 @@ def main(a):
         exp = expect(a[1], guest_fmt)
         if len(a) > 2:
             exp = dispatched(exp, a[2])
-        for e in exp:
+        for e in rebase(exp):
             print(json.dumps(e, sort_keys=True))
         return 0
     if len(a) >= 3 and a[0] in ("graphite", "influx", "prometheus", "prometheus-native"):

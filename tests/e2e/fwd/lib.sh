@@ -555,12 +555,13 @@ EOF
 	printf '%s\n' "$conf"
 }
 
-# The simulated system of the forwarding tests: small, every kind of source.
+# The simulated system of the forwarding tests: small, every kind of source,
+# an SSI member (domain 11).
 # Intervals are driven from here ("--interval 0": one sample interval, 1 s
 # of monitor time, per "interval" written to the control file), one per
 # second of wall time, so that the monitor's time stamps stay close to now:
 # carbon-cache drops points from the future or beyond its retention.
-FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 0 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2}
+FWD_SIM_ARGS=${FWD_SIM_ARGS:---interval 0 --seed 11 --cpus 2 --guests 6 --linux 2 --devices 4 --vnics 2 --lpars 1 --fsstatd 2 --procd 2 --ssi SSI1}
 FWD_INTERVALS=${FWD_INTERVALS:-8}
 FWD_MIN_SAMPLES=${FWD_MIN_SAMPLES:-3}
 

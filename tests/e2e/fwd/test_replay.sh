@@ -13,7 +13,7 @@ fwd_start_carbon
 # retention, in the past as a replay is.
 start=$(($(date +%s) - 900))
 "$SIM" monwrite -o "$FWD_TMP/MONDATA.monwrite" --intervals 10 --interval 60 --start "$start" \
-	--truth "$FWD_TMP/truth.jsonl" --seed 5 --cpus 2 --guests 4 --linux 2 --devices 2 \
+	--truth "$FWD_TMP/truth.jsonl" --seed 5 --cpus 2 --guests 4 --linux 2 --devices 2 --ssi SSI5 \
 	>"$FWD_TMP/zvmsim.log" 2>&1 || fwd_fail "zvmsim monwrite failed"
 
 PD=$(fwd_plugindir logfile csv write_graphite match_regex "$FWD_TOP/${BUILD:-build}/zvm.so")
