@@ -76,7 +76,7 @@ for s in $SYSTEMS $INTRUDER; do
 	# Every system has LINUX001 and LINUX002: the collision a real shop has.
 	"$FWD_TOP/${BUILD:-build}/zvmsim" run -m "$d/mnt" --truth "$d/truth.jsonl" \
 		--system "${s^^}" --seed "$seed" --interval 0 --cpus 2 --guests 6 --linux 2 \
-		--devices 4 --vnics 2 --lpars 1 --fsstatd 1 --procd 1 >"$FWD_TMP/zvmsim-$s.log" 2>&1 &
+		--devices 4 --vnics 2 --lpars 1 --fsstatd 1 --procd 1 --ssi SSI1 >"$FWD_TMP/zvmsim-$s.log" 2>&1 &
 	SIM_PID[$s]=$!
 	FWD_PIDS+=("${SIM_PID[$s]}")
 	seed=$((seed + 1))
