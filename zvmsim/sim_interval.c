@@ -277,10 +277,12 @@ static void advance_device(struct sim_sys *s, unsigned i, struct interval_sums *
          */
         uint64_t units = s->dt / ZD_TOD_PER_US / 128;
         uint64_t busy = n ? units * (5 + sim_rng_below(&s->rng, 46)) / 100 : 0;
-        /* At most 50 ms (390 units) of service per SSCH: a device with a few SSCH in a
-         * long interval is not busy for seconds per I/O (the device-time law's bound). */
-        if (busy > n * 390)
-                busy = n * 390;
+        /* At most 5 ms (39 units) of service per SSCH, as a healthy disk answers: a
+         * device with a few SSCH in a long interval is not busy for seconds per I/O
+         * (the device-time law's bound), nor, with 50 ms, slow by the shipped
+         * ZvmDeviceSlow alert (20 ms) on every device of a 60 s interval. */
+        if (busy > n * 39)
+                busy = n * 39;
         uint64_t pend = busy / 10, disc = busy / 4, dao = busy / 20;
         /* --condition device-slow: the last device does 20 SSCH/s, each 40 ms of connect,
          * pending and disconnect time (most of it disconnected: the device itself is
