@@ -104,7 +104,7 @@ python3 tests/e2e/fwd/dashcheck.py --prometheus "$PROM_PORT" contrib/grafana/*-p
 # are full of its data.  The alerts are pending (or firing, for the shorter
 # durations).
 alerts_run() {
-	local args=$1 t0 lag
+	local args=$1 t0 lag tick
 	shift
 	fwd_stop_pid "$PROM_PID"
 	rm -rf "$FWD_TMP/prometheus"
@@ -123,9 +123,15 @@ alerts_run() {
 		echo "interval $lag" >"$FWD_TMP/mnt/control" || fwd_fail "zvmsim refused $lag intervals"
 	fi
 	FWD_INTERVALS=12 fwd_run_intervals
+	# Intervals go on while the rules are checked: the windows stay full
+	# however long the check takes.
+	(while sleep 1; do echo interval >"$FWD_TMP/mnt/control" || exit; done) &
+	tick=$!
+	FWD_PIDS+=("$tick")
 	python3 tests/e2e/fwd/promrules.py "$PROM_PORT" "$RULES/collectd-zvm.rules.yml" \
 		"$RULES/collectd-zvm.alerts.yml" "$@" >&2 ||
 		fwd_fail "the shipped alerts on zvmsim ${args:-without conditions} are not as expected"
+	fwd_stop_pid "$tick"
 	fwd_stop_collectd
 	fwd_stop_pid "$ZVMSIM_PID"
 }
