@@ -42,7 +42,7 @@ struct opt {
 #define FIELD(f) offsetof(struct sim_opts, f), sizeof(((struct sim_opts *)0)->f)
 
 static opt_set set_uint, set_str, set_flag, set_interval, set_domains, set_start, set_break,
-    set_reading, set_userid, set_system, set_ssi, set_max_bufs, set_fault, set_help;
+    set_condition, set_reading, set_userid, set_system, set_ssi, set_max_bufs, set_fault, set_help;
 
 /* In getopt_long's order: it names the candidates of an ambiguous abbreviation in this order. */
 static const struct opt opts[] = {
@@ -82,6 +82,10 @@ static const struct opt opts[] = {
     {"break-law", 0, "NAME", C_ALL, set_break, 0, 0, 0, 0,
      "break one conservation law on purpose: cpu-wait, guest-cpu, guest-vcpu, paging, storage, "
      "guest-resident, lpar, device-ssch, vnic, guest-vio, device-time, or lpar:management (none)"},
+    {"condition", 0, "NAME[,NAME...]", C_ALL, set_condition, 0, 0, 0, 0,
+     "show what an alert pages on, every law kept: cpu-busy, guest-steal (LINUX001), guest-iowait "
+     "(the last Linux guest), paging-high, storage-short, device-slow (the last device), or all; "
+     "repeatable (none)"},
     {"reading", 0, "packed|aligned", C_ALL, set_reading, 0, 0, 0, 0,
      "write SYTPRP and MTRSYS at zpmd's packed offsets, or 4 bytes further as its compiler aligned "
      "them (packed)"},
@@ -281,6 +285,12 @@ static bool set_break(struct sim_opts *o, const struct opt *d, const char *a)
                 ok |= strcmp(*n, a) == 0;
         o->cfg.break_law = a;
         return ok;
+}
+
+static bool set_condition(struct sim_opts *o, const struct opt *d, const char *a)
+{
+        (void)d;
+        return sim_parse_conditions(a, &o->cfg.conditions);
 }
 
 static bool set_reading(struct sim_opts *o, const struct opt *d, const char *a)

@@ -208,7 +208,21 @@ struct sim_cfg {
         const char *reading;    /* layout reading of SYTPRP/MTRSYS: NULL packed, "aligned" */
         unsigned torn_permille; /* kernel records caught mid-update, per mille */
         unsigned procd_churn;   /* mon_procd tasks: percent that exit (and start) per pass */
+        uint32_t conditions;    /* --condition: bit SIM_COND_* set, the system shows it */
 };
+/* --condition NAME: what the shipped alerts page on, shown by the system with every law kept. */
+enum {
+        SIM_COND_CPU_BUSY,     /* every logical processor over 90 % busy */
+        SIM_COND_GUEST_STEAL,  /* the first Linux guest: 30 % steal */
+        SIM_COND_GUEST_IOWAIT, /* the last Linux guest: 40 % I/O wait */
+        SIM_COND_PAGING,       /* the last guest pages 3000 pages/s */
+        SIM_COND_STORAGE,      /* 3 % of the pageable frames available */
+        SIM_COND_DEVICE_SLOW,  /* the last device: 40 ms per SSCH */
+        SIM_NCONDS
+};
+const char *const *sim_condition_names(void); /* in SIM_COND_* order, NULL-terminated */
+/* "cpu-busy,paging" or "all"; false on an unknown name. */
+bool sim_parse_conditions(const char *list, uint32_t *mask);
 void sim_cfg_default(struct sim_cfg *c);
 /* "system,monitor,user,..." or numbers; false on an unknown name. */
 bool sim_parse_domains(const char *list, uint32_t *mask);

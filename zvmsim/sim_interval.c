@@ -51,7 +51,9 @@ static void advance_cpu(struct sim_sys *s, unsigned i, struct interval_sums *t)
                 p->busy = 0.05;
         if (p->busy > 0.95)
                 p->busy = 0.95;
-        uint64_t busy = (uint64_t)(p->busy * (double)s->dt);
+        /* --condition cpu-busy: the same walk, squeezed into 93-98 %. */
+        double b = sim_cond(s, SIM_COND_CPU_BUSY) ? 0.93 + 0.05 * p->busy : p->busy;
+        uint64_t busy = (uint64_t)(b * (double)s->dt);
         uint64_t u = busy * 9 / 10 / QUANTUM * QUANTUM;
         uint64_t sys = busy - u;
         p->d_utime = u;
@@ -95,6 +97,54 @@ static uint32_t *drift_weights(struct sim_sys *s, size_t *nv)
         return w;
 }
 
+/* What a virtual CPU of guest g can run in an interval, in quanta: the interval, less the
+ * steal and I/O wait its Linux shows by --condition. */
+static uint64_t vcpu_cap(const struct sim_sys *s, const struct m_guest *g)
+{
+        unsigned pct = 100;
+        if (g->lx >= 0)
+                pct -=
+                    sim_lx_steal_pct(s, &s->linux[g->lx]) + sim_lx_iowait_pct(s, &s->linux[g->lx]);
+        return s->dt / QUANTUM * pct / 100;
+}
+
+/*
+ * No virtual CPU runs longer than it can (vcpu_cap): what the weights gave
+ * beyond that goes to the others by their weights, so that the guests' sum
+ * stays the processors' user time (the guest-cpu law).  Only a system with
+ * more user time than its virtual CPUs can take keeps an excess.
+ */
+static void cap_shares(struct sim_sys *s, const uint32_t *w, uint64_t *share, size_t nv)
+{
+        uint64_t *cap = sim_xcalloc(nv, sizeof(*cap)), *more = sim_xcalloc(nv, sizeof(*more));
+        uint32_t *room = sim_xcalloc(nv, sizeof(*room));
+        size_t k = 0;
+        for (unsigned i = 0; i < s->cfg.guests; i++)
+                for (unsigned v = 0; v < s->guest[i].vcpus; v++)
+                        cap[k++] = vcpu_cap(s, &s->guest[i]);
+        for (size_t round = 0; round < nv + 2; round++) {
+                uint64_t excess = 0, wroom = 0;
+                for (size_t j = 0; j < nv; j++) {
+                        if (share[j] > cap[j]) {
+                                excess += share[j] - cap[j];
+                                share[j] = cap[j];
+                        }
+                        room[j] = share[j] < cap[j] ? w[j] : 0;
+                        wroom += room[j];
+                }
+                if (!excess)
+                        break;
+                split(excess, wroom ? room : w, nv, more);
+                for (size_t j = 0; j < nv; j++)
+                        share[j] += more[j];
+                if (!wroom)
+                        break;
+        }
+        free(cap);
+        free(more);
+        free(room);
+}
+
 /* The guest's virtual CPUs get their shares (in quanta) of the processors' user time. */
 static void give_vcpu_time(struct sim_sys *s, struct m_guest *g, const uint64_t *share)
 {
@@ -124,6 +174,11 @@ static void advance_guest_io(struct sim_sys *s, struct m_guest *g, struct interv
                 g->resident = g->resident + step - 100;
         g->wss = g->resident * 9 / 10;
         uint64_t pr = sim_rng_below(&s->rng, 20), pw = sim_rng_below(&s->rng, 20);
+        /* --condition paging-high: the last guest pages 2000 pages/s in, 1000 out. */
+        if (sim_cond(s, SIM_COND_PAGING) && g == &s->guest[s->cfg.guests - 1]) {
+                pr += (uint64_t)s->cfg.interval_ms * 2;
+                pw += s->cfg.interval_ms;
+        }
         g->pgread += pr;
         g->pgwrite += pw;
         t->pr += pr;
@@ -143,6 +198,7 @@ static void advance_guests(struct sim_sys *s, struct interval_sums *t)
         uint64_t *share = sim_xcalloc(nv, sizeof(*share));
         /* Hand the user time to the guests' virtual CPUs. */
         split(t->user_q, w, nv, share);
+        cap_shares(s, w, share, nv);
         size_t k = 0;
         for (unsigned i = 0; i < s->cfg.guests; i++) {
                 struct m_guest *g = &s->guest[i];
@@ -174,12 +230,36 @@ static void charge_guest_io(struct sim_sys *s, const struct interval_sums *t)
         }
 }
 
+/*
+ * --condition storage-short: the last guest grows (or shrinks) until 1/32 of
+ * the pageable frames (3.1 %) are left available; its resident pages stay
+ * among the frames in use, as the guest-resident law wants.
+ */
+static uint64_t fill_storage(struct sim_sys *s, uint64_t used)
+{
+        struct m_guest *g = &s->guest[s->cfg.guests - 1];
+        uint64_t want = s->pgabl - s->pgabl / 32;
+        if (used < want) {
+                g->resident += want - used;
+                used = want;
+        } else {
+                uint64_t d = used - want, can = g->resident - SIM_MIN_RESIDENT;
+                d = d < can ? d : can;
+                g->resident -= d;
+                used -= d;
+        }
+        g->wss = g->resident * 9 / 10;
+        return used;
+}
+
 /* Real storage: the guests' resident pages plus CP's own are in use. */
 static void account_storage(struct sim_sys *s, uint64_t used)
 {
         used += 50000;
         if (s->pgabl < used + 10000)
                 s->pgabl = used + 10000;
+        if (sim_cond(s, SIM_COND_STORAGE) && s->cfg.guests)
+                used = fill_storage(s, used);
         s->avail = s->pgabl - used;
 }
 
@@ -197,11 +277,24 @@ static void advance_device(struct sim_sys *s, unsigned i, struct interval_sums *
          */
         uint64_t units = s->dt / ZD_TOD_PER_US / 128;
         uint64_t busy = n ? units * (5 + sim_rng_below(&s->rng, 46)) / 100 : 0;
-        /* At most 50 ms (390 units) of service per SSCH: a device with a few SSCH in a
-         * long interval is not busy for seconds per I/O (the device-time law's bound). */
-        if (busy > n * 390)
-                busy = n * 390;
+        /* At most 5 ms (39 units) of service per SSCH, as a healthy disk answers: a
+         * device with a few SSCH in a long interval is not busy for seconds per I/O
+         * (the device-time law's bound), nor, with 50 ms, slow by the shipped
+         * ZvmDeviceSlow alert (20 ms) on every device of a 60 s interval. */
+        if (busy > n * 39)
+                busy = n * 39;
         uint64_t pend = busy / 10, disc = busy / 4, dao = busy / 20;
+        /* --condition device-slow: the last device does 20 SSCH/s, each 40 ms of connect,
+         * pending and disconnect time (most of it disconnected: the device itself is
+         * slow), 82 % busy with device-active-only time. */
+        if (sim_cond(s, SIM_COND_DEVICE_SLOW) && i == s->cfg.devices - 1) {
+                t->ssch -= n;
+                d->ssch -= n;
+                n = s->cfg.interval_ms / 50 ? s->cfg.interval_ms / 50 : 1;
+                t->ssch += n;
+                d->ssch += n;
+                busy = n * 320, pend = n * 31, disc = n * 219, dao = n * 8;
+        }
         d->connect += busy - pend - disc - dao;
         d->pending += pend;
         d->disconnect += disc;

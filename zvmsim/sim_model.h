@@ -163,6 +163,17 @@ static inline bool sim_broken(const struct sim_sys *s, const char *law)
         return s->cfg.break_law && strcmp(s->cfg.break_law, law) == 0;
 }
 
+/* --condition NAME (SIM_COND_*) is on. */
+static inline bool sim_cond(const struct sim_sys *s, unsigned cond)
+{
+        return s->cfg.conditions >> cond & 1;
+}
+
+/* sim_records_linux.c: percent of each interval the Linux guest's virtual CPUs
+ * spend in steal and in I/O wait by --condition (0: none). */
+unsigned sim_lx_steal_pct(const struct sim_sys *s, const struct m_linux *lx);
+unsigned sim_lx_iowait_pct(const struct sim_sys *s, const struct m_linux *lx);
+
 /* sim_system.c: an 8-character name: PREFIX and a number, as many digits as fit (LINUX001,
  * USER0042). */
 void sim_name8(char out[9], const char *prefix, unsigned n);

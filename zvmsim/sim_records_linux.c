@@ -625,18 +625,42 @@ static void advance_counters(struct sim_sys *s, struct m_linux *lx)
                 lx->freeram = (uint64_t)((int64_t)lx->freeram + df);
         lx->nr_running = 1 + (uint32_t)sim_rng_below(g, 2 * n);
         lx->nr_iowait = (uint32_t)sim_rng_below(g, 3);
+        if (sim_lx_iowait_pct(s, lx))
+                lx->nr_iowait += n; /* a task waiting on each CPU */
         for (unsigned k = 0; k < 3; k++) {
                 uint32_t target = lx->nr_running * 2048;
                 lx->avenrun[k] = (lx->avenrun[k] * (1u << k) + target) / ((1u << k) + 1);
         }
 }
 
-/* Per-CPU jiffies: busy part from CP's accounting of the virtual CPU. */
+/* --condition guest-steal: the first Linux guest's virtual CPUs wait 30 % of
+ * the time for a processor z/VM gives to others. */
+unsigned sim_lx_steal_pct(const struct sim_sys *s, const struct m_linux *lx)
+{
+        return sim_cond(s, SIM_COND_GUEST_STEAL) && lx == &s->linux[0] ? 30 : 0;
+}
+
+/* --condition guest-iowait: the last Linux guest's CPUs idle 40 % of the time
+ * with I/O outstanding. */
+unsigned sim_lx_iowait_pct(const struct sim_sys *s, const struct m_linux *lx)
+{
+        return sim_cond(s, SIM_COND_GUEST_IOWAIT) && lx == &s->linux[s->cfg.linux_guests - 1] ? 40
+                                                                                              : 0;
+}
+
+/*
+ * Per-CPU jiffies: busy part from CP's accounting of the virtual CPU, steal
+ * 2 % (or what --condition asks), the rest idle.  CP never gave the virtual
+ * CPU more than the interval less its steal and I/O wait (sim_interval.c),
+ * so they add up to the interval.
+ */
 static void advance_jiffies(struct sim_sys *s, struct m_linux *lx)
 {
         const struct m_guest *gu = &s->guest[lx->guest];
-        unsigned n = ncpus(s, lx);
+        unsigned n = ncpus(s, lx), steal_pct = sim_lx_steal_pct(s, lx);
         uint64_t elapsed_j = (uint64_t)s->cfg.interval_ms * lx->hz / 1000;
+        uint64_t steal = steal_pct ? elapsed_j * steal_pct / 100 : elapsed_j / 50;
+        uint64_t iowait = elapsed_j * sim_lx_iowait_pct(s, lx) / 100;
         for (unsigned c = 0; c < n; c++) {
                 uint32_t *j = &lx->jiffies[c * 8];
                 /* Busy jiffies = this interval's virtual CPU time as CP accounted it. */
@@ -645,12 +669,13 @@ static void advance_jiffies(struct sim_sys *s, struct m_linux *lx)
                 lx->prev_vt[c] = gu->vtime[c];
                 if (busy > elapsed_j)
                         busy = elapsed_j;
-                uint64_t steal = elapsed_j / 50;
-                uint64_t idle = elapsed_j > busy + steal ? elapsed_j - busy - steal : 0;
+                uint64_t idle =
+                    elapsed_j > busy + steal + iowait ? elapsed_j - busy - steal - iowait : 0;
                 j[0] += (uint32_t)(busy * 70 / 100);
                 j[1] += (uint32_t)(busy * 2 / 100);
                 j[2] += (uint32_t)(busy - busy * 70 / 100 - busy * 2 / 100);
                 j[3] += (uint32_t)idle;
+                j[6] += (uint32_t)iowait;
                 j[7] += (uint32_t)steal;
         }
 }

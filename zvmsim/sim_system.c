@@ -23,6 +23,37 @@ void sim_name8(char out[9], const char *prefix, unsigned n)
         out[8] = '\0';
 }
 
+/* --condition's names, in SIM_COND_* order. */
+static const char *const conditions[] = {
+    "cpu-busy", "guest-steal", "guest-iowait", "paging-high", "storage-short", "device-slow", NULL};
+
+const char *const *sim_condition_names(void)
+{
+        return conditions;
+}
+
+bool sim_parse_conditions(const char *list, uint32_t *mask)
+{
+        char buf[256];
+        uint32_t m = 0;
+        if (strlen(list) >= sizeof(buf))
+                return false;
+        snprintf(buf, sizeof(buf), "%s", list);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                unsigned i = 0;
+                while (conditions[i] && strcmp(conditions[i], t) != 0)
+                        i++;
+                if (strcmp(t, "all") == 0)
+                        m |= (1u << SIM_NCONDS) - 1;
+                else if (!conditions[i])
+                        return false;
+                else
+                        m |= 1u << i;
+        }
+        *mask |= m;
+        return m != 0;
+}
+
 static void init_cpus(struct sim_sys *s)
 {
         s->cpu = sim_xcalloc(s->cfg.cpus, sizeof(*s->cpu));

@@ -4,6 +4,13 @@
 Prometheus that scraped collectd with it as job "collectd-zvm".
 
 usage: promrules.py PORT RULES.yml... [--alert NAME[:LABEL=VALUE]]...
+       promrules.py scale FACTOR SHIPPED.yml OUTDIR
+
+scale: copy SHIPPED (contrib/prometheus/prometheus.yml) and its rule files
+into OUTDIR with every duration of the rules (rate() windows and "for")
+divided by FACTOR, the expressions and thresholds as they are: a test whose
+monitor intervals are 1 s instead of CP's 60 s sees in seconds what the
+shipped rules see in minutes.
 
 Fails (exit 1, a line per problem) unless:
   * the relabelling named every series of the zvm plugin: no collectd_zvm_*
@@ -12,11 +19,14 @@ Fails (exit 1, a line per problem) unless:
     (the names zvm_*, collectd_* and up in it), has a series in the job, so
     that no rule is about a series that does not exist;
   * every rule evaluates without error;
-  * the alerts active now (pending or firing) are exactly the --alert ones:
-    each NAME, with LABEL=VALUE when given, active once, and nothing else.
+  * the alerts of JOB active now (pending or firing) are exactly the --alert
+    ones: each NAME, with LABEL=VALUE when given, active once, and nothing
+    else.
 """
 import json
+import os
 import re
+import shutil
 import sys
 import time
 import urllib.parse
@@ -42,7 +52,29 @@ def series(port, match):
                                   "end": "%.3f" % now})
 
 
+DURATION_RE = re.compile(r"(\[|\bfor: )(\d+)m\b")
+
+
+def scale(factor, shipped, outdir):
+    """The shipped files with each duration (in minutes there) divided by factor."""
+    here = os.path.dirname(os.path.abspath(shipped))
+    os.makedirs(outdir, exist_ok=True)
+    shutil.copy(shipped, outdir)
+    n = 0
+    for f in yaml.safe_load(open(shipped)).get("rule_files", []):
+        text = open(os.path.join(here, f)).read()
+        text, k = DURATION_RE.subn(
+            lambda m: "%s%gs" % (m.group(1), int(m.group(2)) * 60 / factor), text)
+        n += k
+        with open(os.path.join(outdir, f), "w") as out:
+            out.write(text)
+    print("promrules: %d durations divided by %g in %s" % (n, factor, outdir))
+    return 0 if n else 1
+
+
 def main(argv):
+    if len(argv) == 4 and argv[0] == "scale":
+        return scale(float(argv[1]), argv[2], argv[3])
     port, files, want = None, [], []
     i = 0
     while i < len(argv):
@@ -78,7 +110,11 @@ def main(argv):
             if r.get("health") != "ok" or r.get("lastError"):
                 problems.append("rule %s: health %s %s" % (r["name"], r.get("health"),
                                                            r.get("lastError", "")))
-    active = [a for a in api(port, "alerts")["alerts"] if a["state"] in ("pending", "firing")]
+    # The tests' job "collectd" scrapes the same write_prometheus in collectd's
+    # shape: an alert on collectd's own names (collectd_cpu_total) is raised
+    # there too, a copy of the one in JOB.
+    active = [a for a in api(port, "alerts")["alerts"] if a["state"] in ("pending", "firing")
+              and a["labels"].get("job", JOB) == JOB]
     for name, lv in want:
         hit = [a for a in active if a["labels"]["alertname"] == name
                and (lv is None or a["labels"].get(lv[0]) == lv[1])]
