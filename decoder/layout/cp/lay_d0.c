@@ -260,7 +260,7 @@ ZL_TABLE(d0, layouts);
 /* D0R6 SYTASG: 112 (7.3), readable to 24. */
 /* clang-format off */
 static const struct zl_field sytasg[] = {
-    {"SYTASG_CAL90FUL", 20, 4, U, V, N, "count", "IBM mon730 MRSYTASG", "times the available paging slots reached 90% full (SAL90FUL)"},
+    {"SYTASG_CAL90FUL", 20, 4, U, V, K, "count", "IBM mon730 MRSYTASG", "times the available paging slots reached 90% full (SAL90FUL)"},
 };
 /* clang-format on */
 
