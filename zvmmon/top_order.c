@@ -91,7 +91,8 @@ size_t top_order(const struct top_frame *f, const struct top_sort *s, size_t *id
         cur.col = s->col == TOP_BY_KEY || (s->col >= 0 && s->col < d->ncol) ? s->col : d->sort;
         cur.reverse = s->reverse;
         cur.as_built = d->as_built;
-        qsort(idx, n, sizeof(*idx), by_col);
+        if (n > 1) /* none: idx may be NULL, which qsort may not be given */
+                qsort(idx, n, sizeof(*idx), by_col);
         return n;
 }
 

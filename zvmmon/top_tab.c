@@ -90,7 +90,9 @@ static void extra(struct top_model *t, const struct zm_metric *m, bool ok)
                         snprintf(which, sizeof(which), " [%zu]", k + 1);
                 snprintf(key, sizeof(key), "%s %s%s%s%s%s", m->plugin_instance, m->type,
                          m->type_instance[0] ? "-" : "", m->type_instance, which,
-                         m->ds[k] == ZM_DERIVE ? " /s" : mem ? " GiB" : "");
+                         m->ds[k] == ZM_DERIVE ? " /s"
+                         : mem                 ? " GiB"
+                                               : "");
                 struct tab_row *r = row(tb, key, (uint32_t)top_nfeeds + tb->extra);
                 if (!r)
                         return;
@@ -109,7 +111,8 @@ void top_tab_metric(struct top_model *t, const struct zm_metric *m, bool ok)
         for (size_t i = 0; i < top_nfeeds; i++) {
                 const struct top_feed *fd = &top_feeds[i];
                 char pstem[TOP_KEYLEN], tstem[TOP_KEYLEN], key[2 * TOP_KEYLEN + 1];
-                if (strcmp(m->type, fd->type) || !match(fd->pi, m->plugin_instance, pstem, sizeof(pstem)) ||
+                if (strcmp(m->type, fd->type) ||
+                    !match(fd->pi, m->plugin_instance, pstem, sizeof(pstem)) ||
                     !match(fd->ti, m->type_instance, tstem, sizeof(tstem)))
                         continue;
                 if (fd->label)
@@ -180,7 +183,8 @@ void top_tab_roll(struct top_model *t)
                         r->seen = false;
                         memset(r->got, 0, sizeof(r->got));
                         if (!zh_add(&tb->ix, zh_str(ZH_SEED, r->r.key), o))
-                                break; /* out of memory: drop the rest rather than index them wrong */
+                                break; /* out of memory: drop the rest rather than index them wrong
+                                        */
                         o++;
                 }
                 tb->n = o;

@@ -174,7 +174,6 @@ static void replays_are_paced_whatever_the_time(void **state)
         assert_true(top_gap(0, &f) == 0); /* nothing known: no wait */
 }
 
-
 /*
  * A number never overruns its column, and never loses digits silently: it
  * gives up decimals, then takes k, M, G or T (1000s), and where nothing fits
@@ -256,9 +255,15 @@ static void the_system_line_is_never_cut_mid_number(void **state)
 
 static struct zm_metric metric(const char *pi, const char *type, const char *ti, uint64_t tod)
 {
-        struct zm_metric m = {.scope = ZM_SYSTEM, .host = "", .plugin = "zvm",
-                              .plugin_instance = pi, .type = type, .type_instance = ti,
-                              .nvalues = 1, .tod = tod, .domain = 0};
+        struct zm_metric m = {.scope = ZM_SYSTEM,
+                              .host = "",
+                              .plugin = "zvm",
+                              .plugin_instance = pi,
+                              .type = type,
+                              .type_instance = ti,
+                              .nvalues = 1,
+                              .tod = tod,
+                              .domain = 0};
         return m;
 }
 
