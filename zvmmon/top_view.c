@@ -66,6 +66,15 @@ bool top_view_prompt(const char *prompt, char *buf, size_t n)
         return rc == OK;
 }
 
+/* A line at y; one longer than the terminal is wide ends in '>', never cut unseen. */
+static void put_line(int y, const char *text)
+{
+        int len = (int)strlen(text);
+        mvaddnstr(y, 0, text, len > COLS ? COLS - 1 : COLS);
+        if (len > COLS && COLS > 0)
+                mvaddch(y, COLS - 1, '>');
+}
+
 /* Rows above the table (title, system line and its second line, screens, sort, heading)
  * and below it (message, legend, keys). */
 #define ABOVE 6
@@ -107,7 +116,7 @@ static void heading(int y, const struct top_sort *s)
         char line[256];
         top_fmt_head(line, sizeof(line), s->scr);
         attron(A_BOLD);
-        mvaddnstr(y, 0, line, COLS);
+        put_line(y, line);
         attroff(A_BOLD);
         int w, x = top_fmt_col_x(s->scr, s->col, &w);
         if (x < COLS)
@@ -145,7 +154,7 @@ static void table(const struct top_screen *s, int y)
         heading(y++, &s->sort);
         for (size_t i = first; i < end; i++) {
                 top_fmt_row(line, sizeof(line), s->sort.scr, &t->rows[idx[i]]);
-                mvaddnstr(y++, 0, line, COLS);
+                put_line(y++, line);
         }
 }
 
@@ -154,10 +163,10 @@ static void sysline(const struct top_frame *f)
 {
         char line[256];
         int k = top_fmt_sys(line, sizeof(line), f, COLS, 0);
-        mvaddnstr(1, 0, line, COLS);
+        put_line(1, line);
         if (k < TOP_NSYS) {
                 top_fmt_sys(line, sizeof(line), f, COLS, k);
-                mvaddnstr(2, 0, line, COLS);
+                put_line(2, line);
         }
 }
 
@@ -175,18 +184,17 @@ void top_view_draw(const struct top_screen *s)
                 mvprintw(0, 0, "zvmmon top  %s", line);
                 sysline(s->f);
                 top_fmt_screens(line, sizeof(line), s->sort.scr);
-                mvaddnstr(3, 0, line, COLS);
+                put_line(3, line);
                 table(s, 4);
         } else
                 mvaddstr(0, 0, "zvmmon top  waiting for the first sample interval...");
         if (s->status)
                 mvprintw(0, COLS > 20 ? COLS - (int)strlen(s->status) - 2 : 0, "[%s]", s->status);
         if (s->msg && s->msg[0])
-                mvaddnstr(LINES - 3, 0, s->msg, COLS);
-        mvaddnstr(LINES - 2, 0, top_legend, COLS);
+                put_line(LINES - 3, s->msg);
+        put_line(LINES - 2, top_legend);
         attron(A_REVERSE);
-        mvaddnstr(LINES - 1, 0,
-                  "q quit  space pause  n next  / filter  1-6 screen  R reverse  h help", COLS);
+        put_line(LINES - 1, "q quit  space pause  n next  / filter  1-6 screen  R reverse  h help");
         attroff(A_REVERSE);
         refresh();
 }
