@@ -69,10 +69,11 @@ static void put(struct tab_row *r, int col, double v, bool ok, uint8_t dec)
 static void feed(struct top_model *t, const struct top_feed *fd, const struct zm_metric *m,
                  const char *key, bool ok)
 {
-        uint32_t pos = (uint32_t)(fd - top_feeds);
-        struct tab_row *r = row(&t->tabs[fd->scr], key, pos);
-        double v = fd->vi < m->nvalues ? m->gauge[fd->vi] : 0;
-        if (!r || fd->vi >= m->nvalues)
+        if (fd->vi >= m->nvalues)
+                return;
+        struct tab_row *r = row(&t->tabs[fd->scr], key, (uint32_t)(fd - top_feeds));
+        double v = m->gauge[fd->vi];
+        if (!r)
                 return;
         if (fd->rate && !top_rate(&r->ctr[fd->col], m->derive[fd->vi], m->tod, &v))
                 return;

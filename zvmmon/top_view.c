@@ -97,16 +97,21 @@ static void help(int scr)
         mvaddstr(y++, 2, "up down PgUp PgDn Home End: scroll   R  reverse the order");
         mvaddstr(y++, 2, "h ?    this help              q  quit");
         y++;
-        mvprintw(y++, 0, "Screen %c %s: %.*s", d->key, d->title, COLS > 20 ? COLS - 20 : 1,
-                 d->note);
+        char line[256];
+        snprintf(line, sizeof(line), "Screen %c %s: %s", d->key, d->title, d->note);
+        put_line(y++, line);
         mvaddstr(y++, 0, "Sort (largest first):");
-        mvprintw(y++, 2, "%c  %-9s %s", d->keykey, d->keyhead, d->as_built ? "as made" : "A to Z");
-        for (int k = 0; k < d->ncol && y < LINES - 3; k++)
-                mvprintw(y++, 2, "%c  %-9s %.*s", d->cols[k].key, d->cols[k].head,
-                         COLS > 16 ? COLS - 16 : 1, d->cols[k].what);
+        snprintf(line, sizeof(line), "  %c  %-13s %s", d->keykey, d->keyhead,
+                 d->as_built ? "as made" : "A to Z");
+        put_line(y++, line);
+        for (int k = 0; k < d->ncol && y < LINES - 3; k++) {
+                snprintf(line, sizeof(line), "  %c  %-13s %s", d->cols[k].key, d->cols[k].head,
+                         d->cols[k].what);
+                put_line(y++, line);
+        }
         y++;
         if (y < LINES - 1)
-                mvaddnstr(y, 0, top_legend, COLS);
+                put_line(y, top_legend);
         mvaddstr(LINES - 1, 0, "any key: back");
 }
 
