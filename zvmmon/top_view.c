@@ -115,6 +115,19 @@ static void help(int scr)
         mvaddstr(LINES - 1, 0, "any key: back");
 }
 
+/* The title, and the status at the right; a title that would run into it ends in '>'. */
+static void title(const char *text, const char *status)
+{
+        char line[320];
+        int room = status ? COLS - (int)strlen(status) - 3 : COLS;
+        snprintf(line, sizeof(line), "zvmmon top  %s", text);
+        if (room > 1 && (int)strlen(line) > room) {
+                line[room - 1] = '>';
+                line[room] = 0;
+        }
+        put_line(0, line);
+}
+
 /* The heading, the sort column in reverse video. */
 static void heading(int y, const struct top_sort *s)
 {
@@ -186,7 +199,7 @@ void top_view_draw(const struct top_screen *s)
         char line[256];
         if (s->f) {
                 top_fmt_title(line, sizeof(line), s->f);
-                mvprintw(0, 0, "zvmmon top  %s", line);
+                title(line, s->status);
                 sysline(s->f);
                 top_fmt_screens(line, sizeof(line), s->sort.scr);
                 put_line(3, line);
