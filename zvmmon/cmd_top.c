@@ -14,20 +14,26 @@
 #include "zvmmon.h"
 
 static const char usage_text[] =
-    "Usage: zvmmon top [-b [--json]] [-n N] [--sort COL] [--filter GLOB]\n"
-    "                  [--speed X | --step] [--input FMT]\n"
+    "Usage: zvmmon top [-b [--json]] [-n N] [--screen NAME] [--sort COL] [--reverse]\n"
+    "                  [--filter GLOB] [--speed X | --step] [--input FMT]\n"
     "                  [--device PATH | --socket PATH | FILE|-]\n"
-    "A table per sample interval: the system, then the guests (CP's view and a\n"
-    "Linux guest's own APPLDATA).  Without FILE: the device (/dev/monreader).\n"
+    "Tables per sample interval: the system line, then a screen: the guests (CP's\n"
+    "view and a Linux guest's own APPLDATA), processors, LPAR, storage and paging,\n"
+    "devices or vNICs.  Without FILE: the device (/dev/monreader).\n"
     "  --device PATH     the monitor device (one reader per guest: not while the zvm\n"
     "                    plugin reads it)\n"
     "  --socket PATH     a zvm plugin's ShareSocket: live beside the collector (a FILE\n"
     "                    or --device that is a socket is read so too)\n"
     "  -b, --batch       print each interval (text, or --json lines) instead of the screen\n"
     "  -n, --intervals N stop after N intervals (full screen: the Nth is left printed)\n"
-    "  -s, --sort COL    u c v p i r l m, or userid cpu vcpu paging vio resident load\n"
-    "                    linux_mem (default cpu)\n"
-    "  -f, --filter GLOB only guests whose userid matches (case-insensitive)\n"
+    "  --screen NAME     guests processors lpar storage devices vnics, or 1-6; batch\n"
+    "                    mode also all (default guests)\n"
+    "  -s, --sort COL    a column of that screen, by its key or name (guests: u c v p\n"
+    "                    i r l m, or userid cpu vcpu paging vio resident load\n"
+    "                    linux_mem; default cpu; the help screen lists each screen's)\n"
+    "  -r, --reverse     smallest first (keys Z to A)\n"
+    "  -f, --filter GLOB only rows whose key matches (case-insensitive): the userid on\n"
+    "                    the guests, the device number on devices...\n"
     "  --speed X         replay a file X times as fast as it was recorded (default 30;\n"
     "                    batch mode: as fast as it reads unless given)\n"
     "  --step            replay paused: n shows the next interval\n"
@@ -35,6 +41,7 @@ static const char usage_text[] =
 
 struct args {
         struct top_opts o;
+        const char *sort, *glob; /* for the screen chosen, once it is known */
         bool batch, json, speed_set;
         const char *device;
         bool socket; /* --socket: device names a ShareSocket */
@@ -67,6 +74,18 @@ static bool intervals(const char *s, unsigned long *out)
         return true;
 }
 
+static int filter_opt(struct args *a, const char *glob)
+{
+        /* Cut, a bracket expression loses its ']' and matches no guest. */
+        if (strlen(glob) >= sizeof(a->o.glob[0])) {
+                fprintf(stderr, "zvmmon top: --filter %s: at most %zu characters\n", glob,
+                        sizeof(a->o.glob[0]) - 1);
+                return ZMON_UNUSABLE;
+        }
+        a->glob = glob;
+        return 0;
+}
+
 static int option(struct args *a, int c)
 {
         switch (c) {
@@ -79,20 +98,19 @@ static int option(struct args *a, int c)
         case 'n':
                 return intervals(optarg, &a->o.max_frames) ? 0 : ZMON_UNUSABLE;
         case 's':
-                if ((a->o.sort = top_col_by_name(optarg)) < 0) {
-                        fprintf(stderr, "zvmmon top: --sort %s: no such column\n", optarg);
+                a->sort = optarg;
+                return 0;
+        case 'r':
+                a->o.reverse = true;
+                return 0;
+        case 'W':
+                if ((a->o.scr = top_scr_by_name(optarg)) < 0) {
+                        fprintf(stderr, "zvmmon top: --screen %s: no such screen\n", optarg);
                         return ZMON_UNUSABLE;
                 }
                 return 0;
         case 'f':
-                /* Cut, a bracket expression loses its ']' and matches no guest. */
-                if (strlen(optarg) >= sizeof(a->o.glob)) {
-                        fprintf(stderr, "zvmmon top: --filter %s: at most %zu characters\n", optarg,
-                                sizeof(a->o.glob) - 1);
-                        return ZMON_UNUSABLE;
-                }
-                snprintf(a->o.glob, sizeof(a->o.glob), "%s", optarg);
-                return 0;
+                return filter_opt(a, optarg);
         case 'S':
                 a->speed_set = true;
                 return positive("--speed", optarg, &a->o.speed) ? 0 : ZMON_UNUSABLE;
@@ -125,6 +143,22 @@ static int option(struct args *a, int c)
         }
 }
 
+/* --sort and --filter name the chosen screen's key and columns (all: the guests'). */
+static bool screen_opts(struct args *a)
+{
+        int scr = a->o.scr < TOP_NSCR ? a->o.scr : TOP_SCR_GUESTS;
+        for (int k = 0; k < TOP_NSCR; k++)
+                a->o.sort[k] = top_screens[k].sort;
+        if (a->sort && (a->o.sort[scr] = top_col_by_name(scr, a->sort)) < 0) {
+                fprintf(stderr, "zvmmon top: --sort %s: no such column on the %s screen\n", a->sort,
+                        top_screens[scr].name);
+                return false;
+        }
+        if (a->glob)
+                snprintf(a->o.glob[scr], sizeof(a->o.glob[scr]), "%s", a->glob);
+        return true;
+}
+
 static int parse(struct args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
@@ -132,6 +166,8 @@ static int parse(struct args *a, int argc, char **argv)
             {"json", no_argument, NULL, 'j'},
             {"intervals", required_argument, NULL, 'n'},
             {"sort", required_argument, NULL, 's'},
+            {"reverse", no_argument, NULL, 'r'},
+            {"screen", required_argument, NULL, 'W'},
             {"filter", required_argument, NULL, 'f'},
             {"speed", required_argument, NULL, 'S'},
             {"step", no_argument, NULL, 'T'},
@@ -143,7 +179,7 @@ static int parse(struct args *a, int argc, char **argv)
         };
         int c, rc;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "bjn:s:f:h", opts, NULL)) != -1)
+        while ((c = getopt_long(argc, argv, "bjn:s:rf:h", opts, NULL)) != -1)
                 if ((rc = option(a, c)) != 0)
                         return rc;
         if (optind < argc - 1 || (optind == argc - 1 && a->device)) {
@@ -154,6 +190,12 @@ static int parse(struct args *a, int argc, char **argv)
                 fprintf(stderr, "zvmmon top: --json is for batch mode (-b)\n");
                 return ZMON_UNUSABLE;
         }
+        if (a->o.scr == TOP_NSCR && !a->batch) {
+                fprintf(stderr, "zvmmon top: --screen all is for batch mode (-b)\n");
+                return ZMON_UNUSABLE;
+        }
+        if (!screen_opts(a))
+                return ZMON_UNUSABLE;
         a->in.path = optind == argc - 1 ? argv[optind] : a->device ? a->device : "/dev/monreader";
         return 0;
 }
@@ -203,7 +245,7 @@ static void notes(struct top_model *t, uint64_t upto, uint64_t shown)
 
 static int batch(struct top_src *src, struct top_model *t, const struct args *a)
 {
-        struct top_batch *b = top_batch_new(stdout, a->json, a->o.sort, a->o.glob);
+        struct top_batch *b = top_batch_new(stdout, a->json, &a->o);
         if (!b)
                 return ZMON_UNUSABLE;
         unsigned long shown = 0;
@@ -249,7 +291,7 @@ static int batch(struct top_src *src, struct top_model *t, const struct args *a)
 
 int zmon_cmd_top(int argc, char **argv)
 {
-        struct args a = {.o = {.speed = 30, .sort = TOP_CPU}};
+        struct args a = {.o = {.speed = 30, .scr = TOP_SCR_GUESTS}};
         int rc = parse(&a, argc, argv);
         if (rc)
                 return rc < 0 ? ZMON_OK : rc;

@@ -71,9 +71,10 @@ build/fuzz/fuzz_d10 build/fuzz/fuzz_wzvm: $(ZVMMON_EMIT_SRCS) zvmmon/emit.h
 TEST_EXTRA_test_zvmmon_capture := zvmmon/capture_loop.c zvmmon/capture_stream.c
 $(BUILD)/tests/test_zvmmon_capture: zvmmon/capture_loop.c zvmmon/capture_stream.c zvmmon/capture.h
 
-# top's model (its message queue, its pacing) and its text, without input or screen.
+# top's model (its message queue, its pacing, its screens' tables) and its text,
+# without input or screen.
 TOP_UNIT_SRCS := zvmmon/top_model.c zvmmon/top_frames.c zvmmon/top_fmt.c zvmmon/top_batch.c \
-	zvmmon/top_order.c $(ZVMMON_EMIT_SRCS)
+	zvmmon/top_order.c zvmmon/top_cell.c zvmmon/top_tab.c zvmmon/top_defs.c $(ZVMMON_EMIT_SRCS)
 TEST_EXTRA_test_zvmmon_top := $(TOP_UNIT_SRCS)
 $(BUILD)/tests/test_zvmmon_top: $(TOP_UNIT_SRCS) zvmmon/top.h zvmmon/top_model.h
 

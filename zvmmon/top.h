@@ -15,9 +15,24 @@
 
 #include "zvmdec.h"
 
+/* The screens, switched by keys 1-6 (top_defs.c: their columns and keys). */
+enum top_scr {
+        TOP_SCR_GUESTS,
+        TOP_SCR_CPUS,
+        TOP_SCR_LPAR,
+        TOP_SCR_STORAGE,
+        TOP_SCR_DEVICES,
+        TOP_SCR_VNICS,
+        TOP_NSCR
+};
+#define TOP_MAXCOL 8  /* columns of the widest screen, after its key column */
+#define TOP_KEYLEN 64 /* a row's key: a userid, "3", "LPAR1 cpu0", "0200", an item */
+
 /* The guest table's columns (after the userid), in screen order. */
 enum top_col { TOP_CPU, TOP_VCPU, TOP_PAGE, TOP_VIO, TOP_RES, TOP_LOAD, TOP_LMEM, TOP_NCOL };
-#define TOP_BY_USERID TOP_NCOL /* sort key: the userid column */
+/* Sort key: the key column (the userid); the number columns are 0 ... ncol - 1. */
+#define TOP_BY_KEY    TOP_MAXCOL
+#define TOP_BY_USERID TOP_BY_KEY
 
 /* The system line's figures. */
 enum top_sys { TOP_S_BUSY, TOP_S_USED, TOP_S_FREE, TOP_S_PAGE, TOP_S_USERS, TOP_NSYS };
@@ -32,11 +47,18 @@ enum top_mark {
 struct top_cell {
         double v;
         uint8_t mark; /* enum top_mark */
+        uint8_t dec;  /* 1 + its decimals where the row sets them (storage); 0: the column's */
 };
 
 struct top_row {
-        char userid[9];
-        struct top_cell c[TOP_NCOL];
+        char key[TOP_KEYLEN];
+        uint32_t pos; /* the order the model made the rows in: the storage screen's */
+        struct top_cell c[TOP_MAXCOL];
+};
+
+struct top_table {
+        struct top_row *rows;
+        size_t nrows;
 };
 
 struct top_frame {
@@ -46,8 +68,7 @@ struct top_frame {
         char system[16];
         unsigned ncpu; /* CPUs with a busy figure; 0 in the first interval: shown "-" */
         struct top_cell sys[TOP_NSYS];
-        struct top_row *rows;
-        size_t nrows;
+        struct top_table t[TOP_NSCR];
 };
 
 struct top_coldef {
@@ -57,12 +78,32 @@ struct top_coldef {
         int width, decimals;
         const char *law;  /* law that vouches for it (met_verify.h), or NULL */
         const char *what; /* for help and the man page */
+        bool sep;         /* a " |" before it: the guest's own view apart from CP's */
+        uint8_t per;      /* 1 + the column it is divided by (ms per SSCH); 0: none */
 };
 extern const struct top_coldef top_cols[TOP_NCOL];
 extern const struct top_coldef top_syscols[TOP_NSYS];
-/* The column whose key or name is s ("c", "cpu", "userid"...), or -1. */
-int top_col_by_name(const char *s);
-int top_col_by_key(int key);
+
+struct top_scrdef {
+        char key;            /* switches to it */
+        const char *name;    /* --screen NAME, and its JSON member */
+        const char *title;   /* in the header and the help */
+        const char *keyhead; /* the key column's heading */
+        const char *keyname; /* its JSON member and --sort name */
+        char keykey;         /* its sort key */
+        int keywidth;        /* its width on screen */
+        const struct top_coldef *cols;
+        int ncol;
+        int sort;         /* sort by default */
+        bool as_built;    /* the key column sorts as the model made the rows (storage) */
+        const char *note; /* for the help: what it shows, what it cannot */
+};
+extern const struct top_scrdef top_screens[TOP_NSCR];
+/* The screen whose key or name is s ("2", "cpus", "all": TOP_NSCR), or -1. */
+int top_scr_by_name(const char *s);
+/* The column of screen scr whose key or name is s ("c", "cpu", "userid"...), or -1. */
+int top_col_by_name(int scr, const char *s);
+int top_col_by_key(int scr, int key);
 
 /* The model: a zd_handler that feeds the engine and yields one frame per interval. */
 struct top_model;
@@ -121,39 +162,74 @@ bool top_src_is_device(const struct top_src *s); /* live: the device or a ShareS
 const struct zd_stats *top_src_stats(const struct top_src *s);
 void top_src_close(struct top_src *s);
 
-/* Visible rows (userid glob, case-insensitive; NULL: all) in sort order; idx gets nrows. */
-size_t top_order(const struct top_frame *f, int sort, const char *glob, size_t *idx);
+/* How a screen's rows are chosen and put in order. */
+struct top_sort {
+        int scr;
+        int col;          /* a column, or TOP_BY_KEY */
+        bool reverse;     /* numbers smallest first, keys Z to A; no number still last */
+        const char *glob; /* key glob, case-insensitive; NULL or "": all */
+};
+/* Visible rows of screen s->scr in sort order; idx gets t[scr].nrows. */
+size_t top_order(const struct top_frame *f, const struct top_sort *s, size_t *idx);
+/* The first row shown of n with rows visible, after a move by delta rows (PgDn: + rows). */
+size_t top_scroll(size_t first, long delta, size_t n, size_t rows);
 
 /* Text shared by the screen and batch mode; each writes at most n bytes. */
 void top_fmt_title(char *buf, size_t n, const struct top_frame *f);
-void top_fmt_sys(char *buf, size_t n, const struct top_frame *f);
-void top_fmt_head(char *buf, size_t n);
-void top_fmt_row(char *buf, size_t n, const struct top_row *r);
-/* Where column col starts in top_fmt_head's line, and its width. */
-int top_fmt_col_x(int col, int *width);
+/*
+ * The system line from field first on, in at most width columns (0: no
+ * limit): the fields that fit whole, and " >" at the end when any had to go,
+ * never a number cut.  Returns the first field left out (TOP_NSYS: none), for
+ * a second line.
+ */
+int top_fmt_sys(char *buf, size_t n, const struct top_frame *f, int width, int first);
+void top_fmt_head(char *buf, size_t n, int scr);
+void top_fmt_row(char *buf, size_t n, int scr, const struct top_row *r);
+/* The screens and their keys, the shown one in [brackets]. */
+void top_fmt_screens(char *buf, size_t n, int scr);
+/* A number in at most width columns: fewer decimals, then k/M/G/T, then '>'s. */
+void top_fmt_num(char *buf, size_t n, double v, int width, int decimals);
+/* Where column col (TOP_BY_KEY: the key) starts in top_fmt_head's line, and its width. */
+int top_fmt_col_x(int scr, int col, int *width);
 extern const char top_legend[];
 
-/* Batch mode: one table (text) or one JSON line per frame. */
+/* Batch mode: the chosen screen (or all, TOP_NSCR) as text, or one JSON line per frame. */
+struct top_opts;
 struct top_batch;
-struct top_batch *top_batch_new(FILE *out, bool json, int sort, const char *glob);
+struct top_batch *top_batch_new(FILE *out, bool json, const struct top_opts *o);
+/* Screen scr's order as o gives it. */
+struct top_sort top_sort_of(const struct top_opts *o, int scr);
 void top_batch_frame(struct top_batch *b, const struct top_frame *f);
 void top_batch_free(struct top_batch *b);
 
 /* The full screen (top_view.c, ncurses; top_noview.c where it is built without). */
 struct top_screen {
         const struct top_frame *f; /* NULL: nothing to show yet */
-        int sort;
-        const char *glob;
+        struct top_sort sort;
+        size_t *first;      /* the first row shown; the view keeps it in range */
         const char *status; /* "paused", "replay x30", "live", "end of input" */
         const char *msg;    /* bottom line: the engine's last word, or a hint */
         bool help;
 };
 bool top_view_open(void);
+/* Table rows the screen has room for: a page for PgUp and PgDn. */
+int top_view_page(void);
 void top_view_close(void);
 void top_view_draw(const struct top_screen *s);
-/* The next key pressed, or -1 if none is waiting; TOP_KEY_RESIZE after a resize. */
+/* The next key pressed, or -1 if none is waiting; TOP_KEY_RESIZE after a resize,
+ * TOP_KEY_UP ... for the keys that move. */
 int top_view_key(void);
 #define TOP_KEY_RESIZE 0x1000
+enum {
+        TOP_KEY_UP = 0x1001,
+        TOP_KEY_DOWN,
+        TOP_KEY_PGUP,
+        TOP_KEY_PGDN,
+        TOP_KEY_HOME,
+        TOP_KEY_END,
+        TOP_KEY_LEFT,
+        TOP_KEY_RIGHT
+};
 /* Read a line at the bottom (the userid filter); false if cancelled. */
 bool top_view_prompt(const char *prompt, char *buf, size_t n);
 
@@ -162,8 +238,11 @@ struct top_opts {
         double speed; /* replay: times real time; 0: as fast as read */
         bool step;    /* replay: start paused, n steps */
         unsigned long max_frames;
-        int sort;
-        char glob[32];
+        int scr;            /* the screen shown; batch: TOP_NSCR for all */
+        int sort[TOP_NSCR]; /* each screen's sort column */
+        bool reverse;
+        size_t first[TOP_NSCR];  /* each screen's first row shown */
+        char glob[TOP_NSCR][32]; /* each screen's key filter */
 };
 /* Full screen until q (or the input ends and the last frame is left); exit status. */
 int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Batch mode (-b): every interval's table as text, as on the screen, or as
- * one JSON object per line (--json) for scripts.  In JSON a cell without a
- * number is null, and the row lists which of its columns are unproven.
+ * Batch mode (-b): every interval's tables (the screen --screen chose, or
+ * all) as text, as on the screen, or as one JSON object per line (--json) for
+ * scripts: the system line's figures, then a member per screen, an array of
+ * rows.  In JSON a cell without a number is null, and the row lists which of
+ * its columns are unproven.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,18 +19,17 @@ struct top_batch {
         FILE *out;
         struct zmon_sink sink;
         bool json;
-        int sort;
-        const char *glob;
+        const struct top_opts *o;
         size_t *idx;
         size_t cap;
 };
 
-struct top_batch *top_batch_new(FILE *out, bool json, int sort, const char *glob)
+struct top_batch *top_batch_new(FILE *out, bool json, const struct top_opts *o)
 {
         struct top_batch *b = calloc(1, sizeof(*b));
         if (!b)
                 return NULL;
-        *b = (struct top_batch){.out = out, .json = json, .sort = sort, .glob = glob};
+        *b = (struct top_batch){.out = out, .json = json, .o = o};
         if (json && !zmon_sink_json(&b->sink, out)) {
                 free(b);
                 return NULL;
@@ -89,7 +90,50 @@ static void cells(struct zmon_sink *s, const struct top_cell *c, const struct to
         s->array_close(s->ctx);
 }
 
-static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
+/* Screen scr's rows in order into b->idx; their count. */
+static size_t order(struct top_batch *b, const struct top_frame *f, int scr)
+{
+        size_t n = f->t[scr].nrows;
+        if (n > b->cap) {
+                size_t *p = realloc(b->idx, n * sizeof(*p));
+                if (!p)
+                        return 0;
+                b->idx = p;
+                b->cap = n;
+        }
+        struct top_sort s = top_sort_of(b->o, scr);
+        return top_order(f, &s, b->idx);
+}
+
+/* The screens shown: the one chosen, or all. */
+static int first_scr(const struct top_batch *b)
+{
+        return b->o->scr < TOP_NSCR ? b->o->scr : 0;
+}
+
+static int end_scr(const struct top_batch *b)
+{
+        return b->o->scr < TOP_NSCR ? b->o->scr + 1 : TOP_NSCR;
+}
+
+static void json_table(struct top_batch *b, const struct top_frame *f, int scr)
+{
+        struct zmon_sink *s = &b->sink;
+        const struct top_scrdef *d = &top_screens[scr];
+        size_t n = order(b, f, scr);
+        s->key(s->ctx, d->name);
+        s->array_open(s->ctx);
+        for (size_t i = 0; i < n; i++) {
+                const struct top_row *r = &f->t[scr].rows[b->idx[i]];
+                s->map_open(s->ctx);
+                str(s, d->keyname, r->key);
+                cells(s, r->c, d->cols, d->ncol);
+                s->map_close(s->ctx);
+        }
+        s->array_close(s->ctx);
+}
+
+static void json_frame(struct top_batch *b, const struct top_frame *f)
 {
         struct zmon_sink *s = &b->sink;
         char when[40] = "";
@@ -116,48 +160,37 @@ static void json_frame(struct top_batch *b, const struct top_frame *f, size_t n)
         s->key(s->ctx, "tod");
         s->num(s->ctx, tod);
         cells(s, f->sys, top_syscols, TOP_NSYS);
-        s->key(s->ctx, "guests");
-        s->array_open(s->ctx);
-        for (size_t i = 0; i < n; i++) {
-                const struct top_row *r = &f->rows[b->idx[i]];
-                s->map_open(s->ctx);
-                str(s, "userid", r->userid);
-                cells(s, r->c, top_cols, TOP_NCOL);
-                s->map_close(s->ctx);
-        }
-        s->array_close(s->ctx);
+        for (int scr = first_scr(b); scr < end_scr(b); scr++)
+                json_table(b, f, scr);
         s->map_close(s->ctx);
         s->end(s->ctx);
 }
 
-static void text_frame(struct top_batch *b, const struct top_frame *f, size_t n)
+static void text_frame(struct top_batch *b, const struct top_frame *f)
 {
         char line[256];
         top_fmt_title(line, sizeof(line), f);
         fprintf(b->out, "%s\n", line);
-        top_fmt_sys(line, sizeof(line), f);
+        top_fmt_sys(line, sizeof(line), f, 0, 0);
         fprintf(b->out, "%s\n\n", line);
-        top_fmt_head(line, sizeof(line));
-        fprintf(b->out, "%s\n", line);
-        for (size_t i = 0; i < n; i++) {
-                top_fmt_row(line, sizeof(line), &f->rows[b->idx[i]]);
+        for (int scr = first_scr(b); scr < end_scr(b); scr++) {
+                size_t n = order(b, f, scr);
+                if (b->o->scr == TOP_NSCR)
+                        fprintf(b->out, "screen %s\n", top_screens[scr].name);
+                top_fmt_head(line, sizeof(line), scr);
                 fprintf(b->out, "%s\n", line);
+                for (size_t i = 0; i < n; i++) {
+                        top_fmt_row(line, sizeof(line), scr, &f->t[scr].rows[b->idx[i]]);
+                        fprintf(b->out, "%s\n", line);
+                }
+                fputc('\n', b->out);
         }
-        fputc('\n', b->out);
 }
 
 void top_batch_frame(struct top_batch *b, const struct top_frame *f)
 {
-        if (f->nrows > b->cap) {
-                size_t *p = realloc(b->idx, f->nrows * sizeof(*p));
-                if (!p)
-                        return;
-                b->idx = p;
-                b->cap = f->nrows;
-        }
-        size_t n = top_order(f, b->sort, b->glob, b->idx);
         if (b->json)
-                json_frame(b, f, n);
+                json_frame(b, f);
         else
-                text_frame(b, f, n);
+                text_frame(b, f);
 }

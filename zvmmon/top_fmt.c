@@ -1,62 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The columns and the text of a table: one layout for the screen and for
- * batch mode, so that what a script reads is what a person sees.
+ * The text of a table: one layout for the screen and for batch mode, so that
+ * what a script reads is what a person sees.  Nothing is cut silently: a
+ * number that does not fit its column loses decimals, then takes a k/M/G/T
+ * suffix, and else shows '>'; a key too long for its column ends in '>'; the
+ * system line leaves out whole fields, marked '>', for a second line.
  */
 #include <stdarg.h>
 #include <string.h>
-#include <strings.h>
 
 #include "zvmdec.h"
 #include "top.h"
 
-const struct top_coldef top_cols[TOP_NCOL] = {
-    [TOP_CPU] = {'c', "cpu", "CPU%", 7, 1, "guest-cpu",
-                 "CPU time of all its virtual CPUs, % of one processor (USEACT_VMDTTIME)"},
-    [TOP_VCPU] = {'v', "vcpu", "VCPU%", 7, 1, "guest-vcpu",
-                  "virtual CPU time, % of one processor (USEACT_VMDVTIME)"},
-    [TOP_PAGE] = {'p', "paging", "PAGE/s", 8, 1, "paging",
-                  "pages read and written per second (USEACT_CALCPPGR + CALCPPGW)"},
-    [TOP_VIO] = {'i', "vio", "VIO/s", 8, 1, "guest-vio",
-                 "virtual I/O requests per second (USEACT_VMDVCSCT ... VMDVOSCT)"},
-    [TOP_RES] = {'r', "resident", "RES-MiB", 9, 1, "guest-resident",
-                 "resident storage, MiB (USEACT_VMDCTPVR)"},
-    [TOP_LOAD] = {'l', "load", "LOAD", 6, 2, NULL,
-                  "the Linux guest's own 1-minute load average (APPLDATA OS)"},
-    [TOP_LMEM] = {'m', "linux_mem", "USED-MiB", 9, 1, NULL,
-                  "memory the Linux guest uses, MiB (APPLDATA MEM: total - free - buffers - "
-                  "cached)"},
-};
-
-const struct top_coldef top_syscols[TOP_NSYS] = {
-    [TOP_S_BUSY] = {0, "cpu_busy", "busy %", 0, 1, NULL, "processors busy, average %"},
-    [TOP_S_USED] = {0, "storage_used", "used MiB", 0, 0, "storage", "pageable storage in use"},
-    [TOP_S_FREE] = {0, "storage_free", "free MiB", 0, 0, "storage", "storage available"},
-    [TOP_S_PAGE] = {0, "paging", "paging/s", 0, 1, "paging", "pages read and written per s"},
-    [TOP_S_USERS] = {0, "users", "users", 0, 0, NULL, "users logged on"},
-};
-
-const char top_legend[] =
-    "? = hint field, its law not proven yet   - = no value yet, or no APPLDATA";
-
-#define USERID_W 8
-#define SEP      " |"
-
-int top_col_by_name(const char *s)
-{
-        if (!strcasecmp(s, "u") || !strcasecmp(s, "userid"))
-                return TOP_BY_USERID;
-        for (int k = 0; k < TOP_NCOL; k++)
-                if ((s[0] == top_cols[k].key && !s[1]) || !strcasecmp(s, top_cols[k].name))
-                        return k;
-        return -1;
-}
-
-int top_col_by_key(int key)
-{
-        char s[2] = {(char)key, 0};
-        return key > 0 && key < 128 ? top_col_by_name(s) : -1;
-}
+#define SEP " |"
 
 /* Append to buf; never past n, always terminated. */
 __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n, const char *fmt, ...)
@@ -70,12 +26,33 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n, const
         va_end(ap);
 }
 
+void top_fmt_num(char *buf, size_t n, double v, int width, int decimals)
+{
+        static const char suffix[] = " kMGTP";
+        char s[64];
+        double x = v;
+        for (int u = 0; u < (int)sizeof(suffix) - 1; u++, x /= 1000) {
+                /* With a suffix, at most one decimal: 1.5M, not 1.523M. */
+                for (int d = u && decimals > 1 ? 1 : decimals; d >= 0; d--) {
+                        snprintf(s, sizeof(s), "%.*f%.*s", d, x, u ? 1 : 0, suffix + u);
+                        if (!width || (int)strlen(s) <= width) {
+                                snprintf(buf, n, "%s", s);
+                                return;
+                        }
+                }
+        }
+        snprintf(buf, n, ">");
+}
+
 static void cell(char *buf, size_t n, const struct top_cell *c, int width, int decimals)
 {
+        char s[64];
         if (c->mark == TOP_NUM)
-                add(buf, n, "%*.*f", width, decimals, c->v);
+                top_fmt_num(s, sizeof(s), c->v, width > 1 ? width - 1 : 0,
+                            c->dec ? c->dec - 1 : decimals);
         else
-                add(buf, n, "%*s", width, c->mark == TOP_UNPROVEN ? "?" : "-");
+                snprintf(s, sizeof(s), "%s", c->mark == TOP_UNPROVEN ? "?" : "-");
+        add(buf, n, "%*s", width, s);
 }
 
 void top_fmt_title(char *buf, size_t n, const struct top_frame *f)
@@ -94,53 +71,95 @@ void top_fmt_title(char *buf, size_t n, const struct top_frame *f)
                 add(buf, n, " (%g s)", f->interval);
 }
 
-void top_fmt_sys(char *buf, size_t n, const struct top_frame *f)
+/* The system line's field k, whole. */
+static void sys_field(char *buf, size_t n, const struct top_frame *f, int k)
 {
-        const struct top_cell *s = f->sys;
-        /* Narrow: the whole line fits 80 columns with a large system's figures. */
+        static const char *const pre[TOP_NSYS] = {"busy ", "used ", "free ", "paging ", "users "};
+        static const char *const post[TOP_NSYS] = {"%", " GiB", " GiB", "/s", ""};
+        buf[0] = 0;
         /* No CPU has a busy figure before its second interval (busy is a rate). */
-        if (f->ncpu)
-                snprintf(buf, n, "cpus %u busy", f->ncpu);
+        if (k == TOP_S_BUSY && f->ncpu)
+                snprintf(buf, n, "cpus %u ", f->ncpu);
+        else if (k == TOP_S_BUSY)
+                snprintf(buf, n, "cpus - ");
+        add(buf, n, "%s", pre[k]);
+        cell(buf, n, &f->sys[k], 0, top_syscols[k].decimals);
+        if (f->sys[k].mark == TOP_NUM)
+                add(buf, n, "%s", post[k]);
+}
+
+int top_fmt_sys(char *buf, size_t n, const struct top_frame *f, int width, int first)
+{
+        char field[TOP_NSYS][64];
+        size_t len[TOP_NSYS], total = 0;
+        for (int k = first; k < TOP_NSYS; k++) {
+                sys_field(field[k], sizeof(field[k]), f, k);
+                len[k] = strlen(field[k]);
+                total += (k > first ? 2 : 0) + len[k];
+        }
+        buf[0] = 0;
+        int k = first;
+        for (size_t used = 0; k < TOP_NSYS; k++) {
+                size_t sep = k > first ? 2 : 0;
+                /* Room for the field, and for " >" unless it is the last and all fit. */
+                if (width && (int)(used + sep + len[k]) > width - (total <= (size_t)width ? 0 : 2))
+                        break;
+                add(buf, n, "%s%s", sep ? "  " : "", field[k]);
+                used += sep + len[k];
+        }
+        if (k < TOP_NSYS)
+                add(buf, n, " >");
+        return k;
+}
+
+/* The key, left-aligned in its column; one too long ends in '>'. */
+static void key(char *buf, size_t n, const char *k, int width)
+{
+        if ((int)strlen(k) > width)
+                add(buf, n, "%.*s>", width - 1, k);
         else
-                snprintf(buf, n, "cpus - busy");
-        cell(buf, n, &s[TOP_S_BUSY], 6, 1);
-        add(buf, n, "%%  storage MiB used ");
-        cell(buf, n, &s[TOP_S_USED], 0, 0);
-        add(buf, n, " free ");
-        cell(buf, n, &s[TOP_S_FREE], 0, 0);
-        add(buf, n, "  paging ");
-        cell(buf, n, &s[TOP_S_PAGE], 0, 1);
-        add(buf, n, "/s  users ");
-        cell(buf, n, &s[TOP_S_USERS], 0, 0);
+                add(buf, n, "%-*s", width, k);
 }
 
-void top_fmt_head(char *buf, size_t n)
+void top_fmt_head(char *buf, size_t n, int scr)
 {
-        snprintf(buf, n, "%-*s", USERID_W, "USERID");
-        for (int k = 0; k < TOP_NCOL; k++) {
-                if (k == TOP_LOAD)
+        const struct top_scrdef *d = &top_screens[scr];
+        buf[0] = 0;
+        key(buf, n, d->keyhead, d->keywidth);
+        for (int k = 0; k < d->ncol; k++)
+                add(buf, n, "%s%*s", d->cols[k].sep ? SEP : "", d->cols[k].width, d->cols[k].head);
+}
+
+void top_fmt_row(char *buf, size_t n, int scr, const struct top_row *r)
+{
+        const struct top_scrdef *d = &top_screens[scr];
+        buf[0] = 0;
+        key(buf, n, r->key, d->keywidth);
+        for (int k = 0; k < d->ncol; k++) {
+                if (d->cols[k].sep)
                         add(buf, n, SEP);
-                add(buf, n, "%*s", top_cols[k].width, top_cols[k].head);
+                cell(buf, n, &r->c[k], d->cols[k].width, d->cols[k].decimals);
         }
 }
 
-void top_fmt_row(char *buf, size_t n, const struct top_row *r)
+void top_fmt_screens(char *buf, size_t n, int scr)
 {
-        snprintf(buf, n, "%-*s", USERID_W, r->userid);
-        for (int k = 0; k < TOP_NCOL; k++) {
-                if (k == TOP_LOAD)
-                        add(buf, n, SEP);
-                cell(buf, n, &r->c[k], top_cols[k].width, top_cols[k].decimals);
-        }
+        buf[0] = 0;
+        for (int k = 0; k < TOP_NSCR; k++)
+                add(buf, n, k == scr ? "%s[%c %s]" : "%s%c %s", k ? " " : "", top_screens[k].key,
+                    top_screens[k].title);
 }
 
-int top_fmt_col_x(int col, int *width)
+int top_fmt_col_x(int scr, int col, int *width)
 {
-        *width = col == TOP_BY_USERID ? USERID_W : top_cols[col].width;
-        if (col == TOP_BY_USERID)
+        const struct top_scrdef *d = &top_screens[scr];
+        if (col == TOP_BY_KEY || col < 0 || col >= d->ncol) {
+                *width = d->keywidth;
                 return 0;
-        int x = USERID_W + (col >= TOP_LOAD ? (int)strlen(SEP) : 0);
-        for (int k = 0; k < col; k++)
-                x += top_cols[k].width;
+        }
+        int x = d->keywidth;
+        for (int k = 0; k <= col; k++)
+                x += (d->cols[k].sep ? (int)strlen(SEP) : 0) + (k < col ? d->cols[k].width : 0);
+        *width = d->cols[col].width;
         return x;
 }

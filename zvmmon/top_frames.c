@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The model's output: at each Interval End, after the engine has closed the
- * interval (and judged its laws), one frame with the system line and a row
- * per guest seen in the interval, queued until the caller takes it.
+ * interval (and judged its laws), one frame with the system line, a row per
+ * guest seen in the interval and the other screens' tables (top_tab.c),
+ * queued until the caller takes it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,25 +21,22 @@ static void on_record(void *ctx, const struct zd_record *r)
                 t->samples = t->cp_seen = true;
 }
 
-/* A cell that got no value this interval: "?" while its law is off, else "-". */
-static void missing(const struct top_model *t, struct top_cell *c, bool got, const char *law)
-{
-        if (got)
-                return;
-        c->v = 0;
-        c->mark = law && !top_allowed(t, law) ? TOP_UNPROVEN : TOP_NODATA;
-}
-
 static struct top_frame *frame(struct top_model *t, uint64_t tod)
 {
         struct top_frame *f = calloc(1, sizeof(*f));
         size_t n = 0;
         for (size_t i = 0; i < t->ng; i++)
                 n += t->g[i].seen;
-        if (!f || !(f->rows = calloc(n ? n : 1, sizeof(*f->rows)))) {
+        struct top_table *gt = f ? &f->t[TOP_SCR_GUESTS] : NULL;
+        if (!f || !(gt->rows = calloc(n ? n : 1, sizeof(*gt->rows)))) {
                 free(f);
                 return NULL;
         }
+        for (int s = TOP_SCR_GUESTS + 1; s < TOP_NSCR; s++)
+                if (!top_tab_frame(t, s, f)) {
+                        top_frame_free(f);
+                        return NULL;
+                }
         f->seq = ++t->seq;
         f->tod = tod;
         f->interval = zm_engine_interval(t->e);
@@ -48,17 +46,17 @@ static struct top_frame *frame(struct top_model *t, uint64_t tod)
                 top_put(&t->sys[TOP_S_BUSY], &t->sysgot[TOP_S_BUSY], t->busy / t->ncpu, t->busy_ok);
         for (int k = 0; k < TOP_NSYS; k++) {
                 f->sys[k] = t->sys[k];
-                missing(t, &f->sys[k], t->sysgot[k], top_syscols[k].law);
+                top_missing(t, &f->sys[k], t->sysgot[k], top_syscols[k].law);
         }
         for (size_t i = 0; i < t->ng; i++) {
                 const struct guest *g = &t->g[i];
                 if (!g->seen)
                         continue;
-                struct top_row *r = &f->rows[f->nrows++];
-                memcpy(r->userid, g->userid, sizeof(r->userid));
+                struct top_row *r = &gt->rows[gt->nrows++];
+                memcpy(r->key, g->userid, sizeof(g->userid));
                 for (int k = 0; k < TOP_NCOL; k++) {
                         r->c[k] = g->c[k];
-                        missing(t, &r->c[k], g->got[k], top_cols[k].law);
+                        top_missing(t, &r->c[k], g->got[k], top_cols[k].law);
                 }
         }
         return f;
@@ -88,6 +86,7 @@ static void roll(struct top_model *t)
         t->busy = 0;
         t->ncpu = 0;
         t->samples = false;
+        top_tab_roll(t);
 }
 
 static void push(struct top_model *t, struct top_frame *f)
@@ -140,6 +139,7 @@ void top_model_free(struct top_model *t)
         free(t->notes);
         free(t->g);
         zh_free(&t->ix);
+        top_tab_free(t);
         free(t);
 }
 
@@ -161,8 +161,8 @@ size_t top_model_pending(const struct top_model *t)
 
 void top_frame_free(struct top_frame *f)
 {
-        if (f)
-                free(f->rows);
+        for (int s = 0; f && s < TOP_NSCR; s++)
+                free(f->t[s].rows);
         free(f);
 }
 

@@ -80,14 +80,43 @@ static void advance(struct loop *l)
 
 static void filter(struct loop *l)
 {
-        char buf[sizeof(l->o->glob)];
-        if (top_view_prompt("userid glob (empty: all): ", buf, sizeof(buf)))
-                snprintf(l->o->glob, sizeof(l->o->glob), "%s", buf);
+        char buf[sizeof(l->o->glob[0])], prompt[64];
+        snprintf(prompt, sizeof(prompt), "%s glob (empty: all): ", top_screens[l->o->scr].keyname);
+        if (top_view_prompt(prompt, buf, sizeof(buf))) {
+                snprintf(l->o->glob[l->o->scr], sizeof(buf), "%s", buf);
+                l->o->first[l->o->scr] = 0;
+        }
+}
+
+/* Keys that move the table (arrows, pages, ends) or change the screen; false if k is none. */
+static bool move(struct loop *l, int k)
+{
+        size_t *first = &l->o->first[l->o->scr];
+        long page = top_view_page();
+        long far = 1L << 30; /* past either end: top_view_draw brings it back in range */
+        long by = k == TOP_KEY_UP     ? -1
+                  : k == TOP_KEY_DOWN ? 1
+                  : k == TOP_KEY_PGUP ? -page
+                  : k == TOP_KEY_PGDN ? page
+                  : k == TOP_KEY_HOME ? -far
+                  : k == TOP_KEY_END  ? far
+                                      : 0;
+        char name[2] = {(char)(k >= '1' && k <= '9' ? k : 0), 0};
+        int scr = top_scr_by_name(name);
+        if (by)
+                *first = top_scroll(*first, by, (size_t)far, 0);
+        else if (k == TOP_KEY_LEFT || k == TOP_KEY_RIGHT)
+                l->o->scr = (l->o->scr + (k == TOP_KEY_LEFT ? TOP_NSCR - 1 : 1)) % TOP_NSCR;
+        else if (scr >= 0 && scr < TOP_NSCR)
+                l->o->scr = scr;
+        else
+                return false;
+        return true;
 }
 
 static void key(struct loop *l, int k)
 {
-        int col = top_col_by_key(k);
+        int col = top_col_by_key(l->o->scr, k);
         l->dirty = true;
         if (l->help) {
                 l->help = false;
@@ -104,8 +133,12 @@ static void key(struct loop *l, int k)
                 l->help = true;
         else if (k == '/')
                 filter(l);
+        else if (k == 'R')
+                l->o->reverse = !l->o->reverse;
         else if (col >= 0)
-                l->o->sort = col;
+                l->o->sort[l->o->scr] = col;
+        else
+                move(l, k);
 }
 
 /*
@@ -145,7 +178,9 @@ static void draw(struct loop *l)
         if (errs)
                 snprintf(l->status + len, sizeof(l->status) - len, ", %llu input error%s",
                          (unsigned long long)errs, errs == 1 ? "" : "s");
-        struct top_screen s = {l->cur, l->o->sort, l->o->glob, l->status, l->msg, l->help};
+        struct top_screen s = {
+            l->cur, top_sort_of(l->o, l->o->scr), &l->o->first[l->o->scr], l->status, l->msg,
+            l->help};
         top_view_draw(&s);
         l->dirty = false;
 }
@@ -194,7 +229,7 @@ int top_loop(struct top_src *src, struct top_model *t, struct top_opts *o)
          * screen, gone at endwin(): the Nth interval is printed where it stays.
          */
         if (last) {
-                struct top_batch *b = top_batch_new(stdout, false, o->sort, o->glob);
+                struct top_batch *b = top_batch_new(stdout, false, o);
                 if (b)
                         top_batch_frame(b, last);
                 top_batch_free(b);

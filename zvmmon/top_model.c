@@ -5,10 +5,9 @@
  *
  * The engine is asked for every value (UnverifiedFields true) so that a
  * guest whose hint fields are still held back still gets its row; each value
- * then goes through the same rule the engine's auto mode applies: a value
- * whose law is not on is shown as "?", never as a number.  DERIVE values
- * become rates here as collectd would make them: the difference to the
- * previous value over the difference of their record times.
+ * then goes through the same rule the engine's auto mode applies (top_cell.c).
+ * The guests and the system line are filled here; the other screens' rows
+ * come from the feed table (top_tab.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,33 +51,6 @@ static struct guest *guest(struct top_model *t, const char *id)
         return &t->g[i];
 }
 
-/* A DERIVE value into a rate per second; false until there are two. */
-static bool rate(struct ctr *c, int64_t v, uint64_t tod, double *out)
-{
-        bool ok = c->has && tod > c->tod && v >= c->v;
-        if (ok)
-                *out = (double)(v - c->v) / ((double)(tod - c->tod) / 4096e6);
-        c->v = v;
-        c->tod = tod;
-        c->has = true;
-        return ok;
-}
-
-bool top_allowed(const struct top_model *t, const char *check)
-{
-        if (!check)
-                return true;
-        const struct zv_law_status *s = zm_law_status(t->e, check);
-        return s && s->on;
-}
-
-void top_put(struct top_cell *c, bool *got, double v, bool ok)
-{
-        c->v = v;
-        c->mark = ok ? TOP_NUM : TOP_UNPROVEN;
-        *got = true;
-}
-
 static bool is(const struct zm_metric *m, const char *type, const char *ti)
 {
         return strcmp(m->type, type) == 0 && strcmp(m->type_instance, ti) == 0;
@@ -105,7 +77,7 @@ static void on_guest_cp(struct top_model *t, const struct zm_metric *m, bool ok)
                 return;
         if (k >= 0) {
                 int64_t sum = m->derive[0] + (m->nvalues > 1 ? m->derive[1] : 0);
-                if (!rate(&g->ctr[k], sum, m->tod, &v))
+                if (!top_rate(&g->ctr[k], sum, m->tod, &v))
                         return;
                 v *= scale;
         }
@@ -127,6 +99,8 @@ static void on_guest_linux(struct top_model *t, const struct zm_metric *m)
                         load ? m->gauge[0] : m->gauge[0] / 1048576, top_allowed(t, m->check));
 }
 
+#define GIB 1073741824.0
+
 static void on_system(struct top_model *t, const struct zm_metric *m, bool ok)
 {
         const char *pi = m->plugin_instance;
@@ -136,11 +110,11 @@ static void on_system(struct top_model *t, const struct zm_metric *m, bool ok)
                 t->busy_ok = (t->ncpu == 0 || t->busy_ok) && ok;
                 t->ncpu++;
         } else if (strcmp(pi, "storage") == 0 && is(m, "memory", "used"))
-                top_put(&t->sys[TOP_S_USED], &t->sysgot[TOP_S_USED], m->gauge[0] / 1048576, ok);
+                top_put(&t->sys[TOP_S_USED], &t->sysgot[TOP_S_USED], m->gauge[0] / GIB, ok);
         else if (strcmp(pi, "storage") == 0 && is(m, "memory", "free"))
-                top_put(&t->sys[TOP_S_FREE], &t->sysgot[TOP_S_FREE], m->gauge[0] / 1048576, ok);
+                top_put(&t->sys[TOP_S_FREE], &t->sysgot[TOP_S_FREE], m->gauge[0] / GIB, ok);
         else if (strcmp(pi, "storage") == 0 && is(m, "vmpage_io", "paging")) {
-                if (rate(&t->syspage, m->derive[0] + m->derive[1], m->tod, &v))
+                if (top_rate(&t->syspage, m->derive[0] + m->derive[1], m->tod, &v))
                         top_put(&t->sys[TOP_S_PAGE], &t->sysgot[TOP_S_PAGE], v, ok);
         } else if (strcmp(pi, "system") == 0 && is(m, "users", "logged-on"))
                 top_put(&t->sys[TOP_S_USERS], &t->sysgot[TOP_S_USERS], m->gauge[0], ok);
@@ -153,8 +127,11 @@ void top_on_metric(void *ctx, const struct zm_metric *m)
                 on_guest_linux(t, m);
         else if (strcmp(m->plugin, "zvm") == 0 && m->domain == 4 && m->record == 3 && m->guest[0])
                 on_guest_cp(t, m, top_allowed(t, m->check));
-        else if (strcmp(m->plugin, "zvm") == 0)
-                on_system(t, m, top_allowed(t, m->check));
+        else if (strcmp(m->plugin, "zvm") == 0) {
+                bool ok = top_allowed(t, m->check);
+                on_system(t, m, ok);
+                top_tab_metric(t, m, ok);
+        }
 }
 
 /* More than this at once (a whole system's guests with bad APPLDATA) and the newest go. */

@@ -10,6 +10,11 @@ bool top_view_open(void)
 
 void top_view_close(void) {}
 
+int top_view_page(void)
+{
+        return 1;
+}
+
 void top_view_draw(const struct top_screen *s)
 {
         (void)s;

@@ -29,7 +29,7 @@ grep -Fqx "zvmmon top: interval 1: system name zvmsim (MTRSYS_SYSTMID, packed re
 ! grep -Fq "(system?)" "$T/top.out" || fail "zvmmon top shows (system?)"
 n=$(grep -c "^zvmsim  2026-11-22 00:0[123]:00 UTC  interval [123] (60 s)$" "$T/top.out" || true)
 [ "$n" = 3 ] || { head -3 "$T/top.out" >&2; fail "zvmmon top: $n of 3 frames headed zvmsim, 2026-11-22, 60 s"; }
-grep -Eq "^cpus 4 busy +[0-9.]+%  storage MiB used [0-9]+ free [0-9]+ .* users 20$" "$T/top.out" ||
+grep -Eq "^cpus 4 busy [0-9.]+%  used [0-9.]+ GiB  free [0-9.]+ GiB .* users 20$" "$T/top.out" ||
 	{ cat "$T/top.out" >&2; fail "zvmmon top: no frame with 4 CPUs, storage used and free and 20 users"; }
 n=$(grep -Ec "^(LINUX00[1-4]|USER0(0[1-9]|1[0-2])|OPERATOR|PERFSVM|RSCS|TCPIP) " "$T/top.out" || true)
 [ "$n" = 60 ] || fail "zvmmon top: $n guest rows in 3 frames (want 20 each)"

@@ -43,6 +43,34 @@ n=$(grep -c ' interval [0-9]* (60 s)' "$W/a.txt")
 tail -n +$(($(grep -n ' interval 6 ' "$W/a.txt" | cut -d: -f1))) "$W/a.txt" >"$W/a6.txt"
 check "batch text, interval 6, sorted by resident storage" screen "$W/a.truth" "$W/a6.txt" 6 --sort r
 
+# 1a. The other screens in batch mode: --screen all as JSON, interval by
+# interval against the truth; each screen as text (interval 6) and as JSON
+# alone; one in reverse order.
+"$Z" top -b --json --screen all "$W/a.mw" >"$W/all.json" 2>/dev/null || fail "top -b --json --screen all exit $?"
+check "batch JSON, every screen beyond the guests, equals the truth" screens "$W/a.truth" "$W/all.json"
+check "batch JSON --screen all: the guests too" json "$W/a.truth" "$W/all.json"
+for s in processors lpar storage devices vnics; do
+	"$Z" top -b -n 6 --screen $s "$W/a.mw" >"$W/$s.txt" 2>/dev/null || fail "top -b --screen $s exit $?"
+	tail -n +$(($(grep -n ' interval 6 ' "$W/$s.txt" | cut -d: -f1))) "$W/$s.txt" >"$W/${s}6.txt"
+	check "batch text --screen $s, interval 6" table "$W/a.truth" "$W/${s}6.txt" 6 $s
+	"$Z" top -b --json -n 6 --screen $s "$W/a.mw" >"$W/$s.json" 2>/dev/null || fail "top -b --json --screen $s exit $?"
+	python3 - "$W/$s.json" "$W/all.json" $s <<'PY' && ok "batch JSON --screen $s: that screen alone, as in all" || fail "batch JSON --screen $s"
+import json, sys
+one = [json.loads(l) for l in open(sys.argv[1])]
+all_ = [json.loads(l) for l in open(sys.argv[2])][:6]
+s = sys.argv[3]
+bad = [o["interval"] for o in one if "guests" in o or s not in o]
+bad += [a["interval"] for o, a in zip(one, all_) if o[s] != a[s]]
+print(f"{len(one)} intervals, {sum(len(o[s]) for o in one)} rows; bad {bad}")
+sys.exit(1 if bad or len(one) != 6 else 0)
+PY
+done
+"$Z" top -b -n 6 --screen devices --reverse "$W/a.mw" >"$W/devr.txt" 2>/dev/null || fail "top -b --reverse exit $?"
+tail -n +$(($(grep -n ' interval 6 ' "$W/devr.txt" | cut -d: -f1))) "$W/devr.txt" >"$W/devr6.txt"
+check "batch text --screen devices --reverse: fewest SSCH first" table "$W/a.truth" "$W/devr6.txt" 6 devices --reverse
+"$Z" top -b --screen all --sort x "$W/a.mw" >/dev/null 2>&1 && fail "--sort x accepted on the guests" ||
+	ok "--sort names a column of the chosen screen"
+
 # 1b. The engine's messages in batch mode: on stderr, each with the interval it
 # came in, so that stdout keeps one table (or one JSON object) per interval.  A
 # law's "held" line comes with the first interval that shows its figures
@@ -125,12 +153,55 @@ $T send-keys -t top m
 wait_for 'sort USED-MiB' && check "screen sorted by the Linux guests' memory (key m)" screen "$W/a.truth" "$W/screen.txt" 6 --sort m --filter 'linux*' ||
 	fail "key m did not sort"
 cp "$W/screen.txt" "$W/screen-final.txt"
+# Each screen by its key, read back against the truth of interval 6.
+n=2
+for s in processors lpar storage devices vnics; do
+	$T send-keys -t top $n
+	if wait_for "\[$n " >/dev/null; then
+		cp "$W/screen.txt" "$W/screen-$s.txt"
+		check "key $n: the $s screen" table "$W/a.truth" "$W/screen-$s.txt" 6 $s
+	else fail "key $n did not show the $s screen"; fi
+	n=$((n + 1))
+done
+$T send-keys -t top R
+wait_for '(reversed)' >/dev/null && check "R on the vNICs: least received first" table "$W/a.truth" "$W/screen.txt" 6 vnics --reverse ||
+	fail "R did not reverse"
+$T send-keys -t top R 1
+wait_for '\[1 guests\]' >/dev/null && check "key 1: back to the guests, filter and sort kept" screen "$W/a.truth" "$W/screen.txt" 6 --sort m --filter 'linux*' ||
+	fail "key 1 did not go back to the guests"
 $T send-keys -t top h
 wait_for 'zvmmon top: keys' && ok "h shows the help" || fail "no help screen"
+grep -q 'rows .* of ' "$W/screen.txt" && fail "help: the table still shown"
 $T send-keys -t top x q
 for _ in $(seq 50); do [ -s "$W/exit" ] && break; sleep 0.1; done
 [ "$(cat "$W/exit" 2>/dev/null)" = "exit 0" ] && ok "q quits, exit 0" || fail "q: $(cat "$W/exit" 2>/dev/null || echo 'still running')"
 echo "--- screen (interval 6, sorted by VIO/s):"; sed -n '1,12p' "$W/screen-vio.txt"
+
+# 2b. Scrolling: a 120-guest system (31 rows a page at 40 lines) reaches its
+# last guest with End, pages with PgUp/PgDn, steps with the arrows; at 80
+# columns every figure of the system line is there whole, on one line or two.
+"$SIM" monwrite -o "$W/big.mw" --intervals 3 --interval 60 --guests 120 --linux 4 --cpus 16 \
+	--seed 3 --truth "$W/big.truth" 2>>"$W/sim.err" || fail "zvmsim monwrite (120 guests)"
+$T new-session -d -s big -x 80 -y 40 "$Z top --step --sort u '$W/big.mw'; sleep 60"
+PANE=big
+if wait_for 'interval 1 (60 s)' >/dev/null; then
+	$T send-keys -t big n n
+	wait_for 'interval 3 (60 s)' >/dev/null || fail "120 guests: n did not step to interval 3"
+	check "120 guests at 80 columns: the first page, system line whole" screen "$W/big.truth" "$W/screen.txt" 3 --sort u --first 1
+	$T send-keys -t big End
+	wait_for 'rows 90-120 of 120' >/dev/null && check "End: the last guest" screen "$W/big.truth" "$W/screen.txt" 3 --sort u --first 90 ||
+		fail "End did not reach the last guest"
+	$T send-keys -t big PPage
+	wait_for 'rows 59-89 of 120' >/dev/null && check "PgUp: a page back" screen "$W/big.truth" "$W/screen.txt" 3 --sort u --first 59 ||
+		fail "PgUp did not go a page back"
+	$T send-keys -t big Home Down
+	wait_for 'rows 2-32 of 120' >/dev/null && check "Home, Down: from the second guest" screen "$W/big.truth" "$W/screen.txt" 3 --sort u --first 2 ||
+		fail "Home and Down did not scroll to row 2"
+	$T send-keys -t big NPage
+	wait_for 'rows 33-63 of 120' >/dev/null && ok "PgDn: a page on" || fail "PgDn did not go a page on"
+	$T send-keys -t big q
+else fail "120 guests: no first interval"; fi
+PANE=
 
 # -n N on the full screen ends as top(1) -n does: right after the Nth interval,
 # which stays on the terminal (printed there once the full screen is left).
