@@ -87,7 +87,7 @@ def read_truth(path):
         if "domain" not in r:
             continue
         i = r["interval"]
-        d = iv.setdefault(i, {"g": {}, "prp": {}, "syp": {}, "rsg": None, "usr": None,
+        d = iv.setdefault(i, {"g": {}, "prp": {}, "syp": {}, "rsg": None, "usr": None, "one": {},
                               "os": {}, "mem": {}, "cup": {}, "dev": {}, "nic": {}})
         f, dom, rec = r.get("fields", {}), r["domain"], r["record"]
         if dom == 4 and rec == 3:
@@ -114,6 +114,9 @@ def read_truth(path):
             d["nic"]["%s-%04X" % (f["VNDSES_OWNER"].strip(), f["VNDSES_VDEVDEV"])] = (r["tod"], f)
         elif dom == 0 and rec == 8:
             d["usr"] = f
+            d["one"]["usr"] = (r["tod"], f)
+        elif (dom, rec) in ONE:
+            d["one"][ONE[(dom, rec)]] = (r["tod"], f)
         elif dom == 10 and r.get("payload_layout", "").startswith("LINUXKRNL"):
             p = r["payload"]
             if p["sync_count_1"] != p["sync_count_2"]:
@@ -397,6 +400,41 @@ def processors(cur, prev, rated):
             d = lambda *ks: sum(d32(p["SYTSYP_" + k], f["SYTSYP_" + k]) for k in ks) / dt
             e["diagnose"], e["simulation"] = d("PLSDIAGT"), d("PLSPRVIS")
             e["ssch"] = d("PLSCTSS", "PLSCTRS")
+    return rows
+
+
+# Records of one entry a system whose values the storage screen shows.
+ONE = {(0, 19): "sysg", (0, 21): "sxg", (3, 1): "storsg", (0, 6): "asg"}
+# Their rows: (label, record, field, GiB or 1) for readings; (label, record,
+# field) for "sums of deltas" per second; (label, count, time) for the mean
+# response time of a transaction, TOD units to seconds.
+ONE_READ = [("storage save areas GiB", "storsg", "STORSG_RSASAVFR"),
+            ("execution space GiB", "sxg", "SYTSXG_SXSSIZE")]
+ONE_RATE = [("paging slots 90% full /s", "asg", "SYTASG_CAL90FUL"),
+            ("fast CCW translations /s", "sysg", "SYTSYG_FTRDONE"),
+            ("MP trivial transactions /s", "usr", "SYTUSR_CALMPTCT"),
+            ("MP non-trivial transactions /s", "usr", "SYTUSR_CALMPNCT")]
+ONE_MEAN = [("MP trivial response s", "SYTUSR_CALMPTCT", "SYTUSR_CALMPTRV"),
+            ("MP non-trivial response s", "SYTUSR_CALMPNCT", "SYTUSR_CALMPNTR")]
+STORAGE_LAW.update({label: None for label, *_ in ONE_READ + ONE_RATE + ONE_MEAN})
+
+
+def one_rows(cur, prev, rated):
+    rows = {}
+    for label, rec, k in ONE_READ:
+        if rec in cur["one"]:
+            rows[label] = cur["one"][rec][1][k] * 4096 / GIB
+    for label, rec, k in ONE_RATE:
+        if rec not in cur["one"] or not prev or rec not in prev["one"]:
+            continue
+        (tod, f), (ptod, p) = cur["one"][rec], prev["one"][rec]
+        rows[label] = d32(p[k], f[k]) / ((tod - ptod) / TOD_S) if rated else "-"
+    if prev and "usr" in prev["one"]:
+        f, p = cur["one"]["usr"][1], prev["one"]["usr"][1]
+        for label, n, t in ONE_MEAN:
+            dn = d32(p[n], f[n])
+            if dn:
+                rows[label] = (f[t] - p[t]) / 4096 / 1e6 / dn
     return rows
 
 
