@@ -26,6 +26,7 @@ TEST_EXTRA_test_sim_scale := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_procd := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_activity := $(SIM_LIB_SRCS) -Izvmsim
 TEST_EXTRA_test_sim_conditions := $(SIM_LIB_SRCS) -Izvmsim
+TEST_EXTRA_test_sim_pages := $(SIM_LIB_SRCS) -Izvmsim
 
 # The zvm plugin's device reader against zvmsim's monreader, in one process (no FUSE).
 TEST_EXTRA_test_sim_plugin_reader = $(TEST_EXTRA_test_replay_pace) $(SIM_LIB_SRCS) -Izvmsim

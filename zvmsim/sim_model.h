@@ -221,7 +221,7 @@ void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit 
 /* sim_records_cp_pages.c: records from IBM's pages alone, called by sim_records_cp.c. */
 void sim_cp_pages_config(struct sim_sys *s);
 void sim_cp_pages_sample(struct sim_sys *s);
-void sim_cp_pages_fit(struct sim_fit *config, struct sim_fit *sample);
+void sim_cp_pages_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample);
 /* sim_records_ssi.c: the SSI member's records (--ssi), called by sim_records_cp.c. */
 void sim_ssi_config(struct sim_sys *s);
 void sim_ssi_sample(struct sim_sys *s);

@@ -347,6 +347,6 @@ void sim_cp_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit 
         sim_fit_add(sample, sim_cp_rec_len(5, 3, 0), c->cpus);
         sim_fit_add(sample, sim_cp_rec_len(6, 3, 0), c->devices);
         sim_fit_add(sample, sim_cp_rec_len(8, 1, 0), c->vnics);
-        sim_cp_pages_fit(config, sample);
+        sim_cp_pages_fit(s, config, sample);
         sim_ssi_fit(s, config, sample);
 }

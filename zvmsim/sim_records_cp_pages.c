@@ -7,7 +7,8 @@
  * nobody has read what CP puts there.  Records of things the model does not
  * have (CPU pools MTRCPC, PCI functions IODPAC, ISFC end points ISFISA) are
  * not written: a record of a pool or a link that does not exist would be
- * inconsistent with every other record.
+ * inconsistent with every other record.  doc/zvmsim.md lists which records
+ * are written and why the others are not.
  */
 #include <stdio.h>
 
@@ -72,10 +73,32 @@ static void mtrsch(struct sim_sys *s)
         }
 }
 
+/*
+ * MTRSRV: the service structure starts where the record's fixed part ends
+ * and is empty: the synthetic CP has no service applied, and what a line
+ * of it holds is past what IBM's page shows.  The line length is the one
+ * the page gives.
+ */
+#define SRV_LINE_LEN 20
+
+static void mtrsrv(struct sim_sys *s)
+{
+        size_t len = 0;
+        (void)sim_cp_layout(1, 31, &len);
+        BEGIN(1, 31, "service")
+        {
+                sim_set_u(r, "MTRSRV_SRVOFF", len);
+                sim_set_u(r, "MTRSRV_SRVLEN", 0);
+                sim_set_u(r, "MTRSRV_LNELEN", SRV_LINE_LEN);
+                END(1, 31, 'S');
+        }
+}
+
 void sim_cp_pages_config(struct sim_sys *s)
 {
         mtrmem(s);
         mtrsch(s);
+        mtrsrv(s);
 }
 
 /* The simulated paging space never fills: no 90 % full condition. */
@@ -126,18 +149,69 @@ static void stoazn(struct sim_sys *s)
         }
 }
 
+/*
+ * SYTRSP, per processor: free storage is never extended in the model (its
+ * frames are all pageable ones, sim_sizing.c), so no frames were taken for
+ * that condition.
+ */
+static void sytrsp(struct sim_sys *s, const struct m_cpu *p)
+{
+        char id[16];
+        snprintf(id, sizeof(id), "cpu %u", p->addr);
+        BEGIN(0, 4, id)
+        {
+                sim_set_u(r, "SYTRSP_PFXCPUAD", p->addr);
+                sim_set_u(r, "SYTRSP_PLSSTLFR", 0);
+                END(0, 4, 'S');
+        }
+}
+
+/* SYTCUG: the partitions the model has, whose SYTCUP records follow; none without them. */
+static void sytcug(struct sim_sys *s)
+{
+        if (!s->cfg.lpars)
+                return;
+        BEGIN(0, 15, "partitions")
+        {
+                sim_set_u(r, "SYTCUG_LCUTNPAR", s->cfg.lpars);
+                END(0, 15, 'S');
+        }
+}
+
+/* STORSP, per processor: past the address IBM's page shows only reserved words. */
+static void storsp(struct sim_sys *s, const struct m_cpu *p)
+{
+        char id[16];
+        snprintf(id, sizeof(id), "cpu %u", p->addr);
+        BEGIN(3, 2, id)
+        {
+                sim_set_u(r, "STORSP_PFXCPUAD", p->addr);
+                END(3, 2, 'S');
+        }
+}
+
 void sim_cp_pages_sample(struct sim_sys *s)
 {
+        for (unsigned i = 0; i < s->cfg.cpus; i++)
+                sytrsp(s, &s->cpu[i]);
         sytasg(s);
+        sytcug(s);
         sytsxg(s);
+        for (unsigned i = 0; i < s->cfg.cpus; i++)
+                storsp(s, &s->cpu[i]);
         stosxg(s);
         stoazn(s);
 }
 
-void sim_cp_pages_fit(struct sim_fit *config, struct sim_fit *sample)
+void sim_cp_pages_fit(const struct sim_sys *s, struct sim_fit *config, struct sim_fit *sample)
 {
         sim_fit_add(config, sim_cp_rec_len(1, 7, 0), 1);
         sim_fit_add(config, sim_cp_rec_len(1, 16, 0), 1);
+        sim_fit_add(config, sim_cp_rec_len(1, 31, 0), 1);
+        sim_fit_add(sample, sim_cp_rec_len(0, 4, 0), s->cfg.cpus);
+        if (s->cfg.lpars)
+                sim_fit_add(sample, sim_cp_rec_len(0, 15, 0), 1);
+        sim_fit_add(sample, sim_cp_rec_len(3, 2, 0), s->cfg.cpus);
         sim_fit_add(sample, sim_cp_rec_len(0, 6, 0), 1);
         sim_fit_add(sample, sim_cp_rec_len(0, 21, 0), 1);
         sim_fit_add(sample, sim_cp_rec_len(3, 19, 0), 1);

@@ -45,6 +45,19 @@ struct sim_set *sim_sys_config(struct sim_sys *s, uint64_t tod)
 }
 
 /*
+ * USELOF's mode bits are CP's internal encoding, which no page shows: none
+ * set.  The batch guest has finished its work and waits for nothing when it
+ * logs off, so it is on the dormant list (X'0B').
+ */
+#define SLIST_DORMANT 0x0B
+
+static void logoff_state(struct sim_rec *r)
+{
+        sim_set_u(r, "USELOF_CALMODE", 0);
+        sim_set_u(r, "USELOF_VMDSLIST", SLIST_DORMANT);
+}
+
+/*
  * Events of the interval: now and then a short batch guest logs on and off
  * between two samples (D4R1 USELON, D4R2 USELOF), stamped mid-interval and
  * queued ahead of the interval's sample set.
@@ -68,6 +81,9 @@ static void guest_events(struct sim_sys *s)
                         continue;
                 sim_set_t(r, rec == 1 ? "USELON_VMDUSER" : "USELOF_VMDUSER", name);
                 sim_set_u(r, rec == 1 ? "USELON_VMDCPUAD" : "USELOF_VMDCPUAD", 0);
+                sim_set_u(r, rec == 1 ? "USELON_VMDMODE" : "USELOF_VMDMODE", 0);
+                if (rec == 2)
+                        logoff_state(r);
                 sim_emit_end(s, r, 4, rec, key, 'E');
                 s->tod += s->dt / 10; /* logged off a little later */
         }

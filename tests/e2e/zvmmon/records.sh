@@ -6,7 +6,8 @@
 # Expected values come from IBM's pages and from zvmsim's other records, never
 # from zvmmon: MTRMEM's storage is SYTRSG's pageable frames in bytes (zero when
 # a fullword cannot say it), SYTSXG's available pages plus STOSXG's in use are
-# SYTSXG's size, MTRSCH's interactive bias is SET SRM's default 90.
+# SYTSXG's size, MTRSCH's interactive bias is SET SRM's default 90, SYTCUG
+# counts the partitions whose SYTCUP records the sample holds.
 set -u
 Z=$1 SIM=$2 W=$3
 command -v jq >/dev/null || { echo "check-zvmmon-sim: jq missing (make deps)"; exit 1; }
@@ -21,7 +22,11 @@ KINDS="1 7 MTRMEM 326 24
 0 6 SYTASG 112 24
 0 21 SYTSXG 96 28
 3 19 STOSXG 88 24
-3 25 STOAZN 36 32"
+3 25 STOAZN 36 32
+1 31 MTRSRV 28 26
+0 4 SYTRSP 28 28
+0 15 SYTCUG 28 21
+3 2 STORSP 32 22"
 
 # A system small enough for MTRMEM's fullword (no guests: 200,000 frames, 800 MB)
 # and one past 4 GB.
@@ -63,6 +68,10 @@ for sys in small big; do
 		ok "$sys: execution space 2 GB = available + in use" || fail "$sys: SYTSXG $sizes, STOSXG $uot"
 	[ "$(jq -r .fields.MTRSCH_SRMBIASI "$W/$sys.MTRSCH.json")" = 90 ] && ok "$sys: MTRSCH_SRMBIASI 90" ||
 		fail "$sys: MTRSCH_SRMBIASI not 90"
+	npar=$(jq -r .fields.SYTCUG_LCUTNPAR "$W/$sys.SYTCUG.json" | sort -u)
+	ncup=$(jq -r 'select(.domain==0 and .record==16) | .interval' "$W/$sys.jsonl" | uniq -c | awk '{print $1}' | sort -u)
+	[ -n "$npar" ] && [ "$npar" = "$ncup" ] && ok "$sys: SYTCUG_LCUTNPAR $npar = SYTCUP records a sample" ||
+		fail "$sys: SYTCUG_LCUTNPAR $npar, SYTCUP records a sample $ncup"
 done
 [ "$(jq -r .fields.MTRMEM_RSASTORE "$W/small.MTRMEM.json")" != 0 ] || fail "small: no storage stated"
 
