@@ -53,7 +53,7 @@ SIM_TMP  = $(BUILD)/sim-check
 SIM_HOUR = --intervals 3600 --cpus 16 --guests 500 --linux 100 --devices 200
 SIM_SAMPLE := tests/data/sample.monwrite
 SIM_SAMPLE_OPTS := --seed 1 --interval 60 --intervals 30 --cpus 4 --guests 20 --linux 4 \
-	--devices 10 --vnics 4 --lpars 2 --fsstatd 2 --procd 2
+	--devices 10 --vnics 4 --lpars 2 --fsstatd 2 --procd 2 --ssi SSI1
 
 .PHONY: check-sim sim-sample
 check-sim: $(SIM_BIN) $(SIM_E2E)

@@ -3,7 +3,7 @@
 # options, in zvmmon and in the demo's replay (tests/data/check-sample.sh).
 .PHONY: check-sample
 check-sample: $(BUILD)/zvmmon/zvmmon $(ZVM_SO) $(E2E_GEN) $(BUILD)/zvmsim
-	@tests/data/check-sample.sh $(BUILD)
+	@SIM_SAMPLE_OPTS='$(SIM_SAMPLE_OPTS)' tests/data/check-sample.sh $(BUILD)
 CHECK_TARGETS += check-sample
 
 # make check-demo: the live demo still prints the figures README.md shows
