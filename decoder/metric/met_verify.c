@@ -53,7 +53,8 @@ static const struct {
 
 struct zv_state {
         struct zv_law_status law[ZV_NLAWS];
-        char self[ZV_NLAWS][ZM_NAME_LEN]; /* "law-<name>": the self-metrics' type instance */
+        char self[ZV_NLAWS][ZM_NAME_LEN];   /* "law-<name>": the gauge's type instance */
+        char failed[ZV_NLAWS][ZM_NAME_LEN]; /* "law-<name>-failed": the counter's */
 };
 
 struct zv_state *zv_new(void)
@@ -66,6 +67,7 @@ struct zv_state *zv_new(void)
                 v->law[i].fields = law_def[i].fields;
                 v->law[i].rule = law_def[i].rule;
                 snprintf(v->self[i], sizeof(v->self[i]), "law-%s", law_def[i].name);
+                snprintf(v->failed[i], sizeof(v->failed[i]), "law-%s-failed", law_def[i].name);
         }
         return v;
 }
@@ -166,6 +168,13 @@ bool zv_law_allowed(const struct zv_state *v, const struct zm_engine *e, enum zv
         return v->law[law].on;
 }
 
+/*
+ * The gauge says whether a law is trusted now; it is 0 alike for a law that
+ * fails and for one with nothing to check.  The counter of failed intervals
+ * tells them apart: it grows only when the law was checked and broken, so
+ * an alert can name the law that breaks (a rate over its window), not every
+ * law at 0.  Cumulative from the engine's start, as collectd's DERIVE wants.
+ */
 void zv_emit(const struct zv_state *v, struct zm_engine *e, const struct zd_record *r)
 {
         if (!v)
@@ -175,6 +184,10 @@ void zv_emit(const struct zv_state *v, struct zm_engine *e, const struct zd_reco
                 zm_metric_init(&m, ZM_SYSTEM, r);
                 zm_metric_name(&m, "zvm", "reader", "gauge", v->self[i]);
                 zm_metric_gauge(&m, v->law[i].on ? 1.0 : 0.0);
+                zm_emit(e, &m);
+                zm_metric_init(&m, ZM_SYSTEM, r);
+                zm_metric_name(&m, "zvm", "reader", "total_events", v->failed[i]);
+                zm_metric_derive(&m, (int64_t)v->law[i].failed);
                 zm_emit(e, &m);
         }
 }

@@ -16,9 +16,12 @@
  * always, 0 never, -1 (auto, the default) once their law has held for
  * verify_intervals consecutive intervals, and stops again at the first
  * FAIL.  NODATA neither advances nor breaks a streak.  Every change of
- * state is logged and every law is published as a self-metric
- * zvm/reader/gauge/law-<name>: 1 once the law has held for verify_intervals
- * consecutive intervals (its fields are trusted), 0 otherwise.
+ * state is logged and every law is published as two self-metrics:
+ * zvm/reader/gauge/law-<name>, 1 once the law has held for verify_intervals
+ * consecutive intervals (its fields are trusted), 0 otherwise; and
+ * zvm/reader/total_events/law-<name>-failed, the intervals in which it was
+ * checked and broken (zv_law_status.failed), which a law with no data never
+ * raises.
  */
 #ifndef ZD_MET_VERIFY_H
 #define ZD_MET_VERIFY_H
@@ -69,7 +72,7 @@ bool zv_allowed(const struct zv_state *v, const struct zm_engine *e, const char 
 bool zv_law_allowed(const struct zv_state *v, const struct zm_engine *e, enum zv_law law);
 const struct zv_law_status *zv_status(const struct zv_state *v, enum zv_law law);
 const char *zv_law_name(enum zv_law law);
-/* Emit the self-metrics (zvm/reader/gauge/law-<name>) stamped with r's TOD. */
+/* Emit the self-metrics (gauge law-<name>, total_events law-<name>-failed) stamped with r's TOD. */
 void zv_emit(const struct zv_state *v, struct zm_engine *e, const struct zd_record *r);
 
 /* For the plugin, zvmmon and tests: the verdicts of an engine's CP module. */

@@ -201,6 +201,77 @@ static void reason_as_printf_makes_it(void **state)
         feed_free(f);
 }
 
+/* The counter a law publishes beside its gauge: its value in f's metrics from mark on. */
+static int64_t failed_counter(const struct feed *f, size_t mark, const char *law)
+{
+        char ti[64];
+        snprintf(ti, sizeof(ti), "law-%s-failed", law);
+        const struct zm_metric *m = feed_find(f, mark, "reader", "total_events", ti);
+        assert_non_null(m);
+        assert_string_equal(m->plugin, "zvm");
+        assert_int_equal(m->scope, ZM_SYSTEM);
+        assert_int_equal(m->nvalues, 1);
+        assert_int_equal(m->ds[0], ZM_DERIVE);
+        return m->derive[0];
+}
+
+/*
+ * Beside each gauge, every interval, a cumulative count of the intervals in
+ * which the law was checked and broken: a law with no data (gauge 0 as
+ * well) and a law that holds keep it at 0, so an alert can tell them from
+ * the law that breaks.  The CP module's own verdicts: guest-cpu holds (1,
+ * 2), breaks (3, 4: the guests claim more CPU time than the users had),
+ * has no data (5: the guests' timers went back, a reset) and holds again.
+ */
+static void failed_counter_counts_broken_intervals_only(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 3);
+        static const double scale[] = {1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0};
+        static const int64_t want[] = {0, 0, 0, 1, 2, 2, 2};
+        for (unsigned i = 0; i < 7; i++) {
+                size_t mark = f->n;
+                interval(f, i, scale[i]);
+                assert_int_equal(failed_counter(f, mark, "guest-cpu"), want[i]);
+                assert_int_equal(failed_counter(f, mark, "guest-vcpu"), 0); /* held */
+                assert_int_equal(failed_counter(f, mark, "vnic"), 0);       /* no data */
+                const struct zm_metric *g = feed_find(f, mark, "reader", "gauge", "law-vnic");
+                assert_true(g && g->gauge[0] == 0.0); /* the gauge cannot tell vnic apart */
+        }
+        const struct zv_law_status *st = zm_law_status(f->e, "guest-cpu");
+        assert_int_equal(st->failed, 2);
+        assert_int_equal(st->held, 3);
+        assert_int_equal(st->nodata, 2);
+        assert_true(zm_law_status(f->e, "vnic")->nodata == 7);
+        assert_true(zm_law_status(f->e, "guest-vcpu")->held >= 5);
+        feed_free(f);
+}
+
+/* The same from verdicts given one by one: each law counts its own FAILs only. */
+static void failed_counter_is_per_law(void **state)
+{
+        (void)state;
+        struct feed *f = feed_new(-1, 1);
+        struct zv_state *v = zv_new();
+        static const enum zv_verdict lpar[] = {ZV_HOLD, ZV_FAIL, ZV_NODATA,
+                                               ZV_FAIL, ZV_HOLD, ZV_FAIL};
+        static const int64_t want[] = {0, 1, 1, 2, 2, 3};
+        for (size_t i = 0; i < sizeof(lpar) / sizeof(lpar[0]); i++) {
+                zv_verdict(v, f->e, ZV_LPAR, lpar[i], "lpar %zu", i);
+                zv_verdict(v, f->e, ZV_VNIC, ZV_NODATA, "no NICs");
+                zv_verdict(v, f->e, ZV_PAGING, i % 2 ? ZV_NODATA : ZV_HOLD, "paging %zu", i);
+                size_t mark = f->n;
+                zv_emit(v, f->e, NULL);
+                assert_int_equal(f->n - mark, 2 * ZV_NLAWS); /* a gauge and a counter per law */
+                assert_int_equal(failed_counter(f, mark, "lpar"), want[i]);
+                assert_int_equal(failed_counter(f, mark, "vnic"), 0);
+                assert_int_equal(failed_counter(f, mark, "paging"), 0);
+                assert_int_equal(failed_counter(f, mark, "device-time"), 0); /* never judged */
+        }
+        zv_free(v);
+        feed_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -210,6 +281,8 @@ int main(void)
             cmocka_unit_test(unverified_true_and_false),
             cmocka_unit_test(law_table),
             cmocka_unit_test(reason_as_printf_makes_it),
+            cmocka_unit_test(failed_counter_counts_broken_intervals_only),
+            cmocka_unit_test(failed_counter_is_per_law),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

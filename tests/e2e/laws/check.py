@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Check what the zvm plugin wrote (collectd csv) against the laws' contract
 (doc/metrics-cp.md, "Laws"): hint metrics wait for their law, the law
-self-metrics (zvm-reader/gauge-law-<name>) give the verdict, the log says why.
+self-metrics (zvm-reader/gauge-law-<name>) give the verdict, the counters of
+failed intervals (zvm-reader/total_events-law-<name>-failed) grow for a broken
+law only, the log says why.
 
 usage: check.py CSVDIR LOG --host H --mode auto|true|false --need N [--broken LAW]...
                 [--reading packed|aligned]
@@ -76,6 +78,44 @@ def index_of(epochs, t):
     """The sample interval (0-based) a time stamp belongs to."""
     best = min(range(len(epochs)), key=lambda i: abs(epochs[i] - t))
     return best if abs(epochs[best] - t) < 0.5 else None
+
+
+def check_failed_counters(a, epochs, gauges, off):
+    """Each law's count of failed intervals, beside its gauge in every interval:
+    it grows for a law zvmsim broke (in intervals whose gauge is 0), and stays
+    0 for a law kept.  A law off only because another is broken (DEPENDS) may
+    fail or have no data: not judged."""
+    counters = series(a.csv, a.host, "zvm-reader", "total_events-law-*-failed")
+    reported = {n[len("zvm-reader/total_events-law-"):-len("-failed")] for n in counters}
+    if reported != set(LAWS):
+        fail("law failed counters %s, this check knows %s" % (sorted(reported), sorted(LAWS)))
+    for law in sorted(set(LAWS) & reported):
+        c = counters["zvm-reader/total_events-law-%s-failed" % law]
+        if [t for t, _ in c if t != epochs[-1]] != epochs[:-1]:
+            fail("%s: failed counter not one row per sample interval like the gauges" % law)
+            continue
+        vals = [v[0] for _, v in c]
+        if any(b < x for x, b in zip(vals, vals[1:])):
+            fail("%s: failed counter goes down: %s" % (law, vals))
+            continue
+        on = {t: v[0] for t, v in gauges["zvm-reader/gauge-law-" + law]}
+        grew = [t for (_, x), (t, y) in zip(c, c[1:]) if y[0] > x[0]]
+        if [t for t in grew if on.get(t) == 1.0]:
+            fail("%s: failed counter grew in an interval whose gauge is 1" % law)
+        if law in a.broken:
+            # Broken in every interval that has deltas: from the second on.
+            if vals[-1] < len(vals) - 2:
+                fail("%s (broken): failed counter %s, want one more each interval" % (law, vals))
+            else:
+                ok("%s (broken): failed counter 0 -> %d over %d intervals" % (law, vals[-1], len(vals)))
+        elif law not in off:
+            if any(vals):
+                fail("%s: kept, yet its failed counter reads %s" % (law, vals))
+        else:
+            ok("%s (off with %s): failed counter %d, not judged" % (law, DEPENDS.get(law), vals[-1]))
+    kept = sorted(set(LAWS) & reported - off)
+    if kept and not [e for e in errors if "kept, yet" in e]:
+        ok("failed counters of the %d kept laws stay 0" % len(kept))
 
 
 def main():
@@ -210,6 +250,8 @@ def main():
                 fail("%s: UnverifiedFields true, first metric only in interval %d" % (law, first + 1))
             else:
                 ok("%s: published from interval %d (%d series)" % (law, first + 1, len(found)))
+
+    check_failed_counters(a, epochs, gauges, off)
 
     # The plugin's own counters are under collectd's Hostname ("collector").
     sup = series(a.csv, "collector", "zvm-reader", "total_values-hint_suppressed")
