@@ -5,6 +5,10 @@
  * byte picks 62..15556-byte pieces, or 0 the whole input in one piece: a
  * block put together a byte at a time takes the same path as from 62-byte
  * pieces, at 4096 calls a block it made the target many times slower.
+ * Five blocks after the first byte hold a control record, three page images
+ * and the next control record, every turn the block reader takes; longer
+ * inputs repeat them, slower:
+ * fuzz-round: -max_len=20481
  */
 #include "fuzz_common.h"
 #include "source/source.h"

@@ -41,11 +41,13 @@ fuzz-smoke-run:
 	@scripts/fuzz-smoke.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 # A long round (scripts/fuzz-round.sh): every target for FUZZ_ROUND_SECONDS (1800) of
-# wall clock, FUZZ_ROUND_JOBS (4) at a time at idle priority, each corpus then minimised
-# with -merge=1 into build/fuzz/round-NAME/merged; copy those over tests/fuzz/corpus/NAME
+# CPU time, FUZZ_ROUND_JOBS (the cores) at a time at idle priority, then a table of
+# executions and coverage per target (build/fuzz/round-summary.md; line coverage too
+# with FUZZ_ROUND_COVERAGE=1) and each corpus minimised with -merge=1 into
+# build/fuzz/round-merged/NAME; put those in place with tests/fuzz/corpus-install.sh
 # once every finding is fixed.
 FUZZ_ROUND_SECONDS ?= 1800
-FUZZ_ROUND_JOBS ?= 4
+FUZZ_ROUND_JOBS ?= $(shell nproc)
 .PHONY: fuzz-round
 fuzz-round:
 	@$(MAKE) --no-print-directory -j2 fuzz-build
