@@ -322,7 +322,7 @@ static void forget_seen(struct wz_state *s, uint32_t now, unsigned idle, uint32_
 }
 
 /*
- * At an Interval End: let go of the buffers and series idle for more than
+ * At an Interval End: let go of the buffers and series not seen for
  * SeriesIdleTimeout intervals.  A pass over the tables only when one of
  * them can be (next_forget), as the series cap does (met_cap.c).
  */

@@ -37,11 +37,13 @@ static const uint8_t userid[8] = {0xD3, 0xC9, 0xD5, 0xE4, 0xE7, 0xF0, 0xF1, 0x40
 
 /*
  * One write_zvm record of one GAUGE value list, interface-PINST/if_packets,
- * its value and the record stamped tod, in a D10R2 record of buffer (applid
- * 1, mod), the LNXAPPL product id's mod level; CP's stamp tod too.
+ * the record stamped rtod and its value vtod, in a D10R2 record of buffer
+ * (applid 1, mod), the LNXAPPL product id's mod level, that CP stamped rtod.
  */
-static void feed_value(struct zm_engine *e, const char *pinst, uint16_t mod, uint64_t tod)
+static void feed_at(struct zm_engine *e, const char *pinst, uint16_t mod, uint64_t rtod,
+                    uint64_t vtod)
 {
+        uint64_t tod = rtod;
         uint8_t d[REC_LEN], rec[52 + REC_LEN];
         memset(d, 0, sizeof(d));
         memcpy(d, "WZVM", 4);
@@ -49,7 +51,7 @@ static void feed_value(struct zm_engine *e, const char *pinst, uint16_t mod, uin
         be16(d + 6, 96);  /* hdr_len */
         be64(d + 8, tod); /* timestamp */
         be32(d + 16, 1);  /* sync_count_1 */
-        size_t used = 96 + vec_entry(d + 96, 1, 0, 0, 1, tod, BITS_0_75, "interface", pinst,
+        size_t used = 96 + vec_entry(d + 96, 1, 0, 0, 1, vtod, BITS_0_75, "interface", pinst,
                                      "if_packets", "", "value");
         be16(d + 20, 1);              /* nentries */
         be16(d + 22, (uint16_t)used); /* used */
@@ -78,6 +80,12 @@ static void feed_value(struct zm_engine *e, const char *pinst, uint16_t mod, uin
         r.rec = zd_view_make(rec, sizeof(rec));
         r.body = zd_view_tail(r.rec, 20);
         zm_engine_record(e, &r);
+}
+
+/* The same, the value stamped as the record. */
+static void feed_value(struct zm_engine *e, const char *pinst, uint16_t mod, uint64_t tod)
+{
+        feed_at(e, pinst, mod, tod, tod);
 }
 
 /* CP's Interval End (D1R11). */
@@ -190,6 +198,53 @@ static void returning_is_new(void **state)
         zm_engine_free(e);
 }
 
+/*
+ * A table of more than 512 series lets go of its idle ones once they are an
+ * eighth of it: 100 idle of 1,000 are still known, 200 are forgotten.  One
+ * buffer carries every value list, each record stamped anew.
+ */
+static void large_table_forgets_in_bulk(void **state)
+{
+        (void)state;
+        size_t n = 0;
+        struct zm_options o = {.series_idle = IDLE};
+        struct zm_engine *e = zm_engine_new(&o, count_emit, NULL, &n);
+        assert_non_null(e);
+        const struct zm_counters *c = zm_engine_counters(e);
+        uint64_t rt = VEC_TOD_2026, t0 = VEC_TOD_2026;
+        char pinst[16];
+        for (unsigned k = 0; k < 1000; k++) {
+                snprintf(pinst, sizeof(pinst), "s%u", k);
+                feed_at(e, pinst, 0, rt += SEC_TOD, t0);
+        }
+        interval_end(e, rt += SEC_TOD);
+        /* the first 900 go on, s900..s999 have no value for SeriesIdleTimeout intervals */
+        for (unsigned i = 1; i <= IDLE; i++) {
+                for (unsigned k = 0; k < 900; k++) {
+                        snprintf(pinst, sizeof(pinst), "s%u", k);
+                        feed_at(e, pinst, 0, rt += SEC_TOD, t0 + i * INTERVAL);
+                }
+                interval_end(e, rt += SEC_TOD);
+        }
+        assert_int_equal(n, 1000 + IDLE * 900);
+        feed_at(e, "s950", 0, rt += SEC_TOD, t0); /* known still: stale */
+        assert_int_equal(n, 1000 + IDLE * 900);
+        assert_int_equal(c->appl_stale, 1);
+        /* now only the first 800 go on: s800..s899 idle too, 199 of 1,000 */
+        for (unsigned i = IDLE + 1; i <= 2 * IDLE; i++) {
+                for (unsigned k = 0; k < 800; k++) {
+                        snprintf(pinst, sizeof(pinst), "s%u", k);
+                        feed_at(e, pinst, 0, rt += SEC_TOD, t0 + i * INTERVAL);
+                }
+                interval_end(e, rt += SEC_TOD);
+        }
+        size_t before = n;
+        feed_at(e, "s999", 0, rt += SEC_TOD, t0); /* forgotten: new */
+        assert_int_equal(n, before + 1);
+        assert_int_equal(c->appl_stale, 1);
+        zm_engine_free(e);
+}
+
 /* SeriesIdleTimeout 0: nothing is forgotten, a record months old is still stale. */
 static void idle_zero_never_forgets(void **state)
 {
@@ -213,6 +268,7 @@ int main(void)
             cmocka_unit_test(churn_table_stays_bounded),
             cmocka_unit_test(churn_keeps_checking),
             cmocka_unit_test(returning_is_new),
+            cmocka_unit_test(large_table_forgets_in_bulk),
             cmocka_unit_test(idle_zero_never_forgets),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
