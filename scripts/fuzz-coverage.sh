@@ -15,16 +15,15 @@ mkdir -p "$out"
 rm -f "$out"/*.profraw
 make --no-print-directory build/cdinc/collectd >/dev/null
 srcs=$(find decoder -name '*.c' | sort)
-plugin="-DHAVE_CONFIG_H -Ibuild/cdinc -I/usr/include/collectd -Iplugin -Itests/unit \
-	plugin/zvm/zvm_series_text.c plugin/zvm/zvm_host.c plugin/zvm/zvm_series.c plugin/zvm/zvm_dispatch.c \
-	plugin/zvm/zvm_config.c plugin/zvm/zvm_stats.c plugin/zvm/zvm_pipe.c plugin/zvm/zvm_reader.c"
+# Each target's extra flags and sources, as tests/fuzz/module.mk builds it:
+# "fuzz_NAME FLAGS..." a line, written by make fuzz-coverage and make fuzz-round.
+[ -f "$out/extras.txt" ] || { echo "fuzz-coverage: $out/extras.txt missing (run make fuzz-coverage)"; exit 1; }
 bins=""
 echo "| target | corpus inputs | decoder/ lines covered |"
 echo "|---|---:|---|"
 for f in tests/fuzz/fuzz_*.c; do
 	n=$(basename "$f" .c); n=${n#fuzz_}
-	extra=""
-	case $n in names|config) extra=$plugin ;; esac
+	extra=$(sed -n "s/^fuzz_$n //p" "$out/extras.txt")
 	# shellcheck disable=SC2086
 	clang -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -g -O1 -std=c11 \
 		-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Idecoder -I/usr/include/yajl \

@@ -51,12 +51,18 @@ FUZZ_ROUND_JOBS ?= $(shell nproc)
 .PHONY: fuzz-round
 fuzz-round:
 	@$(MAKE) --no-print-directory -j2 fuzz-build
+	@$(FUZZ_COV_EXTRAS)
 	@scripts/fuzz-round.sh $(FUZZ_ROUND_SECONDS) $(FUZZ_ROUND_JOBS) $(FUZZ_BINS)
 
 FUZZ_TARGETS += fuzz-smoke-run
 CHECK_TARGETS += fuzz-smoke-run
 
 # Line coverage of the decoder and the plugin's mapping by the committed corpora (llvm-cov).
+# Each target's extra flags and sources (FUZZ_EXTRA_fuzz_NAME, here and in the module.mk
+# of what it links) go to the script in build/fuzzcov/extras.txt, a line a target.
+FUZZ_COV_EXTRAS = mkdir -p build/fuzzcov && printf '%s\n' \
+	$(foreach b,$(notdir $(FUZZ_BINS)),"$(b) $(FUZZ_EXTRA_$(b))") >build/fuzzcov/extras.txt
 .PHONY: fuzz-coverage
 fuzz-coverage:
+	@$(FUZZ_COV_EXTRAS)
 	@scripts/fuzz-coverage.sh build/fuzzcov
