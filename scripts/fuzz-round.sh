@@ -126,7 +126,7 @@ sum=$out/round-summary.md
 	done <"$rows"
 } >"$sum"
 if [ "${FUZZ_ROUND_COVERAGE:-0}" = 1 ]; then
-	scripts/fuzz-coverage.sh build/fuzzcov "$out/round-merged" >>"$sum.cov" 2>&1 &&
+	scripts/fuzz-coverage.sh build/fuzzcov "$out/round-merged" >"$sum.cov" 2>&1 &&
 		{ echo; echo "Line coverage of the merged corpora (llvm-cov):"; echo; grep '^|' "$sum.cov"; } >>"$sum"
 fi
 cat "$sum"
