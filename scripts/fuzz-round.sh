@@ -1,41 +1,105 @@
 #!/bin/sh
-# A long fuzzing round: every target for SECONDS (wall clock) from its
-# committed corpus, JOBS at a time at idle priority, then the new inputs
-# minimised into tests/fuzz/corpus/NAME with libFuzzer's -merge=1.
+# A long fuzzing round: every target for SECONDS of CPU time from its
+# committed corpus and the seed scripts' seeds, JOBS at a time (no more than
+# the machine's cores) at idle priority, then the corpus minimised with
+# libFuzzer's -merge=1 and a table of executions and coverage per target.
 # Findings stop nothing here: they are listed at the end and must each be
 # fixed with a regression test before the corpus is committed.
 # Usage: scripts/fuzz-round.sh SECONDS JOBS BIN...
-# Per target: build/fuzz/round-NAME/{log.txt,work/,findings/}; summary in
-# build/fuzz/round-summary.txt (executions, wall seconds, corpus before/after).
+#
+# CPU time, not wall clock: on a shared machine a target given 30 minutes of
+# wall clock gets what the others leave it.  Each fuzzer's CPU time is read
+# from /proc every few seconds and it is told to stop (SIGUSR1: libFuzzer
+# finishes the input in hand and prints its final stats) once it has had
+# SECONDS; FUZZ_ROUND_WALL (default 3 x SECONDS) bounds the wall clock too.
+# A target's source may give its own -max_len on a line
+# " * fuzz-round: -max_len=N" (one for its format: a bigger input is slower
+# and reaches nothing more).
+#
+# Per target: build/fuzz/round-NAME/{log.txt,work/,findings/,merge.txt};
+# minimised corpora in build/fuzz/round-merged/NAME (put one in place with
+# tests/fuzz/corpus-install.sh NAME DIR); the table in
+# build/fuzz/round-summary.md; line coverage of the merged corpora with
+# FUZZ_ROUND_COVERAGE=1 (scripts/fuzz-coverage.sh, per target and the union).
 set -u
 secs=$1
 jobs=$2
 shift 2
-sum=build/fuzz/round-summary.txt
-: >"$sum"
+cores=$(nproc 2>/dev/null || echo 1)
+if [ "$jobs" -gt "$cores" ]; then
+	echo "fuzz-round: $jobs jobs on $cores cores: running $cores at a time"
+	jobs=$cores
+fi
+[ "$jobs" -ge 1 ] || jobs=1
+wall=${FUZZ_ROUND_WALL:-$((3 * secs))}
+tck=$(getconf CLK_TCK)
+out=build/fuzz
+mkdir -p "$out/round-merged"
+rows=$out/round-rows.txt
+: >"$rows"
+
+# The seed scripts' seeds, written once into a scratch tree.
+seeds=$out/round-seeds
+rm -rf "$seeds"
+mkdir -p "$seeds/tests/fuzz"
+cp tests/fuzz/*.py "$seeds/tests/fuzz/"
+(cd "$seeds" && for s in tests/fuzz/*seeds*.py; do python3 "$s" >/dev/null; done)
+
+# CPU seconds (user + system) the process has had so far; empty once it has
+# ended (a zombie until wait: state Z).
+cpu_of() {
+	awk -v t="$tck" '{ sub(/^.*\) /, "") } $1 != "Z" { print int(($12 + $13) / t) }' \
+		"/proc/$1/stat" 2>/dev/null
+}
+
+# Run one fuzzer until it has had $secs of CPU or $wall of wall clock; its
+# CPU seconds, as last read (at most 5 s short), in $cpu.
+fuzz_for() {
+	f=$1 d=$2 ml=$3
+	nice -n 19 "$f" -max_total_time="$wall" -max_len="$ml" -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix="$d/findings/" -print_final_stats=1 "$d/work" >"$d/log.txt" 2>&1 &
+	pid=$!
+	cpu=0
+	while c=$(cpu_of $pid) && [ -n "$c" ]; do
+		cpu=$c
+		if [ "$c" -ge "$secs" ]; then
+			kill -USR1 $pid 2>/dev/null
+			break
+		fi
+		sleep 5
+	done
+	wait $pid
+}
+
 one() {
 	f=$1
 	n=${f##*/fuzz_}
-	d=build/fuzz/round-$n
+	d=$out/round-$n
 	rm -rf "$d"
 	mkdir -p "$d/work" "$d/findings"
-	cp -r tests/fuzz/corpus/$n/. "$d/work/" 2>/dev/null || true
+	cp -r "tests/fuzz/corpus/$n/." "$d/work/" 2>/dev/null || true
+	if [ -d "$seeds/tests/fuzz/corpus/$n" ]; then cp -r "$seeds/tests/fuzz/corpus/$n/." "$d/work/"; fi
+	ml=$(sed -n 's/^ \* fuzz-round: -max_len=\([0-9]*\).*/\1/p' "tests/fuzz/fuzz_$n.c" | head -1)
+	ml=${ml:-65536}
 	t0=$(date +%s)
-	nice -n 19 "$f" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix="$d/findings/" -print_final_stats=1 "$d/work" >"$d/log.txt" 2>&1
+	fuzz_for "$f" "$d" "$ml"
 	rc=$?
 	t1=$(date +%s)
 	ex=$(awk '/^stat::number_of_executed_units/ {print $2}' "$d/log.txt")
-	before=$(find tests/fuzz/corpus/$n -type f | wc -l)
-	# -merge=1 keeps, of the old corpus and the new inputs, a minimal set with
-	# the same coverage; it writes into a fresh directory that replaces the old.
-	rm -rf "$d/merged"
-	mkdir -p "$d/merged"
-	nice -n 19 "$f" -merge=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 "$d/merged" \
-		tests/fuzz/corpus/$n "$d/work" >"$d/merge.txt" 2>&1
-	after=$(find "$d/merged" -type f | wc -l)
-	echo "$n: rc=$rc executions=${ex:-?} wall=$((t1 - t0))s corpus $before -> $after" | tee -a "$sum"
+	# the last status line: "#N DONE cov: EDGES ft: FEATURES corp: ..."
+	cov=$(grep -E '^#[0-9]+' "$d/log.txt" | tail -1 | sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/\1 \2/p')
+	before=$(find "tests/fuzz/corpus/$n" -type f | wc -l)
+	m=$out/round-merged/$n
+	rm -rf "$m"
+	mkdir -p "$m"
+	nice -n 19 "$f" -merge=1 -max_len="$ml" -timeout=10 -rss_limit_mb=2048 "$m" \
+		"tests/fuzz/corpus/$n" "$d/work" >"$d/merge.txt" 2>&1
+	after=$(find "$m" -type f | wc -l)
+	nf=$(find "$d/findings" -type f | wc -l)
+	echo "$n ${ex:-0} $cpu $((t1 - t0)) ${cov:-? ?} $before $after $nf $rc" >>"$rows"
+	echo "fuzz-round: $n: ${ex:-?} executions, $cpu CPU s, $((t1 - t0)) wall s, cov ${cov:-?}, corpus $before -> $after, $nf findings"
 }
+
 while [ $# -gt 0 ]; do
 	pids=""
 	i=0
@@ -47,5 +111,24 @@ while [ $# -gt 0 ]; do
 	done
 	for p in $pids; do wait "$p"; done
 done
+
+# The table: one row per target, in the order given.
+sum=$out/round-summary.md
+{
+	echo "Fuzz round: $secs CPU seconds a target, $jobs at a time on $cores cores ($(date -u +%Y-%m-%d))."
+	echo
+	echo "| target | executions | CPU s | exec / CPU s | wall s | edges | features | corpus before | after (merged) | findings |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	while read -r n ex cpu w e ft b a nf rc; do
+		rate=$([ "$cpu" -gt 0 ] && echo $((ex / cpu)) || echo "-")
+		[ "$rc" = 0 ] || nf="$nf (exit $rc)"
+		echo "| $n | $ex | $cpu | $rate | $w | $e | $ft | $b | $a | $nf |"
+	done <"$rows"
+} >"$sum"
+if [ "${FUZZ_ROUND_COVERAGE:-0}" = 1 ]; then
+	scripts/fuzz-coverage.sh build/fuzzcov "$out/round-merged" >"$sum.cov" 2>&1 &&
+		{ echo; echo "Line coverage of the merged corpora (llvm-cov):"; echo; grep '^|' "$sum.cov"; } >>"$sum"
+fi
+cat "$sum"
 echo "fuzz-round: findings:"
-ls build/fuzz/round-*/findings/ 2>/dev/null | grep -v '^$' || true
+find "$out"/round-*/findings -type f 2>/dev/null || true

@@ -14,6 +14,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(DEC_LIB) $(wildcard tests/unit/*.h)
 
 # test_monwrite sees every heap request the MONWRITE source makes.
 TEST_EXTRA_test_monwrite := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+# test_wzvm_forget sees the largest one the metric engine makes.
+TEST_EXTRA_test_wzvm_forget := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 
 .PHONY: unit-tests run-unit check-unit check-valgrind
 unit-tests: $(UNIT_BINS)

@@ -9,6 +9,12 @@
  * A copy z/VM took while the guest was rewriting the buffer (sync counters
  * differ) is dropped and counted; a record or a value already reported
  * (same timestamp) is not reported again.
+ *
+ * What that check remembers of a buffer or a series is let go once it has
+ * not been seen for SeriesIdleTimeout sample intervals
+ * (zm_options.series_idle, as the series cap): a guest whose identifiers or
+ * buffers come and go is remembered for what it writes now, not for
+ * everything it ever wrote, and one that comes back is new.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +30,7 @@
 struct wz_buf {
         char guest[9];
         uint16_t applid, mod;
+        uint32_t seen; /* Interval Ends before its last record, stale or not */
         uint64_t tod;
 };
 
@@ -35,7 +42,7 @@ struct wz_buf {
  * buffers and some dozens of series; below that (65,536 buffers and 262,144
  * series before) a big system started over every interval and sent every
  * unchanged value on to be dropped downstream.  Worst case, after a flood:
- * 2^22 series slots of 16 bytes and 2^19 buffers.
+ * 2^22 series slots of 32 bytes and 2^19 buffers.
  *
  * Each guest has a share of both (base/quota.h): ZD_TRACK_PER_GUEST buffers,
  * as many series as MaxSeriesPerGuest lets it have (the rest would be capped
@@ -47,7 +54,17 @@ struct wz_buf {
 #define WZ_MAX_BUFS (1u << 19)
 struct wz_seen {
         uint64_t id, tod;
+        uint64_t user; /* zh_word8 of its guest: the share it counts against */
+        uint32_t seen; /* Interval Ends before its last value, stale or not */
 };
+
+/*
+ * A table of up to this many entries lets go of its idle ones as soon as
+ * there are any; a larger one once they are an eighth of it, so that the
+ * cost of laying it out again is spread over the entries it frees (the
+ * zvm plugin's series table does the same, zvm_series.c).
+ */
+#define WZ_FORGET_SMALL 512
 
 struct wz_state {
         struct wz_buf *bufs;
@@ -57,7 +74,8 @@ struct wz_state {
         struct wz_seen *seen;
         size_t nseen, capseen;
         struct zq_table seen_held;
-        uint32_t seen_share;                  /* series per guest remembered in seen */
+        uint32_t seen_share;  /* series per guest remembered in seen */
+        uint32_t next_forget; /* no entry can be idle too long before this interval */
         struct zm_said said[ZD_E__COUNT + 1]; /* per kind of damage: said once */
         bool logged_wide;
 };
@@ -85,9 +103,19 @@ static void wz_destroy(void *p)
         free(s);
 }
 
+static uint64_t buf_hash(const char *guest, uint16_t applid, uint16_t mod)
+{
+        return zh_u64(zh_str(ZH_SEED, guest), (uint64_t)applid << 16 | mod);
+}
+
 static uint64_t buf_key(const struct zd_appl *a)
 {
-        return zh_u64(zh_str(ZH_SEED, a->userid), (uint64_t)a->applid << 16 | a->modlvl);
+        return buf_hash(a->userid, a->applid, a->modlvl);
+}
+
+static uint64_t buf_key_of(const struct wz_buf *b)
+{
+        return buf_hash(b->guest, b->applid, b->mod);
 }
 
 struct buf_probe {
@@ -109,9 +137,11 @@ static bool buf_fresh(struct zm_engine *e, struct wz_state *s, const struct zd_a
 {
         uint64_t h = buf_key(a);
         struct buf_probe p = {s, a};
+        uint32_t now = (uint32_t)zm_engine_intervals(e);
         size_t i = zh_find(&s->bufix, h, buf_eq, &p);
         if (i != SIZE_MAX) {
                 struct wz_buf *b = &s->bufs[i];
+                b->seen = now;
                 if (b->tod == tod)
                         return false;
                 b->tod = tod;
@@ -136,6 +166,7 @@ static bool buf_fresh(struct zm_engine *e, struct wz_state *s, const struct zd_a
         memcpy(b->guest, a->userid, sizeof(b->guest));
         b->applid = a->applid;
         b->mod = a->modlvl;
+        b->seen = now;
         b->tod = tod;
         return true;
 }
@@ -146,52 +177,168 @@ static size_t home(uint64_t id, size_t cap)
         return (size_t)(id >> 1) & (cap - 1);
 }
 
+/* x into the first free slot from its home (t is at most half full). */
+static void seen_put(struct wz_seen *t, size_t cap, const struct wz_seen *x)
+{
+        for (size_t j = home(x->id, cap);; j = (j + 1) & (cap - 1))
+                if (!t[j].id) {
+                        t[j] = *x;
+                        return;
+                }
+}
+
+/*
+ * The series table in cap slots, without those idle for more than idle
+ * intervals at now (idle 0: every one kept); false when out of memory
+ * (the table unchanged).
+ */
+static bool seen_relay(struct wz_state *s, size_t cap, uint32_t now, unsigned idle)
+{
+        struct wz_seen *t = calloc(cap, sizeof(*t));
+        if (!t)
+                return false;
+        size_t n = 0;
+        zq_clear(&s->seen_held);
+        for (size_t i = 0; i < s->capseen; i++) {
+                const struct wz_seen *x = &s->seen[i];
+                if (!x->id || (idle && now - x->seen > idle))
+                        continue;
+                seen_put(t, cap, x);
+                (void)zq_take(&s->seen_held, x->user, UINT32_MAX); /* within its share before */
+                n++;
+        }
+        free(s->seen);
+        s->seen = t;
+        s->capseen = cap;
+        s->nseen = n;
+        return true;
+}
+
 /* Newer than what this series last reported?  Remembers it if so. */
 static bool value_fresh(struct zm_engine *e, struct wz_state *s, const struct zm_metric *m)
 {
         uint64_t id = zm_metric_id(m) | 1; /* 0 marks a free slot */
+        uint32_t now = (uint32_t)zm_engine_intervals(e);
         if (s->nseen >= WZ_MAX_SEEN) {
                 memset(s->seen, 0, s->capseen * sizeof(*s->seen));
                 s->nseen = 0;
                 zq_clear(&s->seen_held);
         }
-        if (s->nseen * 2 >= s->capseen) {
-                size_t cap = s->capseen ? s->capseen * 2 : 256;
-                struct wz_seen *t = calloc(cap, sizeof(*t));
-                if (!t)
-                        return true;
-                for (size_t i = 0; i < s->capseen; i++)
-                        if (s->seen[i].id)
-                                for (size_t j = home(s->seen[i].id, cap);; j = (j + 1) & (cap - 1))
-                                        if (!t[j].id) {
-                                                t[j] = s->seen[i];
-                                                break;
-                                        }
-                free(s->seen);
-                s->seen = t;
-                s->capseen = cap;
-        }
+        if (s->nseen * 2 >= s->capseen && !seen_relay(s, s->capseen ? s->capseen * 2 : 256, now, 0))
+                return true;
         for (size_t j = home(id, s->capseen);; j = (j + 1) & (s->capseen - 1)) {
                 struct wz_seen *x = &s->seen[j];
                 if (x->id == id) {
+                        x->seen = now;
                         if (m->tod <= x->tod)
                                 return false;
                         x->tod = m->tod;
                         return true;
                 }
                 if (!x->id) {
-                        enum zq_take q = zq_take(&s->seen_held, zh_word8(m->guest), s->seen_share);
+                        uint64_t user = zh_word8(m->guest);
+                        enum zq_take q = zq_take(&s->seen_held, user, s->seen_share);
                         if (q != ZQ_TAKEN) {
                                 if (q == ZQ_FULL)
                                         zm_counters_mut(e)->appl_untracked++;
                                 return true;
                         }
-                        x->id = id;
-                        x->tod = m->tod;
+                        *x = (struct wz_seen){.id = id, .tod = m->tod, .user = user, .seen = now};
                         s->nseen++;
                         return true;
                 }
         }
+}
+
+/* Is an entry last seen at seen idle for more than idle intervals at now? */
+static bool idle_at(uint32_t seen, uint32_t now, unsigned idle)
+{
+        return now - seen > idle;
+}
+
+/* Forget enough idle ones now?  In a small table any; in a larger one an eighth of it. */
+static bool worth_forgetting(size_t nidle, size_t n)
+{
+        return nidle && (n <= WZ_FORGET_SMALL || nidle * 8 >= n);
+}
+
+/*
+ * The buffers not idle too long, moved together, their index and shares
+ * made again; the least recent last record of those kept in *oldest.
+ */
+static void forget_bufs(struct wz_state *s, uint32_t now, unsigned idle, uint32_t *oldest)
+{
+        size_t nidle = 0;
+        *oldest = now;
+        for (size_t i = 0; i < s->nbufs; i++)
+                if (idle_at(s->bufs[i].seen, now, idle))
+                        nidle++;
+                else if (now - s->bufs[i].seen > now - *oldest)
+                        *oldest = s->bufs[i].seen;
+        if (!worth_forgetting(nidle, s->nbufs)) {
+                if (nidle)
+                        *oldest = now - idle; /* look again at the next Interval End */
+                return;
+        }
+        size_t k = 0;
+        zh_clear(&s->bufix);
+        zq_clear(&s->bufs_held);
+        for (size_t i = 0; i < s->nbufs; i++) {
+                if (idle_at(s->bufs[i].seen, now, idle))
+                        continue;
+                s->bufs[k] = s->bufs[i];
+                (void)zh_add(&s->bufix, buf_key_of(&s->bufs[k]), k);
+                (void)zq_take(&s->bufs_held, zh_word8(s->bufs[k].guest), UINT32_MAX);
+                k++;
+        }
+        s->nbufs = k;
+}
+
+/* The same for the series. */
+static void forget_seen(struct wz_state *s, uint32_t now, unsigned idle, uint32_t *oldest)
+{
+        size_t nidle = 0;
+        *oldest = now;
+        for (size_t i = 0; i < s->capseen; i++) {
+                const struct wz_seen *x = &s->seen[i];
+                if (!x->id)
+                        continue;
+                if (idle_at(x->seen, now, idle))
+                        nidle++;
+                else if (now - x->seen > now - *oldest)
+                        *oldest = x->seen;
+        }
+        if (!worth_forgetting(nidle, s->nseen)) {
+                if (nidle)
+                        *oldest = now - idle;
+                return;
+        }
+        /* the table shrinks with what it keeps: at most a quarter full afterwards */
+        size_t keep = s->nseen - nidle, cap = s->capseen;
+        while (cap > 256 && keep * 4 < cap / 2)
+                cap /= 2;
+        if (!seen_relay(s, cap, now, idle))
+                *oldest = now - idle; /* out of memory: tried again at the next Interval End */
+}
+
+/*
+ * At an Interval End: let go of the buffers and series not seen for
+ * SeriesIdleTimeout intervals.  A pass over the tables only when one of
+ * them can be (next_forget), as the series cap does (met_cap.c).
+ */
+static void wz_interval_end(struct zm_engine *e, void *state, const struct zd_record *r)
+{
+        struct wz_state *s = state;
+        unsigned idle = zm_engine_options(e)->series_idle;
+        uint32_t now = (uint32_t)zm_engine_intervals(e);
+        (void)r;
+        if (!s || !idle || (int32_t)(now - s->next_forget) < 0)
+                return;
+        uint32_t ob, os;
+        forget_bufs(s, now, idle, &ob);
+        forget_seen(s, now, idle, &os);
+        /* the first interval at which the least recent entry kept can be idle too long */
+        s->next_forget = (now - ob > now - os ? ob : os) + idle + 1;
 }
 
 static void bad(struct zm_engine *e, struct wz_state *s, const struct zd_appl *a,
@@ -323,5 +470,8 @@ static void wz_appl(struct zm_engine *e, void *state, const struct zd_record *r,
         }
 }
 
-const struct zm_module zm_mod_wzvm = {
-    .name = "wzvm", .create = wz_create, .destroy = wz_destroy, .appl = wz_appl};
+const struct zm_module zm_mod_wzvm = {.name = "wzvm",
+                                      .create = wz_create,
+                                      .destroy = wz_destroy,
+                                      .interval_end = wz_interval_end,
+                                      .appl = wz_appl};

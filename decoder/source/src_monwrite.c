@@ -22,7 +22,8 @@ struct mw_state {
         uint64_t ctl_block;
         struct zd_mce ent[ZD_MW_MAX_ENTRIES];
         size_t nent;
-        uint32_t *pages;
+        uint32_t *pages; /* the group's page list, room for pages_cap */
+        size_t pages_cap;
         size_t npages, got;
         uint8_t *img;   /* the got page images so far */
         size_t img_cap; /* images img has room for */
@@ -35,30 +36,74 @@ static int cmp_u32(const void *a, const void *b)
         return x < y ? -1 : x > y;
 }
 
-int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t max)
+/*
+ * Ranges in ascending order, each starting at or after the last page of the
+ * one before (every group of zvmsim's files): their pages are listed as they
+ * come, a page shared by two neighbours once, with one comparison a page.
+ */
+static size_t pages_in_order(const struct zd_mce *entries, size_t n, uint32_t *pages)
 {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-                for (uint32_t pg = entries[i].start >> 12; pg <= entries[i].end >> 12; pg++) {
-                        if (k == max)
-                                return -1;
+                if (entries[i].start > entries[i].end)
+                        continue;
+                uint32_t pg = entries[i].start >> 12, last = entries[i].end >> 12;
+                if (k && pages[k - 1] == pg)
+                        pg++;
+                for (; pg <= last; pg++)
                         pages[k++] = pg;
-                        if (pg == UINT32_MAX >> 12)
-                                break;
-                }
         }
-        /* The pages of a group mostly come in order already (every group of zvmsim's
-         * files does): a check is enough for those, a sort only for the others. */
-        for (size_t i = 1; i < k; i++)
-                if (pages[i] < pages[i - 1]) {
-                        qsort(pages, k, sizeof(*pages), cmp_u32);
-                        break;
-                }
+        return k;
+}
+
+static bool ranges_in_order(const struct zd_mce *entries, size_t n)
+{
+        uint32_t prev = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (entries[i].start > entries[i].end)
+                        continue;
+                if (entries[i].start >> 12 < prev)
+                        return false;
+                prev = entries[i].end >> 12;
+        }
+        return true;
+}
+
+/* Any other order: every page listed, sorted, repeats dropped. */
+static size_t pages_sorted(const struct zd_mce *entries, size_t n, uint32_t *pages)
+{
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+                if (entries[i].start <= entries[i].end)
+                        for (uint32_t pg = entries[i].start >> 12; pg <= entries[i].end >> 12; pg++)
+                                pages[k++] = pg;
+        qsort(pages, k, sizeof(*pages), cmp_u32);
         size_t u = 0;
         for (size_t i = 0; i < k; i++)
                 if (u == 0 || pages[u - 1] != pages[i])
                         pages[u++] = pages[i];
-        return (int)u;
+        return u;
+}
+
+/* Pages the entries name, a page named twice counted twice. */
+static uint64_t pages_claimed(const struct zd_mce *entries, size_t n)
+{
+        uint64_t claim = 0;
+        for (size_t i = 0; i < n; i++)
+                if (entries[i].start <= entries[i].end)
+                        claim += (entries[i].end >> 12) - (entries[i].start >> 12) + 1;
+        return claim;
+}
+
+int zd_mw_pages(const struct zd_mce *entries, size_t n, uint32_t *pages, size_t max)
+{
+        /* The claim is counted before a page is listed: a control record claiming
+         * far more than max costs its entries, not max pages. */
+        if (pages_claimed(entries, n) > max)
+                return -1;
+        if (ranges_in_order(entries, n))
+                return (int)pages_in_order(entries, n, pages);
+        return (int)pages_sorted(entries, n, pages);
 }
 
 /*
@@ -139,7 +184,29 @@ static void decode_group(struct mw_state *s, bool truncated)
         s->in_group = false;
 }
 
-static void on_block(struct mw_state *s, const uint8_t *blk)
+/*
+ * The group's page list, in room for what its control record claims: a
+ * stream holds as much as its largest group needs, not the most any group
+ * could (each stream reserved 256 KB before).  -1 beyond MW_MAX_PAGES, -2
+ * out of memory.
+ */
+static int list_pages(struct mw_state *s)
+{
+        uint64_t claim = pages_claimed(s->ent, s->nent);
+        if (claim > MW_MAX_PAGES)
+                return -1;
+        if (!s->pages || claim > s->pages_cap) {
+                size_t cap = claim > 16 ? (size_t)claim : 16;
+                uint32_t *p = realloc(s->pages, cap * sizeof(*p));
+                if (!p)
+                        return -2;
+                s->pages = p;
+                s->pages_cap = cap;
+        }
+        return zd_mw_pages(s->ent, s->nent, s->pages, s->pages_cap);
+}
+
+static int on_block(struct mw_state *s, const uint8_t *blk)
 {
         struct zd_mce ent[ZD_MW_MAX_ENTRIES];
         size_t n;
@@ -151,7 +218,7 @@ static void on_block(struct mw_state *s, const uint8_t *blk)
                 memcpy(s->img + s->got * ZD_MW_BLOCK, blk, ZD_MW_BLOCK);
                 if (++s->got == s->npages)
                         decode_group(s, false);
-                return;
+                return 0;
         }
         if (!is_ctl) {
                 if (!s->in_garbage) {
@@ -163,26 +230,29 @@ static void on_block(struct mw_state *s, const uint8_t *blk)
                                   (unsigned long long)s->blockno);
                 }
                 s->in_garbage = true;
-                return;
+                return 0;
         }
         s->in_garbage = false;
         memcpy(s->ent, ent, n * sizeof(*ent));
         s->nent = n;
         s->ctl_block = s->blockno;
         s->group++;
-        int np = zd_mw_pages(s->ent, n, s->pages, MW_MAX_PAGES);
+        int np = list_pages(s);
+        if (np == -2)
+                return -1;
         if (np < 0) {
                 struct zd_pos pos = {.offset = s->blockno * ZD_MW_BLOCK, .block = s->blockno};
                 zd_report(s->d, ZD_E_MW_CONTROL, &pos,
                           "control record at block %llu describes more than %d pages",
                           (unsigned long long)s->blockno, MW_MAX_PAGES);
-                return;
+                return 0;
         }
         s->npages = (size_t)np;
         s->got = 0;
         s->in_group = true;
         if (s->npages == 0)
                 decode_group(s, false);
+        return 0;
 }
 
 static int mw_detect(zd_view head)
@@ -200,11 +270,6 @@ static void *mw_create(struct zd_decoder *d)
         if (!s)
                 return NULL;
         s->d = d;
-        s->pages = malloc(MW_MAX_PAGES * sizeof(*s->pages));
-        if (!s->pages) {
-                free(s);
-                return NULL;
-        }
         return s;
 }
 
@@ -249,7 +314,8 @@ static int mw_feed(void *st, zd_view b)
                 }
                 if (s->in_group && s->got == s->img_cap && grow_img(s) != 0)
                         return -1;
-                on_block(s, blk);
+                if (on_block(s, blk) != 0)
+                        return -1;
                 s->have = 0;
                 s->blockno++;
         }

@@ -41,20 +41,28 @@ fuzz-smoke-run:
 	@scripts/fuzz-smoke.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 # A long round (scripts/fuzz-round.sh): every target for FUZZ_ROUND_SECONDS (1800) of
-# wall clock, FUZZ_ROUND_JOBS (4) at a time at idle priority, each corpus then minimised
-# with -merge=1 into build/fuzz/round-NAME/merged; copy those over tests/fuzz/corpus/NAME
+# CPU time, FUZZ_ROUND_JOBS (the cores) at a time at idle priority, then a table of
+# executions and coverage per target (build/fuzz/round-summary.md; line coverage too
+# with FUZZ_ROUND_COVERAGE=1) and each corpus minimised with -merge=1 into
+# build/fuzz/round-merged/NAME; put those in place with tests/fuzz/corpus-install.sh
 # once every finding is fixed.
 FUZZ_ROUND_SECONDS ?= 1800
-FUZZ_ROUND_JOBS ?= 4
+FUZZ_ROUND_JOBS ?= $(shell nproc)
 .PHONY: fuzz-round
 fuzz-round:
 	@$(MAKE) --no-print-directory -j2 fuzz-build
+	@$(FUZZ_COV_EXTRAS)
 	@scripts/fuzz-round.sh $(FUZZ_ROUND_SECONDS) $(FUZZ_ROUND_JOBS) $(FUZZ_BINS)
 
 FUZZ_TARGETS += fuzz-smoke-run
 CHECK_TARGETS += fuzz-smoke-run
 
 # Line coverage of the decoder and the plugin's mapping by the committed corpora (llvm-cov).
+# Each target's extra flags and sources (FUZZ_EXTRA_fuzz_NAME, here and in the module.mk
+# of what it links) go to the script in build/fuzzcov/extras.txt, a line a target.
+FUZZ_COV_EXTRAS = mkdir -p build/fuzzcov && printf '%s\n' \
+	$(foreach b,$(notdir $(FUZZ_BINS)),"$(b) $(FUZZ_EXTRA_$(b))") >build/fuzzcov/extras.txt
 .PHONY: fuzz-coverage
 fuzz-coverage:
+	@$(FUZZ_COV_EXTRAS)
 	@scripts/fuzz-coverage.sh build/fuzzcov

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the seed corpora for the decoder fuzz targets from the documented layouts
 (doc/facts/monitor-stream.md 1, 3-5; capture format in decoder/source/source.h).
-Run from the tree top."""
+Run from the tree top; seeds_sweep.py imports its packers."""
 import os
 import struct
 
@@ -72,10 +72,16 @@ def write(path, data):
         f.write(data)
 
 
-c = "tests/fuzz/corpus"
-write(f"{c}/dataset/two_pairs", dataset())
-write(f"{c}/dataset/frame_start", dataset(0x09000000))
-write(f"{c}/monwrite/one_group", b"\x07" + monwrite())
-write(f"{c}/stream/capture", capture())
-write(f"{c}/stream/monwrite", monwrite() * 2)
-write(f"{c}/stream/dataset", dataset())
+def main():
+    c = "tests/fuzz/corpus"
+    write(f"{c}/dataset/two_pairs", dataset())
+    write(f"{c}/dataset/frame_start", dataset(0x09000000))
+    write(f"{c}/monwrite/one_group", b"\x07" + monwrite())
+    write(f"{c}/stream/capture", capture())
+    write(f"{c}/stream/monwrite", monwrite() * 2)
+    write(f"{c}/stream/dataset", dataset())
+
+
+# seeds_sweep.py imports the record and frame packers.
+if __name__ == "__main__":
+    main()

@@ -10,7 +10,7 @@ import hashlib
 import os
 import struct
 
-TOD = (1795305600 * 1000000 + 2208988800 * 1000000) << 12
+from seeds import frames, hdr  # the same header and frame packing (seeds.py)
 
 # (domain, record, IBM's length for the level whose page was read)
 RECORDS = [
@@ -27,10 +27,6 @@ RECORDS = [
 ]
 
 
-def hdr(length, dom, rec, tod=TOD):
-    return struct.pack(">HHBBHQI", length, 0, dom, 0, rec, tod, 0)
-
-
 def rec(length, dom, recno):
     # the bytes after the header count up, so each field reads a value of its own
     return hdr(length, dom, recno) + bytes((20 + i) & 0xFF for i in range(length - 20))
@@ -42,19 +38,6 @@ def records():
         out += [rec(n, d, r), rec(n + 40, d, r), rec(n - 1, d, r)]
     out.append(rec(28, 6, 32))  # a number no page names
     return out
-
-
-def frames(recs, dcss):
-    """Pack records into 4 KB frames with End-of-Frame, end with Interval End."""
-    out = bytearray()
-    for r in recs:
-        used = (dcss + len(out)) & 0xFFF
-        if used + len(r) + 20 > 4096:
-            out += hdr(20, 1, 13)
-            out += bytes(4096 - used - 20)
-        out += r
-    out += hdr(20, 1, 11)
-    return bytes(out)
 
 
 def dataset(dcss=0x09000000):

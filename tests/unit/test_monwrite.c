@@ -89,6 +89,24 @@ static void pages_order_is_one_function(void **state)
         assert_int_equal(zd_mw_pages(m, 3, pages, 3), -1);
 }
 
+/* Ranges in order, two sharing a page (0x6800 is in page 6 like 0x6FFF): it is listed once. */
+static void pages_in_order_share_a_page(void **state)
+{
+        (void)state;
+        struct zd_mce m[3] = {{0xE2, 0x80, 0, 0x1000, 0x1000},
+                              {0xE2, 0x80, 0, 0x5000, 0x6FFF},
+                              {0xC5, 0x80, 0, 0x6800, 0x7010}};
+        uint32_t pages[8];
+        assert_int_equal(zd_mw_pages(m, 3, pages, 8), 4);
+        assert_int_equal(pages[0], 1);
+        assert_int_equal(pages[1], 5);
+        assert_int_equal(pages[2], 6);
+        assert_int_equal(pages[3], 7);
+        /* The whole address space is 1,048,576 pages: refused without listing one. */
+        struct zd_mce all = {0xE2, 0x80, 0, 0, 0xFFFFFFFF};
+        assert_int_equal(zd_mw_pages(&all, 1, pages, 8), -1);
+}
+
 static void one_group_decodes(void **state)
 {
         (void)state;
@@ -247,6 +265,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(pages_order_is_one_function),
+            cmocka_unit_test(pages_in_order_share_a_page),
             cmocka_unit_test(one_group_decodes),
             cmocka_unit_test(byte_by_byte_is_the_same),
             cmocka_unit_test(garbage_between_groups),
