@@ -113,11 +113,12 @@ static void plain(void)
 {
         for (size_t i = 0; i < cp_nmetrics; i++) {
                 const struct cp_metric *m = &cp_metrics[i];
-                char id[256], how[128];
+                char id[256], how[128], rec[16];
                 ident(m, id, sizeof(id));
                 computed(m, how, sizeof(how));
-                printf("%-48s %-6s D%uR%-3u %-14s %s: %s\n", id, ds(m), m->domain, m->record,
-                       law(m), how, m->fields);
+                /* One column for the record whatever the domain's digits (D0R2, D11R2). */
+                snprintf(rec, sizeof(rec), "D%uR%u", m->domain, m->record);
+                printf("%-48s %-6s %-7s %-14s %s: %s\n", id, ds(m), rec, law(m), how, m->fields);
         }
 }
 
