@@ -132,6 +132,8 @@ PROM_ZVM = {
     ("reader", "total_events", "reconnects", "value"): ("zvm_reader_events_total",
                                                         ['event="reconnects"']),
     ("reader", "gauge", "connected", "value"): ("zvm_reader_connected", []),
+    ("reader", "gauge", "law-*", "value"): ("zvm_law_verified", []),
+    ("reader", "total_events", "law-*-failed", "value"): ("zvm_law_failed_intervals_total", []),
 }
 # Recorded series and what they are recorded from: (raw name, divisor).  A
 # recorded sample bears the time of the rule's evaluation, the raw one the
@@ -142,7 +144,8 @@ PROM_RAW = {"zvm_device_%s_seconds_total" % t: ("zvm_device_%s_milliseconds_tota
 # What a legend's "pinst" and "tinst" show, per kind of plugin instance.
 PROM_ZVM_LEGEND = {"cpu": ("cpu{{cpu}}", ""), "lpar": ("{{partition}}", "cpu{{cpu}}"),
                    "device": ("{{device}}", ""), "user": ("{{userid}}", ""),
-                   "vnic": ("{{userid}} {{device}}", ""), "ssi": ("", "{{state}}")}
+                   "vnic": ("{{userid}} {{device}}", ""), "ssi": ("", "{{state}}"),
+                   "reader": ("", "{{law}}")}
 
 
 def zvm_kind(pinst):
@@ -182,7 +185,10 @@ def prom_series(s):
     if s["plugin"] == "zvm":
         kind = zvm_kind(s["pinst"])
         name, extra = PROM_ZVM[(kind, s["type"], s["tinst"], s["ds"])]
-        m = ['%s=~"%s"' % ("collector" if kind == "reader" else "system", s["host"])]
+        # The reader's own counters are the collector's; its verdicts on the
+        # laws are the z/VM system's (doc/metrics-cp.md, Self-metrics).
+        own = kind == "reader" and not s["tinst"].startswith("law-")
+        m = ['%s=~"%s"' % ("collector" if own else "system", s["host"])]
         if kind in ("user", "vnic"):
             # user-$guest, vnic-$guest-*: the userid label.
             m.append(prom_match("userid", s["pinst"].split("-")[1]))
@@ -388,6 +394,17 @@ SYSTEM = dict(
              legend="proceed-with-reply messages/s")],
           desc="SSI synchronizations started and Proceed-With-Reply messages sent (D11R1 "
                "SSISCS)."),
+        P("Laws: hint metrics trusted", "short",
+          [S("$system", "zvm", "reader", "gauge", "law-*", legend="tinst")],
+          desc="1 while a law has held for VerifyIntervals intervals and the hint metrics it "
+               "guards are published, 0 otherwise (no data yet, or broken): doc/metrics-cp.md, "
+               "Laws."),
+        P("Laws: intervals failed", "short",
+          [S("$system", "zvm", "reader", "total_events", "law-*-failed", derive=DERIVE,
+             legend="tinst")],
+          desc="Intervals per second in which a law was checked and failed: its hint metrics "
+               "are held back, and the collectd log says why. A law with no data does not "
+               "count here."),
         P("Collector: data sets and records", "short",
           [S("$collector", "zvm", "reader", "total_objects", "datasets", derive=DERIVE,
              legend="data sets/s"),
