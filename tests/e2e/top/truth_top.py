@@ -445,6 +445,7 @@ def storage(cur, prev, rated):
     rows = {"storage used GiB": used, "storage free GiB": free,
             "storage pageable GiB": used + free, "users logged on": u["SYTUSR_SYSUSRS"],
             "users dormant": u["SYTUSR_SRMCDORM"]}
+    rows.update(one_rows(cur, prev, rated))
     if prev and not rated:  # the row is there, its rate not yet (a "sum of deltas")
         rows["paging in /s"] = rows["paging out /s"] = "-"
     elif prev:
