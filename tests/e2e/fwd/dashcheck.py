@@ -108,6 +108,17 @@ def var_regex(v, values):
     return re.sub(r"\$\{?(\w+)\}?", rep, v["regex"].strip("/"))
 
 
+def var_value(v, values, val):
+    """What a variable's regex keeps of a found value (its first group, or
+    the match), as Grafana does; None when the regex drops it."""
+    if not v.get("regex"):
+        return val
+    m = re.search(var_regex(v, values), val)
+    if not m:
+        return None
+    return m.group(1) if m.groups() else m.group(0)
+
+
 def load_types(files):
     types = {}
     for f in files:
@@ -342,11 +353,9 @@ def check_graphite(dash, paths, problems, name):
         for n in graphite_nodes(paths, depth):
             if rx.match(n):
                 leaf = n if expand else n.split(".")[-1]
-                if v.get("regex"):
-                    m = re.search(var_regex(v, values), leaf)
-                    if not m:
-                        continue
-                    leaf = m.group(1) if m.groups() else m.group(0)
+                leaf = var_value(v, values, leaf)
+                if leaf is None:
+                    continue
                 found.add(leaf)
         if not found:
             problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], q))
@@ -438,11 +447,9 @@ def check_influx(dash, series, problems, name):
             if mm == meas and key in tags and all(cond_ok(tags, k, op, val, values)
                                                   for k, op, val in conds):
                 val = tags[key]
-                if v.get("regex"):
-                    r = re.search(var_regex(v, values), val)
-                    if not r:
-                        continue
-                    val = r.group(1) if r.groups() else r.group(0)
+                val = var_value(v, values, val)
+                if val is None:
+                    continue
                 found.add(val)
         if not found:
             problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"], v["query"]))
@@ -533,11 +540,9 @@ def check_prom_live(dash, port, problems, name, rate_interval, span, held_back=(
             data, err = prom_get(port, "label/%s/values" % m.group(2), **{
                 "match[]": m.group(1), "start": "%.3f" % start, "end": "%.3f" % end})
             for val in data or []:
-                if v.get("regex"):
-                    r = re.search(var_regex(v, values), val)
-                    if not r:
-                        continue
-                    val = r.group(1) if r.groups() else r.group(0)
+                val = var_value(v, values, val)
+                if val is None:
+                    continue
                 found.add(val)
         if not found:
             problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
@@ -588,11 +593,9 @@ def check_prom_names(dash, series, problems, name):
             for lab in series:
                 if promnames.matches(lab, sel_name, matchers) and m.group(2) in lab:
                     val = lab[m.group(2)]
-                    if v.get("regex"):
-                        r = re.search(var_regex(v, values), val)
-                        if not r:
-                            continue
-                        val = r.group(1) if r.groups() else r.group(0)
+                    val = var_value(v, values, val)
+                    if val is None:
+                        continue
                     found.add(val)
         if not found:
             problems.append("%s: variable $%s (%s) finds nothing" % (name, v["name"],
@@ -692,11 +695,9 @@ def check_influx_live(dash, port, problems, name):
         found = set()
         for r in rows or []:
             val = r[-1]
-            if v.get("regex"):
-                m = re.search(var_regex(v, values), val)
-                if not m:
-                    continue
-                val = m.group(1) if m.groups() else m.group(0)
+            val = var_value(v, values, val)
+            if val is None:
+                continue
             found.add(val)
         if not found:
             problems.append("%s: variable $%s: %s -> %s" % (name, v["name"], q, err or "no values"))
