@@ -16,6 +16,15 @@
 # " * fuzz-round: -max_len=N" (one for its format: a bigger input is slower
 # and reaches nothing more).
 #
+# Targets are shared out among JOBS lanes, the longest budget first to the
+# least loaded lane, and each lane runs its targets in turn: a core never
+# waits for a slower target of another lane.
+#
+# FUZZ_ROUND_PRIOR=FILE continues a round begun in an earlier sitting from the
+# corpus it left (libFuzzer's only state): each line "NAME EXECUTIONS CPU_S"
+# of that sitting; NAME gets SECONDS minus what it had then, and the table
+# gives the totals and the earlier share.
+#
 # Per target: build/fuzz/round-NAME/{log.txt,work/,findings/,merge.txt};
 # minimised corpora in build/fuzz/round-merged/NAME (put one in place with
 # tests/fuzz/corpus-install.sh NAME DIR); the table in
@@ -55,14 +64,14 @@ cpu_of() {
 # Run one fuzzer until it has had $secs of CPU or $wall of wall clock; its
 # CPU seconds, as last read (at most 5 s short), in $cpu.
 fuzz_for() {
-	f=$1 d=$2 ml=$3
+	f=$1 d=$2 ml=$3 budget=$4
 	nice -n 19 "$f" -max_total_time="$wall" -max_len="$ml" -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$d/findings/" -print_final_stats=1 "$d/work" >"$d/log.txt" 2>&1 &
 	pid=$!
 	cpu=0
 	while c=$(cpu_of $pid) && [ -n "$c" ]; do
 		cpu=$c
-		if [ "$c" -ge "$secs" ]; then
+		if [ "$c" -ge "$budget" ]; then
 			kill -USR1 $pid 2>/dev/null
 			break
 		fi
@@ -71,9 +80,29 @@ fuzz_for() {
 	wait $pid
 }
 
+# "EXECUTIONS CPU_S" NAME had in the earlier sitting, "0 0" without one.
+prior_of() {
+	if [ -n "${FUZZ_ROUND_PRIOR:-}" ]; then
+		awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { if (!f) print 0, 0 }' \
+			"$FUZZ_ROUND_PRIOR"
+	else
+		echo 0 0
+	fi
+}
+
+budget_of() {
+	set -- $(prior_of "$1")
+	b=$((secs - $2))
+	[ "$b" -gt 0 ] || b=0
+	echo "$b"
+}
+
 one() {
 	f=$1
 	n=${f##*/fuzz_}
+	set -- $(prior_of "$n")
+	pex=$1 pcpu=$2
+	budget=$(budget_of "$n")
 	d=$out/round-$n
 	rm -rf "$d"
 	mkdir -p "$d/work" "$d/findings"
@@ -82,8 +111,13 @@ one() {
 	ml=$(sed -n 's/^ \* fuzz-round: -max_len=\([0-9]*\).*/\1/p' "tests/fuzz/fuzz_$n.c" | head -1)
 	ml=${ml:-65536}
 	t0=$(date +%s)
-	fuzz_for "$f" "$d" "$ml"
-	rc=$?
+	if [ "$budget" -gt 0 ]; then
+		fuzz_for "$f" "$d" "$ml" "$budget"
+		rc=$?
+	else
+		cpu=0 rc=0
+		: >"$d/log.txt"
+	fi
 	t1=$(date +%s)
 	ex=$(awk '/^stat::number_of_executed_units/ {print $2}' "$d/log.txt")
 	# the last status line: "#N DONE cov: EDGES ft: FEATURES corp: ..."
@@ -96,34 +130,56 @@ one() {
 		"tests/fuzz/corpus/$n" "$d/work" >"$d/merge.txt" 2>&1
 	after=$(find "$m" -type f | wc -l)
 	nf=$(find "$d/findings" -type f | wc -l)
-	echo "$n ${ex:-0} $cpu $((t1 - t0)) ${cov:-? ?} $before $after $nf $rc" >>"$rows"
-	echo "fuzz-round: $n: ${ex:-?} executions, $cpu CPU s, $((t1 - t0)) wall s, cov ${cov:-?}, corpus $before -> $after, $nf findings"
+	echo "$n $((${ex:-0} + pex)) $((cpu + pcpu)) $((t1 - t0)) ${cov:-? ?} $before $after $nf $rc $pex $pcpu" >>"$rows"
+	echo "fuzz-round: $n: ${ex:-?} executions, $cpu CPU s (earlier: $pex, $pcpu), $((t1 - t0)) wall s, cov ${cov:-?}, corpus $before -> $after, $nf findings"
 }
 
-while [ $# -gt 0 ]; do
-	pids=""
-	i=0
-	while [ $i -lt "$jobs" ] && [ $# -gt 0 ]; do
-		one "$1" &
-		pids="$pids $!"
-		shift
+lanes=$out/round-lanes
+rm -rf "$lanes"
+mkdir -p "$lanes"
+i=0
+while [ $i -lt "$jobs" ]; do
+	echo 0 >"$lanes/load.$i"
+	: >"$lanes/queue.$i"
+	i=$((i + 1))
+done
+for f in "$@"; do
+	echo "$(budget_of "${f##*/fuzz_}") $f"
+done | sort -rn | while read -r b f; do
+	best=0
+	i=1
+	while [ $i -lt "$jobs" ]; do
+		[ "$(cat "$lanes/load.$i")" -lt "$(cat "$lanes/load.$best")" ] && best=$i
 		i=$((i + 1))
 	done
-	for p in $pids; do wait "$p"; done
+	echo "$f" >>"$lanes/queue.$best"
+	echo $(($(cat "$lanes/load.$best") + b)) >"$lanes/load.$best"
 done
+i=0
+while [ $i -lt "$jobs" ]; do
+	(while read -r f; do one "$f"; done <"$lanes/queue.$i") &
+	i=$((i + 1))
+done
+wait
 
 # The table: one row per target, in the order given.
 sum=$out/round-summary.md
 {
 	echo "Fuzz round: $secs CPU seconds a target, $jobs at a time on $cores cores ($(date -u +%Y-%m-%d))."
 	echo
-	echo "| target | executions | CPU s | exec / CPU s | wall s | edges | features | corpus before | after (merged) | findings |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	while read -r n ex cpu w e ft b a nf rc; do
+	if [ -n "${FUZZ_ROUND_PRIOR:-}" ]; then
+		echo "Continued from an earlier sitting ($FUZZ_ROUND_PRIOR): executions and CPU s are totals, the earlier share beside them."
+		echo
+	fi
+	echo "| target | executions | CPU s | earlier: executions, CPU s | exec / CPU s | wall s | edges | features | corpus before | after (merged) | findings |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for f in "$@"; do
+		grep "^${f##*/fuzz_} " "$rows"
+	done | while read -r n ex cpu w e ft b a nf rc pex pcpu; do
 		rate=$([ "$cpu" -gt 0 ] && echo $((ex / cpu)) || echo "-")
 		[ "$rc" = 0 ] || nf="$nf (exit $rc)"
-		echo "| $n | $ex | $cpu | $rate | $w | $e | $ft | $b | $a | $nf |"
-	done <"$rows"
+		echo "| $n | $ex | $cpu | $pex, $pcpu | $rate | $w | $e | $ft | $b | $a | $nf |"
+	done
 } >"$sum"
 if [ "${FUZZ_ROUND_COVERAGE:-0}" = 1 ]; then
 	scripts/fuzz-coverage.sh build/fuzzcov "$out/round-merged" >"$sum.cov" 2>&1 &&
