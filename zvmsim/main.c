@@ -490,6 +490,10 @@ int main(int argc, char **argv)
                 o.cfg.start_tod = zd_unix_us_to_tod((int64_t)time(NULL) * 1000000);
                 o.interval_s = 60;
         }
+        /* getopt names its argv[0] in its messages: "zvmsim monwrite", not the bare command. */
+        char prog[64];
+        snprintf(prog, sizeof(prog), "zvmsim %.50s", cmd);
+        argv[1] = prog;
         if (parse(argc - 1, argv + 1, &o))
                 return 2;
         if (run) {

@@ -50,5 +50,12 @@ grep -qx version <<<"$all" || fail "--help lacks --version"
 for o in $all; do
 	grep -qF -- "\\-\\-${o//-/\\-}" "$TOP/man/zvmsim.1" || fail "zvmsim(1) lacks --$o"
 done
+# getopt's own messages name the command whole, as zvmsim's do
+"$SIM" monwrite --no-such-option >/dev/null 2>"$W/err" && fail "monwrite --no-such-option: exit 0"
+grep -q "^zvmsim monwrite: unrecognized option" "$W/err" ||
+	fail "an unknown option's message does not begin \"zvmsim monwrite:\": $(head -1 "$W/err")"
+"$SIM" run --cpus >/dev/null 2>"$W/err" && fail "run --cpus (no argument): exit 0"
+grep -q "^zvmsim run: option.*requires an argument" "$W/err" ||
+	fail "a missing argument's message does not begin \"zvmsim run:\": $(head -1 "$W/err")"
 [ $fails -eq 0 ] && echo "zvmsim CLI: --version $V; run, monwrite and --help list $(wc -w <<<"$all") options, each with its meaning, all in zvmsim(1)"
 exit $((fails > 0))
