@@ -12,9 +12,7 @@
 # from /proc every few seconds and it is told to stop (SIGUSR1: libFuzzer
 # finishes the input in hand and prints its final stats) once it has had
 # SECONDS; FUZZ_ROUND_WALL (default 3 x SECONDS) bounds the wall clock too.
-# A target's source may give its own -max_len on a line
-# " * fuzz-round: -max_len=N" (one for its format: a bigger input is slower
-# and reaches nothing more).
+# A target's source may give its own -max_len (scripts/fuzz-max-len.sh).
 #
 # Targets are shared out among JOBS lanes, the longest budget first to the
 # least loaded lane, and each lane runs its targets in turn: a core never
@@ -108,8 +106,7 @@ one() {
 	mkdir -p "$d/work" "$d/findings"
 	cp -r "tests/fuzz/corpus/$n/." "$d/work/" 2>/dev/null || true
 	if [ -d "$seeds/tests/fuzz/corpus/$n" ]; then cp -r "$seeds/tests/fuzz/corpus/$n/." "$d/work/"; fi
-	ml=$(sed -n 's/^ \* fuzz-round: -max_len=\([0-9]*\).*/\1/p' "tests/fuzz/fuzz_$n.c" | head -1)
-	ml=${ml:-65536}
+	ml=$(scripts/fuzz-max-len.sh "$n")
 	t0=$(date +%s)
 	if [ "$budget" -gt 0 ]; then
 		fuzz_for "$f" "$d" "$ml" "$budget"

@@ -12,9 +12,7 @@ one() {
 	rm -rf build/fuzz/work-$n build/fuzz/findings-$n
 	mkdir -p build/fuzz/work-$n build/fuzz/findings-$n
 	cp -r tests/fuzz/corpus/$n/. build/fuzz/work-$n/ 2>/dev/null || true
-	# the target's own bound for its format, as the long round uses it (fuzz-round.sh)
-	ml=$(sed -n 's/^ \* fuzz-round: -max_len=\([0-9]*\).*/\1/p' "tests/fuzz/fuzz_$n.c" | head -1)
-	if "$f" -max_total_time="$secs" -max_len="${ml:-65536}" -timeout=10 -rss_limit_mb=2048 \
+	if "$f" -max_total_time="$secs" -max_len="$(scripts/fuzz-max-len.sh "$n")" -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix=build/fuzz/findings-$n/ -print_final_stats=1 \
 		build/fuzz/work-$n tests/fuzz/corpus/$n 2>build/fuzz/log-$n.txt; then
 		echo "== fuzz $n: $secs s, $(grep -E '^stat::number_of_executed_units' build/fuzz/log-$n.txt | awk '{print $2}') executions"
